@@ -1,0 +1,43 @@
+/* Thread-local errors (see include/ctorch/error.h). */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "ctorch/error.h"
+
+#define CT_ERROR_MAX 1024
+
+static _Thread_local ct_error_kind err_kind;
+static _Thread_local char err_msg[CT_ERROR_MAX];
+
+ct_error_kind ct_error_code(void) { return err_kind; }
+const char *ct_error_message(void) { return err_msg; }
+void ct_error_clear(void) {
+    err_kind = CT_OK;
+    err_msg[0] = '\0';
+}
+
+const char *ct_error_kind_name(ct_error_kind kind) {
+    switch (kind) {
+    case CT_OK: return "OK";
+    case CT_ERR_RUNTIME: return "RuntimeError";
+    case CT_ERR_VALUE: return "ValueError";
+    case CT_ERR_TYPE: return "TypeError";
+    case CT_ERR_INDEX: return "IndexError";
+    case CT_ERR_NOT_IMPLEMENTED: return "NotImplementedError";
+    case CT_ERR_NOMEM: return "MemoryError";
+    case CT_ERR_IO: return "OSError";
+    default: return "Error";
+    }
+}
+
+int ct_error_set(ct_error_kind kind, const char *fmt, ...) {
+    va_list ap;
+    /* format into a scratch buffer first: the message may quote the previous one */
+    char tmp[CT_ERROR_MAX];
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    snprintf(err_msg, sizeof err_msg, "%s", tmp);
+    err_kind = kind;
+    return -1;
+}

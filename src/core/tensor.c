@@ -1,0 +1,341 @@
+/* Tensors and storages: creation, reference counting, metadata, element access. */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "autograd/node.h"
+#include "core/alloc.h"
+#include "core/tensor_impl.h"
+#include "ctorch/error.h"
+#include "ctorch/testing.h"
+#include "dispatch/tls.h"
+#include "subclass/subclass_impl.h"
+
+static atomic_llong live_tensors;
+static atomic_llong live_storages;
+
+int64_t ct_testing_live_tensors(void) { return (int64_t)atomic_load(&live_tensors); }
+int64_t ct_testing_live_storages(void) { return (int64_t)atomic_load(&live_storages); }
+
+/* ---- storage ---- */
+
+ct_storage *ct_storage_new(int64_t nbytes, bool zero) {
+    ct_storage *s = ct_malloc(sizeof *s);
+    if (!s) return NULL;
+    s->data = NULL;
+    if (nbytes > 0) {
+        s->data = ct_aligned_alloc((size_t)nbytes);
+        if (!s->data) {
+            ct_free(s);
+            return NULL;
+        }
+        if (zero) memset(s->data, 0, (size_t)nbytes);
+    }
+    atomic_init(&s->refcount, 1);
+    s->nbytes = nbytes;
+    s->version = 0;
+    atomic_fetch_add(&live_storages, 1);
+    return s;
+}
+
+void ct_storage_retain(ct_storage *s) {
+    if (s) atomic_fetch_add_explicit(&s->refcount, 1, memory_order_relaxed);
+}
+
+void ct_storage_release(ct_storage *s) {
+    if (!s) return;
+    if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) == 1) {
+        ct_aligned_free(s->data);
+        ct_free(s);
+        atomic_fetch_sub(&live_storages, 1);
+    }
+}
+
+/* ---- tensors ---- */
+
+ct_keyset ct_default_cpu_keyset(bool inference) {
+    /* TensorImpl constructor: backend key | autocast key for it; then, unless in inference
+     * mode, | ADInplaceOrView | Autograd<backend>. */
+    ct_keyset ks = ct_keyset_of(CT_KEY_CPU) | ct_keyset_of(CT_KEY_AutocastCPU);
+    if (!inference) ks |= ct_keyset_of(CT_KEY_ADInplaceOrView) | ct_keyset_of(CT_KEY_AutogradCPU);
+    return ks;
+}
+
+void ct_contiguous_strides(const int64_t *sizes, int ndim, int64_t *strides) {
+    int64_t st = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = st;
+        st *= sizes[i] > 1 ? sizes[i] : 1;
+    }
+}
+
+int ct_check_sizes(const int64_t *sizes, int64_t ndim, int64_t *numel_out) {
+    if (ndim < 0 || ndim > CT_MAX_DIMS)
+        return ct_error_set(CT_ERR_RUNTIME, "ctorch supports tensors of at most %d dimensions (got %lld)",
+                            CT_MAX_DIMS, (long long)ndim);
+    if (ndim > 0 && !sizes) return ct_error_set(CT_ERR_RUNTIME, "sizes must not be NULL");
+    int64_t n = 1;
+    for (int64_t i = 0; i < ndim; i++) {
+        if (sizes[i] < 0) {
+            /* c10::check_size_nonnegative */
+            char buf[256];
+            size_t len = 0;
+            buf[0] = '\0';
+            for (int64_t j = 0; j < ndim && len < sizeof buf - 32; j++)
+                len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%lld", j ? ", " : "", (long long)sizes[j]);
+            return ct_error_set(CT_ERR_RUNTIME,
+                                "Trying to create tensor with negative dimension %lld: [%s]",
+                                (long long)sizes[i], buf);
+        }
+        if (sizes[i] != 0 && n > INT64_MAX / sizes[i])
+            return ct_error_set(CT_ERR_RUNTIME, "numel: integer multiplication overflow");
+        n *= sizes[i];
+    }
+    if (numel_out) *numel_out = n;
+    return 0;
+}
+
+ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *sizes,
+                          const int64_t *strides, int ndim, ct_dtype dtype) {
+    int64_t numel;
+    if (ct_check_sizes(sizes, ndim, &numel) != 0) return NULL;
+    ct_tensor *t = ct_malloc(sizeof *t);
+    if (!t) return NULL;
+    atomic_init(&t->refcount, 1);
+    ct_storage_retain(storage);
+    t->storage = storage;
+    t->storage_offset = offset;
+    t->numel = numel;
+    t->ndim = ndim;
+    t->dtype = dtype;
+    t->is_inference = ct_tls_state.inference_mode;
+    t->keys = ct_default_cpu_keyset(t->is_inference);
+    t->allow_metadata_change = true;
+    t->wrapped_number = false;
+    if (ndim > 0) {
+        memcpy(t->sizes, sizes, (size_t)ndim * sizeof(int64_t));
+        if (strides)
+            memcpy(t->strides, strides, (size_t)ndim * sizeof(int64_t));
+        else
+            ct_contiguous_strides(sizes, ndim, t->strides);
+    }
+    t->autograd = NULL;
+    t->subclass = NULL;
+    t->subclass_data = NULL;
+    atomic_fetch_add(&live_tensors, 1);
+    return t;
+}
+
+ct_tensor *ct_tensor_alloc(const int64_t *sizes, int ndim, ct_dtype dtype, bool zero) {
+    int64_t numel;
+    if (ct_check_sizes(sizes, ndim, &numel) != 0) return NULL;
+    size_t es = ct_dtype_size(dtype);
+    if (numel > 0 && (size_t)numel > SIZE_MAX / es) {
+        ct_error_set(CT_ERR_RUNTIME, "numel: integer multiplication overflow");
+        return NULL;
+    }
+    ct_storage *s = ct_storage_new(numel * (int64_t)es, zero);
+    if (!s) return NULL;
+    ct_tensor *t = ct_tensor_make(s, 0, sizes, NULL, ndim, dtype);
+    ct_storage_release(s);
+    return t;
+}
+
+ct_tensor *ct_tensor_retain(ct_tensor *t) {
+    if (t) atomic_fetch_add_explicit(&t->refcount, 1, memory_order_relaxed);
+    return t;
+}
+
+void ct_tensor_release(ct_tensor *t) {
+    if (!t) return;
+    if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1) return;
+    if (t->autograd) {
+        ct_tensor_release(t->autograd->grad);
+        ct_node_release(t->autograd->grad_fn);
+        ct_tensor_release(t->autograd->base);
+        ct_free(t->autograd);
+    }
+    if (t->subclass) ct_subclass_release_data(t);
+    ct_storage_release(t->storage);
+    ct_free(t);
+    atomic_fetch_sub(&live_tensors, 1);
+}
+
+int64_t ct_tensor_refcount(const ct_tensor *t) {
+    return t ? (int64_t)atomic_load(&((ct_tensor *)t)->refcount) : 0;
+}
+
+ct_autograd_meta *ct_tensor_autograd_meta(ct_tensor *t) {
+    if (!t->autograd) {
+        t->autograd = ct_calloc(1, sizeof *t->autograd);
+    }
+    return t->autograd;
+}
+
+static size_t numel_of(const int64_t *sizes, int ndim) {
+    size_t n = 1;
+    for (int i = 0; i < ndim; i++) n *= (size_t)sizes[i];
+    return n;
+}
+
+ct_tensor *ct_tensor_from_data(const void *data, const int64_t *sizes, int ndim, ct_dtype dtype) {
+    if (!ct_dtype_valid(dtype)) {
+        ct_error_set(CT_ERR_TYPE, "ctorch: invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    ct_tensor *t = ct_tensor_alloc(sizes, ndim, dtype, false);
+    if (!t) return NULL;
+    size_t n = numel_of(sizes, ndim);
+    if (n > 0) {
+        if (!data) {
+            ct_tensor_release(t);
+            ct_error_set(CT_ERR_VALUE, "ctorch_tensor_from_data: data is NULL");
+            return NULL;
+        }
+        memcpy(t->storage->data, data, n * ct_dtype_size(dtype));
+    }
+    return t;
+}
+
+ct_tensor *ct_tensor_from_doubles(const double *data, const int64_t *sizes, int ndim, ct_dtype dtype) {
+    if (!ct_dtype_valid(dtype)) {
+        ct_error_set(CT_ERR_TYPE, "ctorch: invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    ct_tensor *t = ct_tensor_alloc(sizes, ndim, dtype, false);
+    if (!t) return NULL;
+    size_t n = numel_of(sizes, ndim);
+    if (n > 0 && !data) {
+        ct_tensor_release(t);
+        ct_error_set(CT_ERR_VALUE, "ctorch_tensor_from_doubles: data is NULL");
+        return NULL;
+    }
+    size_t es = ct_dtype_size(dtype);
+    for (size_t i = 0; i < n; i++) ct_store_from_double((char *)t->storage->data + i * es, dtype, data[i]);
+    return t;
+}
+
+ct_tensor *ct_tensor_scalar(double v, ct_dtype dtype) { return ct_tensor_from_doubles(&v, NULL, 0, dtype); }
+
+/* ---- metadata ---- */
+
+int ct_tensor_ndim(const ct_tensor *t) { return t->ndim; }
+const int64_t *ct_tensor_sizes(const ct_tensor *t) { return t->sizes; }
+const int64_t *ct_tensor_strides(const ct_tensor *t) { return t->strides; }
+int64_t ct_tensor_numel(const ct_tensor *t) { return t->numel; }
+ct_dtype ct_tensor_dtype(const ct_tensor *t) { return t->dtype; }
+int64_t ct_tensor_storage_offset(const ct_tensor *t) { return t->storage_offset; }
+ct_keyset ct_tensor_keyset(const ct_tensor *t) { return t->keys; }
+bool ct_tensor_is_inference(const ct_tensor *t) { return t->is_inference; }
+int64_t ct_tensor_version(const ct_tensor *t) { return t->storage ? t->storage->version : 0; }
+
+bool ct_tensor_shares_storage(const ct_tensor *a, const ct_tensor *b) {
+    return a && b && a->storage && a->storage == b->storage;
+}
+
+int64_t ct_tensor_size(const ct_tensor *t, int64_t dim) {
+    int64_t nd = t->ndim;
+    int64_t lo = nd > 0 ? -nd : -1, hi = nd > 0 ? nd - 1 : 0;
+    if (dim < lo || dim > hi) {
+        ct_error_set(CT_ERR_INDEX, "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                     (long long)lo, (long long)hi, (long long)dim);
+        return -1;
+    }
+    if (nd == 0) {
+        ct_error_set(CT_ERR_INDEX, "dimension specified as %lld but tensor has no dimensions", (long long)dim);
+        return -1;
+    }
+    return t->sizes[dim < 0 ? dim + nd : dim];
+}
+
+bool ct_tensor_is_contiguous(const ct_tensor *t) {
+    /* TensorImpl::compute_contiguous: size-1 dims are ignored, empty tensors are contiguous */
+    if (t->numel == 0) return true;
+    int64_t expected = 1;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->sizes[i] == 1) continue;
+        if (t->strides[i] != expected) return false;
+        expected *= t->sizes[i];
+    }
+    return true;
+}
+
+void *ct_tensor_data_ptr(const ct_tensor *t) {
+    if (!t->storage || !t->storage->data) return NULL;
+    return (char *)t->storage->data + (size_t)t->storage_offset * ct_dtype_size(t->dtype);
+}
+
+/* ---- element access ---- */
+
+double ct_load_as_double(const void *p, ct_dtype dtype) {
+    switch (dtype) {
+    case CT_FLOAT32: return *(const float *)p;
+    case CT_FLOAT64: return *(const double *)p;
+    case CT_INT64: return (double)*(const int64_t *)p;
+    case CT_BOOL: return *(const uint8_t *)p ? 1.0 : 0.0;
+    case CT_FLOAT16: return ct_half_to_float(*(const uint16_t *)p);
+    case CT_BFLOAT16: return ct_bfloat16_to_float(*(const uint16_t *)p);
+    default: return NAN;
+    }
+}
+
+void ct_store_from_double(void *p, ct_dtype dtype, double v) {
+    switch (dtype) {
+    case CT_FLOAT32: *(float *)p = (float)v; break;
+    case CT_FLOAT64: *(double *)p = v; break;
+    case CT_INT64: *(int64_t *)p = (int64_t)v; break;
+    case CT_BOOL: *(uint8_t *)p = v != 0.0; break;
+    case CT_FLOAT16: *(uint16_t *)p = ct_float_to_half((float)v); break;
+    case CT_BFLOAT16: *(uint16_t *)p = ct_float_to_bfloat16((float)v); break;
+    default: break;
+    }
+}
+
+void *ct_tensor_elem_ptr(const ct_tensor *t, int64_t linear) {
+    int64_t off = t->storage_offset;
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        int64_t sz = t->sizes[d];
+        int64_t idx = linear % sz;
+        linear /= sz;
+        off += idx * t->strides[d];
+    }
+    return (char *)t->storage->data + (size_t)off * ct_dtype_size(t->dtype);
+}
+
+int ct_tensor_get(const ct_tensor *t, const int64_t *index, double *out) {
+    if (!t || !out) return ct_error_set(CT_ERR_VALUE, "ct_tensor_get: NULL argument");
+    if (!t->storage || !t->storage->data) return ct_error_set(CT_ERR_RUNTIME, "Cannot access data of a tensor without storage");
+    int64_t off = t->storage_offset;
+    for (int d = 0; d < t->ndim; d++) {
+        int64_t i = index[d], sz = t->sizes[d];
+        if (i < -sz || i >= sz)
+            return ct_error_set(CT_ERR_INDEX, "index %lld is out of bounds for dimension %d with size %lld",
+                                (long long)i, d, (long long)sz);
+        if (i < 0) i += sz;
+        off += i * t->strides[d];
+    }
+    *out = ct_load_as_double((char *)t->storage->data + (size_t)off * ct_dtype_size(t->dtype), t->dtype);
+    return 0;
+}
+
+int ct_tensor_item(const ct_tensor *t, double *out) {
+    if (!t || !out) return ct_error_set(CT_ERR_VALUE, "ct_tensor_item: NULL argument");
+    if (t->numel != 1)
+        return ct_error_set(CT_ERR_RUNTIME, "a Tensor with %lld elements cannot be converted to Scalar",
+                            (long long)t->numel);
+    if (!t->storage || !t->storage->data) return ct_error_set(CT_ERR_RUNTIME, "Cannot access data of a tensor without storage");
+    *out = ct_load_as_double(ct_tensor_elem_ptr(t, 0), t->dtype);
+    return 0;
+}
+
+int ct_tensor_to_doubles(const ct_tensor *t, double *out, int64_t n) {
+    if (!t || (!out && t->numel > 0)) return ct_error_set(CT_ERR_VALUE, "ct_tensor_to_doubles: NULL argument");
+    if (n < t->numel) return ct_error_set(CT_ERR_VALUE, "ct_tensor_to_doubles: buffer holds %lld values, tensor has %lld",
+                                          (long long)n, (long long)t->numel);
+    if (t->numel > 0 && (!t->storage || !t->storage->data))
+        return ct_error_set(CT_ERR_RUNTIME, "Cannot access data of a tensor without storage");
+    for (int64_t i = 0; i < t->numel; i++) out[i] = ct_load_as_double(ct_tensor_elem_ptr(t, i), t->dtype);
+    return 0;
+}

@@ -1,0 +1,79 @@
+/* Internal layout of tensors and storages. Only library code includes this. */
+#ifndef CT_TENSOR_IMPL_H
+#define CT_TENSOR_IMPL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ctorch/tensor.h"
+
+typedef struct ct_node ct_node;
+typedef struct ct_subclass ct_subclass;
+
+/* Note [Version counter]
+ * PyTorch shares one VariableVersion between a tensor, its views and its detach()es; every
+ * in-place op bumps it and SavedVariable compares it on unpack. In ctorch exactly those
+ * tensors share a storage, so the counter lives in the storage. */
+typedef struct ct_storage {
+    atomic_long refcount;
+    int64_t nbytes;
+    void *data;        /* 64-byte aligned; NULL for wrapper-subclass placeholders */
+    int64_t version;   /* see Note [Version counter] */
+} ct_storage;
+
+/* Autograd metadata, allocated on first need (PyTorch's AutogradMeta). */
+typedef struct ct_autograd_meta {
+    bool requires_grad;
+    bool retains_grad;
+    uint32_t output_nr;
+    ct_tensor *grad;     /* owned, NULL if none */
+    ct_node *grad_fn;    /* owned reference, NULL for leaves */
+    /* A view created by an autograd-aware view op keeps its base (PyTorch's DifferentiableViewMeta). */
+    bool is_view;
+    ct_tensor *base;     /* owned reference when is_view */
+} ct_autograd_meta;
+
+struct ct_tensor {
+    atomic_long refcount;
+    ct_storage *storage;       /* owned reference */
+    int64_t storage_offset;
+    int64_t numel;
+    int32_t ndim;
+    ct_dtype dtype;
+    ct_keyset keys;
+    bool is_inference;
+    bool allow_metadata_change;
+    bool wrapped_number;        /* a Python scalar wrapped as a 0-dim tensor (type promotion treats it as a scalar) */
+    int64_t sizes[CT_MAX_DIMS];
+    int64_t strides[CT_MAX_DIMS];
+    ct_autograd_meta *autograd; /* owned, may be NULL */
+    const ct_subclass *subclass; /* wrapper subclass type, NULL for plain tensors */
+    void *subclass_data;         /* owned by the subclass (released through its vtable) */
+};
+
+/* Allocates a storage of nbytes (zero-filled when zero is true). New reference. */
+ct_storage *ct_storage_new(int64_t nbytes, bool zero);
+void ct_storage_retain(ct_storage *s);
+void ct_storage_release(ct_storage *s);
+
+/* A tensor header over `storage` (retained) with the given geometry; key set computed as
+ * PyTorch's TensorImpl constructor does (inference mode honoured). New reference. */
+ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *sizes,
+                          const int64_t *strides, int ndim, ct_dtype dtype);
+/* New contiguous, uninitialised (or zeroed) CPU tensor. */
+ct_tensor *ct_tensor_alloc(const int64_t *sizes, int ndim, ct_dtype dtype, bool zero);
+/* Contiguous strides for sizes. */
+void ct_contiguous_strides(const int64_t *sizes, int ndim, int64_t *strides);
+/* Validates sizes and computes numel; sets PyTorch's error on a negative size. */
+int ct_check_sizes(const int64_t *sizes, int64_t ndim, int64_t *numel_out);
+/* Reads element i (logical order) as double / writes a double into element at byte address. */
+double ct_load_as_double(const void *p, ct_dtype dtype);
+void ct_store_from_double(void *p, ct_dtype dtype, double v);
+/* Pointer to the element with the given logical linear index. */
+void *ct_tensor_elem_ptr(const ct_tensor *t, int64_t linear);
+/* The key set a new CPU tensor gets (TensorImpl constructor), given inference mode. */
+ct_keyset ct_default_cpu_keyset(bool inference);
+ct_autograd_meta *ct_tensor_autograd_meta(ct_tensor *t);
+
+#endif

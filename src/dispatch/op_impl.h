@@ -1,0 +1,114 @@
+/* Internal layout of operators: parsed schema, registrations, computed dispatch table. */
+#ifndef CT_OP_IMPL_H
+#define CT_OP_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ctorch/dispatch.h"
+
+#define CT_MAX_OP_ARGS 16
+#define CT_MAX_OP_RETS 4
+
+/* Declared argument types of a schema. */
+typedef enum ct_argtype {
+    CT_TY_TENSOR,
+    CT_TY_INT,         /* int and SymInt */
+    CT_TY_FLOAT,
+    CT_TY_BOOL,
+    CT_TY_SCALAR,
+    CT_TY_SCALARTYPE,
+    CT_TY_LAYOUT,
+    CT_TY_DEVICE,
+    CT_TY_MEMFMT,
+    CT_TY_GENERATOR,
+    CT_TY_STR,
+    CT_TY_INTLIST,     /* int[], int[N], SymInt[] */
+    CT_TY_TENSORLIST,
+    CT_TY_STRLIST,
+    CT_TY_OBJECT,      /* __torch__.torch.classes.* */
+    CT_TY_NONE         /* "()" returns */
+} ct_argtype;
+
+typedef struct ct_arg {
+    char *name;          /* may be "" for unnamed returns */
+    char *type_text;     /* as written, e.g. "Tensor(a!)", "int[1]?" */
+    ct_argtype type;
+    bool optional;
+    bool kwarg_only;
+    char alias;          /* 'a'.. for Tensor(a), 0 if none */
+    bool alias_write;    /* Tensor(a!) */
+    bool has_default;
+    char *default_text;  /* as written */
+    ct_value default_value;
+    int64_t *default_list; /* storage for an int-list default */
+    char *default_str;     /* storage for a string default */
+} ct_arg;
+
+/* A registration stored under a key (runtime or alias). */
+typedef struct ct_registration {
+    bool present;
+    bool fallthrough;
+    ct_kernel_fn fn;
+    const char *where;
+} ct_registration;
+
+typedef struct ct_slot_meta {
+    unsigned char kind;       /* ct_slot_kind */
+    bool fallthrough;
+    const char *where;
+} ct_slot_meta;
+
+struct ct_op {
+    int id;
+    char *name;          /* "aten::add.Tensor" */
+    char *base_name;     /* "aten::add" */
+    char *overload;      /* "Tensor" or "" */
+    char *python_name;   /* "aten.add.Tensor" */
+    char *schema;        /* "aten::add.Tensor(Tensor self, ...) -> Tensor" */
+    const char *def_where;
+    int nargs, nrets;
+    ct_arg args[CT_MAX_OP_ARGS];
+    ct_arg rets[CT_MAX_OP_RETS];
+    bool inplace;        /* first argument is Tensor(a!) and is returned */
+    bool view;           /* returns an alias of an input without writing it */
+    uint32_t dispatch_args;  /* bit i: argument i carries a key set (Tensor, Tensor?, Generator) */
+    ct_keyset non_fallthrough;
+    ct_kernel_fn fns[CT_NUM_RUNTIME_ENTRIES];       /* hot: what ct_call jumps to */
+    ct_slot_meta meta[CT_NUM_RUNTIME_ENTRIES];
+    ct_registration regs[CT_KEY_COUNT];
+    /* profiler: per-op counters kept beside the table (Redis-style) */
+    int64_t calls;
+};
+
+/* Index of a runtime key's slot in every op's table (getDispatchTableIndexForDispatchKey). */
+int ct_runtime_slot_of_key(ct_dispatch_key k);
+/* Slot for a key set (getDispatchTableIndexForDispatchKeySet). The offset table is filled by
+ * ct_keys_init(), which the registry runs before any operator exists. */
+extern int ct_functionality_offset[CT_NUM_FUNCTIONALITY_KEYS];
+extern const bool ct_functionality_per_backend[CT_NUM_FUNCTIONALITY_KEYS];
+void ct_keys_init(void);
+static inline int ct_slot_index(ct_keyset ks) {
+    uint64_t fbits = ks >> CT_NUM_BACKENDS;
+    int f = fbits ? 64 - __builtin_clzll(fbits) : 0;
+    if (!ct_functionality_per_backend[f]) return ct_functionality_offset[f];
+    uint64_t bbits = (ks & CT_BACKEND_BITS_MASK) >> 1;
+    return ct_functionality_offset[f] + (bbits ? 64 - __builtin_clzll(bbits) : 0);
+}
+/* The runtime key a slot stands for. */
+ct_dispatch_key ct_key_of_slot(int slot);
+
+/* Parses `schema` into op (names, args, returns). Returns 0 or -1 with a RuntimeError. */
+int ct_schema_parse(const char *schema, ct_op *op);
+void ct_schema_free(ct_op *op);
+/* Recomputes op's whole table from its registrations and the global fallbacks. */
+void ct_op_update_table(ct_op *op);
+
+/* Keys that ctorch computes table entries for (the runtime keys it implements). */
+extern const ct_dispatch_key ct_implemented_runtime_keys[];
+extern const int ct_num_implemented_runtime_keys;
+
+/* Default kernel shown for a slot that has nothing: raises PyTorch's "Could not run" error. */
+int ct_missing_kernel(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets);
+
+#endif

@@ -1,0 +1,423 @@
+/* The operator registry: operator definitions, kernel registrations, backend fallbacks, and
+ * the per-operator dispatch tables computed from them with PyTorch's precedence
+ * (OperatorEntry::computeDispatchTableEntryWithDebug). */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "ctorch/error.h"
+#include "ctorch/tensor.h"
+#include "dispatch/op_impl.h"
+#include "dispatch/registry.h"
+
+/* Operators live for the process: an append-only array of pointers. */
+static ct_op **ops;
+static int n_ops, cap_ops;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Backend fallbacks, one per runtime slot. */
+static ct_registration fallbacks[CT_NUM_RUNTIME_ENTRIES];
+
+const ct_dispatch_key ct_implemented_runtime_keys[] = {
+    CT_KEY_Undefined,       CT_KEY_CPU,          CT_KEY_BackendSelect,     CT_KEY_Python,
+    CT_KEY_ADInplaceOrView, CT_KEY_AutogradOther, CT_KEY_AutogradCPU,      CT_KEY_AutocastCPU,
+    CT_KEY_PythonTLSSnapshot, CT_KEY_PythonDispatcher,
+};
+const int ct_num_implemented_runtime_keys =
+    (int)(sizeof ct_implemented_runtime_keys / sizeof ct_implemented_runtime_keys[0]);
+
+int ct_op_count(void) { return n_ops; }
+const ct_op *ct_op_at(int i) { return i >= 0 && i < n_ops ? ops[i] : NULL; }
+
+const char *ct_op_name(const ct_op *op) { return op->name; }
+const char *ct_op_base_name(const ct_op *op) { return op->base_name; }
+const char *ct_op_overload(const ct_op *op) { return op->overload; }
+const char *ct_op_python_name(const ct_op *op) { return op->python_name; }
+const char *ct_op_schema(const ct_op *op) { return op->schema; }
+int ct_op_num_args(const ct_op *op) { return op->nargs; }
+int ct_op_num_returns(const ct_op *op) { return op->nrets; }
+const char *ct_op_arg_name(const ct_op *op, int i) { return i >= 0 && i < op->nargs ? op->args[i].name : NULL; }
+
+static ct_op *find_locked(const char *name, size_t len) {
+    for (int i = 0; i < n_ops; i++)
+        if (strlen(ops[i]->name) == len && strncmp(ops[i]->name, name, len) == 0) return ops[i];
+    return NULL;
+}
+
+const ct_op *ct_op_find(const char *qualified_name) {
+    if (!qualified_name) {
+        ct_error_set(CT_ERR_VALUE, "ct_op_find: name is NULL");
+        return NULL;
+    }
+    ct_registry_init();
+    size_t len = strlen(qualified_name);
+    const char *dot = strrchr(qualified_name, '.');
+    if (dot && strcmp(dot, ".default") == 0) len = (size_t)(dot - qualified_name);
+    ct_op *op = find_locked(qualified_name, len);
+    if (!op) {
+        ct_error_set(CT_ERR_RUNTIME, "Could not find schema for %s", qualified_name);
+        return NULL;
+    }
+    return op;
+}
+
+/* ---- alias key runtime sets (getRuntimeDispatchKeySet / runtimeDispatchKeySetHas) ---- */
+
+static ct_keyset backend_dispatch_keyset(void) {
+    /* autogradother_backends | Dense, with every backend bit */
+    return CT_BACKEND_BITS_MASK | CT_FUNCTIONALITY_BIT(CT_KEY_FPGA) | CT_FUNCTIONALITY_BIT(CT_KEY_MAIA) |
+           CT_FUNCTIONALITY_BIT(CT_KEY_Vulkan) | CT_FUNCTIONALITY_BIT(CT_KEY_Metal) |
+           CT_FUNCTIONALITY_BIT(CT_KEY_CustomRNGKeyId) | CT_FUNCTIONALITY_BIT(CT_KEY_MkldnnCPU) |
+           CT_FUNCTIONALITY_BIT(CT_KEY_Sparse) | CT_FUNCTIONALITY_BIT(CT_KEY_SparseCsr) |
+           CT_FUNCTIONALITY_BIT(CT_KEY_Quantized) | CT_FUNCTIONALITY_BIT(CT_KEY_Dense);
+}
+
+static ct_keyset autograd_runtime_keyset(void) { return ct_autograd_dispatch_keyset() | CT_BACKEND_BITS_MASK; }
+
+static bool alias_has(ct_dispatch_key alias, ct_dispatch_key k) {
+    ct_keyset kbits = ct_keyset_of(k);
+    if (kbits == 0) return false;
+    ct_keyset set;
+    switch (alias) {
+    case CT_KEY_Autograd: set = autograd_runtime_keyset(); break;
+    case CT_KEY_CompositeExplicitAutograd:
+    case CT_KEY_CompositeExplicitAutogradNonFunctional: set = backend_dispatch_keyset(); break;
+    case CT_KEY_CompositeImplicitAutograd:
+        set = backend_dispatch_keyset() | autograd_runtime_keyset() | CT_FUNCTIONALITY_BIT(CT_KEY_NestedTensor) |
+              CT_FUNCTIONALITY_BIT(CT_KEY_Functionalize);
+        break;
+    default: return false;
+    }
+    return (set & kbits) == kbits;
+}
+
+/* getBackendKeySetFromAutograd: the backend keys an autograd key serves. */
+static bool has_backend_kernel_for_autograd_key(const ct_op *op, ct_dispatch_key k) {
+    if (k == CT_KEY_AutogradOther) {
+        /* autogradother backends: any backend other than the per-backend Dense ones ctorch has */
+        return false;
+    }
+    if (k >= CT_KEY_AutogradCPU && k <= CT_KEY_AutogradMeta) {
+        ct_dispatch_key backend = (ct_dispatch_key)(CT_KEY_CPU + (k - CT_KEY_AutogradCPU));
+        return op->regs[backend].present;
+    }
+    return false;
+}
+
+static ct_slot_info compute_entry(const ct_op *op, ct_dispatch_key k) {
+    ct_slot_info r = {CT_SLOT_MISSING, false, NULL, ""};
+    const ct_registration *reg;
+#define TAKE(regp, kind_)                                                                         \
+    do {                                                                                          \
+        r.kind = (kind_);                                                                         \
+        r.fallthrough = (regp)->fallthrough;                                                      \
+        r.fn = (regp)->fallthrough ? NULL : (regp)->fn;                                           \
+        r.where = (regp)->where;                                                                  \
+        return r;                                                                                 \
+    } while (0)
+    /* 1. a kernel registered directly for k */
+    if ((int)k < CT_KEY_COUNT && op->regs[k].present) TAKE(&op->regs[k], CT_SLOT_KERNEL);
+    /* 2.1 / 2.2 CompositeExplicitAutogradNonFunctional, then CompositeExplicitAutograd */
+    reg = &op->regs[CT_KEY_CompositeExplicitAutogradNonFunctional];
+    if (reg->present && (k == CT_KEY_Undefined || alias_has(CT_KEY_CompositeExplicitAutogradNonFunctional, k)))
+        TAKE(reg, CT_SLOT_DEFAULT_BACKEND);
+    reg = &op->regs[CT_KEY_CompositeExplicitAutograd];
+    if (reg->present && (k == CT_KEY_Undefined || alias_has(CT_KEY_CompositeExplicitAutograd, k)))
+        TAKE(reg, CT_SLOT_DEFAULT_BACKEND);
+    /* 2.3 CompositeImplicitAutograd, unless (for autograd keys) the backend has its own kernel */
+    bool has_backend_kernel = has_backend_kernel_for_autograd_key(op, k) ||
+                              op->regs[CT_KEY_CompositeExplicitAutograd].present;
+    reg = &op->regs[CT_KEY_CompositeImplicitAutograd];
+    if (reg->present && (k == CT_KEY_Undefined || alias_has(CT_KEY_CompositeImplicitAutograd, k)) &&
+        !has_backend_kernel)
+        TAKE(reg, CT_SLOT_MATH);
+    /* 2.4 the Autograd alias for autograd keys */
+    reg = &op->regs[CT_KEY_Autograd];
+    if (reg->present && alias_has(CT_KEY_Autograd, k)) TAKE(reg, CT_SLOT_AUTOGRAD);
+    /* 3. backend fallback */
+    int slot = ct_runtime_slot_of_key(k);
+    if (slot >= 0 && fallbacks[slot].present) TAKE(&fallbacks[slot], CT_SLOT_FALLBACK);
+#undef TAKE
+    /* 4. missing */
+    return r;
+}
+
+void ct_op_update_table(ct_op *op) {
+    for (int slot = 0; slot < CT_NUM_RUNTIME_ENTRIES; slot++) {
+        ct_dispatch_key k = ct_key_of_slot(slot);
+        ct_slot_info e = compute_entry(op, k);
+        op->meta[slot].kind = (unsigned char)e.kind;
+        op->meta[slot].fallthrough = e.fallthrough;
+        op->meta[slot].where = e.where;
+        op->fns[slot] = e.kind == CT_SLOT_MISSING ? ct_missing_kernel : e.fn;
+    }
+    /* Note [Fallthrough masking]: a key whose slot is a fallthrough is removed from the
+     * op's non-fallthrough set, so it can never win (DispatchKeyExtractor::
+     * setOperatorHasFallthroughForKey). For per-backend functionalities ctorch has only
+     * the CPU backend, so the CPU slot decides. */
+    ct_keyset nf = ~(ct_keyset)0;
+    for (int f = 1; f < CT_NUM_FUNCTIONALITY_KEYS; f++) {
+        ct_dispatch_key k = (ct_dispatch_key)f;
+        if (f == CT_KEY_Dense) k = CT_KEY_CPU;
+        else if (f == CT_KEY_AutogradFunctionality) k = CT_KEY_AutogradCPU;
+        int slot = ct_runtime_slot_of_key(k);
+        if (op->meta[slot].fallthrough) nf &= ~CT_FUNCTIONALITY_BIT(f);
+    }
+    op->non_fallthrough = nf;
+}
+
+static void update_all_tables(void) {
+    for (int i = 0; i < n_ops; i++) ct_op_update_table(ops[i]);
+}
+
+const ct_op *ct_op_define(const char *schema, const char *where) {
+    ct_op *op = ct_calloc(1, sizeof *op);
+    if (!op) return NULL;
+    if (ct_schema_parse(schema, op) != 0) {
+        ct_free(op);
+        return NULL;
+    }
+    op->def_where = where ? where : "";
+    pthread_mutex_lock(&registry_lock);
+    if (find_locked(op->name, strlen(op->name))) {
+        pthread_mutex_unlock(&registry_lock);
+        ct_error_set(CT_ERR_RUNTIME,
+                     "Tried to register an operator (%s) with the same name and overload name multiple times. "
+                     "Each overload's schema should only be registered with a single call to def().",
+                     op->name);
+        ct_schema_free(op);
+        ct_free(op);
+        return NULL;
+    }
+    if (n_ops == cap_ops) {
+        int ncap = cap_ops ? cap_ops * 2 : 256;
+        ct_op **nops = ct_realloc(ops, (size_t)ncap * sizeof *nops);
+        if (!nops) {
+            pthread_mutex_unlock(&registry_lock);
+            ct_schema_free(op);
+            ct_free(op);
+            return NULL;
+        }
+        ops = nops;
+        cap_ops = ncap;
+    }
+    op->id = n_ops;
+    ops[n_ops++] = op;
+    ct_op_update_table(op);
+    pthread_mutex_unlock(&registry_lock);
+    return op;
+}
+
+static bool registrable_key(ct_dispatch_key key) {
+    int k = (int)key;
+    if (k <= 0 || k >= CT_KEY_COUNT || k == CT_KEY_EndOfFunctionalityKeys) return false;
+    /* per-backend functionalities are not registrable themselves (use CPU / AutogradCPU) */
+    if (k == CT_KEY_Dense || k == CT_KEY_Quantized || k == CT_KEY_Sparse || k == CT_KEY_SparseCsr ||
+        k == CT_KEY_NestedTensor || k == CT_KEY_AutogradFunctionality)
+        return false;
+    return true;
+}
+
+static int do_register(const ct_op *cop, ct_dispatch_key key, ct_kernel_fn fn, bool fallthrough, const char *where) {
+    if (!cop) return ct_error_set(CT_ERR_VALUE, "register: op is NULL");
+    if (!registrable_key(key)) return ct_error_set(CT_ERR_VALUE, "register: %s is not a key kernels can be registered for", ct_key_name(key));
+    if (!fallthrough && !fn) return ct_error_set(CT_ERR_VALUE, "register: kernel function is NULL");
+    ct_op *op = (ct_op *)cop;
+    pthread_mutex_lock(&registry_lock);
+    op->regs[key].present = true;
+    op->regs[key].fallthrough = fallthrough;
+    op->regs[key].fn = fn;
+    op->regs[key].where = where ? where : "";
+    ct_op_update_table(op);
+    pthread_mutex_unlock(&registry_lock);
+    return 0;
+}
+
+int ct_register_kernel(const ct_op *op, ct_dispatch_key key, ct_kernel_fn fn, const char *where) {
+    return do_register(op, key, fn, false, where);
+}
+
+int ct_register_fallthrough(const ct_op *op, ct_dispatch_key key, const char *where) {
+    if (key >= CT_KEY_StartOfAliasKeys) return ct_error_set(CT_ERR_VALUE, "register: a fallthrough needs a runtime key, not %s", ct_key_name(key));
+    return do_register(op, key, NULL, true, where);
+}
+
+int ct_deregister_kernel(const ct_op *cop, ct_dispatch_key key) {
+    if (!cop) return ct_error_set(CT_ERR_VALUE, "deregister: op is NULL");
+    if ((int)key <= 0 || (int)key >= CT_KEY_COUNT || !cop->regs[key].present)
+        return ct_error_set(CT_ERR_RUNTIME, "deregister: %s has no registration for %s", cop->name, ct_key_name(key));
+    ct_op *op = (ct_op *)cop;
+    pthread_mutex_lock(&registry_lock);
+    memset(&op->regs[key], 0, sizeof op->regs[key]);
+    ct_op_update_table(op);
+    pthread_mutex_unlock(&registry_lock);
+    return 0;
+}
+
+int ct_register_fallback(ct_dispatch_key key, ct_kernel_fn fn, const char *where) {
+    int slot = ct_runtime_slot_of_key(key);
+    if (slot < 0 || key == CT_KEY_Undefined) return ct_error_set(CT_ERR_VALUE, "register_fallback: %s is not a runtime key", ct_key_name(key));
+    pthread_mutex_lock(&registry_lock);
+    fallbacks[slot].present = true;
+    fallbacks[slot].fallthrough = fn == NULL;
+    fallbacks[slot].fn = fn;
+    fallbacks[slot].where = where ? where : "";
+    update_all_tables();
+    pthread_mutex_unlock(&registry_lock);
+    return 0;
+}
+
+ct_slot_info ct_op_slot(const ct_op *op, ct_dispatch_key k) {
+    ct_slot_info r = {CT_SLOT_MISSING, false, NULL, ""};
+    int slot = ct_runtime_slot_of_key(k);
+    if (!op || slot < 0) return r;
+    r.kind = (ct_slot_kind)op->meta[slot].kind;
+    r.fallthrough = op->meta[slot].fallthrough;
+    r.fn = r.kind == CT_SLOT_MISSING || r.fallthrough ? NULL : op->fns[slot];
+    r.where = op->meta[slot].where ? op->meta[slot].where : "";
+    return r;
+}
+
+ct_keyset ct_op_non_fallthrough_keys(const ct_op *op) { return op->non_fallthrough; }
+
+const char *ct_slot_kind_name(ct_slot_kind kind) {
+    switch (kind) {
+    case CT_SLOT_KERNEL: return "kernel";
+    case CT_SLOT_DEFAULT_BACKEND: return "default backend kernel";
+    case CT_SLOT_MATH: return "math kernel";
+    case CT_SLOT_AUTOGRAD: return "autograd kernel";
+    case CT_SLOT_FALLBACK: return "backend fallback";
+    default: return "missing";
+    }
+}
+
+/* ---- dumps ---- */
+
+typedef struct strbuf {
+    char *p;
+    size_t len, cap;
+    bool failed;
+} strbuf;
+
+static void sb_printf(strbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#include <stdarg.h>
+static void sb_printf(strbuf *b, const char *fmt, ...) {
+    if (b->failed) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->failed = true;
+            return;
+        }
+        if (b->p && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t ncap = (b->cap ? b->cap * 2 : 1024) + (size_t)n;
+        char *np = ct_realloc(b->p, ncap);
+        if (!np) {
+            b->failed = true;
+            return;
+        }
+        b->p = np;
+        b->cap = ncap;
+    }
+}
+
+static char *sb_finish(strbuf *b) {
+    if (b->failed) {
+        ct_free(b->p);
+        return NULL;
+    }
+    if (!b->p) return ct_strdup("");
+    return b->p;
+}
+
+/* "(Tensor _0, Tensor _1, Scalar _2) -> Tensor _0" like KernelFunction's debug signature */
+static void signature_text(strbuf *b, const ct_op *op) {
+    sb_printf(b, "(");
+    for (int i = 0; i < op->nargs; i++) {
+        const ct_arg *a = &op->args[i];
+        const char *ty = a->type_text;
+        /* the signature form drops alias annotations */
+        char tmp[64];
+        size_t j = 0;
+        for (const char *q = ty; *q && j < sizeof tmp - 1; q++) {
+            if (*q == '(') {
+                while (*q && *q != ')') q++;
+                continue;
+            }
+            tmp[j++] = *q;
+        }
+        tmp[j] = '\0';
+        sb_printf(b, "%s%s _%d", i ? ", " : "", tmp, i);
+    }
+    sb_printf(b, ") -> ");
+    if (op->nrets == 1)
+        sb_printf(b, "%s _0", op->rets[0].type == CT_TY_TENSOR ? "Tensor" : op->rets[0].type_text);
+    else {
+        sb_printf(b, "(");
+        for (int i = 0; i < op->nrets; i++) sb_printf(b, "%s%s _%d", i ? ", " : "", "Tensor", i);
+        sb_printf(b, ")");
+    }
+}
+
+char *ct_op_dump(const ct_op *op) {
+    if (!op) {
+        ct_error_set(CT_ERR_VALUE, "ct_op_dump: op is NULL");
+        return NULL;
+    }
+    strbuf b = {0};
+    sb_printf(&b, "name: %s\nschema: %s\ndebug: registered at %s\nalias analysis kind: FROM_SCHEMA\n", op->name,
+              op->schema, op->def_where);
+    /* registrations: runtime keys in key order, then alias keys (like OperatorEntry::dumpState) */
+    for (int k = 1; k < CT_KEY_COUNT; k++) {
+        const ct_registration *r = &op->regs[k];
+        if (!r->present) continue;
+        sb_printf(&b, "%s%s: %sregistered at %s :: ", ct_key_name((ct_dispatch_key)k),
+                  k >= CT_KEY_StartOfAliasKeys ? "[alias]" : "", r->fallthrough ? "fallthrough " : "", r->where);
+        if (r->fallthrough)
+            sb_printf(&b, "(none) [ fallthrough boxed ]\n");
+        else {
+            signature_text(&b, op);
+            sb_printf(&b, " [ boxed ]\n");
+        }
+    }
+    return sb_finish(&b);
+}
+
+char *ct_op_dump_table(const ct_op *op) {
+    if (!op) {
+        ct_error_set(CT_ERR_VALUE, "ct_op_dump_table: op is NULL");
+        return NULL;
+    }
+    strbuf b = {0};
+    for (int i = 0; i < ct_num_implemented_runtime_keys; i++) {
+        ct_dispatch_key k = ct_implemented_runtime_keys[i];
+        ct_slot_info e = ct_op_slot(op, k);
+        if (e.kind == CT_SLOT_MISSING) continue;
+        sb_printf(&b, "%s: %sregistered at %s [%s]\n", ct_key_name(k), e.fallthrough ? "fallthrough " : "", e.where,
+                  ct_slot_kind_name(e.kind));
+    }
+    return sb_finish(&b);
+}
+
+int ct_missing_kernel(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)args;
+    (void)rets;
+    ct_dispatch_key k = ct_keyset_highest(ks);
+    return ct_error_set(CT_ERR_NOT_IMPLEMENTED,
+                        "Could not run '%s' with arguments from the '%s' backend. This could be because the "
+                        "operator doesn't exist for this backend, or was omitted during the selective/custom "
+                        "build process (if using custom build).",
+                        op->name, ct_key_name(k));
+}

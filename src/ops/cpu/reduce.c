@@ -1,0 +1,120 @@
+/* Reductions: sum, sum.dim_IntList.
+ *
+ * Structure follows PyTorch's reduction path so the profiler sees the same helper calls:
+ * the result is viewed with the kept dimensions (as_strided, only when keepdim is false),
+ * the view is filled with the identity (fill_, as cascade_sum does), then accumulated.
+ * Sums accumulate in double; PyTorch's cascade sum in float can differ in the last bit. */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "ops/kernel_util.h"
+
+static ct_dtype sum_result_dtype(const ct_tensor *self, const ct_value *dtype_arg) {
+    if (dtype_arg->tag == CT_TAG_INT) return (ct_dtype)dtype_arg->u.i;
+    /* integral (and bool) inputs sum to int64 */
+    return ct_dtype_is_floating(self->dtype) ? self->dtype : CT_INT64;
+}
+
+/* Reduces self over the dims flagged in mask into a new tensor. */
+static int do_sum(ct_tensor *self, const bool *mask, bool keepdim, ct_dtype out_dt, ct_value *rets) {
+    int nd = self->ndim;
+    int64_t kshape[CT_MAX_DIMS] = {0}, oshape[CT_MAX_DIMS] = {0};
+    int on = 0;
+    for (int i = 0; i < nd; i++) {
+        kshape[i] = mask[i] ? 1 : self->sizes[i];
+        if (!mask[i] || keepdim) oshape[on++] = kshape[i];
+    }
+    ct_tensor *result = ct_tensor_alloc(oshape, on, out_dt, false);
+    if (!result) return -1;
+    ct_tensor *viewed = result;
+    if (!keepdim && nd > 0) {
+        /* review_reduce_result: the result seen with the reduced dims kept as size 1 */
+        int64_t kstrides[CT_MAX_DIMS];
+        ct_contiguous_strides(kshape, nd, kstrides);
+        for (int i = 0; i < nd; i++)
+            if (mask[i]) kstrides[i] = 0;
+        viewed = ct_as_strided(result, kshape, nd, kstrides, nd, NULL);
+        if (!viewed) {
+            ct_tensor_release(result);
+            return -1;
+        }
+    } else {
+        ct_tensor_retain(viewed);
+    }
+    if (ct_fill_(viewed, ct_int(0)) != 0) {
+        ct_tensor_release(viewed);
+        ct_tensor_release(result);
+        return -1;
+    }
+    /* accumulate: walk self in logical order, adding into the kept-dims position */
+    int64_t n_out = result->numel;
+    double *acc = ct_calloc((size_t)(n_out > 0 ? n_out : 1), sizeof(double));
+    int64_t *iacc = NULL;
+    bool integral = out_dt == CT_INT64;
+    if (integral) iacc = ct_calloc((size_t)(n_out > 0 ? n_out : 1), sizeof(int64_t));
+    if (!acc || (integral && !iacc)) {
+        ct_free(acc);
+        ct_free(iacc);
+        ct_tensor_release(viewed);
+        ct_tensor_release(result);
+        return -1;
+    }
+    int64_t idx[CT_MAX_DIMS] = {0};
+    for (int64_t lin = 0; lin < self->numel; lin++) {
+        int64_t src_off = self->storage_offset, out_lin = 0;
+        for (int d = 0; d < nd; d++) {
+            src_off += idx[d] * self->strides[d];
+            out_lin = out_lin * kshape[d] + (mask[d] ? 0 : idx[d]);
+        }
+        const char *p = (const char *)self->storage->data + (size_t)src_off * ct_dtype_size(self->dtype);
+        if (integral)
+            iacc[out_lin] += self->dtype == CT_INT64 ? *(const int64_t *)p : (int64_t)ct_load_as_double(p, self->dtype);
+        else
+            acc[out_lin] += ct_load_as_double(p, self->dtype);
+        for (int d = nd - 1; d >= 0; d--) {
+            if (++idx[d] < self->sizes[d]) break;
+            idx[d] = 0;
+        }
+    }
+    char *o = ct_tensor_data_ptr(result);
+    size_t es = ct_dtype_size(out_dt);
+    for (int64_t i = 0; i < n_out; i++) {
+        if (integral) *(int64_t *)(o + (size_t)i * es) = iacc[i];
+        else ct_store_from_double(o + (size_t)i * es, out_dt, acc[i]);
+    }
+    ct_free(acc);
+    ct_free(iacc);
+    ct_tensor_release(viewed);
+    return ct_ret(rets, 0, result);
+}
+
+/* sum(Tensor self, *, ScalarType? dtype=None): a full reduction */
+CT_KERNEL(ct_k_sum) {
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    if (ct_check_options(op, args) != 0) return -1;
+    bool mask[CT_MAX_DIMS];
+    for (int i = 0; i < self->ndim; i++) mask[i] = true;
+    return do_sum(self, mask, false, sum_result_dtype(self, &args[1]), rets);
+}
+
+/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) */
+CT_KERNEL(ct_k_sum_dim) {
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    if (ct_check_options(op, args) != 0) return -1;
+    bool mask[CT_MAX_DIMS];
+    memset(mask, 0, sizeof mask);
+    if (args[1].tag == CT_TAG_NONE || args[1].u.list.len == 0) {
+        for (int i = 0; i < self->ndim; i++) mask[i] = true;
+    } else {
+        for (int64_t i = 0; i < args[1].u.list.len; i++) {
+            int64_t d;
+            if (ct_wrap_dim(args[1].u.list.data[i], self->ndim, &d) != 0) return -1;
+            if (self->ndim == 0) continue;
+            if (mask[d]) return ct_error_set(CT_ERR_RUNTIME, "dim %lld appears multiple times in the list of dims", (long long)d);
+            mask[d] = true;
+        }
+    }
+    return do_sum(self, mask, ARG_B(2), sum_result_dtype(self, &args[3]), rets);
+}

@@ -1,0 +1,81 @@
+/* Helpers shared by kernels (internal): argument access, PyTorch's checks and messages,
+ * iteration over strided tensors. */
+#ifndef CT_KERNEL_UTIL_H
+#define CT_KERNEL_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/tensor_impl.h"
+#include "ctorch/dispatch.h"
+#include "ctorch/error.h"
+#include "ctorch/ops_generated.h"
+#include "ops/kernels.h"
+
+#define ARG_T(k_) (args[k_].u.t)
+#define ARG_OPT_T(k_) (args[k_].tag == CT_TAG_TENSOR ? args[k_].u.t : NULL)
+#define ARG_I(k_) (args[k_].u.i)
+#define ARG_B(k_) (args[k_].u.b)
+#define ARG_IS_NONE(k_) (args[k_].tag == CT_TAG_NONE)
+
+/* Stores a new reference (transferring ownership of t) in rets[i]; returns 0, or -1 if t is NULL. */
+static inline int ct_ret(ct_value *rets, int i, ct_tensor *t) {
+    if (!t) return -1;
+    rets[i] = ct_tensor_value(t);
+    return 0;
+}
+/* In-place ops return self: a new reference to it. */
+static inline int ct_ret_self(ct_value *rets, ct_tensor *self) {
+    rets[0] = ct_tensor_value(ct_tensor_retain(self));
+    return 0;
+}
+
+/* maybe_wrap_dim with PyTorch's IndexError message. Returns 0 and sets *out, or -1. */
+int ct_wrap_dim(int64_t dim, int64_t ndim, int64_t *out);
+/* An optional ScalarType argument: the dtype, or dflt when None. */
+ct_dtype ct_arg_dtype(const ct_value *v, ct_dtype dflt);
+/* Validates a dtype argument (ScalarType) is one ctorch has. */
+int ct_check_dtype_arg(ct_dtype d, const char *op_name);
+/* Checks a Device? / Layout? argument is CPU / strided. */
+int ct_check_options(const ct_op *op, const ct_value *args);
+
+/* Scalar helpers. */
+bool ct_scalar_is_integral(ct_scalar s);
+/* The dtype a Python scalar of this kind would promote as (Long, Double, Bool). */
+ct_dtype ct_scalar_dtype(ct_scalar s);
+
+/* torch.result_type over tensors (and an optional wrapped scalar). */
+ct_dtype ct_result_type2(const ct_tensor *a, const ct_tensor *b);
+ct_dtype ct_result_type_scalar(const ct_tensor *a, ct_scalar s);
+/* canCast(from, to) and the error for an in-place result that cannot be cast. */
+bool ct_can_cast(ct_dtype from, ct_dtype to);
+
+/* A Scalar as a 0-dim wrapped-number tensor (wrapped_scalar_tensor). New reference. */
+ct_tensor *ct_wrap_scalar(ct_scalar s);
+
+/* Broadcast shape of a and b (infer_size) into out; PyTorch's error if incompatible. */
+int ct_broadcast_shapes(const int64_t *a, int na, const int64_t *b, int nb, int64_t *out, int *nout);
+
+/* Strides of t viewed with the broadcast shape `sizes` (ndim): 0 for broadcast dimensions. */
+void ct_broadcast_strides(const ct_tensor *t, const int64_t *sizes, int ndim, int64_t *strides);
+
+/* Iterates n-dimensional index space `sizes`, calling f with byte offsets of each of `k`
+ * operands (given their element strides and element sizes). Operands: up to 4. */
+typedef void (*ct_elem_fn)(char **ptrs, void *ctx);
+void ct_for_each(const int64_t *sizes, int ndim, int k, char **bases, int64_t strides[][CT_MAX_DIMS],
+                 const size_t *elem_sizes, ct_elem_fn f, void *ctx);
+
+bool ct_is_non_overlapping_and_dense(const ct_tensor *t);
+/* Copies src (broadcast, any dtype) into dst (src/ops/cpu/fill_copy.c). */
+int ct_copy_into(ct_tensor *dst, const ct_tensor *src);
+/* Writes a formatted shape "[2, 3]" into buf. */
+void ct_format_shape(const int64_t *sizes, int ndim, char *buf, size_t size);
+/* ct_tensor numel-safe contiguous copy of t's elements as doubles (caller frees with ct_free). */
+double *ct_to_double_buffer(const ct_tensor *t);
+
+/* The version counter bump every in-place kernel path ends with (ADInplaceOrView). */
+static inline void ct_bump_version(ct_tensor *t) {
+    if (t->storage) t->storage->version++;
+}
+
+#endif

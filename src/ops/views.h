@@ -1,0 +1,17 @@
+/* View helpers shared by view kernels and autograd (internal). */
+#ifndef CT_VIEWS_H
+#define CT_VIEWS_H
+
+#include <stdbool.h>
+
+#include "core/tensor_impl.h"
+
+/* A new tensor header over self's storage with the given geometry, carrying self's key set. */
+ct_tensor *ct_make_alias(const ct_tensor *self, const int64_t *sizes, const int64_t *strides, int ndim, int64_t offset);
+/* infer_size: shape with one -1 resolved against numel; PyTorch's errors. */
+int ct_infer_size(const int64_t *shape, int64_t n, int64_t numel, int64_t *out);
+/* computeStride: true and newstride filled if the reshape can be a view. */
+bool ct_compute_stride(const int64_t *oldshape, const int64_t *oldstride, int oldn, const int64_t *newshape, int newn,
+                       int64_t *newstride);
+
+#endif

@@ -1,0 +1,430 @@
+/*
+ * JSON helpers on top of either cJSON backend (util/json.h): strict parsing with ctorch
+ * errors, Python-compatible dumping, atomic file replacement. Only the public cJSON API is
+ * used here, so this file behaves the same with the system library and the built-in one.
+ */
+#include "util/json.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "ctorch/error.h"
+
+/* Python's json.dumps recurses once per level and stops at its recursion limit; ours only
+ * has to stay clear of the C stack while accepting anything a parser produced. */
+#define CT_JSON_DUMP_MAX_DEPTH 10000
+
+/* ---- parsing -------------------------------------------------------------------------------- */
+
+/* JSON whitespace (RFC 8259), the only bytes allowed after the value. */
+static int json_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* Sets a ValueError worded like Python's json.JSONDecodeError: "<what>: line L column C
+ * (char N)", 1-based line and column, counted in bytes. */
+static void decode_error(const char *what, const char *text, size_t pos) {
+    size_t line = 1, line_start = 0;
+    for (size_t i = 0; i < pos; i++)
+        if (text[i] == '\n') {
+            line++;
+            line_start = i + 1;
+        }
+    ct_error_set(CT_ERR_VALUE, "%s: line %zu column %zu (char %zu)", what, line, pos - line_start + 1, pos);
+}
+
+cJSON *ct_json_parse(const char *text, size_t len) {
+    if (!text) {
+        ct_error_set(CT_ERR_VALUE, "ct_json_parse: text is NULL");
+        return NULL;
+    }
+    ct_error_clear();
+    size_t start = 0;
+    while (start < len && json_ws(text[start])) start++;
+    if (start == len) {
+        decode_error("Expecting value", text, start);
+        return NULL;
+    }
+    const char *end = NULL;
+    /* require_null_terminated = 0: the check for trailing data is done here, the same way
+     * for both backends (cJSON would demand a NUL inside the buffer). */
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root) {
+        if (ct_error_code() == CT_ERR_NOMEM) return NULL; /* ct_malloc said so: keep it */
+        size_t pos = (end && end >= text && end <= text + len) ? (size_t)(end - text) : 0;
+        decode_error("Invalid JSON", text, pos);
+        return NULL;
+    }
+    size_t pos = (end && end >= text && end <= text + len) ? (size_t)(end - text) : len;
+    while (pos < len && json_ws(text[pos])) pos++;
+    if (pos < len) {
+        cJSON_Delete(root);
+        decode_error("Extra data", text, pos);
+        return NULL;
+    }
+    return root;
+}
+
+/* Sets CT_ERR_IO the way Python words an OSError: "[Errno 2] No such file or directory: 'p'". */
+static int io_error(int err, const char *path) {
+    return ct_error_set(CT_ERR_IO, "[Errno %d] %s: '%s'", err, strerror(err), path);
+}
+
+cJSON *ct_json_parse_file(const char *path) {
+    if (!path) {
+        ct_error_set(CT_ERR_VALUE, "ct_json_parse_file: path is NULL");
+        return NULL;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        io_error(errno, path);
+        return NULL;
+    }
+    /* Read in growing chunks rather than trusting ftell: works for pipes and /proc too. */
+    size_t len = 0, cap = 0;
+    char *buf = NULL;
+    for (;;) {
+        if (len == cap) {
+            size_t ncap = cap ? cap * 2 : 64 * 1024;
+            char *nb = ct_realloc(buf, ncap);
+            if (!nb) {
+                ct_free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    int failed = ferror(f), err = errno;
+    fclose(f);
+    if (failed) {
+        ct_free(buf);
+        io_error(err ? err : EIO, path);
+        return NULL;
+    }
+    cJSON *root = ct_json_parse(buf, len);
+    ct_free(buf);
+    return root;
+}
+
+/* ---- output buffer -------------------------------------------------------------------------- */
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    int failed; /* an allocation failed: further writes are dropped, the caller returns NULL */
+} sbuf;
+
+static void sb_write(sbuf *b, const char *s, size_t n) {
+    if (b->failed) return;
+    if (n >= b->cap - b->len || !b->buf) { /* keep room for the NUL */
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap - b->len <= n) cap *= 2;
+        char *nb = ct_realloc(b->buf, cap);
+        if (!nb) {
+            b->failed = 1;
+            return;
+        }
+        b->buf = nb;
+        b->cap = cap;
+    }
+    memcpy(b->buf + b->len, s, n);
+    b->len += n;
+    b->buf[b->len] = '\0';
+}
+
+static void sb_puts(sbuf *b, const char *s) { sb_write(b, s, strlen(s)); }
+
+static void sb_newline_indent(sbuf *b, int indent, int level) {
+    static const char spaces[] = "                                                                ";
+    size_t n = (size_t)indent * (size_t)level;
+    sb_write(b, "\n", 1);
+    for (; n > sizeof spaces - 1; n -= sizeof spaces - 1) sb_write(b, spaces, sizeof spaces - 1);
+    sb_write(b, spaces, n);
+}
+
+/* ---- numbers: Python's float repr ------------------------------------------------------------ */
+
+/* The double that the decimal digits d[0..n) times 10^(e10 - n + 1) denote, i.e. d[0].d[1..]
+ * times 10^e10. Built as "DDDDeX" with no decimal point, so strtod's locale cannot matter. */
+static double digits_value(const char *d, int n, int e10) {
+    char s[64];
+    snprintf(s, sizeof s, "%.*se%d", n, d, e10 - (n - 1));
+    return strtod(s, NULL);
+}
+
+/* Adds one unit in the last place to the n digits d[0..n), keeping n digits: "129" -> "130";
+ * when the carry runs out, "999" -> "100" with the exponent raised. */
+static void digits_increment(char *d, int n, int *e10) {
+    int i = n - 1;
+    while (i >= 0 && d[i] == '9') d[i--] = '0';
+    if (i >= 0) d[i]++;
+    else {
+        d[0] = '1';
+        (*e10)++;
+    }
+}
+
+/* repr(float) of a finite nonzero v into out (>= 32 bytes). Python prints the shortest
+ * digit string that reads back as v, and among those the nearest to v (David Gay's
+ * algorithm). For each length n = 1..17 we take printf's correctly rounded n digits, the
+ * nearest n-digit decimal to v, and check that it reads back. It can fail where another
+ * n-digit decimal succeeds only when v is a power of two: the doubles around it are twice as
+ * far apart above as below, so the values that round to v reach twice as far above it, and
+ * the next n-digit decimal up can be in range while the nearest (below) is not. So that
+ * one is tried too. 17 digits always read back. */
+static void float_repr(double v, char *out) {
+    int neg = signbit(v) != 0;
+    double a = fabs(v);
+    char d[24];
+    int n = 0, e10 = 0;
+    for (n = 1; n <= 17; n++) {
+        char tmp[48];
+        snprintf(tmp, sizeof tmp, "%.*e", n - 1, a); /* "d.ddde+XX" (decimal point per locale) */
+        int k = 0;
+        const char *p = tmp;
+        for (; *p && *p != 'e'; p++)
+            if (*p >= '0' && *p <= '9') d[k++] = *p;
+        e10 = (int)strtol(p + 1, NULL, 10);
+        if (digits_value(d, n, e10) == a) break;
+        if (n == 17) break; /* cannot happen: 17 significant digits identify every double */
+        char up[24];
+        int eu = e10;
+        memcpy(up, d, (size_t)n);
+        digits_increment(up, n, &eu);
+        if (digits_value(up, n, eu) == a) {
+            memcpy(d, up, (size_t)n);
+            e10 = eu;
+            break;
+        }
+    }
+    while (n > 1 && d[n - 1] == '0') n--; /* "1.50" is "1.5" */
+
+    /* Python's layout (float_repr_style 'short'): positional for 1e-4 <= |v| < 1e16, with
+     * ".0" if there is no fraction; otherwise d.ddde+XX with at least two exponent digits. */
+    char *o = out;
+    if (neg) *o++ = '-';
+    if (e10 >= -4 && e10 < 16) {
+        if (e10 >= 0) {
+            for (int i = 0; i <= e10; i++) *o++ = i < n ? d[i] : '0';
+            *o++ = '.';
+            if (n > e10 + 1)
+                for (int i = e10 + 1; i < n; i++) *o++ = d[i];
+            else *o++ = '0';
+        } else {
+            *o++ = '0';
+            *o++ = '.';
+            for (int i = 0; i < -e10 - 1; i++) *o++ = '0';
+            for (int i = 0; i < n; i++) *o++ = d[i];
+        }
+        *o = '\0';
+    } else {
+        *o++ = d[0];
+        if (n > 1) {
+            *o++ = '.';
+            for (int i = 1; i < n; i++) *o++ = d[i];
+        }
+        snprintf(o, 16, "e%c%02d", e10 < 0 ? '-' : '+', e10 < 0 ? -e10 : e10);
+    }
+}
+
+static void dump_number(sbuf *b, double v) {
+    char s[48];
+    if (isnan(v)) snprintf(s, sizeof s, "NaN");
+    else if (isinf(v)) snprintf(s, sizeof s, "%s", v > 0 ? "Infinity" : "-Infinity");
+    else if (v == 0 && signbit(v)) snprintf(s, sizeof s, "-0.0"); /* never a Python int */
+    else if (fabs(v) < 9007199254740992.0 && v == floor(v))
+        snprintf(s, sizeof s, "%.0f", v); /* exact: an integer below 2^53 */
+    else float_repr(v, s);
+    sb_puts(b, s);
+}
+
+/* ---- strings: ensure_ascii=True ---------------------------------------------------------------- */
+
+/* Decodes one UTF-8 sequence at s (with at least one byte before the NUL). Returns its
+ * length and sets *cp, or returns 0 for an invalid sequence (overlong forms, surrogates,
+ * values above U+10FFFF, truncation). */
+static int utf8_decode(const unsigned char *s, unsigned *cp) {
+    unsigned c = s[0];
+    int n;
+    unsigned min;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        min = 0x80;
+        c &= 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        min = 0x800;
+        c &= 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        min = 0x10000;
+        c &= 0x07;
+    } else return 0;
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0; /* also stops at the NUL */
+        c = (c << 6) | (s[i] & 0x3Fu);
+    }
+    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
+    *cp = c;
+    return n;
+}
+
+static void dump_string(sbuf *b, const char *str) {
+    const unsigned char *s = (const unsigned char *)(str ? str : "");
+    const unsigned char *run = s; /* start of the bytes that go out unchanged */
+    sb_write(b, "\"", 1);
+    while (*s) {
+        unsigned char c = *s;
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
+            s++;
+            continue;
+        }
+        sb_write(b, (const char *)run, (size_t)(s - run));
+        char esc[16];
+        int len = 1;
+        switch (c) {
+        case '"': snprintf(esc, sizeof esc, "\\\""); break;
+        case '\\': snprintf(esc, sizeof esc, "\\\\"); break;
+        case '\n': snprintf(esc, sizeof esc, "\\n"); break;
+        case '\r': snprintf(esc, sizeof esc, "\\r"); break;
+        case '\t': snprintf(esc, sizeof esc, "\\t"); break;
+        case '\b': snprintf(esc, sizeof esc, "\\b"); break;
+        case '\f': snprintf(esc, sizeof esc, "\\f"); break;
+        default: {
+            unsigned cp;
+            len = utf8_decode(s, &cp);
+            if (len == 0) { /* invalid UTF-8: this byte becomes U+FFFD */
+                cp = 0xFFFD;
+                len = 1;
+            }
+            if (cp >= 0x10000) {
+                cp -= 0x10000;
+                snprintf(esc, sizeof esc, "\\u%04x\\u%04x", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
+            } else snprintf(esc, sizeof esc, "\\u%04x", cp);
+        }
+        }
+        sb_puts(b, esc);
+        s += len;
+        run = s;
+    }
+    sb_write(b, (const char *)run, (size_t)(s - run));
+    sb_write(b, "\"", 1);
+}
+
+/* ---- values ---------------------------------------------------------------------------------- */
+
+/* Returns 0, or -1 with the error set (the buffer's allocation failures are checked by the
+ * caller at the end). */
+static int dump_value(sbuf *b, const cJSON *it, int indent, int level) {
+    if (b->failed) return 0;
+    if (cJSON_IsNull(it)) sb_puts(b, "null");
+    else if (cJSON_IsTrue(it)) sb_puts(b, "true");
+    else if (cJSON_IsFalse(it)) sb_puts(b, "false");
+    else if (cJSON_IsNumber(it)) dump_number(b, it->valuedouble);
+    else if (cJSON_IsString(it)) dump_string(b, it->valuestring);
+    else if (cJSON_IsRaw(it) && it->valuestring) sb_puts(b, it->valuestring); /* already JSON */
+    else if (cJSON_IsArray(it) || cJSON_IsObject(it)) {
+        int obj = cJSON_IsObject(it);
+        if (level >= CT_JSON_DUMP_MAX_DEPTH)
+            return ct_error_set(CT_ERR_RUNTIME, "maximum recursion depth exceeded while encoding a JSON object");
+        sb_write(b, obj ? "{" : "[", 1);
+        const cJSON *c;
+        cJSON_ArrayForEach(c, it) {
+            if (c != it->child) sb_puts(b, indent < 0 ? ", " : ",");
+            if (indent >= 0) sb_newline_indent(b, indent, level + 1);
+            if (obj) {
+                if (!c->string) return ct_error_set(CT_ERR_VALUE, "ct_json_dumps: object member without a key");
+                dump_string(b, c->string);
+                sb_write(b, ": ", 2);
+            }
+            if (dump_value(b, c, indent, level + 1) != 0) return -1;
+        }
+        /* Python closes a non-empty container on its own line; an empty one stays [] / {} */
+        if (indent >= 0 && it->child) sb_newline_indent(b, indent, level);
+        sb_write(b, obj ? "}" : "]", 1);
+    } else
+        return ct_error_set(CT_ERR_VALUE, "ct_json_dumps: item of invalid type %d", it->type);
+    return 0;
+}
+
+char *ct_json_dumps(const cJSON *item, int indent) {
+    if (!item) {
+        ct_error_set(CT_ERR_VALUE, "ct_json_dumps: item is NULL");
+        return NULL;
+    }
+    sbuf b = {NULL, 0, 0, 0};
+    sb_write(&b, "", 0); /* allocate up front: even an empty raw item yields a string */
+    int rc = dump_value(&b, item, indent, 0);
+    if (rc != 0 || b.failed) { /* a failed ct_realloc has set CT_ERR_NOMEM */
+        ct_free(b.buf);
+        return NULL;
+    }
+    return b.buf;
+}
+
+/* ---- atomic file replacement ------------------------------------------------------------------- */
+
+/* Flushes the directory holding path so the rename itself survives a power cut. Best effort:
+ * some file systems refuse fsync on directories, and the data is already safe either way. */
+static void sync_parent_dir(const char *path) {
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? ct_asprintf("%.*s", slash == path ? 1 : (int)(slash - path), path) : ct_strdup(".");
+    if (!dir) return;
+    int fd = open(dir, O_RDONLY);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    ct_free(dir);
+}
+
+int ct_json_write_file_atomic(const char *path, const char *text) {
+    if (!path || !text) return ct_error_set(CT_ERR_VALUE, "ct_json_write_file_atomic: %s is NULL", path ? "text" : "path");
+    /* The temporary sits beside the target (rename only replaces atomically within one file
+     * system) and carries the pid so that concurrent writers never share one. */
+    char *tmp = ct_asprintf("%s.tmp.%ld", path, (long)getpid());
+    if (!tmp) return -1;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        io_error(errno, path);
+        ct_free(tmp);
+        return -1;
+    }
+    size_t len = strlen(text), off = 0;
+    int err = 0;
+    while (off < len) {
+        ssize_t w = write(fd, text + off, len - off);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            err = errno;
+            break;
+        }
+        off += (size_t)w;
+    }
+    /* fsync before rename: otherwise a crash can leave the new name on an empty file */
+    if (!err && fsync(fd) != 0) err = errno;
+    if (close(fd) != 0 && !err) err = errno;
+    if (!err && rename(tmp, path) != 0) err = errno;
+    if (err) {
+        unlink(tmp);
+        ct_free(tmp);
+        return io_error(err, path);
+    }
+    ct_free(tmp);
+    sync_parent_dir(path);
+    return 0;
+}

@@ -1,0 +1,86 @@
+#include "harness.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "ctorch/error.h"
+
+int ct_test_checks;
+int ct_test_failures;
+
+void ct_test_fail(const char *file, int line, const char *fmt, ...) {
+    va_list ap;
+    ct_test_failures++;
+    fprintf(stderr, "%s:%d: ", file, line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void ct_test_check_error(const char *file, int line, int kind, const char *msg) {
+    ct_test_checks++;
+    int got = (int)ct_error_code();
+    const char *m = ct_error_message();
+    if (got != kind || (msg && strcmp(m, msg) != 0))
+        ct_test_fail(file, line, "expected %s: [%s]\n   got %s: [%s]", ct_error_kind_name((ct_error_kind)kind),
+                     msg ? msg : "(any)", ct_error_kind_name((ct_error_kind)got), m);
+    ct_error_clear();
+}
+
+int ct_test_finish(const char *name) {
+    printf("%s: %d checks, %d failures\n", name, ct_test_checks, ct_test_failures);
+    return ct_test_failures == 0 && ct_test_checks > 0 ? 0 : 1;
+}
+
+char *ct_test_read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)n + 1);
+    if (!buf) {
+        fclose(f);
+        return NULL;
+    }
+    size_t got = fread(buf, 1, (size_t)n, f);
+    fclose(f);
+    buf[got] = '\0';
+    if (len) *len = got;
+    return buf;
+}
+
+const char *ct_test_shared(const char *rel) {
+    static char buf[4096];
+    snprintf(buf, sizeof buf, "%s/%s", CT_SHARED_DIR, rel);
+    return buf;
+}
+
+const char *ct_test_source(const char *rel) {
+    static char buf[4096];
+    snprintf(buf, sizeof buf, "%s/%s", CT_SOURCE_DIR, rel);
+    return buf;
+}
+
+int ct_test_json_uint_array(const char *json, const char *key, uint64_t *out, int max) {
+    char pat[256];
+    snprintf(pat, sizeof pat, "\"%s\": [", key);
+    const char *p = strstr(json, pat);
+    if (!p) return -1;
+    p += strlen(pat);
+    int n = 0;
+    while (*p && *p != ']' && n < max) {
+        char *end;
+        out[n++] = strtoull(p, &end, 10);
+        p = end;
+        while (*p == ',' || *p == ' ' || *p == '\n') p++;
+    }
+    return n;
+}
+
+int ct_test_close(double a, double b, double rtol, double atol) {
+    if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+    return fabs(a - b) <= atol + rtol * fabs(b);
+}

@@ -1,0 +1,37 @@
+/* The ctorch command-line program. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: ctorch COMMAND [ARGS]\n"
+            "\n"
+            "commands:\n"
+            "  keys                 print the dispatch key sets of sample tensors (float32, float16, int64, ...)\n"
+            "  dump OP              print an operator's schema, registrations and computed dispatch table\n"
+            "                       (like torch._C._dispatch_dump / _dispatch_dump_table), e.g. aten::addmm\n"
+            "  ops                  list every operator\n"
+            "  trace                run linear(x, W, b) and addmm with the decision trace on\n"
+            "  help                 this text\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "keys") == 0) return ct_cmd_keys(argc - 1, argv + 1);
+    if (strcmp(cmd, "dump") == 0) return ct_cmd_dump(argc - 1, argv + 1);
+    if (strcmp(cmd, "ops") == 0) return ct_cmd_ops(argc - 1, argv + 1);
+    if (strcmp(cmd, "trace") == 0) return ct_cmd_trace(argc - 1, argv + 1);
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "ctorch: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,274 @@
+/* Build-time generator: reads the operator table (src/ops/ops.def), parses every schema and
+ * writes the typed C wrappers, ct_<id>(), that box their arguments and call the dispatcher.
+ *
+ *   ctorch_opgen OUT_HEADER OUT_SOURCE
+ *
+ * Type mapping (C argument for each schema type):
+ *   Tensor -> ct_tensor * (must not be NULL)    Tensor? -> ct_tensor * (NULL = None)
+ *   int, SymInt -> int64_t                      int? -> const int64_t * (NULL = None)
+ *   int[], SymInt[], int[N] -> const int64_t *name, int64_t name_len   (with ? : NULL = None)
+ *   float -> double        float? -> const double *        bool -> bool
+ *   Scalar -> ct_scalar    Scalar? -> const ct_scalar *     str / str? -> const char *
+ *   ScalarType -> ct_dtype (CT_DTYPE_UNDEFINED = None when optional)
+ *   MemoryFormat -> ct_memory_format (CT_MEMORY_FORMAT_NONE = None when optional)
+ *   Generator? -> ct_generator * (NULL = None)   custom classes -> void *
+ *   Layout?, Device?, bool? pin_memory: not in the C signature (ctorch has one layout and one
+ *   device); they are passed as None.
+ * Returns: one Tensor -> ct_tensor * (new reference, NULL on error); an in-place op -> int
+ * (0 or -1); several Tensors -> int with ct_tensor ** out-parameters; a Scalar -> int with a
+ * ct_scalar * out-parameter; a bool -> int with bool *; a custom class -> void *; () -> int.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "ctorch/error.h"
+#include "dispatch/op_impl.h"
+
+typedef struct entry {
+    const char *id;
+    const char *schema;
+} entry;
+
+#define CT_IMPL(key, fn)
+#define CT_NO_ADINPLACEORVIEW
+static const entry entries[] = {
+#define CT_OP(id, schema, ...) {#id, schema},
+#include "ops/ops.def"
+#undef CT_OP
+};
+#define N_ENTRIES ((int)(sizeof entries / sizeof entries[0]))
+
+static bool omitted(const ct_arg *a) {
+    return (a->type == CT_TY_LAYOUT || a->type == CT_TY_DEVICE) ||
+           (a->type == CT_TY_BOOL && a->optional && strcmp(a->name, "pin_memory") == 0);
+}
+
+/* C declaration of one argument (may be two parameters). Returns 0 or -1 for unsupported. */
+static int c_param(FILE *f, const ct_arg *a) {
+    const char *n = a->name;
+    switch (a->type) {
+    case CT_TY_TENSOR: fprintf(f, "ct_tensor *%s", n); return 0;
+    case CT_TY_INT: fprintf(f, a->optional ? "const int64_t *%s" : "int64_t %s", n); return 0;
+    case CT_TY_FLOAT: fprintf(f, a->optional ? "const double *%s" : "double %s", n); return 0;
+    case CT_TY_BOOL: fprintf(f, a->optional ? "int %s" : "bool %s", n); return 0;
+    case CT_TY_SCALAR: fprintf(f, a->optional ? "const ct_scalar *%s" : "ct_scalar %s", n); return 0;
+    case CT_TY_SCALARTYPE: fprintf(f, "ct_dtype %s", n); return 0;
+    case CT_TY_MEMFMT: fprintf(f, "ct_memory_format %s", n); return 0;
+    case CT_TY_GENERATOR: fprintf(f, "ct_generator *%s", n); return 0;
+    case CT_TY_STR: fprintf(f, "const char *%s", n); return 0;
+    case CT_TY_INTLIST: fprintf(f, "const int64_t *%s, int64_t %s_len", n, n); return 0;
+    case CT_TY_OBJECT: fprintf(f, "void *%s", n); return 0;
+    default: return -1;
+    }
+}
+
+/* C expression boxing argument a into a ct_value. */
+static void c_box(FILE *f, const ct_arg *a) {
+    const char *n = a->name;
+    if (omitted(a)) {
+        fprintf(f, "ct_none()");
+        return;
+    }
+    switch (a->type) {
+    case CT_TY_TENSOR: fprintf(f, "ct_tensor_value(%s)", n); break;
+    case CT_TY_INT:
+        if (a->optional) fprintf(f, "%s ? ct_int(*%s) : ct_none()", n, n);
+        else fprintf(f, "ct_int(%s)", n);
+        break;
+    case CT_TY_FLOAT:
+        if (a->optional) fprintf(f, "%s ? ct_double(*%s) : ct_none()", n, n);
+        else fprintf(f, "ct_double(%s)", n);
+        break;
+    case CT_TY_BOOL:
+        if (a->optional) fprintf(f, "%s < 0 ? ct_none() : ct_bool(%s != 0)", n, n);
+        else fprintf(f, "ct_bool(%s)", n);
+        break;
+    case CT_TY_SCALAR:
+        if (a->optional) fprintf(f, "%s ? *%s : ct_none()", n, n);
+        else fprintf(f, "%s", n);
+        break;
+    case CT_TY_SCALARTYPE:
+        if (a->optional) fprintf(f, "%s == CT_DTYPE_UNDEFINED ? ct_none() : ct_int((int64_t)%s)", n, n);
+        else fprintf(f, "ct_int((int64_t)%s)", n);
+        break;
+    case CT_TY_MEMFMT:
+        if (a->optional) fprintf(f, "%s == CT_MEMORY_FORMAT_NONE ? ct_none() : ct_int((int64_t)%s)", n, n);
+        else fprintf(f, "ct_int((int64_t)%s)", n);
+        break;
+    case CT_TY_GENERATOR: fprintf(f, "ct_generator_value(%s)", n); break;
+    case CT_TY_STR: fprintf(f, "ct_string(%s)", n); break;
+    case CT_TY_INTLIST:
+        if (a->optional) fprintf(f, "%s ? ct_intlist(%s, %s_len) : ct_none()", n, n, n);
+        else fprintf(f, "ct_intlist(%s, %s_len)", n, n);
+        break;
+    case CT_TY_OBJECT: fprintf(f, "ct_object(%s)", n); break;
+    default: fprintf(f, "ct_none()"); break;
+    }
+}
+
+typedef enum { RET_TENSOR, RET_INPLACE, RET_TUPLE, RET_SCALAR, RET_BOOL, RET_OBJECT, RET_NONE } ret_kind;
+
+static ret_kind ret_kind_of(const ct_op *op) {
+    if (op->nrets == 0) return RET_NONE;
+    if (op->nrets > 1) return RET_TUPLE;
+    const ct_arg *r = &op->rets[0];
+    if (r->type == CT_TY_TENSOR) return r->alias_write ? RET_INPLACE : RET_TENSOR;
+    if (r->type == CT_TY_SCALAR) return RET_SCALAR;
+    if (r->type == CT_TY_BOOL) return RET_BOOL;
+    if (r->type == CT_TY_OBJECT) return RET_OBJECT;
+    return RET_NONE;
+}
+
+/* Prints "ret_type ct_id(params)" */
+static int signature(FILE *f, const entry *e, const ct_op *op) {
+    ret_kind rk = ret_kind_of(op);
+    const char *rt = rk == RET_TENSOR ? "ct_tensor *" : rk == RET_OBJECT ? "void *" : "int ";
+    fprintf(f, "%sct_%s(", rt, e->id);
+    int printed = 0;
+    for (int i = 0; i < op->nargs; i++) {
+        const ct_arg *a = &op->args[i];
+        if (omitted(a)) continue;
+        if (printed++) fprintf(f, ", ");
+        if (c_param(f, a) != 0) return -1;
+    }
+    if (rk == RET_TUPLE) {
+        for (int i = 0; i < op->nrets; i++) {
+            if (printed++) fprintf(f, ", ");
+            if (op->rets[i].name[0])
+                fprintf(f, "ct_tensor **out_%s", op->rets[i].name);
+            else
+                fprintf(f, "ct_tensor **out%d", i);
+        }
+    } else if (rk == RET_SCALAR) {
+        if (printed++) fprintf(f, ", ");
+        fprintf(f, "ct_scalar *out");
+    } else if (rk == RET_BOOL) {
+        if (printed++) fprintf(f, ", ");
+        fprintf(f, "bool *out");
+    }
+    if (!printed) fprintf(f, "void");
+    fprintf(f, ")");
+    return 0;
+}
+
+static const char *ret_doc(ret_kind rk) {
+    switch (rk) {
+    case RET_TENSOR: return "Returns a new reference, or NULL with the thread's error set.";
+    case RET_INPLACE: return "Modifies self in place. Returns 0, or -1 with the thread's error set.";
+    case RET_TUPLE: return "Stores new references in the out-parameters. Returns 0, or -1 with the error set.";
+    case RET_SCALAR: return "Stores the value in *out. Returns 0, or -1 with the error set.";
+    case RET_BOOL: return "Stores the answer in *out. Returns 0, or -1 with the error set.";
+    case RET_OBJECT: return "Returns the object, or NULL with the error set.";
+    default: return "Returns 0, or -1 with the thread's error set.";
+    }
+}
+
+static void body(FILE *f, const entry *e, const ct_op *op) {
+    ret_kind rk = ret_kind_of(op);
+    const char *fail = rk == RET_TENSOR || rk == RET_OBJECT ? "NULL" : "-1";
+    fprintf(f, "{\n");
+    /* a required Tensor argument may not be NULL: PyTorch's TypeError from the argument parser */
+    int pos = 0;
+    for (int i = 0; i < op->nargs; i++) {
+        const ct_arg *a = &op->args[i];
+        if (!a->kwarg_only) pos++;
+        if (a->type == CT_TY_TENSOR && !a->optional) {
+            if (a->kwarg_only)
+                fprintf(f, "    if (!%s) { ct_error_set(CT_ERR_TYPE, \"%s(): argument '%s' must be Tensor, not NoneType\"); return %s; }\n",
+                        a->name, strchr(op->base_name, ':') + 2, a->name, fail);
+            else
+                fprintf(f, "    if (!%s) { ct_error_set(CT_ERR_TYPE, \"%s(): argument '%s' (position %d) must be Tensor, not NoneType\"); return %s; }\n",
+                        a->name, strchr(op->base_name, ':') + 2, a->name, pos, fail);
+        }
+    }
+    fprintf(f, "    ct_value a[%d];\n", op->nargs > 0 ? op->nargs : 1);
+    for (int i = 0; i < op->nargs; i++) {
+        fprintf(f, "    a[%d] = ", i);
+        c_box(f, &op->args[i]);
+        fprintf(f, ";\n");
+    }
+    int nr = op->nrets > 0 ? op->nrets : 1;
+    fprintf(f, "    ct_value r[%d];\n", nr);
+    fprintf(f, "    for (int i = 0; i < %d; i++) r[i] = ct_none();\n", nr);
+    fprintf(f, "    if (ct_api_call(CT_OPID_%s, a, r) != 0) return %s;\n", e->id, fail);
+    switch (rk) {
+    case RET_TENSOR:
+        fprintf(f, "    return ct_api_take_tensor(r);\n");
+        break;
+    case RET_INPLACE:
+        fprintf(f, "    ct_values_release(r, 1);\n    return 0;\n");
+        break;
+    case RET_TUPLE:
+        for (int i = 0; i < op->nrets; i++) {
+            if (op->rets[i].name[0])
+                fprintf(f, "    if (out_%s) *out_%s = r[%d].tag == CT_TAG_TENSOR ? r[%d].u.t : NULL; else ct_values_release(&r[%d], 1);\n",
+                        op->rets[i].name, op->rets[i].name, i, i, i);
+            else
+                fprintf(f, "    if (out%d) *out%d = r[%d].tag == CT_TAG_TENSOR ? r[%d].u.t : NULL; else ct_values_release(&r[%d], 1);\n",
+                        i, i, i, i, i);
+        }
+        fprintf(f, "    return 0;\n");
+        break;
+    case RET_SCALAR:
+        fprintf(f, "    if (out) *out = r[0];\n    return 0;\n");
+        break;
+    case RET_BOOL:
+        fprintf(f, "    if (out) *out = r[0].tag == CT_TAG_BOOL && r[0].u.b;\n    return 0;\n");
+        break;
+    case RET_OBJECT:
+        fprintf(f, "    return r[0].tag == CT_TAG_OBJECT ? r[0].u.obj : NULL;\n");
+        break;
+    default:
+        fprintf(f, "    return 0;\n");
+        break;
+    }
+    fprintf(f, "}\n\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s OUT_HEADER OUT_SOURCE\n", argv[0]);
+        return 2;
+    }
+    FILE *h = fopen(argv[1], "w");
+    FILE *c = fopen(argv[2], "w");
+    if (!h || !c) {
+        perror("opgen: cannot open output");
+        return 2;
+    }
+    fprintf(h, "/* Generated from src/ops/ops.def by tools/opgen/opgen.c. Do not edit. */\n"
+               "#ifndef CTORCH_OPS_GENERATED_H\n#define CTORCH_OPS_GENERATED_H\n\n"
+               "#include <stdbool.h>\n#include <stdint.h>\n\n#include \"ctorch/dtype.h\"\n#include \"ctorch/value.h\"\n\n"
+               "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    fprintf(c, "/* Generated from src/ops/ops.def by tools/opgen/opgen.c. Do not edit. */\n"
+               "#include \"ctorch/ops_generated.h\"\n#include \"ctorch/error.h\"\n#include \"ops/api_call.h\"\n\n");
+    int rc = 0;
+    for (int i = 0; i < N_ENTRIES; i++) {
+        const entry *e = &entries[i];
+        ct_op op;
+        memset(&op, 0, sizeof op);
+        if (ct_schema_parse(e->schema, &op) != 0) {
+            fprintf(stderr, "opgen: %s: %s\n", e->id, ct_error_message());
+            rc = 1;
+            continue;
+        }
+        fprintf(h, "/* %s\n * %s */\n", op.schema, ret_doc(ret_kind_of(&op)));
+        if (signature(h, e, &op) != 0) {
+            fprintf(stderr, "opgen: %s: an argument type has no C mapping\n", e->id);
+            rc = 1;
+        }
+        fprintf(h, ";\n\n");
+        signature(c, e, &op);
+        fprintf(c, "\n");
+        body(c, e, &op);
+        ct_schema_free(&op);
+    }
+    fprintf(h, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
+    if (fclose(h) != 0 || fclose(c) != 0) {
+        perror("opgen: write failed");
+        return 2;
+    }
+    return rc;
+}
