@@ -27,8 +27,14 @@ const ct_dispatch_key ct_implemented_runtime_keys[] = {
 const int ct_num_implemented_runtime_keys =
     (int)(sizeof ct_implemented_runtime_keys / sizeof ct_implemented_runtime_keys[0]);
 
-int ct_op_count(void) { return n_ops; }
-const ct_op *ct_op_at(int i) { return i >= 0 && i < n_ops ? ops[i] : NULL; }
+int ct_op_count(void) {
+    ct_registry_init();
+    return n_ops;
+}
+const ct_op *ct_op_at(int i) {
+    ct_registry_init();
+    return i >= 0 && i < n_ops ? ops[i] : NULL;
+}
 
 const char *ct_op_name(const ct_op *op) { return op->name; }
 const char *ct_op_base_name(const ct_op *op) { return op->base_name; }
@@ -56,7 +62,7 @@ const ct_op *ct_op_find(const char *qualified_name) {
     if (dot && strcmp(dot, ".default") == 0) len = (size_t)(dot - qualified_name);
     ct_op *op = find_locked(qualified_name, len);
     if (!op) {
-        ct_error_set(CT_ERR_RUNTIME, "Could not find schema for %s", qualified_name);
+        ct_error_set(CT_ERR_RUNTIME, "Could not find schema for %s.", qualified_name);
         return NULL;
     }
     return op;
@@ -180,12 +186,14 @@ const ct_op *ct_op_define(const char *schema, const char *where) {
     }
     op->def_where = where ? where : "";
     pthread_mutex_lock(&registry_lock);
-    if (find_locked(op->name, strlen(op->name))) {
+    ct_op *dup = find_locked(op->name, strlen(op->name));
+    if (dup) {
         pthread_mutex_unlock(&registry_lock);
         ct_error_set(CT_ERR_RUNTIME,
                      "Tried to register an operator (%s) with the same name and overload name multiple times. "
-                     "Each overload's schema should only be registered with a single call to def().",
-                     op->name);
+                     "Each overload's schema should only be registered with a single call to def(). "
+                     "Duplicate registration: registered at %s. Original registration: registered at %s",
+                     op->schema, op->def_where, dup->def_where);
         ct_schema_free(op);
         ct_free(op);
         return NULL;
@@ -415,9 +423,45 @@ int ct_missing_kernel(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
     (void)args;
     (void)rets;
     ct_dispatch_key k = ct_keyset_highest(ks);
-    return ct_error_set(CT_ERR_NOT_IMPLEMENTED,
-                        "Could not run '%s' with arguments from the '%s' backend. This could be because the "
-                        "operator doesn't exist for this backend, or was omitted during the selective/custom "
-                        "build process (if using custom build).",
-                        op->name, ct_key_name(k));
+    /* OperatorEntry::reportError: the keys that do have something, then the table itself.
+     * (PyTorch's message also carries a line for its own mobile developers; ctorch leaves it out.) */
+    char avail[1024];
+    size_t len = 0;
+    avail[0] = '\0';
+    for (int i = 0; i < ct_num_implemented_runtime_keys; i++) {
+        ct_slot_info e = ct_op_slot(op, ct_implemented_runtime_keys[i]);
+        if (e.kind == CT_SLOT_MISSING || ct_implemented_runtime_keys[i] == CT_KEY_Undefined) continue;
+        len += (size_t)snprintf(avail + len, len < sizeof avail ? sizeof avail - len : 0, "%s%s", len ? ", " : "",
+                                ct_key_name(ct_implemented_runtime_keys[i]));
+    }
+    char *table = ct_op_dump_table(op);
+    ct_error_set(CT_ERR_NOT_IMPLEMENTED,
+                 "Could not run '%s' with arguments from the '%s' backend. This could be because the "
+                 "operator doesn't exist for this backend, or was omitted during the selective/custom "
+                 "build process (if using custom build). '%s' is only available for these backends: [%s].\n\n%s",
+                 op->name, ct_key_name(k), op->name, avail, table ? table : "");
+    ct_free(table);
+    return -1;
+}
+
+int ct_op_fill_defaults(const ct_op *op, ct_value *args, int n_given) {
+    if (!op || (!args && op->nargs > 0)) return ct_error_set(CT_ERR_VALUE, "ct_op_fill_defaults: NULL argument");
+    if (n_given < 0 || n_given > op->nargs)
+        return ct_error_set(CT_ERR_TYPE, "%s() takes %d arguments but %d were given", op->base_name + strlen("aten::"),
+                            op->nargs, n_given);
+    for (int i = n_given; i < op->nargs; i++) {
+        const ct_arg *a = &op->args[i];
+        if (a->has_default) {
+            args[i] = a->default_value;
+        } else if (a->optional) {
+            /* an optional argument without a default (e.g. Generator? generator) is required
+             * in Python, but None is its natural value from C */
+            args[i] = ct_none();
+        } else {
+            const char *base = strchr(op->base_name, ':');
+            return ct_error_set(CT_ERR_TYPE, "%s() missing required argument '%s' (pos %d)", base ? base + 2 : op->base_name,
+                                a->name, i + 1);
+        }
+    }
+    return 0;
 }

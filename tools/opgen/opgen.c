@@ -173,14 +173,16 @@ static void body(FILE *f, const entry *e, const ct_op *op) {
     int pos = 0;
     for (int i = 0; i < op->nargs; i++) {
         const ct_arg *a = &op->args[i];
+        /* torch.<op>(input, ...): the Python binding calls `self` "input" */
+        const char *shown = strcmp(a->name, "self") == 0 ? "input" : a->name;
         if (!a->kwarg_only) pos++;
         if (a->type == CT_TY_TENSOR && !a->optional) {
             if (a->kwarg_only)
                 fprintf(f, "    if (!%s) { ct_error_set(CT_ERR_TYPE, \"%s(): argument '%s' must be Tensor, not NoneType\"); return %s; }\n",
-                        a->name, strchr(op->base_name, ':') + 2, a->name, fail);
+                        a->name, strchr(op->base_name, ':') + 2, shown, fail);
             else
                 fprintf(f, "    if (!%s) { ct_error_set(CT_ERR_TYPE, \"%s(): argument '%s' (position %d) must be Tensor, not NoneType\"); return %s; }\n",
-                        a->name, strchr(op->base_name, ':') + 2, a->name, pos, fail);
+                        a->name, strchr(op->base_name, ':') + 2, shown, pos, fail);
         }
     }
     fprintf(f, "    ct_value a[%d];\n", op->nargs > 0 ? op->nargs : 1);
