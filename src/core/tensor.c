@@ -21,22 +21,25 @@ int64_t ct_testing_live_storages(void) { return (int64_t)atomic_load(&live_stora
 
 /* ---- storage ---- */
 
+/* One allocation holds the storage header and its data (64-byte aligned after the header):
+ * allocation is most of what a small op costs. */
+#define CT_STORAGE_HEADER 64
+
 ct_storage *ct_storage_new(int64_t nbytes, bool zero) {
-    ct_storage *s = ct_malloc(sizeof *s);
-    if (!s) return NULL;
-    s->data = NULL;
-    if (nbytes > 0) {
-        s->data = ct_aligned_alloc((size_t)nbytes);
-        if (!s->data) {
-            ct_free(s);
-            return NULL;
-        }
-        if (zero) memset(s->data, 0, (size_t)nbytes);
+    _Static_assert(sizeof(ct_storage) <= CT_STORAGE_HEADER, "storage header must fit before the data");
+    if (nbytes < 0 || (uint64_t)nbytes > SIZE_MAX - CT_STORAGE_HEADER) {
+        ct_error_set(CT_ERR_RUNTIME, "DefaultCPUAllocator: can't allocate memory: you tried to allocate %lld bytes.",
+                     (long long)nbytes);
+        return NULL;
     }
+    ct_storage *s = ct_aligned_alloc(CT_STORAGE_HEADER + (size_t)nbytes);
+    if (!s) return NULL;
+    s->data = nbytes > 0 ? (char *)s + CT_STORAGE_HEADER : NULL;
+    if (zero && nbytes > 0) memset(s->data, 0, (size_t)nbytes);
     atomic_init(&s->refcount, 1);
     s->nbytes = nbytes;
     s->version = 0;
-    atomic_fetch_add(&live_storages, 1);
+    atomic_fetch_add_explicit(&live_storages, 1, memory_order_relaxed);
     return s;
 }
 
@@ -47,9 +50,8 @@ void ct_storage_retain(ct_storage *s) {
 void ct_storage_release(ct_storage *s) {
     if (!s) return;
     if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) == 1) {
-        ct_aligned_free(s->data);
-        ct_free(s);
-        atomic_fetch_sub(&live_storages, 1);
+        ct_aligned_free(s);
+        atomic_fetch_sub_explicit(&live_storages, 1, memory_order_relaxed);
     }
 }
 
@@ -124,7 +126,7 @@ ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *si
     t->autograd = NULL;
     t->subclass = NULL;
     t->subclass_data = NULL;
-    atomic_fetch_add(&live_tensors, 1);
+    atomic_fetch_add_explicit(&live_tensors, 1, memory_order_relaxed);
     return t;
 }
 
@@ -160,7 +162,7 @@ void ct_tensor_release(ct_tensor *t) {
     if (t->subclass) ct_subclass_release_data(t);
     ct_storage_release(t->storage);
     ct_free(t);
-    atomic_fetch_sub(&live_tensors, 1);
+    atomic_fetch_sub_explicit(&live_tensors, 1, memory_order_relaxed);
 }
 
 int64_t ct_tensor_refcount(const ct_tensor *t) {
