@@ -7,8 +7,8 @@
  *     does neither when PyTorch's did not; the values bit for bit for "tol": "exact" cases
  *     (NaN matches NaN, the sign of zero counts) and with torch.allclose's rule for "close"
  *     ones (rtol 1e-6, atol 1e-7 for float32/float64; for float16 and bfloat16, whose matrix
- *     products may round an accumulation differently, rtol and atol of one unit in the last
- *     place of the type: 2^-10 and 2^-7);
+ *     products and sums may round a float accumulation differently, rtol and atol of one
+ *     unit in the last place of the type: 2^-10 and 2^-7);
  *   - an error: ct_call returns -1 with every return slot NONE, the error kind is the Python
  *     exception's and the message is PyTorch's exactly (its first line only where the case
  *     says "error_first_line").

@@ -1,17 +1,387 @@
-/* Autograd graph nodes. */
-#include <stddef.h>
+/* Autograd nodes, edges, saved variables, and the autograd side of tensors
+ * (torch/csrc/autograd/{function,variable,saved_variable}.cpp). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "autograd/node.h"
+#include "core/alloc.h"
+#include "ctorch/error.h"
+#include "ctorch/ops_generated.h"
 #include "ctorch/testing.h"
+#include "dispatch/registry.h"
+#include "dispatch/tls.h"
+#include "modes/modes_impl.h"
+#include "ops/views.h"
 
-void ct_node_release(ct_node *n) { (void)n; }
-ct_node *ct_node_retain(ct_node *n) { return n; }
-const char *ct_node_name(const ct_node *n) {
-    (void)n;
-    return "";
+static atomic_llong live_nodes;
+int64_t ct_testing_live_nodes(void) { return (int64_t)atomic_load(&live_nodes); }
+
+static _Thread_local uint64_t sequence_counter;
+uint64_t ct_sequence_number_peek(void) { return sequence_counter; }
+
+static uint64_t thread_id(void) {
+    static _Thread_local char marker;
+    return (uint64_t)(uintptr_t)&marker;
 }
-const char *ct_node_py_name(const ct_node *n) {
-    (void)n;
-    return "";
+
+/* ---- nodes ---- */
+
+static ct_node *node_alloc(const char *name, const char *py_name, int n_next, int n_inputs) {
+    ct_node *n = ct_calloc(1, sizeof *n);
+    if (!n) return NULL;
+    n->next = n_next ? ct_calloc((size_t)n_next, sizeof *n->next) : NULL;
+    n->input_meta = ct_calloc((size_t)(n_inputs ? n_inputs : 1), sizeof *n->input_meta);
+    if ((n_next && !n->next) || !n->input_meta) {
+        ct_free(n->next);
+        ct_free(n->input_meta);
+        ct_free(n);
+        return NULL;
+    }
+    atomic_init(&n->refcount, 1);
+    n->name = name;
+    n->py_name = py_name;
+    n->n_next = n_next;
+    n->n_inputs = n_inputs;
+    n->thread_id = thread_id();
+    for (int i = 0; i < CT_MAX_OP_ARGS; i++) n->edge_of_arg[i] = -1;
+    atomic_fetch_add_explicit(&live_nodes, 1, memory_order_relaxed);
+    return n;
 }
-int64_t ct_testing_live_nodes(void) { return 0; }
+
+ct_node *ct_node_new_formula(const ct_deriv *d, const ct_op *op, int n_inputs) {
+    int n_next = 0;
+    for (int i = 0; i < op->nargs; i++)
+        if (d->diff_args >> i & 1u) n_next++;
+    ct_node *n = node_alloc(d->name, d->name, n_next, n_inputs);
+    if (!n) return NULL;
+    /* Node(sequence_nr = at::sequence_number::get_and_increment()) */
+    n->sequence_nr = sequence_counter++;
+    n->deriv = d;
+    n->op = op;
+    int e = 0;
+    for (int i = 0; i < op->nargs; i++)
+        if (d->diff_args >> i & 1u) n->edge_of_arg[i] = e++;
+    return n;
+}
+
+ct_node *ct_node_retain(ct_node *n) {
+    if (n) atomic_fetch_add_explicit(&n->refcount, 1, memory_order_relaxed);
+    return n;
+}
+
+void ct_saved_release(ct_saved_var *sv) {
+    ct_tensor_release(sv->data);
+    ct_node_release(sv->grad_fn);
+    sv->data = NULL;
+    sv->grad_fn = NULL;
+}
+
+void ct_node_release(ct_node *n) {
+    /* iterative over chains of last references, so deep graphs do not recurse deeply */
+    while (n) {
+        if (atomic_fetch_sub_explicit(&n->refcount, 1, memory_order_acq_rel) != 1) return;
+        ct_node *tail = NULL;
+        for (int i = 0; i < n->n_next; i++) {
+            if (!n->next[i].fn) continue;
+            if (!tail) tail = n->next[i].fn;
+            else ct_node_release(n->next[i].fn);
+        }
+        for (int i = 0; i < CT_MAX_OP_ARGS; i++) ct_saved_release(&n->saved_args[i]);
+        for (int i = 0; i < CT_MAX_OP_RETS; i++) ct_saved_release(&n->saved_rets[i]);
+        if (n->variable) {
+            if (n->variable->autograd && n->variable->autograd->grad_accumulator == n)
+                n->variable->autograd->grad_accumulator = NULL;
+            ct_tensor_release(n->variable);
+        }
+        ct_free(n->next);
+        ct_free(n->input_meta);
+        ct_free(n->args);
+        ct_free(n->list_store);
+        ct_free(n->arg_meta);
+        ct_free(n);
+        atomic_fetch_sub_explicit(&live_nodes, 1, memory_order_relaxed);
+        n = tail;
+    }
+}
+
+const char *ct_node_name(const ct_node *n) { return n ? n->name : ""; }
+const char *ct_node_py_name(const ct_node *n) { return n ? n->py_name : ""; }
+uint64_t ct_node_sequence_nr(const ct_node *n) { return n ? n->sequence_nr : 0; }
+int ct_node_num_next(const ct_node *n) { return n ? n->n_next : 0; }
+
+ct_node *ct_node_next(const ct_node *n, int i, uint32_t *input_nr) {
+    if (!n || i < 0 || i >= n->n_next) {
+        if (input_nr) *input_nr = 0;
+        return NULL;
+    }
+    if (input_nr) *input_nr = n->next[i].input_nr;
+    return n->next[i].fn;
+}
+
+ct_tensor *ct_node_variable(const ct_node *n) { return n ? n->variable : NULL; }
+
+char *ct_node_repr(const ct_node *n) {
+    if (!n) {
+        ct_error_set(CT_ERR_VALUE, "ct_node_repr: node is NULL");
+        return NULL;
+    }
+    return ct_asprintf("<%s object at %p>", n->py_name, (const void *)n);
+}
+
+static void graph_lines(const ct_node *n, int depth, char **buf, size_t *len, size_t *cap) {
+    for (int pass = 0; pass < 2; pass++) {
+        int need = snprintf(*buf ? *buf + *len : NULL, *buf ? *cap - *len : 0, "%*s%s\n", depth * 2, "", n->py_name);
+        if (need < 0) return;
+        if (*buf && *len + (size_t)need < *cap) {
+            *len += (size_t)need;
+            break;
+        }
+        size_t ncap = (*cap + (size_t)need + 64) * 2;
+        char *nb = ct_realloc(*buf, ncap);
+        if (!nb) return;
+        *buf = nb;
+        *cap = ncap;
+    }
+    for (int i = 0; i < n->n_next; i++)
+        if (n->next[i].fn) graph_lines(n->next[i].fn, depth + 1, buf, len, cap);
+}
+
+char *ct_node_format_graph(const ct_node *n) {
+    if (!n) {
+        ct_error_set(CT_ERR_VALUE, "ct_node_format_graph: node is NULL");
+        return NULL;
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    graph_lines(n, 0, &buf, &len, &cap);
+    return buf ? buf : ct_strdup("");
+}
+
+void ct_meta_of(ct_tensor_meta *m, const ct_tensor *t) {
+    if (!t) {
+        memset(m, 0, sizeof *m);
+        return;
+    }
+    m->defined = true;
+    m->ndim = t->ndim;
+    m->dtype = t->dtype;
+    memcpy(m->sizes, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
+    memcpy(m->strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
+}
+
+/* ---- leaves and edges ---- */
+
+ct_node *ct_grad_accumulator(ct_tensor *leaf) {
+    ct_autograd_meta *m = ct_tensor_autograd_meta(leaf);
+    if (!m) return NULL;
+    if (m->grad_accumulator) return ct_node_retain(m->grad_accumulator);
+    /* AccumulateGrad is constructed with sequence_nr UINT64_MAX so it runs as soon as it can */
+    ct_node *n = node_alloc("torch::autograd::AccumulateGrad", "AccumulateGrad", 0, 1);
+    if (!n) return NULL;
+    n->sequence_nr = UINT64_MAX;
+    n->variable = ct_tensor_retain(leaf);
+    ct_meta_of(&n->input_meta[0], leaf);
+    m->grad_accumulator = n;
+    return n;
+}
+
+ct_edge ct_gradient_edge(ct_tensor *t) {
+    ct_edge e = {NULL, 0};
+    if (!t || !t->autograd) return e;
+    if (t->autograd->grad_fn) {
+        e.fn = ct_node_retain(t->autograd->grad_fn);
+        e.input_nr = t->autograd->output_nr;
+    } else if (t->autograd->requires_grad) {
+        e.fn = ct_grad_accumulator(t);
+        e.input_nr = 0;
+    }
+    return e;
+}
+
+bool ct_node_needs(const ct_node *n, int arg) {
+    int e = n->edge_of_arg[arg];
+    if (e < 0 || !n->next[e].fn) return false;
+    return n->needed ? n->needed[e] : true;
+}
+
+/* ---- tensors: requires_grad, grad, grad_fn ---- */
+
+bool ct_tensor_requires_grad(const ct_tensor *t) {
+    return t && t->autograd && (t->autograd->requires_grad || t->autograd->grad_fn);
+}
+
+bool ct_tensor_is_leaf(const ct_tensor *t) { return !t || !t->autograd || !t->autograd->grad_fn; }
+
+ct_tensor *ct_tensor_grad(const ct_tensor *t) { return t && t->autograd ? t->autograd->grad : NULL; }
+
+ct_node *ct_tensor_grad_fn(const ct_tensor *t) { return t && t->autograd ? t->autograd->grad_fn : NULL; }
+
+uint32_t ct_tensor_output_nr(const ct_tensor *t) { return t && t->autograd ? t->autograd->output_nr : 0; }
+
+int ct_tensor_set_requires_grad(ct_tensor *t, bool requires_grad) {
+    if (!t) return ct_error_set(CT_ERR_VALUE, "ct_tensor_set_requires_grad: tensor is NULL");
+    if (!ct_tensor_is_leaf(t))
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                            "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+    if (requires_grad && !ct_dtype_is_floating(t->dtype))
+        return ct_error_set(CT_ERR_RUNTIME, "only Tensors of floating point and complex dtype can require gradients");
+    if (requires_grad && t->is_inference && !ct_tls_state.inference_mode)
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");
+    if (!requires_grad && !t->autograd) return 0;
+    ct_autograd_meta *m = ct_tensor_autograd_meta(t);
+    if (!m) return -1;
+    m->requires_grad = requires_grad;
+    return 0;
+}
+
+int ct_tensor_set_grad(ct_tensor *t, ct_tensor *grad) {
+    if (!t) return ct_error_set(CT_ERR_VALUE, "ct_tensor_set_grad: tensor is NULL");
+    if (grad) {
+        bool same = grad->ndim == t->ndim;
+        for (int i = 0; same && i < t->ndim; i++) same = grad->sizes[i] == t->sizes[i];
+        if (!same) return ct_error_set(CT_ERR_RUNTIME, "assigned grad has data of a different size");
+        if (grad->dtype != t->dtype) return ct_error_set(CT_ERR_RUNTIME, "assigned grad has data of a different type");
+    }
+    if (!grad && !t->autograd) return 0;
+    ct_autograd_meta *m = ct_tensor_autograd_meta(t);
+    if (!m) return -1;
+    ct_tensor_retain(grad);
+    ct_tensor_release(m->grad);
+    m->grad = grad;
+    return 0;
+}
+
+int ct_set_history(ct_tensor *t, ct_node *fn, uint32_t output_nr) {
+    ct_autograd_meta *m = ct_tensor_autograd_meta(t);
+    if (!m) return -1;
+    ct_node_retain(fn);
+    ct_node_release(m->grad_fn);
+    m->grad_fn = fn;
+    m->output_nr = output_nr;
+    m->requires_grad = false; /* requires_grad of a non-leaf comes from its grad_fn */
+    if (output_nr < (uint32_t)fn->n_inputs) ct_meta_of(&fn->input_meta[output_nr], t);
+    return 0;
+}
+
+bool ct_any_requires_grad(const ct_value *args, uint32_t mask, int nargs) {
+    if (ct_tls_state.grad_disabled) return false;
+    for (int i = 0; i < nargs; i++)
+        if ((mask >> i & 1u) && args[i].tag == CT_TAG_TENSOR && ct_tensor_requires_grad(args[i].u.t)) return true;
+    return false;
+}
+
+/* ---- shallow_copy_and_detach ---- */
+
+ct_tensor *ct_shallow_copy_and_detach(ct_tensor *t) {
+    ct_tensor *r = NULL;
+    bool python_excluded = ct_keyset_has(ct_tls_excluded(), CT_KEY_Python);
+    if (!python_excluded && (ct_dispatch_mode_stack_len() > 0 || ct_keyset_has(t->keys, CT_KEY_Python))) {
+        /* pyinterpreter()->detach(self): dispatches aten::detach to the mode (or subclass) */
+        if (ct_python_detach(t, &r) != 0) return NULL;
+    } else {
+        r = ct_make_alias(t, t->sizes, t->strides, t->ndim, t->storage_offset);
+    }
+    if (!r) return NULL;
+    ct_tensor_share_version(r, t);
+    r->allow_metadata_change = false;
+    return r;
+}
+
+/* ---- saved variables ---- */
+
+int ct_saved_save(ct_saved_var *sv, ct_tensor *t, bool is_output) {
+    memset(sv, 0, sizeof *sv);
+    if (!t) return 0;
+    if (t->is_inference)
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "Inference tensors cannot be saved for backward. To work around you can make a clone to get "
+                            "a normal tensor and use it in autograd.");
+    sv->defined = true;
+    sv->saved_version = ct_tensor_version(t);
+    sv->is_leaf = ct_tensor_is_leaf(t);
+    sv->is_output = is_output;
+    sv->requires_grad = ct_tensor_requires_grad(t);
+    sv->output_nr = ct_tensor_output_nr(t);
+    if (!is_output || sv->is_leaf) {
+        sv->saved_original = true;
+        sv->data = ct_tensor_retain(t);
+        return 0;
+    }
+    /* an output: keep data without history (tensor_data()), relink on unpack */
+    sv->data = ct_shallow_copy_and_detach(t);
+    return sv->data ? 0 : -1;
+}
+
+static const char *legacy_type_name(ct_dtype d) {
+    switch (d) {
+    case CT_FLOAT32: return "torch.FloatTensor";
+    case CT_FLOAT64: return "torch.DoubleTensor";
+    case CT_FLOAT16: return "torch.HalfTensor";
+    case CT_BFLOAT16: return "torch.BFloat16Tensor";
+    case CT_INT64: return "torch.LongTensor";
+    case CT_BOOL: return "torch.BoolTensor";
+    default: return "torch.Tensor";
+    }
+}
+
+int ct_saved_unpack(ct_node *n, ct_saved_var *sv, ct_tensor **out) {
+    *out = NULL;
+    if (!sv->defined) return 0;
+    if (!sv->data)
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "Trying to backward through the graph a second time (or directly access saved tensors after "
+                            "they have already been freed). Saved intermediate values of the graph are freed when you "
+                            "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+                            "through the graph a second time or if you need to access saved tensors after calling "
+                            "backward.");
+    ct_node *grad_fn = sv->saved_original ? ct_tensor_grad_fn(sv->data) : NULL;
+    uint32_t output_nr = sv->saved_original ? ct_tensor_output_nr(sv->data) : sv->output_nr;
+    if (!sv->is_leaf && !grad_fn) grad_fn = n; /* a saved output belongs to the node that saved it */
+    int64_t cur = ct_tensor_version(sv->data);
+    if (cur != sv->saved_version) {
+        char shape[256];
+        size_t len = 0;
+        len += (size_t)snprintf(shape + len, sizeof shape - len, "[");
+        for (int i = 0; i < sv->data->ndim && len < sizeof shape; i++)
+            len += (size_t)snprintf(shape + len, sizeof shape - len, "%s%lld", i ? ", " : "", (long long)sv->data->sizes[i]);
+        if (len < sizeof shape) snprintf(shape + len, sizeof shape - len, "]");
+        char which[256] = "";
+        if (grad_fn) snprintf(which, sizeof which, ", which is output %u of %s,", (unsigned)output_nr, grad_fn->name);
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "one of the variables needed for gradient computation has been modified by an inplace "
+                            "operation: [%s %s]%s is at version %lld; expected version %lld instead. Hint: enable "
+                            "anomaly detection to find the operation that failed to compute its gradient, with "
+                            "torch.autograd.set_detect_anomaly(True).",
+                            legacy_type_name(sv->data->dtype), shape, which, (long long)cur, (long long)sv->saved_version);
+    }
+    if (sv->saved_original) {
+        *out = ct_tensor_retain(sv->data);
+        return 0;
+    }
+    /* make_variable(data, Edge(grad_fn, output_nr)): another shallow copy */
+    ct_tensor *var = ct_shallow_copy_and_detach(sv->data);
+    if (!var) return -1;
+    if (grad_fn) {
+        ct_autograd_meta *m = ct_tensor_autograd_meta(var);
+        if (!m) {
+            ct_tensor_release(var);
+            return -1;
+        }
+        m->grad_fn = ct_node_retain(grad_fn);
+        m->output_nr = output_nr;
+    } else if (sv->requires_grad) {
+        ct_autograd_meta *m = ct_tensor_autograd_meta(var);
+        if (m) m->requires_grad = true;
+    }
+    *out = var;
+    return 0;
+}
+
+void ct_node_release_variables(ct_node *n) {
+    for (int i = 0; i < CT_MAX_OP_ARGS; i++) ct_saved_release(&n->saved_args[i]);
+    for (int i = 0; i < CT_MAX_OP_RETS; i++) ct_saved_release(&n->saved_rets[i]);
+    n->released = true;
+}

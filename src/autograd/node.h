@@ -1,18 +1,132 @@
-/* Autograd graph nodes (internal). */
+/* Autograd graph nodes, saved variables and the derivative table (internal). */
 #ifndef CT_NODE_H
 #define CT_NODE_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "core/tensor_impl.h"
+#include "ctorch/autograd.h"
+#include "dispatch/op_impl.h"
 
 typedef struct ct_node ct_node;
 
-/* Drops a reference to a node (NULL ignored). */
+typedef struct ct_edge {
+    ct_node *fn; /* owned reference, NULL for "no edge" (None in next_functions) */
+    uint32_t input_nr;
+} ct_edge;
+
+/* Metadata of a tensor the node will receive a gradient for, or produced a gradient for
+ * (InputMetadata / the saved sizes and strides of inputs). */
+typedef struct ct_tensor_meta {
+    bool defined;
+    int ndim;
+    ct_dtype dtype;
+    int64_t sizes[CT_MAX_DIMS];
+    int64_t strides[CT_MAX_DIMS];
+} ct_tensor_meta;
+
+/* SavedVariable (torch/csrc/autograd/saved_variable.cpp). */
+typedef struct ct_saved_var {
+    bool defined;         /* a tensor was saved (false: None / never saved) */
+    bool saved_original;  /* data is the variable itself (an input, or a leaf) */
+    bool is_leaf;
+    bool is_output;
+    bool requires_grad;
+    uint32_t output_nr;
+    int64_t saved_version;
+    ct_tensor *data;      /* owned; NULL once released after backward */
+    ct_node *grad_fn;     /* owned: the saved input's grad_fn (NULL for outputs: the saving node itself) */
+} ct_saved_var;
+
+typedef struct ct_deriv ct_deriv;
+
+typedef struct ct_node_vtable {
+    const char *name;    /* Node::name() */
+    const char *py_name; /* type(grad_fn).__name__ */
+} ct_node_vtable;
+
+struct ct_node {
+    atomic_long refcount;
+    const char *name;
+    const char *py_name;
+    uint64_t sequence_nr;
+    uint64_t thread_id;
+    int n_next;
+    ct_edge *next;
+    int n_inputs;             /* gradients this node receives = outputs of its forward op */
+    ct_tensor_meta *input_meta;
+    bool released;            /* release_variables() ran */
+    /* a formula node (the op's derivative entry) */
+    const ct_deriv *deriv;
+    const ct_op *op;
+    ct_value *args;           /* copies of the forward op's non-tensor arguments */
+    int64_t *list_store;      /* storage of copied int lists */
+    ct_tensor_meta *arg_meta; /* geometry of each tensor argument */
+    int edge_of_arg[CT_MAX_OP_ARGS]; /* index into next[] for a differentiable argument, else -1 */
+    ct_saved_var saved_args[CT_MAX_OP_ARGS];
+    ct_saved_var saved_rets[CT_MAX_OP_RETS];
+    /* AccumulateGrad */
+    ct_tensor *variable;      /* owned */
+    /* the graph task running this node marks which outputs it needs */
+    const bool *needed;
+};
+
+/* Derivative formula: grads[i] is the gradient of forward output i (NULL if undefined);
+ * out[arg] receives a new reference for each argument whose gradient is needed
+ * (ct_node_needs). Returns 0 or -1. */
+typedef int (*ct_formula_fn)(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+
+/* One entry of src/autograd/derivatives.def (derivatives.yaml). */
+struct ct_deriv {
+    int opid;
+    const char *name;          /* AddmmBackward0 */
+    uint32_t diff_args;        /* arguments that receive gradients */
+    uint32_t save_args;        /* tensor arguments saved for the formula */
+    uint32_t save_rets;        /* outputs saved for the formula */
+    uint32_t nondiff_rets;     /* outputs that are not differentiable (output_differentiability) */
+    ct_formula_fn formula;
+};
+
+/* Looks up the derivative of a built-in op (NULL if it has none). */
+const ct_deriv *ct_deriv_for(const ct_op *op);
+
+/* ---- nodes ---- */
+
 void ct_node_release(ct_node *n);
-/* Adds a reference; returns n. */
 ct_node *ct_node_retain(ct_node *n);
-/* PyTorch's Node::name(): "AddmmBackward0", "torch::autograd::AccumulateGrad". */
 const char *ct_node_name(const ct_node *n);
-/* The class name Python shows in grad_fn reprs: "AddmmBackward0", "AccumulateGrad". */
 const char *ct_node_py_name(const ct_node *n);
+/* A new formula node for op with n_next edges, taking the next sequence number. */
+ct_node *ct_node_new_formula(const ct_deriv *d, const ct_op *op, int n_inputs);
+/* The AccumulateGrad of a leaf that requires grad (created once, reused while alive). */
+ct_node *ct_grad_accumulator(ct_tensor *leaf);
+/* The edge for a variable: its grad_fn, or its leaf's AccumulateGrad, or none. */
+ct_edge ct_gradient_edge(ct_tensor *t);
+/* True if the node should compute the gradient of forward argument `arg`. */
+bool ct_node_needs(const ct_node *n, int arg);
+/* Unpacks a saved argument / output (new reference; NULL with NULL *err_out... see .c). */
+int ct_saved_unpack(ct_node *n, ct_saved_var *sv, ct_tensor **out);
+/* Saves t (input or output of the node). */
+int ct_saved_save(ct_saved_var *sv, ct_tensor *t, bool is_output);
+void ct_saved_release(ct_saved_var *sv);
+/* Frees saved tensors after a backward without retain_graph (Node::release_variables). */
+void ct_node_release_variables(ct_node *n);
+void ct_meta_of(ct_tensor_meta *m, const ct_tensor *t);
+
+/* ---- variables ---- */
+
+/* set_history: gives an op's output its grad_fn and output number. */
+int ct_set_history(ct_tensor *t, ct_node *fn, uint32_t output_nr);
+/* TensorImpl::shallow_copy_and_detach, including the call into the current dispatch mode or
+ * the tensor's subclass handler that PyTorch makes (which is why a mode logs aten.detach for
+ * saved outputs). New reference or NULL. */
+ct_tensor *ct_shallow_copy_and_detach(ct_tensor *t);
+/* compute_requires_grad: grad mode on and any of the tensors requires grad. */
+bool ct_any_requires_grad(const ct_value *args, uint32_t mask, int nargs);
+
+/* Thread-local sequence number (at::sequence_number). */
+uint64_t ct_sequence_number_peek(void);
 
 #endif

@@ -108,6 +108,7 @@ ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *si
     atomic_init(&t->refcount, 1);
     ct_storage_retain(storage);
     t->storage = storage;
+    t->vstore = storage;
     t->storage_offset = offset;
     t->numel = numel;
     t->ndim = ndim;
@@ -159,6 +160,7 @@ void ct_tensor_release(ct_tensor *t) {
         ct_tensor_release(t->autograd->base);
         ct_free(t->autograd);
     }
+    if (t->vstore != t->storage) ct_storage_release(t->vstore);
     if (t->subclass) ct_subclass_release_data(t);
     ct_storage_release(t->storage);
     ct_free(t);
@@ -231,7 +233,14 @@ ct_dtype ct_tensor_dtype(const ct_tensor *t) { return t->dtype; }
 int64_t ct_tensor_storage_offset(const ct_tensor *t) { return t->storage_offset; }
 ct_keyset ct_tensor_keyset(const ct_tensor *t) { return t->keys; }
 bool ct_tensor_is_inference(const ct_tensor *t) { return t->is_inference; }
-int64_t ct_tensor_version(const ct_tensor *t) { return t->storage ? t->storage->version : 0; }
+int64_t ct_tensor_version(const ct_tensor *t) { return t->vstore ? t->vstore->version : 0; }
+
+void ct_tensor_share_version(ct_tensor *dst, const ct_tensor *src) {
+    if (dst->vstore == src->vstore) return;
+    if (dst->vstore != dst->storage) ct_storage_release(dst->vstore);
+    dst->vstore = src->vstore;
+    if (dst->vstore != dst->storage) ct_storage_retain(dst->vstore);
+}
 
 bool ct_tensor_shares_storage(const ct_tensor *a, const ct_tensor *b) {
     return a && b && a->storage && a->storage == b->storage;

@@ -32,11 +32,14 @@ typedef struct ct_autograd_meta {
     /* A view created by an autograd-aware view op keeps its base (PyTorch's DifferentiableViewMeta). */
     bool is_view;
     ct_tensor *base;     /* owned reference when is_view */
+    ct_node *grad_accumulator; /* weak: the leaf's AccumulateGrad while it lives (it holds the leaf) */
 } ct_autograd_meta;
 
 struct ct_tensor {
     atomic_long refcount;
     ct_storage *storage;       /* owned reference */
+    ct_storage *vstore;        /* whose ->version is this tensor's version counter: storage, or (owned)
+                                * another tensor's storage when the counter was shared explicitly */
     int64_t storage_offset;
     int64_t numel;
     int32_t ndim;
@@ -75,5 +78,11 @@ void *ct_tensor_elem_ptr(const ct_tensor *t, int64_t linear);
 /* The key set a new CPU tensor gets (TensorImpl constructor), given inference mode. */
 ct_keyset ct_default_cpu_keyset(bool inference);
 ct_autograd_meta *ct_tensor_autograd_meta(ct_tensor *t);
+/* Makes dst use src's version counter (set_version_counter). */
+void ct_tensor_share_version(ct_tensor *dst, const ct_tensor *src);
+/* Bumps the version counter (every in-place op does, through ADInplaceOrView). */
+static inline void ct_tensor_bump_version(ct_tensor *t) {
+    if (t->vstore) t->vstore->version++;
+}
 
 #endif

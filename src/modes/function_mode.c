@@ -1,4 +1,88 @@
-/* Function modes (TorchFunctionMode): see public calls before the dispatcher. */
+/* Function modes (TorchFunctionMode): public calls are offered to the top function mode,
+ * popped while its handler runs, before anything is dispatched
+ * (torch/csrc/utils/python_arg_parser.cpp, handle_torch_function). */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "dispatch/op_impl.h"
+#include "dispatch/tls.h"
+#include "modes/function_impl.h"
 #include "ops/api_call.h"
 
-int ct_function_mode_call_op(const ct_op *op, ct_value *args, ct_value *rets) { return ct_call(op, args, rets); }
+typedef struct fmode_entry {
+    ct_function_mode_fn fn;
+    void *ud;
+} fmode_entry;
+
+static _Thread_local struct {
+    fmode_entry stack[CT_MAX_MODES];
+    int len;
+} fmodes;
+
+int ct_function_mode_push(ct_function_mode_fn fn, void *ud) {
+    if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_function_mode_push: handler is NULL");
+    if (fmodes.len == CT_MAX_MODES) return ct_error_set(CT_ERR_RUNTIME, "ct_function_mode_push: too many nested modes (%d)", CT_MAX_MODES);
+    ct_registry_init();
+    fmodes.stack[fmodes.len].fn = fn;
+    fmodes.stack[fmodes.len].ud = ud;
+    fmodes.len++;
+    ct_tls_state.function_modes = fmodes.len;
+    return 0;
+}
+
+int ct_function_mode_pop(void) {
+    if (fmodes.len == 0) return ct_error_set(CT_ERR_RUNTIME, "trying to pop from empty function mode stack");
+    fmodes.len--;
+    ct_tls_state.function_modes = fmodes.len;
+    return 0;
+}
+
+const char *ct_function_name(const ct_function *f) { return f ? f->name : ""; }
+int ct_function_num_args(const ct_function *f) { return f ? f->nargs : 0; }
+int ct_function_num_returns(const ct_function *f) { return f ? f->nrets : 0; }
+
+static int run_impl(const ct_function *f, ct_value *args, ct_value *rets) {
+    if (f->op) return ct_call(f->op, args, rets);
+    return f->impl(args, rets);
+}
+
+int ct_function_call(const ct_function *f, ct_value *args, ct_value *rets) {
+    if (!f) return ct_error_set(CT_ERR_VALUE, "ct_function_call: function is NULL");
+    if (fmodes.len == 0) return run_impl(f, args, rets);
+    /* dispatch_on_mode for torch functions: pop the mode while its handler runs */
+    fmode_entry m = fmodes.stack[fmodes.len - 1];
+    ct_function_mode_pop();
+    int rc = m.fn(m.ud, f, args, rets);
+    ct_function_mode_push(m.fn, m.ud);
+    if (rc != 0) ct_values_release(rets, f->nrets);
+    return rc;
+}
+
+/* One descriptor per built-in operator, named as its torch function ("addmm", "t", "linear"). */
+static ct_function *op_functions;
+static int n_op_functions;
+
+int ct_function_mode_call_op(const ct_op *op, ct_value *args, ct_value *rets) {
+    if (!op_functions) {
+        int n = ct_op_count();
+        ct_function *fs = ct_calloc((size_t)n, sizeof *fs);
+        if (!fs) return -1;
+        for (int i = 0; i < n; i++) {
+            const ct_op *o = ct_op_at(i);
+            const char *colon = strstr(o->base_name, "::");
+            fs[i].name = colon ? colon + 2 : o->base_name;
+            fs[i].op = o;
+            fs[i].nargs = o->nargs;
+            fs[i].nrets = o->nrets;
+        }
+        n_op_functions = n;
+        op_functions = fs;
+    }
+    if (op->id >= n_op_functions) return ct_call(op, args, rets);
+    return ct_function_call(&op_functions[op->id], args, rets);
+}
+
+int ct_function_invoke(const ct_function *f, ct_value *args, ct_value *rets) {
+    if (__builtin_expect(ct_tls_state.function_modes != 0, 0)) return ct_function_call(f, args, rets);
+    return run_impl(f, args, rets);
+}

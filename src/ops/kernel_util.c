@@ -1,4 +1,5 @@
 /* Helpers shared by kernels. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -199,3 +200,139 @@ bool ct_is_non_overlapping_and_dense(const ct_tensor *t) {
     return true;
 }
 
+/* c10::checked_convert<To, From> / overflows<To, From> (c10/util/TypeCast.h, Half.h): the
+ * range check Scalar::to<T>() makes. A bool source and a bool target never overflow;
+ * integers are compared with the target's range; doubles too, except that infinities pass
+ * for floating targets and NaN fails only for int64, which has no NaN. */
+int ct_scalar_check_convert(ct_scalar s, ct_dtype dtype) {
+    if (s.tag == CT_TAG_BOOL || dtype == CT_BOOL || dtype == CT_FLOAT64) return 0;
+    const char *name;
+    double lo, hi;
+    switch (dtype) {
+    case CT_FLOAT32: name = "float"; hi = 3.4028234663852886e38; break;
+    case CT_FLOAT16: name = "at::Half"; hi = 65504.0; break;
+    case CT_BFLOAT16: name = "at::BFloat16"; hi = 3.3895313892515355e38; break;
+    case CT_INT64: name = "int64_t"; hi = 9223372036854775807.0; break;
+    default: return 0;
+    }
+    lo = -hi;
+    bool overflow;
+    if (s.tag == CT_TAG_INT) {
+        /* an int64 fits int64 and float32's range; only half can overflow */
+        overflow = dtype == CT_FLOAT16 && ((double)s.u.i > hi || (double)s.u.i < lo);
+    } else {
+        double v = s.u.d;
+        if (dtype != CT_INT64 && isinf(v)) overflow = false;
+        else if (isnan(v)) overflow = dtype == CT_INT64;
+        else overflow = v < lo || v > hi;
+    }
+    if (overflow) return ct_error_set(CT_ERR_RUNTIME, "value cannot be converted to type %s without overflow", name);
+    return 0;
+}
+
+/* has_internal_overlap (MemoryOverlap.cpp): a non-overlapping and dense tensor has none; a
+ * dimension of size > 1 with stride 0 has some; anything else is "too hard" and passes. */
+int ct_assert_no_internal_overlap(const ct_tensor *t) {
+    if (ct_is_non_overlapping_and_dense(t)) return 0;
+    for (int i = 0; i < t->ndim; i++)
+        if (t->strides[i] == 0 && t->sizes[i] > 1)
+            return ct_error_set(CT_ERR_RUNTIME,
+                                "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.");
+    return 0;
+}
+
+/* A new dense tensor with the given (non-overlapping and dense) strides, allocated directly
+ * as set_output_raw_strided's empty_strided_cpu is: no dispatched call. */
+static ct_tensor *alloc_dense_strided(const int64_t *sizes, const int64_t *strides, int ndim, ct_dtype dtype) {
+    ct_tensor *t = ct_tensor_alloc(sizes, ndim, dtype, false);
+    if (t && ndim > 0) memcpy(t->strides, strides, sizeof(int64_t) * (size_t)ndim);
+    return t;
+}
+
+static bool same_sizes(const ct_tensor *t, const int64_t *sizes, int ndim) {
+    if (t->ndim != ndim) return false;
+    for (int i = 0; i < ndim; i++)
+        if (t->sizes[i] != sizes[i]) return false;
+    return true;
+}
+
+/* Note [TensorIterator output layout]
+ *   TensorIteratorBase::build allocates an undefined output in one of three ways:
+ *   - fast_set_up, when every input has the output's shape: contiguous if all are
+ *     contiguous; the strides of the last input if all are non-overlapping and dense with
+ *     equal strides;
+ *   - otherwise reorder_dimensions sorts the dimensions, fastest first, by the inputs'
+ *     strides over the broadcast shape (broadcast dimensions, stride 0, abstain; ties go to
+ *     the smaller dimension first), starting from the reversed order, and
+ *     allocate_or_resize_outputs gives the output contiguous strides in that order
+ *     (plain contiguous when the order stayed reversed). */
+ct_tensor *ct_iter_alloc_output(const int64_t *sizes, int ndim, ct_dtype dtype, const ct_tensor *const *ins, int nin) {
+    bool all_same_shape = nin > 0, all_contig = true, all_dense = true;
+    for (int k = 0; k < nin; k++) {
+        all_same_shape = all_same_shape && same_sizes(ins[k], sizes, ndim);
+        all_contig = all_contig && ct_tensor_is_contiguous(ins[k]);
+        all_dense = all_dense && ct_is_non_overlapping_and_dense(ins[k]);
+    }
+    if (all_same_shape) {
+        /* compute_fast_setup_type */
+        if (all_contig) return ct_tensor_alloc(sizes, ndim, dtype, false);
+        bool same_strides = all_dense;
+        for (int k = 1; same_strides && k < nin; k++)
+            same_strides = memcmp(ins[k]->strides, ins[0]->strides, sizeof(int64_t) * (size_t)ndim) == 0;
+        if (same_strides) return alloc_dense_strided(sizes, ins[nin - 1]->strides, ndim, dtype);
+    }
+    if (ndim <= 1) return ct_tensor_alloc(sizes, ndim, dtype, false);
+    int64_t strides[CT_ITER_MAX_INPUTS][CT_MAX_DIMS];
+    if (nin > CT_ITER_MAX_INPUTS) {
+        ct_error_set(CT_ERR_RUNTIME, "ct_iter_alloc_output: at most %d inputs", CT_ITER_MAX_INPUTS);
+        return NULL;
+    }
+    for (int k = 0; k < nin; k++) ct_broadcast_strides(ins[k], sizes, ndim, strides[k]);
+    /* perm[0] is the fastest dimension; starts as n-1, ..., 0 */
+    int perm[CT_MAX_DIMS];
+    for (int j = 0; j < ndim; j++) perm[j] = ndim - 1 - j;
+    for (int i = 1; i < ndim; i++) {
+        int dim1 = i;
+        for (int dim0 = i - 1; dim0 >= 0; dim0--) {
+            /* should_swap(perm[dim0], perm[dim1]) */
+            int d0 = perm[dim0], d1 = perm[dim1], cmp = 0;
+            for (int k = 0; k < nin && cmp == 0; k++) {
+                int64_t s0 = strides[k][d0], s1 = strides[k][d1];
+                if (s0 == 0 || s1 == 0) continue;
+                if (s0 < s1) cmp = -1;
+                else if (s0 > s1) cmp = 1;
+                else if (sizes[d0] > sizes[d1]) cmp = 1;
+            }
+            if (cmp > 0) {
+                int t = perm[dim0];
+                perm[dim0] = perm[dim1];
+                perm[dim1] = t;
+                dim1 = dim0;
+            } else if (cmp < 0) {
+                break;
+            }
+        }
+    }
+    bool inverted = true;
+    for (int j = 0; j < ndim; j++) inverted = inverted && perm[j] == ndim - 1 - j;
+    if (inverted) return ct_tensor_alloc(sizes, ndim, dtype, false);
+    /* compatible_stride in the permuted order, then invert_perm */
+    int64_t out_strides[CT_MAX_DIMS], next = 1;
+    for (int j = 0; j < ndim; j++) {
+        out_strides[perm[j]] = next;
+        next *= sizes[perm[j]];
+    }
+    return alloc_dense_strided(sizes, out_strides, ndim, dtype);
+}
+
+const char *ct_tensor_type_string(ct_dtype dtype) {
+    switch (dtype) {
+    case CT_FLOAT32: return "torch.FloatTensor";
+    case CT_FLOAT64: return "torch.DoubleTensor";
+    case CT_FLOAT16: return "torch.HalfTensor";
+    case CT_INT64: return "torch.LongTensor";
+    case CT_BOOL: return "CPUBoolType";
+    case CT_BFLOAT16: return "CPUBFloat16Type";
+    default: return "UndefinedType";
+    }
+}

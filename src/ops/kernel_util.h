@@ -50,6 +50,11 @@ ct_dtype ct_result_type_scalar(const ct_tensor *a, ct_scalar s);
 /* canCast(from, to) and the error for an in-place result that cannot be cast. */
 bool ct_can_cast(ct_dtype from, ct_dtype to);
 
+/* c10::checked_convert, as Scalar::to<T>() does it: fails with PyTorch's "value cannot be
+ * converted to type at::Half without overflow" when s lies outside the range of dtype
+ * (never for bool, nor from a bool; NaN and infinities only for int64). */
+int ct_scalar_check_convert(ct_scalar s, ct_dtype dtype);
+
 /* A Scalar as a 0-dim wrapped-number tensor (wrapped_scalar_tensor). New reference. */
 ct_tensor *ct_wrap_scalar(ct_scalar s);
 
@@ -66,6 +71,20 @@ void ct_for_each(const int64_t *sizes, int ndim, int k, char **bases, int64_t st
                  const size_t *elem_sizes, ct_elem_fn f, void *ctx);
 
 bool ct_is_non_overlapping_and_dense(const ct_tensor *t);
+/* assert_no_internal_overlap: TensorIterator's check that a written-to tensor has no two
+ * elements at one address (a dimension of size > 1 with stride 0). */
+int ct_assert_no_internal_overlap(const ct_tensor *t);
+/* A new tensor for TensorIterator's output of shape `sizes` (the broadcast shape of the
+ * inputs ins[0..nin), in operand order), laid out as TensorIterator lays it out:
+ * contiguous, the strides of the inputs when they all agree (fast_set_up), or the
+ * dimension order their strides suggest (reorder_dimensions + allocate_or_resize_outputs).
+ * At most CT_ITER_MAX_INPUTS inputs. New reference, or NULL. */
+#define CT_ITER_MAX_INPUTS 4
+ct_tensor *ct_iter_alloc_output(const int64_t *sizes, int ndim, ct_dtype dtype, const ct_tensor *const *ins, int nin);
+/* A tensor type as PyTorch's messages show it from Python (Tensor::toString() through
+ * torch's processErrorMsg): "torch.FloatTensor", "torch.LongTensor", ..., and
+ * "CPUBoolType" / "CPUBFloat16Type", which Python's table of legacy type names lacks. */
+const char *ct_tensor_type_string(ct_dtype dtype);
 /* Copies src (broadcast, any dtype) into dst (src/ops/cpu/fill_copy.c). */
 int ct_copy_into(ct_tensor *dst, const ct_tensor *src);
 /* Writes a formatted shape "[2, 3]" into buf. */
@@ -74,8 +93,6 @@ void ct_format_shape(const int64_t *sizes, int ndim, char *buf, size_t size);
 double *ct_to_double_buffer(const ct_tensor *t);
 
 /* The version counter bump every in-place kernel path ends with (ADInplaceOrView). */
-static inline void ct_bump_version(ct_tensor *t) {
-    if (t->storage) t->storage->version++;
-}
+static inline void ct_bump_version(ct_tensor *t) { ct_tensor_bump_version(t); }
 
 #endif

@@ -1,4 +1,85 @@
-/* Wrapper tensor subclasses. */
+/* Wrapper tensor subclasses (THPVariable_make_wrapper_subclass, TensorImpl::set_python_dispatch). */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "ctorch/error.h"
+#include "ctorch/subclass.h"
+#include "dispatch/registry.h"
+#include "modes/modes_impl.h"
+#include "ctorch/autograd.h"
 #include "subclass/subclass_impl.h"
 
-void ct_subclass_release_data(ct_tensor *t) { (void)t; }
+struct ct_subclass {
+    char *name;
+    ct_subclass_dispatch_fn fn;
+    void *cls_data;
+    void (*release_data)(void *payload);
+};
+
+ct_subclass *ct_subclass_new(const char *name, ct_subclass_dispatch_fn fn, void *cls_data, void (*release_data)(void *)) {
+    if (!name || !fn) {
+        ct_error_set(CT_ERR_VALUE, "ct_subclass_new: name and handler are required");
+        return NULL;
+    }
+    ct_subclass *c = ct_calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->name = ct_strdup(name);
+    if (!c->name) {
+        ct_free(c);
+        return NULL;
+    }
+    c->fn = fn;
+    c->cls_data = cls_data;
+    c->release_data = release_data;
+    return c;
+}
+
+void ct_subclass_free(ct_subclass *c) {
+    if (!c) return;
+    ct_free(c->name);
+    ct_free(c);
+}
+
+const char *ct_subclass_name(const ct_subclass *c) { return c ? c->name : ""; }
+const ct_subclass *ct_tensor_subclass(const ct_tensor *t) { return t ? t->subclass : NULL; }
+void *ct_tensor_subclass_payload(const ct_tensor *t) { return t ? t->subclass_data : NULL; }
+
+ct_tensor *ct_subclass_make_wrapper(ct_subclass *cls, const int64_t *sizes, const int64_t *strides, int ndim,
+                                    int64_t storage_offset, ct_dtype dtype, bool requires_grad, void *payload) {
+    if (!cls) {
+        ct_error_set(CT_ERR_VALUE, "ct_subclass_make_wrapper: class is NULL");
+        return NULL;
+    }
+    if (!ct_dtype_valid((int)dtype)) {
+        ct_error_set(CT_ERR_TYPE, "ct_subclass_make_wrapper: invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    ct_registry_init();
+    /* a data-less placeholder storage */
+    ct_storage *s = ct_storage_new(0, false);
+    if (!s) return NULL;
+    ct_tensor *t = ct_tensor_make(s, storage_offset, sizes, strides, ndim, dtype);
+    ct_storage_release(s);
+    if (!t) return NULL;
+    /* set_python_dispatch(true): key set | {Python, PythonTLSSnapshot} */
+    t->keys |= ct_python_ks();
+    if (requires_grad && ct_tensor_set_requires_grad(t, true) != 0) {
+        ct_tensor_release(t);
+        return NULL;
+    }
+    t->subclass = cls;
+    t->subclass_data = payload;
+    return t;
+}
+
+void ct_subclass_release_data(ct_tensor *t) {
+    if (t->subclass && t->subclass->release_data && t->subclass_data) t->subclass->release_data(t->subclass_data);
+    t->subclass_data = NULL;
+}
+
+int ct_subclass_dispatch(ct_tensor *t, const ct_op *op, ct_value *args, ct_value *rets) {
+    if (!t->subclass) return ct_error_set(CT_ERR_RUNTIME, "Hit Python dispatch key but no arguments had PyInterpreter (no tensor args?)");
+    int rc = t->subclass->fn(t->subclass->cls_data, op, args, rets);
+    if (rc != 0) ct_values_release(rets, ct_op_num_returns(op));
+    return rc;
+}

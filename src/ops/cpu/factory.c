@@ -33,7 +33,7 @@ CT_KERNEL(ct_k_empty) {
     int64_t numel;
     if (check_size_list(&args[0], &numel) != 0) return -1;
     if (args[5].tag == CT_TAG_INT && args[5].u.i == CT_PRESERVE_FORMAT)
-        return ct_error_set(CT_ERR_RUNTIME, "preserve memory format is unsupported by the empty() function");
+        return ct_error_set(CT_ERR_RUNTIME, "unsupported memory format Preserve"); /* empty_tensor_restride */
     ct_dtype dt = ct_arg_dtype(&args[1], ct_default_dtype());
     return ct_ret(rets, 0, ct_tensor_alloc(args[0].u.list.data, (int)args[0].u.list.len, dt, false));
 }
@@ -44,20 +44,34 @@ CT_KERNEL(ct_k_empty_strided) {
     if (ct_check_options(op, args) != 0) return -1;
     const int64_t *size = args[0].u.list.data, *stride = args[1].u.list.data;
     int64_t n = args[0].u.list.len;
-    if (args[1].u.list.len != n)
-        return ct_error_set(CT_ERR_RUNTIME, "mismatch in length of strides and shape");
+    /* empty_strided_generic: check_size_nonnegative, then computeStorageNbytes */
     int64_t numel;
     if (ct_check_sizes(size, n, &numel) != 0) return -1;
-    /* storage must reach the furthest element: 1 + sum((size-1)*stride) */
+    if (args[1].u.list.len != n)
+        return ct_error_set(CT_ERR_RUNTIME, "dimensionality of sizes (%lld) must match dimensionality of strides (%lld)",
+                            (long long)n, (long long)args[1].u.list.len);
+    /* storage must reach the furthest element: 1 + sum((size-1)*stride), computed unsigned
+     * (so a negative stride on a dimension of size > 1 overflows); nothing when empty */
     int64_t extent = numel == 0 ? 0 : 1;
     for (int64_t i = 0; i < n && numel > 0; i++) {
-        if (stride[i] < 0) return ct_error_set(CT_ERR_RUNTIME, "as_strided: Negative strides are not supported at the moment, got strides: [%lld]", (long long)stride[i]);
+        if (stride[i] < 0 && size[i] > 1) {
+            char sb[256], stb[256];
+            ct_format_shape(size, (int)n, sb, sizeof sb);
+            ct_format_shape(stride, (int)n, stb, sizeof stb);
+            return ct_error_set(CT_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s and strides=%s", sb, stb);
+        }
         extent += (size[i] - 1) * stride[i];
     }
     ct_dtype dt = ct_arg_dtype(&args[2], ct_default_dtype());
     ct_storage *s = ct_storage_new(extent * (int64_t)ct_dtype_size(dt), false);
     if (!s) return -1;
-    ct_tensor *t = ct_tensor_make(s, 0, size, stride, (int)n, dt);
+    /* TensorImpl::set_sizes_and_strides replaces a negative stride (possible only where the
+     * size is 0 or 1) by the contiguous one: 1 innermost, else the next stride times
+     * max(next size, 1) */
+    int64_t st[CT_MAX_DIMS];
+    for (int64_t i = n - 1; i >= 0 && n <= CT_MAX_DIMS; i--)
+        st[i] = stride[i] >= 0 ? stride[i] : i == n - 1 ? 1 : st[i + 1] * (size[i + 1] > 1 ? size[i + 1] : 1);
+    ct_tensor *t = ct_tensor_make(s, 0, size, n <= CT_MAX_DIMS ? st : stride, (int)n, dt);
     ct_storage_release(s);
     return ct_ret(rets, 0, t);
 }

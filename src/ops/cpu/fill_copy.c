@@ -18,8 +18,10 @@ static void convert_elem(char **p, void *vctx) {
     }
 }
 
-/* Copies src (broadcast to dst's shape, any dtype) into dst. */
+/* Copies src (broadcast to dst's shape, any dtype) into dst. The checks are copy_impl's
+ * TensorIterator's, in its order: dst's internal overlap, then the shapes. */
 static int copy_into(ct_tensor *dst, const ct_tensor *src) {
+    if (ct_assert_no_internal_overlap(dst) != 0) return -1;
     int64_t shape[CT_MAX_DIMS];
     int n;
     if (ct_broadcast_shapes(dst->sizes, dst->ndim, src->sizes, src->ndim, shape, &n) != 0) return -1;
@@ -60,6 +62,8 @@ static void fill_elem(char **p, void *vctx) {
 }
 
 static int fill_value(ct_tensor *self, ct_scalar v) {
+    /* fill_kernel converts the value with Scalar::to<scalar_t>(), which checks the range */
+    if (ct_scalar_check_convert(v, self->dtype) != 0) return -1;
     fill_ctx c;
     c.size = ct_dtype_size(self->dtype);
     if (self->dtype == CT_INT64 && v.tag == CT_TAG_INT) {

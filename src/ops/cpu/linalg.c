@@ -11,6 +11,7 @@
 #include "ops/cpu/gemm.h"
 #include "ops/kernel_util.h"
 
+/* ADDMM_META's check; TORCH_META_FUNC(mm)'s says only "self must be a matrix". */
 static int check_matrix(const ct_tensor *t, const char *name) {
     if (t->ndim != 2) return ct_error_set(CT_ERR_RUNTIME, "%s must be a matrix, got %d-D tensor", name, t->ndim);
     return 0;
@@ -24,6 +25,7 @@ static int check_mm_shapes(const ct_tensor *m1, const ct_tensor *m2) {
     return 0;
 }
 
+/* _AT_DISPATCH_ADDMM_TYPES in addmm_impl_cpu_, reached only by non-empty products */
 static int check_dtype_supported(ct_dtype dt) {
     if (dt == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
     return 0;
@@ -33,7 +35,7 @@ static int check_dtype_supported(ct_dtype dt) {
 static int addmm_impl(ct_tensor *result, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
     if (m1->dtype != m2->dtype)
         return ct_error_set(CT_ERR_RUNTIME, "expected m1 and m2 to have the same dtype, but got: %s != %s",
-                            ct_dtype_python_name(m1->dtype) + 6, ct_dtype_python_name(m2->dtype) + 6);
+                            ct_dtype_type_meta_name(m1->dtype), ct_dtype_type_meta_name(m2->dtype)); /* TypeMeta names */
     if (self->sizes[0] != m1->sizes[0] || self->sizes[1] != m2->sizes[1])
         return ct_error_set(CT_ERR_RUNTIME, "input shape is incompatible with matrix multiplication (%lldx%lld @ %lldx%lld != %lldx%lld)",
                             (long long)m1->sizes[0], (long long)m1->sizes[1], (long long)m2->sizes[0],
@@ -100,6 +102,7 @@ static int addmm_impl(ct_tensor *result, ct_tensor *self, ct_tensor *m1, ct_tens
         b = ct_clone(m2, CT_CONTIGUOUS_FORMAT);
     }
     if (!b) goto done;
+    if (check_dtype_supported(result->dtype) != 0) goto done;
     {
         const int64_t lda = a->strides[(transpose_a == transpose_c) ? 1 : 0];
         const int64_t ldb = b->strides[(transpose_b == transpose_c) ? 1 : 0];
@@ -120,12 +123,10 @@ CT_KERNEL(ct_k_mm) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *mat2 = ARG_T(1);
-    if (check_matrix(self, "self") != 0 || check_matrix(mat2, "mat2") != 0) return -1;
+    /* TORCH_META_FUNC(mm); the dtypes are compared later, by addmm_impl_cpu_ */
+    if (self->ndim != 2) return ct_error_set(CT_ERR_RUNTIME, "self must be a matrix");
+    if (mat2->ndim != 2) return ct_error_set(CT_ERR_RUNTIME, "mat2 must be a matrix");
     if (check_mm_shapes(self, mat2) != 0) return -1;
-    if (self->dtype != mat2->dtype)
-        return ct_error_set(CT_ERR_RUNTIME, "self and mat2 must have the same dtype, but got %s and %s",
-                            ct_dtype_name(self->dtype), ct_dtype_name(mat2->dtype));
-    if (check_dtype_supported(self->dtype) != 0) return -1;
     int64_t shape[2] = {self->sizes[0], mat2->sizes[1]};
     ct_tensor *result = ct_tensor_alloc(shape, 2, self->dtype, false);
     if (!result) return -1;
@@ -142,15 +143,15 @@ CT_KERNEL(ct_k_addmm) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *mat1 = ARG_T(1), *mat2 = ARG_T(2);
-    if (check_matrix(mat1, "mat1") != 0 || check_matrix(mat2, "mat2") != 0) return -1;
-    if (check_mm_shapes(mat1, mat2) != 0) return -1;
+    /* ADDMM_META(), in its order */
+    if (self->dtype != mat2->dtype)
+        return ct_error_set(CT_ERR_RUNTIME, "self and mat2 must have the same dtype, but got %s and %s",
+                            ct_dtype_name(self->dtype), ct_dtype_name(mat2->dtype));
     if (mat1->dtype != mat2->dtype)
         return ct_error_set(CT_ERR_RUNTIME, "mat1 and mat2 must have the same dtype, but got %s and %s",
                             ct_dtype_name(mat1->dtype), ct_dtype_name(mat2->dtype));
-    if (self->dtype != mat1->dtype)
-        return ct_error_set(CT_ERR_RUNTIME, "self and mat2 must have the same dtype, but got %s and %s",
-                            ct_dtype_name(self->dtype), ct_dtype_name(mat2->dtype));
-    if (check_dtype_supported(self->dtype) != 0) return -1;
+    if (check_matrix(mat1, "mat1") != 0 || check_matrix(mat2, "mat2") != 0) return -1;
+    if (check_mm_shapes(mat1, mat2) != 0) return -1;
     int64_t shape[2] = {mat1->sizes[0], mat2->sizes[1]};
     ct_tensor *result = ct_tensor_alloc(shape, 2, mat1->dtype, false);
     if (!result) return -1;

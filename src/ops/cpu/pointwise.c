@@ -16,11 +16,32 @@ typedef enum { OP_ADD, OP_MUL, OP_DIV, OP_NEG, OP_CLAMP_MIN, OP_THRESHOLD_BW } p
 typedef struct pw_ctx {
     pw_op op;
     ct_dtype out, a, b, compute;
+    ct_dtype common;   /* TensorIterator's common dtype: inputs are cast to it first */
+    bool b_original;   /* mul/div by a one-element b in float16/bfloat16: b keeps its own value */
     double alpha;      /* add: the multiplier of b; clamp_min: min; threshold_backward: threshold */
     int64_t alpha_i;   /* integral compute */
 } pw_ctx;
 
 static inline double load(const char *p, ct_dtype d) { return ct_load_as_double(p, d); }
+
+/* An input element for a float computation. TensorIterator (promote_inputs_to_common_dtype)
+ * first casts every input to the common dtype, so an operand of another dtype is rounded to
+ * float16/bfloat16 when that is the common dtype; the casts are c10's static_casts (an int64
+ * goes to float directly, a double through float). */
+static inline float load_float(const char *p, ct_dtype src, ct_dtype common) {
+    float v;
+    switch (src) {
+    case CT_FLOAT32: v = *(const float *)p; break;
+    case CT_INT64: v = (float)*(const int64_t *)p; break;
+    case CT_FLOAT64: v = (float)*(const double *)p; break;
+    default: v = (float)load(p, src); break; /* bool, float16, bfloat16: exact */
+    }
+    if (src != common) {
+        if (common == CT_FLOAT16) v = ct_half_to_float(ct_float_to_half(v));
+        else if (common == CT_BFLOAT16) v = ct_bfloat16_to_float(ct_float_to_bfloat16(v));
+    }
+    return v;
+}
 
 static void elem(char **p, void *vctx) {
     const pw_ctx *c = vctx;
@@ -73,9 +94,8 @@ static void elem(char **p, void *vctx) {
         return;
     }
     default: { /* float32, and float16/bfloat16 computed in float (opmath) */
-        float a = c->a == CT_FLOAT32 ? *(const float *)p[1] : (float)load(p[1], c->a), b = 0, r;
-        if (c->op != OP_NEG && c->op != OP_CLAMP_MIN)
-            b = c->b == CT_FLOAT32 ? *(const float *)p[2] : (float)load(p[2], c->b);
+        float a = load_float(p[1], c->a, c->common), b = 0, r;
+        if (c->op != OP_NEG && c->op != OP_CLAMP_MIN) b = load_float(p[2], c->b, c->b_original ? c->b : c->common);
         float alpha = (float)c->alpha;
         switch (c->op) {
         case OP_ADD: r = fmaf(alpha, b, a); break;
@@ -130,21 +150,25 @@ static ct_dtype compute_type_for(ct_dtype out) {
     return out == CT_FLOAT16 || out == CT_BFLOAT16 ? CT_FLOAT32 : out;
 }
 
-/* The shared body of every binary op. self_out: the in-place target, or NULL. */
+/* True when every element of t, broadcast to sizes, is the same element (TensorIterator's
+ * is_scalar: each dimension has stride 0 or size 1). */
+static bool is_scalar_operand(const ct_tensor *t, const int64_t *sizes, int ndim) {
+    int64_t st[CT_MAX_DIMS];
+    ct_broadcast_strides(t, sizes, ndim, st);
+    for (int i = 0; i < ndim; i++)
+        if (st[i] != 0 && sizes[i] != 1) return false;
+    return true;
+}
+
+/* The shared body of every binary op. self_out: the in-place target, or NULL.
+ * The checks come in TensorIteratorBase::build's order (compute_mem_overlaps, compute_shape,
+ * mark_resize_outputs, compute_types), then the op's own (add's alpha_check). */
 static int binary(const ct_op *op, ct_tensor *a, ct_tensor *b, pw_op kind, ct_scalar alpha, ct_tensor *self_out,
                   ct_value *rets) {
-    ct_dtype rt = ct_result_type2(a, b);
-    if (kind == OP_DIV && !ct_dtype_is_floating(rt)) rt = ct_default_dtype(); /* true division */
-    if (kind == OP_ADD) {
-        if (alpha.tag == CT_TAG_DOUBLE && !ct_dtype_is_floating(rt))
-            return ct_error_set(CT_ERR_RUNTIME, "For integral input tensors, argument alpha must not be a floating point number.");
-        if (alpha.tag == CT_TAG_BOOL && rt != CT_BOOL)
-            return ct_error_set(CT_ERR_RUNTIME, "Boolean alpha only supported for Boolean results.");
-    }
+    if (self_out && ct_assert_no_internal_overlap(self_out) != 0) return -1;
     int64_t shape[CT_MAX_DIMS];
     int n;
     if (ct_broadcast_shapes(a->sizes, a->ndim, b->sizes, b->ndim, shape, &n) != 0) return -1;
-    ct_tensor *out;
     if (self_out) {
         bool same = n == self_out->ndim;
         for (int i = 0; same && i < n; i++) same = shape[i] == self_out->sizes[i];
@@ -154,12 +178,26 @@ static int binary(const ct_op *op, ct_tensor *a, ct_tensor *b, pw_op kind, ct_sc
             ct_format_shape(shape, n, s2, sizeof s2);
             return ct_error_set(CT_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", s1, s2);
         }
-        if (!ct_can_cast(rt, self_out->dtype))
-            return ct_error_set(CT_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
-                                ct_dtype_name(rt), ct_dtype_name(self_out->dtype));
+    }
+    ct_dtype rt = ct_result_type2(a, b);
+    if (kind == OP_DIV && !ct_dtype_is_floating(rt)) rt = ct_default_dtype(); /* true division */
+    if (self_out && !ct_can_cast(rt, self_out->dtype))
+        return ct_error_set(CT_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
+                            ct_dtype_name(rt), ct_dtype_name(self_out->dtype));
+    if (kind == OP_ADD) {
+        /* alpha_check, then the kernel's alpha.to<scalar_t>() */
+        if (alpha.tag == CT_TAG_BOOL && rt != CT_BOOL)
+            return ct_error_set(CT_ERR_RUNTIME, "Boolean alpha only supported for Boolean results.");
+        if (alpha.tag == CT_TAG_DOUBLE && !ct_dtype_is_floating(rt))
+            return ct_error_set(CT_ERR_RUNTIME, "For integral input tensors, argument alpha must not be a floating point number.");
+        if (ct_scalar_check_convert(alpha, rt) != 0) return -1;
+    }
+    ct_tensor *out;
+    if (self_out) {
         out = self_out;
     } else {
-        out = ct_tensor_alloc(shape, n, rt, false);
+        const ct_tensor *ins[2] = {a, b};
+        out = ct_iter_alloc_output(shape, n, rt, ins, 2);
         if (!out) return -1;
     }
     pw_ctx c;
@@ -167,8 +205,14 @@ static int binary(const ct_op *op, ct_tensor *a, ct_tensor *b, pw_op kind, ct_sc
     c.out = out->dtype;
     c.a = a->dtype;
     c.b = b->dtype;
+    c.common = rt;
     c.compute = compute_type_for(rt);
     if (kind == OP_DIV && !ct_dtype_is_floating(c.compute)) c.compute = CT_FLOAT32;
+    /* mul_kernel / div_true_kernel: with a float16/bfloat16 common dtype and a one-element
+     * other, the kernel takes other's original value in float (original_scalar_value)
+     * instead of its cast to the common dtype */
+    c.b_original = (kind == OP_MUL || kind == OP_DIV) && (rt == CT_FLOAT16 || rt == CT_BFLOAT16) &&
+                   is_scalar_operand(b, shape, n);
     c.alpha = kind == OP_ADD ? ct_scalar_to_double(alpha) : 0.0;
     c.alpha_i = kind == OP_ADD ? (alpha.tag == CT_TAG_DOUBLE ? (int64_t)alpha.u.d : alpha.tag == CT_TAG_BOOL ? alpha.u.b : alpha.u.i) : 0;
     (void)op;
@@ -265,14 +309,23 @@ CT_KERNEL(ct_k_div_scalar) {
     return rc;
 }
 
+/* A unary TensorIterator op: the output laid out after self (see Note [TensorIterator output
+ * layout] in kernel_util.c), self cast to out_dt (the common dtype). */
+static ct_tensor *unary_out(ct_tensor *self, ct_dtype out_dt) {
+    const ct_tensor *ins[1] = {self};
+    return ct_iter_alloc_output(self->sizes, self->ndim, out_dt, ins, 1);
+}
+
 static int unary(ct_tensor *self, pw_op kind, double param, int64_t param_i, ct_dtype out_dt, ct_value *rets) {
-    ct_tensor *out = ct_tensor_alloc(self->sizes, self->ndim, out_dt, false);
+    ct_tensor *out = unary_out(self, out_dt);
     if (!out) return -1;
     pw_ctx c;
     c.op = kind;
     c.out = out_dt;
     c.a = self->dtype;
     c.b = self->dtype;
+    c.common = out_dt;
+    c.b_original = false;
     c.compute = compute_type_for(out_dt);
     c.alpha = param;
     c.alpha_i = param_i;
@@ -294,39 +347,61 @@ CT_KERNEL(ct_k_relu) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
-    if (self->dtype == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "\"clamp_min_scalar_cpu\" not implemented for 'Bool'");
+    if (self->dtype == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "Boolean inputs not supported for relu");
     return ct_ret(rets, 0, ct_clamp_min(self, ct_int(0)));
 }
 
-/* clamp_min(Tensor self, Scalar min) */
+/* clamp_min(Tensor self, Scalar min): a floating self keeps its dtype; otherwise self is
+ * promoted with min (TORCH_META_FUNC(clamp_min)). A NaN min fills the result with NaN
+ * (TORCH_IMPL_FUNC(clamp_min_out) calls at::fill_); else the kernel converts min to the
+ * dtype with Scalar::to, which checks the range. */
 CT_KERNEL(ct_k_clamp_min) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
-    ct_dtype rt = ct_result_type_scalar(self, args[1]);
+    ct_scalar min = args[1];
+    ct_dtype rt = ct_dtype_is_floating(self->dtype) ? self->dtype : ct_result_type_scalar(self, min);
+    double min_d = ct_scalar_to_double(min);
+    if (isnan(min_d)) {
+        ct_tensor *out = unary_out(self, rt);
+        if (!out) return -1;
+        if (ct_fill_(out, min) != 0) {
+            ct_tensor_release(out);
+            return -1;
+        }
+        return ct_ret(rets, 0, out);
+    }
     if (rt == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "\"clamp_min_scalar_cpu\" not implemented for 'Bool'");
-    return unary(self, OP_CLAMP_MIN, ct_scalar_to_double(args[1]), (int64_t)ct_scalar_to_double(args[1]), rt, rets);
+    if (ct_scalar_check_convert(min, rt) != 0) return -1;
+    int64_t min_i = min.tag == CT_TAG_INT ? min.u.i : (int64_t)min_d;
+    return unary(self, OP_CLAMP_MIN, min_d, min_i, rt, rets);
 }
 
-/* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold):
- * grad where self > threshold, else 0 */
+/* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold): grad where
+ * self > threshold, else 0. TORCH_META_FUNC(threshold_backward) makes self the first
+ * operand and grad the second, which orders broadcasting's error message and the output
+ * layout; threshold_kernel compares in float for float16/bfloat16. */
 CT_KERNEL(ct_k_threshold_backward) {
     (void)ks;
     ct_tensor *g = ARG_T(0), *self = ARG_T(1);
     int64_t shape[CT_MAX_DIMS];
     int n;
-    if (ct_broadcast_shapes(g->sizes, g->ndim, self->sizes, self->ndim, shape, &n) != 0) return -1;
-    ct_dtype rt = ct_result_type2(g, self);
-    ct_tensor *out = ct_tensor_alloc(shape, n, rt, false);
+    if (ct_broadcast_shapes(self->sizes, self->ndim, g->sizes, g->ndim, shape, &n) != 0) return -1;
+    ct_dtype rt = ct_result_type2(self, g);
+    if (ct_scalar_check_convert(args[2], compute_type_for(rt)) != 0) return -1;
+    const ct_tensor *ins[2] = {self, g};
+    ct_tensor *out = ct_iter_alloc_output(shape, n, rt, ins, 2);
     if (!out) return -1;
     pw_ctx c;
     c.op = OP_THRESHOLD_BW;
     c.out = rt;
     c.a = g->dtype;
     c.b = self->dtype;
+    c.common = rt;
+    c.b_original = false;
     c.compute = compute_type_for(rt);
     c.alpha = ct_scalar_to_double(args[2]);
-    c.alpha_i = (int64_t)c.alpha;
+    c.alpha_i = args[2].tag == CT_TAG_INT ? args[2].u.i : (int64_t)c.alpha;
     (void)op;
     run(out, g, self, &c);
     return ct_ret(rets, 0, out);

@@ -67,9 +67,11 @@ static int do_sum(ct_tensor *self, const bool *mask, bool keepdim, ct_dtype out_
             out_lin = out_lin * kshape[d] + (mask[d] ? 0 : idx[d]);
         }
         const char *p = (const char *)self->storage->data + (size_t)src_off * ct_dtype_size(self->dtype);
-        if (integral)
-            iacc[out_lin] += self->dtype == CT_INT64 ? *(const int64_t *)p : (int64_t)ct_load_as_double(p, self->dtype);
-        else
+        if (integral) {
+            /* int64 sums wrap around as PyTorch's do (in unsigned arithmetic: no overflow in C) */
+            int64_t v = self->dtype == CT_INT64 ? *(const int64_t *)p : (int64_t)ct_load_as_double(p, self->dtype);
+            iacc[out_lin] = (int64_t)((uint64_t)iacc[out_lin] + (uint64_t)v);
+        } else
             acc[out_lin] += ct_load_as_double(p, self->dtype);
         for (int d = nd - 1; d >= 0; d--) {
             if (++idx[d] < self->sizes[d]) break;

@@ -77,10 +77,13 @@ int ct_infer_size(const int64_t *shape, int64_t n, int64_t numel, int64_t *out) 
     }
     if (numel == newsize || (infer >= 0 && newsize > 0 && numel % newsize == 0)) {
         if (infer >= 0) {
-            if (newsize == 0)
+            if (newsize == 0) {
+                char b[256];
+                ct_format_shape(shape, (int)n, b, sizeof b);
                 return ct_error_set(CT_ERR_RUNTIME,
-                                    "cannot reshape tensor of 0 elements into shape %s because the unspecified dimension size -1 can be any value and is ambiguous",
-                                    "[...]");
+                                    "cannot reshape tensor of %lld elements into shape %s because the unspecified dimension size -1 can be any value and is ambiguous",
+                                    (long long)numel, b);
+            }
             out[infer] = numel / newsize;
         }
         return 0;
@@ -94,6 +97,11 @@ int ct_infer_size(const int64_t *shape, int64_t n, int64_t numel, int64_t *out) 
  * false when the view would need to cross a non-contiguous boundary. */
 bool ct_compute_stride(const int64_t *oldshape, const int64_t *oldstride, int oldn, const int64_t *newshape, int newn,
                        int64_t *newstride) {
+    /* a 0-dim tensor views as any shape of one element with strides 1 */
+    if (oldn == 0) {
+        for (int i = 0; i < newn; i++) newstride[i] = 1;
+        return true;
+    }
     int64_t numel = 1;
     for (int i = 0; i < oldn; i++) numel *= oldshape[i];
     if (numel == 0) {
@@ -250,8 +258,8 @@ CT_KERNEL(ct_k_expand) {
         ct_format_shape(size, (int)n, b, sizeof b);
         ct_format_shape(self->sizes, self->ndim, sb, sizeof sb);
         return ct_error_set(CT_ERR_RUNTIME,
-                            "expand(torch.%sTensor{%s}, size=%s): the number of sizes provided (%lld) must be greater or equal to the number of dimensions in the tensor (%d)",
-                            ct_dtype_name(self->dtype), sb, b, (long long)n, self->ndim);
+                            "expand(%s{%s}, size=%s): the number of sizes provided (%lld) must be greater or equal to the number of dimensions in the tensor (%d)",
+                            ct_tensor_type_string(self->dtype), sb, b, (long long)n, self->ndim);
     }
     if (n > CT_MAX_DIMS) return ct_error_set(CT_ERR_RUNTIME, "ctorch supports tensors of at most %d dimensions", CT_MAX_DIMS);
     int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
@@ -363,7 +371,7 @@ CT_KERNEL(ct_k_select) {
         char b[256];
         ct_format_shape(self->sizes, self->ndim, b, sizeof b);
         return ct_error_set(CT_ERR_INDEX, "select(): index %lld out of range for tensor of size %s at dimension %lld",
-                            (long long)index, b, (long long)ARG_I(1));
+                            (long long)index, b, (long long)d); /* the wrapped dim */
     }
     if (index < 0) index += size;
     int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];

@@ -1,0 +1,46 @@
+/* Grad modes (c10/core/GradMode.h, c10/core/InferenceMode.h). */
+#include "ctorch/autograd.h"
+#include "dispatch/tls.h"
+
+static void save(ct_grad_mode_guard *g, int kind) {
+    g->prev_grad = !ct_tls_state.grad_disabled;
+    g->prev_inference = ct_tls_state.inference_mode;
+    g->prev_included = ct_tls_state.included_xor;
+    g->prev_excluded = ct_tls_state.excluded_xor;
+    g->kind = kind;
+}
+
+void ct_no_grad_enter(ct_grad_mode_guard *g) {
+    save(g, 1);
+    ct_tls_state.grad_disabled = true; /* no key changes: AutogradCPU still routes the call */
+}
+
+void ct_enable_grad_enter(ct_grad_mode_guard *g) {
+    save(g, 1);
+    ct_tls_state.grad_disabled = false;
+}
+
+void ct_inference_mode_enter(ct_grad_mode_guard *g) {
+    save(g, 2);
+    ct_tls_state.grad_disabled = true;
+    ct_tls_state.inference_mode = true;
+    /* InferenceMode: included - ADInplaceOrView, excluded | autograd_dispatch_keyset */
+    ct_keyset inc = ct_keyset_sub(ct_tls_included_raw(&ct_tls_state), CT_FUNCTIONALITY_BIT(CT_KEY_ADInplaceOrView));
+    ct_keyset exc = ct_tls_excluded_raw(&ct_tls_state) | CT_AUTOGRAD_KEYSET;
+    ct_tls_state.included_xor = inc ^ CT_DEFAULT_INCLUDED;
+    ct_tls_state.excluded_xor = exc ^ CT_DEFAULT_EXCLUDED;
+}
+
+void ct_grad_mode_exit(ct_grad_mode_guard *g) {
+    if (!g || !g->kind) return;
+    ct_tls_state.grad_disabled = !g->prev_grad;
+    ct_tls_state.inference_mode = g->prev_inference;
+    if (g->kind == 2) { /* only inference mode changed the key sets */
+        ct_tls_state.included_xor = g->prev_included;
+        ct_tls_state.excluded_xor = g->prev_excluded;
+    }
+    g->kind = 0;
+}
+
+bool ct_is_grad_enabled(void) { return !ct_tls_state.grad_disabled; }
+bool ct_is_inference_mode_enabled(void) { return ct_tls_state.inference_mode; }

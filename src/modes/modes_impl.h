@@ -1,0 +1,16 @@
+/* Dispatch modes, the Python-key fallbacks and function modes (internal). */
+#ifndef CT_MODES_IMPL_H
+#define CT_MODES_IMPL_H
+
+#include "core/tensor_impl.h"
+#include "ctorch/mode.h"
+
+/* pyinterpreter()->detach(self): aten::detach sent to the top dispatch mode (popped while it
+ * runs) or, with no mode, to the handler of t's wrapper subclass. *out: new reference. */
+int ct_python_detach(ct_tensor *t, ct_tensor **out);
+/* Runs op on the top dispatch mode, popped while its handler runs (dispatch_on_mode). */
+int ct_dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets);
+/* Runs op on the handler of the wrapper-subclass tensor `t` (src/subclass). */
+int ct_subclass_dispatch(ct_tensor *t, const ct_op *op, ct_value *args, ct_value *rets);
+
+#endif

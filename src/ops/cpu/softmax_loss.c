@@ -1,0 +1,254 @@
+/* _log_softmax, _log_softmax_backward_data, nll_loss_forward, nll_loss_backward (CPU), and
+ * _to_copy. Values are computed in double and rounded once to the result type; PyTorch's
+ * float kernels accumulate in float, so the last bit can differ. */
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "ops/kernel_util.h"
+
+/* Iterates the "rows" of t along dim: for each of outer*inner positions, calls f with the
+ * element offsets of that row (in elements, relative to the data pointer). */
+typedef struct row_iter {
+    int64_t outer, inner, len;
+    int64_t stride_dim;
+} row_iter;
+
+static int64_t elem_offset(const ct_tensor *t, int dim, int64_t o, int64_t in, int64_t k) {
+    /* decompose o over dims < dim and in over dims > dim */
+    int64_t off = t->storage_offset + k * t->strides[dim];
+    for (int d = t->ndim - 1; d > dim; d--) {
+        off += (in % t->sizes[d]) * t->strides[d];
+        in /= t->sizes[d];
+    }
+    for (int d = dim - 1; d >= 0; d--) {
+        off += (o % t->sizes[d]) * t->strides[d];
+        o /= t->sizes[d];
+    }
+    return off;
+}
+
+static void split_dim(const ct_tensor *t, int dim, int64_t *outer, int64_t *inner) {
+    *outer = 1;
+    *inner = 1;
+    for (int d = 0; d < dim; d++) *outer *= t->sizes[d];
+    for (int d = dim + 1; d < t->ndim; d++) *inner *= t->sizes[d];
+}
+
+static double ld(const ct_tensor *t, int64_t off) {
+    return ct_load_as_double((const char *)t->storage->data + (size_t)off * ct_dtype_size(t->dtype), t->dtype);
+}
+
+static void st(const ct_tensor *t, int64_t off, double v) {
+    ct_store_from_double((char *)t->storage->data + (size_t)off * ct_dtype_size(t->dtype), t->dtype, v);
+}
+
+/* _log_softmax(Tensor self, int dim, bool half_to_float) */
+CT_KERNEL(ct_k__log_softmax) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    int64_t dim;
+    if (ct_wrap_dim(ARG_I(1), self->ndim, &dim) != 0) return -1;
+    if (!ct_dtype_is_floating(self->dtype))
+        return ct_error_set(CT_ERR_RUNTIME, "\"log_softmax_lastdim_kernel_impl\" not implemented for '%s'", ct_dtype_name(self->dtype));
+    bool half_to_float = ARG_B(2);
+    if (half_to_float && self->dtype != CT_FLOAT16)
+        return ct_error_set(CT_ERR_RUNTIME, "conversion of Float to Half is not supported on CPU");
+    ct_dtype out_dt = half_to_float ? CT_FLOAT32 : self->dtype;
+    ct_tensor *out = ct_tensor_alloc(self->sizes, self->ndim, out_dt, false);
+    if (!out) return -1;
+    if (self->ndim == 0) {
+        st(out, 0, 0.0); /* log_softmax of a single value is 0 */
+        return ct_ret(rets, 0, out);
+    }
+    int d = (int)dim;
+    int64_t outer, inner, len = self->sizes[d];
+    split_dim(self, d, &outer, &inner);
+    for (int64_t o = 0; o < outer; o++) {
+        for (int64_t in = 0; in < inner; in++) {
+            double mx = -INFINITY;
+            for (int64_t k = 0; k < len; k++) {
+                double v = ld(self, elem_offset(self, d, o, in, k));
+                if (v > mx || isnan(v)) mx = v;
+            }
+            double sum = 0;
+            for (int64_t k = 0; k < len; k++) sum += exp(ld(self, elem_offset(self, d, o, in, k)) - mx);
+            double lse = log(sum);
+            for (int64_t k = 0; k < len; k++)
+                st(out, elem_offset(out, d, o, in, k), ld(self, elem_offset(self, d, o, in, k)) - mx - lse);
+        }
+    }
+    return ct_ret(rets, 0, out);
+}
+
+/* _log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype):
+ * grad_input = grad_output - exp(output) * sum(grad_output, dim) */
+CT_KERNEL(ct_k__log_softmax_backward_data) {
+    (void)op;
+    (void)ks;
+    ct_tensor *g = ARG_T(0), *out = ARG_T(1);
+    ct_dtype in_dt = (ct_dtype)ARG_I(3);
+    if (ct_check_dtype_arg(in_dt, "_log_softmax_backward_data") != 0) return -1;
+    int64_t dim;
+    if (ct_wrap_dim(ARG_I(2), g->ndim, &dim) != 0) return -1;
+    bool same = g->ndim == out->ndim;
+    for (int i = 0; same && i < g->ndim; i++) same = g->sizes[i] == out->sizes[i];
+    if (!same) return ct_error_set(CT_ERR_RUNTIME, "grad_output and output must have the same shape");
+    ct_tensor *gi = ct_tensor_alloc(g->sizes, g->ndim, in_dt, false);
+    if (!gi) return -1;
+    if (g->ndim == 0) {
+        st(gi, 0, ld(g, g->storage_offset) - exp(ld(out, out->storage_offset)) * ld(g, g->storage_offset));
+        return ct_ret(rets, 0, gi);
+    }
+    int d = (int)dim;
+    int64_t outer, inner, len = g->sizes[d];
+    split_dim(g, d, &outer, &inner);
+    for (int64_t o = 0; o < outer; o++) {
+        for (int64_t in = 0; in < inner; in++) {
+            double sum = 0;
+            for (int64_t k = 0; k < len; k++) sum += ld(g, elem_offset(g, d, o, in, k));
+            for (int64_t k = 0; k < len; k++)
+                st(gi, elem_offset(gi, d, o, in, k),
+                   ld(g, elem_offset(g, d, o, in, k)) - exp(ld(out, elem_offset(out, d, o, in, k))) * sum);
+        }
+    }
+    return ct_ret(rets, 0, gi);
+}
+
+/* Shared argument checks of nll_loss_forward / nll_loss_backward (LossNLL.cpp). */
+static int nll_check(const ct_tensor *self, const ct_tensor *target, const ct_tensor *weight, int64_t reduction,
+                     int64_t *n_classes, int64_t *batch) {
+    if (self->ndim < 1 || self->ndim > 2)
+        return ct_error_set(CT_ERR_RUNTIME, "input tensor should be 1D or 2D");
+    if (target->ndim > 1)
+        return ct_error_set(CT_ERR_RUNTIME, "0D or 1D target tensor expected, multi-target not supported");
+    bool no_batch_dim = self->ndim == 1 && target->ndim == 0;
+    if (!no_batch_dim && self->sizes[0] != (target->ndim ? target->sizes[0] : 1)) {
+        char a[256], b[256];
+        ct_format_shape(self->sizes, self->ndim, a, sizeof a);
+        ct_format_shape(target->sizes, target->ndim, b, sizeof b);
+        return ct_error_set(CT_ERR_RUNTIME, "size mismatch (got input: %s, target: %s)", a, b);
+    }
+    if (reduction < 0 || reduction > 2) return ct_error_set(CT_ERR_VALUE, "%lld is not a valid value for reduction", (long long)reduction);
+    *n_classes = self->sizes[self->ndim - 1];
+    *batch = self->ndim == 2 ? self->sizes[0] : 1;
+    if (weight && (weight->ndim != 1 || weight->numel != *n_classes)) {
+        char b[256];
+        ct_format_shape(weight->sizes, weight->ndim, b, sizeof b);
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "weight tensor should be defined either for all %lld classes or no classes but got weight tensor of shape: %s",
+                            (long long)*n_classes, b);
+    }
+    if (target->dtype != CT_INT64)
+        return ct_error_set(CT_ERR_RUNTIME, "\"nll_loss_out_frame\" not implemented for '%s'", ct_dtype_name(target->dtype));
+    return 0;
+}
+
+static int64_t target_at(const ct_tensor *target, int64_t i) {
+    int64_t off = target->storage_offset + (target->ndim ? i * target->strides[0] : 0);
+    return ((const int64_t *)target->storage->data)[off];
+}
+
+static double x_at(const ct_tensor *self, int64_t i, int64_t c) {
+    int64_t off = self->storage_offset + c * self->strides[self->ndim - 1];
+    if (self->ndim == 2) off += i * self->strides[0];
+    return ld(self, off);
+}
+
+/* nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index)
+ *   -> (Tensor output, Tensor total_weight) */
+CT_KERNEL(ct_k_nll_loss_forward) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0), *target = ARG_T(1), *weight = ARG_OPT_T(2);
+    int64_t reduction = ARG_I(3), ignore = ARG_I(4), C, N;
+    if (nll_check(self, target, weight, reduction, &C, &N) != 0) return -1;
+    bool none = reduction == 0 && self->ndim == 2;
+    int64_t osz[1] = {N};
+    ct_tensor *out = ct_tensor_alloc(osz, none ? 1 : 0, self->dtype, false);
+    ct_tensor *tw = ct_tensor_alloc(NULL, 0, self->dtype, false);
+    if (!out || !tw) {
+        ct_tensor_release(out);
+        ct_tensor_release(tw);
+        return -1;
+    }
+    double total_w = 0, total = 0;
+    for (int64_t i = 0; i < N; i++) {
+        int64_t t = target_at(target, i);
+        if (t == ignore) {
+            if (none) st(out, i, 0.0);
+            continue;
+        }
+        if (t < 0 || t >= C) {
+            ct_tensor_release(out);
+            ct_tensor_release(tw);
+            return ct_error_set(CT_ERR_INDEX, "Target %lld is out of bounds.", (long long)t);
+        }
+        double w = weight ? ld(weight, weight->storage_offset + t * weight->strides[0]) : 1.0;
+        double v = -w * x_at(self, i, t);
+        if (none) st(out, i, v);
+        total += v;
+        total_w += w;
+    }
+    if (!none) st(out, 0, reduction == 1 ? total / total_w : total);
+    st(tw, 0, none ? 0.0 : total_w);
+    rets[0] = ct_tensor_value(out);
+    rets[1] = ct_tensor_value(tw);
+    return 0;
+}
+
+/* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction,
+ *                   SymInt ignore_index, Tensor total_weight) -> Tensor */
+CT_KERNEL(ct_k_nll_loss_backward) {
+    (void)op;
+    (void)ks;
+    ct_tensor *g = ARG_T(0), *self = ARG_T(1), *target = ARG_T(2), *weight = ARG_OPT_T(3), *tw = ARG_T(6);
+    int64_t reduction = ARG_I(4), ignore = ARG_I(5), C, N;
+    if (nll_check(self, target, weight, reduction, &C, &N) != 0) return -1;
+    bool none = reduction == 0 && self->ndim == 2;
+    ct_tensor *gi = ct_tensor_alloc(self->sizes, self->ndim, self->dtype, false);
+    if (!gi) return -1;
+    /* the structured kernel's output is allocated directly, then zeroed through the dispatcher */
+    if (ct_zero_(gi) != 0) {
+        ct_tensor_release(gi);
+        return -1;
+    }
+    double total_w = ld(tw, tw->storage_offset);
+    for (int64_t i = 0; i < N; i++) {
+        int64_t t = target_at(target, i);
+        if (t == ignore) continue;
+        if (t < 0 || t >= C) {
+            ct_tensor_release(gi);
+            return ct_error_set(CT_ERR_INDEX, "Target %lld is out of bounds.", (long long)t);
+        }
+        double w = weight ? ld(weight, weight->storage_offset + t * weight->strides[0]) : 1.0;
+        double go = none ? ld(g, g->storage_offset + i * (g->ndim ? g->strides[0] : 0)) : ld(g, g->storage_offset);
+        double v = -w * go;
+        if (reduction == 1) v /= total_w;
+        int64_t off = gi->storage_offset + t * gi->strides[gi->ndim - 1] + (gi->ndim == 2 ? i * gi->strides[0] : 0);
+        st(gi, off, v);
+    }
+    return ct_ret(rets, 0, gi);
+}
+
+/* _to_copy(Tensor self, *, dtype, layout, device, pin_memory, non_blocking, memory_format):
+ * keeps a dense tensor's strides (empty_strided), then copy_ */
+CT_KERNEL(ct_k__to_copy) {
+    (void)ks;
+    if (ct_check_options(op, args) != 0) return -1;
+    ct_tensor *self = ARG_T(0);
+    ct_dtype dt = ct_arg_dtype(&args[1], self->dtype);
+    int64_t mf = args[6].tag == CT_TAG_INT ? args[6].u.i : CT_PRESERVE_FORMAT;
+    ct_tensor *r;
+    if (mf == CT_PRESERVE_FORMAT && ct_is_non_overlapping_and_dense(self))
+        r = ct_empty_strided(self->sizes, self->ndim, self->strides, self->ndim, dt);
+    else
+        r = ct_empty(self->sizes, self->ndim, dt, mf == CT_PRESERVE_FORMAT ? CT_CONTIGUOUS_FORMAT : (ct_memory_format)mf);
+    if (!r) return -1;
+    if (ct_copy_(r, self, false) != 0) {
+        ct_tensor_release(r);
+        return -1;
+    }
+    return ct_ret(rets, 0, r);
+}

@@ -1,0 +1,18 @@
+/* RecordFunction ranges outside the dispatcher (internal): user ranges, the autograd engine,
+ * the Python-key fallback. Cheap no-ops while no profiler is recording on this thread. */
+#ifndef CT_RECORD_H
+#define CT_RECORD_H
+
+#include <stdint.h>
+
+#include "ctorch/dispatch.h"
+
+/* Opens a range named `name` with the given inputs (for record_shapes); `op` may be NULL.
+ * Returns a handle for ct_record_function_end, or NULL when nothing records. */
+void *ct_record_function_begin(const char *name, const ct_value *inputs, int n_inputs, const ct_op *op);
+/* Same, with a sequence number and forward thread id (backward nodes). */
+void *ct_record_function_begin_seq(const char *name, const ct_value *inputs, int n_inputs, int64_t seq,
+                                   uint64_t fwd_thread);
+void ct_record_function_end(void *handle);
+
+#endif
