@@ -37,6 +37,10 @@ ct_tensor *ct_tensor_from_data(const void *data, const int64_t *sizes, int ndim,
 ct_tensor *ct_tensor_from_doubles(const double *data, const int64_t *sizes, int ndim, ct_dtype dtype);
 /* A 0-dim tensor holding v. */
 ct_tensor *ct_tensor_scalar(double v, ct_dtype dtype);
+/* A Python number as PyTorch passes it to a Tensor overload (x * 3.0 calls mul.Tensor with a
+ * 0-dim "wrapped number" tensor): int64, float64 or bool, and it does not take part in type
+ * promotion like a tensor would. New reference, or NULL. */
+ct_tensor *ct_wrapped_number(ct_scalar s);
 
 /* ---- reference counting ---- */
 

@@ -1,6 +1,11 @@
 /* Backward formulas (torch/csrc/autograd/FunctionsManual.cpp and derivatives.yaml). Each
  * calls ops through the dispatcher, in the order PyTorch's generated Node::apply does, so a
- * dispatch mode or the profiler sees the same backward ops. */
+ * dispatch mode or the profiler sees the same backward ops.
+ *
+ * Note [Formula order]
+ *   The generated apply() computes the inputs' gradients in the alphabetical order of their
+ *   argument names (load_derivatives.py sorts them): addmm does mat1, mat2, self; div and mul
+ *   do other before self; mm does mat2 before self. */
 #include <pthread.h>
 #include <string.h>
 
@@ -85,7 +90,6 @@ static ct_tensor *mm_mat2_backward(ct_tensor *grad, ct_tensor *mat1, const ct_te
 
 static int ct_d_addmm(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     ct_tensor *grad = grads[0];
-    if (ct_node_needs(n, 0)) NEED_OK(out[0] = maybe_multiply(grad, sarg(n, 3)));
     if (ct_node_needs(n, 1)) {
         ct_tensor *mat2;
         if (ct_saved_unpack(n, &n->saved_args[2], &mat2) != 0) return -1;
@@ -100,24 +104,25 @@ static int ct_d_addmm(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
         ct_tensor_release(mat1);
         NEED_OK(out[2]);
     }
+    if (ct_node_needs(n, 0)) NEED_OK(out[0] = maybe_multiply(grad, sarg(n, 3)));
     return 0;
 }
 
 static int ct_d_mm(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     ct_tensor *grad = grads[0];
-    if (ct_node_needs(n, 0)) {
-        ct_tensor *mat2;
-        if (ct_saved_unpack(n, &n->saved_args[1], &mat2) != 0) return -1;
-        out[0] = mm_mat1_backward(grad, mat2, meta(n, 0), ct_int(1));
-        ct_tensor_release(mat2);
-        NEED_OK(out[0]);
-    }
     if (ct_node_needs(n, 1)) {
         ct_tensor *self;
         if (ct_saved_unpack(n, &n->saved_args[0], &self) != 0) return -1;
         out[1] = mm_mat2_backward(grad, self, meta(n, 1), ct_int(1));
         ct_tensor_release(self);
         NEED_OK(out[1]);
+    }
+    if (ct_node_needs(n, 0)) {
+        ct_tensor *mat2;
+        if (ct_saved_unpack(n, &n->saved_args[1], &mat2) != 0) return -1;
+        out[0] = mm_mat1_backward(grad, mat2, meta(n, 0), ct_int(1));
+        ct_tensor_release(mat2);
+        NEED_OK(out[0]);
     }
     return 0;
 }
@@ -187,34 +192,34 @@ static int ct_d_to_copy(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
 }
 
 static int ct_d_add(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
-    if (ct_node_needs(n, 0)) out[0] = ct_tensor_retain(grads[0]);
     if (ct_node_needs(n, 1)) NEED_OK(out[1] = maybe_multiply(grads[0], sarg(n, 2)));
+    if (ct_node_needs(n, 0)) out[0] = ct_tensor_retain(grads[0]);
     return 0;
 }
 
 static int ct_d_sub(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
-    if (ct_node_needs(n, 0)) out[0] = ct_tensor_retain(grads[0]);
     if (ct_node_needs(n, 1)) {
         ct_tensor *ng = ct_neg(grads[0]);
         NEED_OK(out[1] = mul_and_release(ng, sarg(n, 2)));
     }
+    if (ct_node_needs(n, 0)) out[0] = ct_tensor_retain(grads[0]);
     return 0;
 }
 
 static int ct_d_mul(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
-    if (ct_node_needs(n, 0)) {
-        ct_tensor *other;
-        if (ct_saved_unpack(n, &n->saved_args[1], &other) != 0) return -1;
-        out[0] = ct_mul(grads[0], other);
-        ct_tensor_release(other);
-        NEED_OK(out[0]);
-    }
     if (ct_node_needs(n, 1)) {
         ct_tensor *self;
         if (ct_saved_unpack(n, &n->saved_args[0], &self) != 0) return -1;
         out[1] = ct_mul(grads[0], self);
         ct_tensor_release(self);
         NEED_OK(out[1]);
+    }
+    if (ct_node_needs(n, 0)) {
+        ct_tensor *other;
+        if (ct_saved_unpack(n, &n->saved_args[1], &other) != 0) return -1;
+        out[0] = ct_mul(grads[0], other);
+        ct_tensor_release(other);
+        NEED_OK(out[0]);
     }
     return 0;
 }
@@ -223,21 +228,21 @@ static int ct_d_div(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     ct_tensor *self = NULL, *other = NULL;
     if (ct_saved_unpack(n, &n->saved_args[1], &other) != 0) return -1;
     int rc = 0;
-    if (ct_node_needs(n, 0)) {
-        out[0] = ct_div(grads[0], other);
-        if (!out[0]) rc = -1;
-    }
-    if (rc == 0 && ct_node_needs(n, 1)) {
-        /* -grad * ((self / other) / other) */
+    if (ct_node_needs(n, 1)) {
+        /* -grad * ((self / other) / other): GCC evaluates the right operand first */
         if (ct_saved_unpack(n, &n->saved_args[0], &self) != 0) rc = -1;
-        ct_tensor *ng = rc == 0 ? ct_neg(grads[0]) : NULL;
-        ct_tensor *q1 = ng ? ct_div(self, other) : NULL;
+        ct_tensor *q1 = rc == 0 ? ct_div(self, other) : NULL;
         ct_tensor *q2 = q1 ? ct_div(q1, other) : NULL;
-        out[1] = q2 ? ct_mul(ng, q2) : NULL;
+        ct_tensor *ng = q2 ? ct_neg(grads[0]) : NULL;
+        out[1] = ng ? ct_mul(ng, q2) : NULL;
         if (!out[1]) rc = -1;
         ct_tensor_release(ng);
         ct_tensor_release(q1);
         ct_tensor_release(q2);
+    }
+    if (rc == 0 && ct_node_needs(n, 0)) {
+        out[0] = ct_div(grads[0], other);
+        if (!out[0]) rc = -1;
     }
     ct_tensor_release(self);
     ct_tensor_release(other);

@@ -217,7 +217,8 @@ static int buffer_add(ct_tensor **buf, uint32_t pos, ct_tensor *g) {
         buf[pos] = g;
         return 0;
     }
-    bool inplace = ct_tls_state.grad_disabled && !old->subclass && !g->subclass && ct_is_non_overlapping_and_dense(old) &&
+    bool inplace = ct_tls_state.grad_disabled && !ct_is_tensor_subclass_like(old) && !ct_is_tensor_subclass_like(g) &&
+                   ct_is_non_overlapping_and_dense(old) &&
                    ct_tensor_refcount(old) == 1 && old->storage && atomic_load(&old->storage->refcount) == 1;
     if (inplace) {
         int rc = ct_add_(old, g, ct_int(1));
@@ -256,7 +257,8 @@ static int accumulate_grad(ct_node *fn, ct_tensor *new_grad) {
         if (ct_tls_state.grad_disabled && ct_tensor_refcount(new_grad) <= 1 && obeys_layout_contract(new_grad, var)) {
             g = ct_detach(new_grad);
         } else if (ct_is_non_overlapping_and_dense(var)) {
-            g = ct_empty_strided(var->sizes, var->ndim, var->strides, var->ndim, new_grad->dtype);
+            /* clone_obey_contract: new_grad.new_empty_strided(variable's geometry).copy_(new_grad) */
+            g = ct_new_empty_strided(new_grad, var->sizes, var->ndim, var->strides, var->ndim, CT_DTYPE_UNDEFINED);
             if (g && ct_copy_(g, new_grad, false) != 0) {
                 ct_tensor_release(g);
                 g = NULL;

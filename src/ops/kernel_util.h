@@ -71,6 +71,10 @@ void ct_for_each(const int64_t *sizes, int ndim, int k, char **bases, int64_t st
                  const size_t *elem_sizes, ct_elem_fn f, void *ctx);
 
 bool ct_is_non_overlapping_and_dense(const ct_tensor *t);
+/* at::isTensorSubclassLike: true while a dispatch mode is active (and Python is not excluded), or
+ * for a tensor carrying a subclass-like key (Python, Sparse, Batched, Functionalize, ...).
+ * Composite code then avoids in-place updates and aliasing shortcuts (reshape uses view). */
+bool ct_is_tensor_subclass_like(const ct_tensor *t);
 /* assert_no_internal_overlap: TensorIterator's check that a written-to tensor has no two
  * elements at one address (a dimension of size > 1 with stride 0). */
 int ct_assert_no_internal_overlap(const ct_tensor *t);

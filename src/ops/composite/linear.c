@@ -51,8 +51,8 @@ CT_KERNEL(ct_k_linear) {
     ct_tensor_release(wt);
     if (!out) return -1;
     if (bias) {
-        /* wrapper subclasses take the out-of-place add (composite compliance) */
-        if (bias->subclass) {
+        /* subclass-like bias (or any, under a dispatch mode): the out-of-place add */
+        if (ct_is_tensor_subclass_like(bias)) {
             ct_tensor *o2 = ct_add(out, bias, ct_int(1));
             ct_tensor_release(out);
             return ct_ret(rets, 0, o2);
@@ -98,10 +98,13 @@ CT_KERNEL(ct_k_matmul) {
         /* tensor1.unsqueeze(0).mm(tensor2).squeeze_(0) */
         ct_tensor *u = ct_unsqueeze(t1, 0);
         ct_tensor *p = u ? ct_mm(u, t2) : NULL;
-        ct_tensor *r = p ? ct_squeeze_dim(p, 0) : NULL;
         ct_tensor_release(u);
-        ct_tensor_release(p);
-        return ct_ret(rets, 0, r);
+        if (!p) return -1;
+        if (ct_squeeze_dim_(p, 0) != 0) {
+            ct_tensor_release(p);
+            return -1;
+        }
+        return ct_ret(rets, 0, p);
     }
     return ct_error_set(CT_ERR_NOT_IMPLEMENTED,
                         "ctorch: matmul of a %dD and a %dD tensor is not implemented yet (2D@2D, ND@2D and 1D@2D are)", d1, d2);

@@ -181,3 +181,13 @@ CT_KERNEL(ct_k_scalar_tensor) {
     ct_store_from_double(t->storage->data, dt, ct_scalar_to_double(args[0]));
     return ct_ret(rets, 0, t);
 }
+
+/* new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, dtype, layout, device, pin_memory):
+ * empty_strided with self's options */
+CT_KERNEL(ct_k_new_empty_strided) {
+    (void)ks;
+    if (ct_check_options(op, args) != 0) return -1;
+    ct_tensor *self = ARG_T(0);
+    return ct_ret(rets, 0, ct_empty_strided(args[1].u.list.data, args[1].u.list.len, args[2].u.list.data,
+                                            args[2].u.list.len, ct_arg_dtype(&args[3], self->dtype)));
+}

@@ -268,6 +268,14 @@ ct_tensor *ct_wrap_scalar(ct_scalar s) {
     return t;
 }
 
+ct_tensor *ct_wrapped_number(ct_scalar s) {
+    if (s.tag != CT_TAG_INT && s.tag != CT_TAG_DOUBLE && s.tag != CT_TAG_BOOL) {
+        ct_error_set(CT_ERR_TYPE, "ct_wrapped_number: expected an int, float or bool scalar");
+        return NULL;
+    }
+    return ct_wrap_scalar(s);
+}
+
 CT_KERNEL(ct_k_add_scalar) {
     (void)op;
     (void)ks;

@@ -396,8 +396,9 @@ CT_KERNEL(ct_k_reshape) {
     int64_t shape[CT_MAX_DIMS], stride[CT_MAX_DIMS];
     if (ct_infer_size(args[1].u.list.data, n, self->numel, shape) != 0) return -1;
     if (ct_compute_stride(self->sizes, self->strides, self->ndim, shape, (int)n, stride)) {
-        /* wrapper subclasses go through view (isTensorSubclassLike) */
-        if (self->subclass) return ct_ret(rets, 0, ct_view(self, shape, n));
+        /* subclass-like tensors (and any tensor while a dispatch mode is active) go through
+         * view rather than _reshape_alias (isTensorSubclassLike) */
+        if (ct_is_tensor_subclass_like(self)) return ct_ret(rets, 0, ct_view(self, shape, n));
         return ct_ret(rets, 0, ct__reshape_alias(self, shape, n, stride, n));
     }
     ct_tensor *c = ct_clone(self, CT_CONTIGUOUS_FORMAT);
@@ -428,4 +429,21 @@ CT_KERNEL(ct_k_flatten) {
     shape[n++] = prod;
     for (int i = (int)e + 1; i < self->ndim; i++) shape[n++] = self->sizes[i];
     return ct_ret(rets, 0, ct_reshape(self, shape, n));
+}
+
+/* squeeze_.dim(Tensor(a!) self, int dim): squeezes self's own geometry */
+CT_KERNEL(ct_k_squeeze_dim_) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    int64_t d;
+    if (ct_wrap_dim(ARG_I(1), self->ndim, &d) != 0) return -1;
+    if (self->ndim > 0 && self->sizes[d] == 1) {
+        for (int i = (int)d; i + 1 < self->ndim; i++) {
+            self->sizes[i] = self->sizes[i + 1];
+            self->strides[i] = self->strides[i + 1];
+        }
+        self->ndim--;
+    }
+    return ct_ret_self(rets, self);
 }
