@@ -17,6 +17,9 @@ aten::add_.Scalar aten::scalar_tensor aten::select.int aten::slice.Tensor aten::
 aten::gather aten::masked_fill_.Scalar aten::where.self aten::ne.Scalar aten::eq.Scalar aten::index_select aten::max.dim
 aten::argmax aten::exp_ aten::sort aten::item aten::_local_scalar_dense aten::is_same_size aten::ones_like aten::full_like
 aten::zeros_like aten::rsub.Scalar aten::sqrt aten::pow.Tensor_Scalar aten::abs aten::sign aten::maximum aten::empty.names
+aten::new_empty_strided aten::squeeze_.dim aten::select_backward aten::dot aten::mv aten::new_empty aten::new_zeros
+aten::lerp.Scalar aten::add_.Scalar aten::sub.Scalar aten::sub_.Scalar aten::div_.Scalar aten::clamp aten::where.ScalarSelf aten::ge.Scalar
+aten::_foreach_add_.List aten::masked_fill.Scalar aten::sum.IntList_out aten::zeros.names aten::exp_ aten::expand_as aten::view_as aten::reshape_as
 profiler::_record_function_enter_new profiler::_record_function_exit._RecordFunction""".split()
 KEYS = ["Undefined", "CPU", "BackendSelect", "Python", "ADInplaceOrView", "AutogradOther", "AutogradCPU",
         "AutocastCPU", "PythonTLSSnapshot", "PythonDispatcher"]
