@@ -81,8 +81,15 @@ CT_KERNEL(ct_k_autograd) {
         for (int i = 0; i < op->nargs; i++) {
             int e = node->edge_of_arg[i];
             if (e >= 0 && args[i].tag == CT_TAG_TENSOR) node->next[e] = ct_gradient_edge(args[i].u.t);
-            if ((d->save_args >> i & 1u) && args[i].tag == CT_TAG_TENSOR &&
-                ct_saved_save(&node->saved_args[i], args[i].u.t, false) != 0) {
+        }
+        /* save an argument when a gradient that needs it will be computed */
+        for (int i = 0; i < op->nargs; i++) {
+            uint32_t when = d->save_when[i];
+            if (!when || args[i].tag != CT_TAG_TENSOR) continue;
+            bool needed = false;
+            for (int j = 0; j < op->nargs && !needed; j++)
+                if ((when >> j & 1u) && ct_node_needs(node, j)) needed = true;
+            if (needed && ct_saved_save(&node->saved_args[i], args[i].u.t, false) != 0) {
                 ct_node_release(node);
                 return -1;
             }

@@ -337,6 +337,9 @@ static int ct_d_nll_loss(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
 
 /* ---- the table (src/autograd/derivatives.def) ---- */
 
+#define ALWAYS 0xFFFFFFFFu
+#define SV(i, need) [i] = (need)
+#define SAVES(...) {__VA_ARGS__}
 static const ct_deriv table[] = {
 #define CT_DERIV(op, name, diff, sa, sr, nd, formula) {CT_OPID_##op, name, diff, sa, sr, nd, formula},
 #include "autograd/derivatives.def"

@@ -226,7 +226,7 @@ int ct_tensor_set_requires_grad(ct_tensor *t, bool requires_grad) {
                             "you can only change requires_grad flags of leaf variables. If you want to use a computed "
                             "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
     if (requires_grad && !ct_dtype_is_floating(t->dtype))
-        return ct_error_set(CT_ERR_RUNTIME, "only Tensors of floating point and complex dtype can require gradients");
+        return ct_error_set(CT_ERR_RUNTIME, "only Tensors of floating point dtype can require gradients");
     if (requires_grad && t->is_inference && !ct_tls_state.inference_mode)
         return ct_error_set(CT_ERR_RUNTIME,
                             "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");

@@ -83,7 +83,7 @@ struct ct_deriv {
     int opid;
     const char *name;          /* AddmmBackward0 */
     uint32_t diff_args;        /* arguments that receive gradients */
-    uint32_t save_args;        /* tensor arguments saved for the formula */
+    uint32_t save_when[CT_MAX_OP_ARGS]; /* per argument: saved when any of these arguments' gradients is needed */
     uint32_t save_rets;        /* outputs saved for the formula */
     uint32_t nondiff_rets;     /* outputs that are not differentiable (output_differentiability) */
     ct_formula_fn formula;

@@ -108,6 +108,20 @@ static void c_box(FILE *f, const ct_arg *a) {
     }
 }
 
+/* The torch:: factories of gen_variable_factories.py that ctorch's public API stands for: a
+ * *_like function, or one that builds a tensor from TensorOptions alone (no tensor argument).
+ * (_to_copy also has TensorOptions, but kernels call it as at::_to_copy, differentiably.) */
+static bool is_factory(const ct_op *op) {
+    size_t n = strlen(op->base_name);
+    if (n > 5 && strcmp(op->base_name + n - 5, "_like") == 0) return true;
+    bool options = false;
+    for (int i = 0; i < op->nargs; i++) {
+        if (op->args[i].type == CT_TY_TENSOR) return false;
+        if (op->args[i].type == CT_TY_LAYOUT) options = true;
+    }
+    return options;
+}
+
 typedef enum { RET_TENSOR, RET_INPLACE, RET_TUPLE, RET_SCALAR, RET_BOOL, RET_OBJECT, RET_NONE } ret_kind;
 
 static ret_kind ret_kind_of(const ct_op *op) {
@@ -194,7 +208,15 @@ static void body(FILE *f, const entry *e, const ct_op *op) {
     int nr = op->nrets > 0 ? op->nrets : 1;
     fprintf(f, "    ct_value r[%d];\n", nr);
     fprintf(f, "    for (int i = 0; i < %d; i++) r[i] = ct_none();\n", nr);
-    fprintf(f, "    if (ct_api_call(CT_OPID_%s, a, r) != 0) return %s;\n", e->id, fail);
+    if (is_factory(op)) {
+        /* torch:: factory functions (variable_factories.h) run below ADInplaceOrView, so the
+         * in-place fills inside them do not bump the new tensor's version */
+        fprintf(f, "    ct_key_guard g_;\n    ct_key_guard_exclude(&g_, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);\n");
+        fprintf(f, "    int rc_ = ct_api_call(CT_OPID_%s, a, r);\n    ct_key_guard_pop(&g_);\n", e->id);
+        fprintf(f, "    if (rc_ != 0) return %s;\n", fail);
+    } else {
+        fprintf(f, "    if (ct_api_call(CT_OPID_%s, a, r) != 0) return %s;\n", e->id, fail);
+    }
     switch (rk) {
     case RET_TENSOR:
         fprintf(f, "    return ct_api_take_tensor(r);\n");
@@ -245,7 +267,7 @@ int main(int argc, char **argv) {
                "#include <stdbool.h>\n#include <stdint.h>\n\n#include \"ctorch/dtype.h\"\n#include \"ctorch/value.h\"\n\n"
                "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
     fprintf(c, "/* Generated from src/ops/ops.def by tools/opgen/opgen.c. Do not edit. */\n"
-               "#include \"ctorch/ops_generated.h\"\n#include \"ctorch/error.h\"\n#include \"ops/api_call.h\"\n\n");
+               "#include \"ctorch/ops_generated.h\"\n#include \"ctorch/error.h\"\n#include \"dispatch/tls.h\"\n#include \"ops/api_call.h\"\n\n");
     int rc = 0;
     for (int i = 0; i < N_ENTRIES; i++) {
         const entry *e = &entries[i];

@@ -1,0 +1,252 @@
+/* Autograd behaviour and misuse, against PyTorch 2.6: error messages (recorded with the
+ * reference runtime), grad modes and inference-mode key sets, function modes, node metadata. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctorch/autograd.h"
+#include "ctorch/ctorch.h"
+#include "ctorch/mode.h"
+#include "ctorch/nn.h"
+#include "ctorch/testing.h"
+#include "harness.h"
+
+static ct_tensor *rg(int64_t n) {
+    ct_tensor *t = ct_randn(&n, 1, CT_DTYPE_UNDEFINED);
+    ct_tensor_set_requires_grad(t, true);
+    return t;
+}
+
+static const char *VERSION_HINT =
+    " Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
+    "torch.autograd.set_detect_anomaly(True).";
+
+static void misuse(void) {
+    ct_manual_seed(0);
+    /* backward twice without retain_graph */
+    ct_tensor *x = rg(3);
+    ct_tensor *h = ct_relu(x);
+    ct_tensor *two = ct_wrapped_number(ct_int(2));
+    ct_tensor *m = ct_mul(h, two);
+    ct_tensor *y = ct_sum(m, CT_DTYPE_UNDEFINED);
+    CHECK_INT_EQ(ct_backward(y, NULL, false), 0);
+    CHECK_INT_EQ(ct_backward(y, NULL, false), -1);
+    CHECK_ERROR(CT_ERR_RUNTIME,
+                "Trying to backward through the graph a second time (or directly access saved tensors after they "
+                "have already been freed). Saved intermediate values of the graph are freed when you call .backward() "
+                "or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time "
+                "or if you need to access saved tensors after calling backward.");
+    ct_tensor_release(h);
+    ct_tensor_release(m);
+    ct_tensor_release(y);
+
+    /* an in-place change of a saved output */
+    ct_tensor *a = rg(3);
+    h = ct_relu(a);
+    ct_tensor *s = ct_sum(h, CT_DTYPE_UNDEFINED);
+    ct_tensor *one = ct_wrapped_number(ct_int(1));
+    CHECK_INT_EQ(ct_add_(h, one, ct_int(1)), 0);
+    CHECK_INT_EQ(ct_backward(s, NULL, false), -1);
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "one of the variables needed for gradient computation has been modified by an inplace operation: "
+             "[torch.FloatTensor [3]], which is output 0 of ReluBackward0, is at version 1; expected version 0 instead.%s",
+             VERSION_HINT);
+    CHECK_ERROR(CT_ERR_RUNTIME, msg);
+    ct_tensor_release(h);
+    ct_tensor_release(s);
+
+    /* an in-place change of a saved input (a leaf that does not require grad) */
+    int64_t xs[2] = {2, 3}, ws[2] = {3, 4};
+    ct_tensor *xx = ct_randn(xs, 2, CT_DTYPE_UNDEFINED);
+    ct_tensor_set_requires_grad(xx, true);
+    ct_tensor *W = ct_randn(ws, 2, CT_DTYPE_UNDEFINED);
+    ct_tensor *mm = ct_mm(xx, W);
+    CHECK_INT_EQ(ct_add_(W, one, ct_int(1)), 0);
+    s = ct_sum(mm, CT_DTYPE_UNDEFINED);
+    CHECK_INT_EQ(ct_backward(s, NULL, false), -1);
+    snprintf(msg, sizeof msg,
+             "one of the variables needed for gradient computation has been modified by an inplace operation: "
+             "[torch.FloatTensor [3, 4]] is at version 1; expected version 0 instead.%s",
+             VERSION_HINT);
+    CHECK_ERROR(CT_ERR_RUNTIME, msg);
+    ct_tensor_release(s);
+    ct_tensor_release(mm);
+
+    /* an input that is only saved for a gradient nobody needs may change freely */
+    ct_tensor *q = ct_mul(xx, one);
+    mm = ct_mm(q, W);
+    CHECK_INT_EQ(ct_add_(q, one, ct_int(1)), 0);
+    s = ct_sum(mm, CT_DTYPE_UNDEFINED);
+    CHECK_MSG(ct_backward(s, NULL, false) == 0, "%s", ct_error_message());
+    ct_tensor_release(s);
+    ct_tensor_release(mm);
+    ct_tensor_release(q);
+
+    /* backward on a non-scalar without a gradient, with a gradient of the wrong shape */
+    ct_tensor *b = ct_mul(a, two);
+    CHECK_INT_EQ(ct_backward(b, NULL, false), -1);
+    CHECK_ERROR(CT_ERR_RUNTIME, "grad can be implicitly created only for scalar outputs");
+    int64_t four = 4;
+    ct_tensor *g4 = ct_ones(&four, 1, CT_DTYPE_UNDEFINED);
+    CHECK_INT_EQ(ct_backward(b, g4, false), -1);
+    CHECK_ERROR(CT_ERR_RUNTIME, "Mismatch in shape: grad_output[0] has a shape of torch.Size([4]) and output[0] has a shape of torch.Size([3]).");
+    ct_tensor_release(g4);
+    ct_tensor_release(b);
+
+    /* requires_grad on int64, on a non-leaf; backward of something without grad */
+    int64_t two_n = 2;
+    ct_tensor *li = ct_zeros(&two_n, 1, CT_INT64);
+    CHECK_INT_EQ(ct_tensor_set_requires_grad(li, true), -1);
+    CHECK_ERROR(CT_ERR_RUNTIME, "only Tensors of floating point dtype can require gradients");
+    ct_tensor *ls = ct_sum(li, CT_DTYPE_UNDEFINED);
+    CHECK_INT_EQ(ct_backward(ls, NULL, false), -1);
+    CHECK_ERROR(CT_ERR_RUNTIME, "element 0 of tensors does not require grad and does not have a grad_fn");
+    ct_tensor_release(ls);
+    ct_tensor_release(li);
+    b = ct_mul(a, two);
+    CHECK_INT_EQ(ct_tensor_set_requires_grad(b, false), -1);
+    CHECK_ERROR(CT_ERR_RUNTIME,
+                "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a "
+                "subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+    ct_tensor_release(b);
+    /* in-place on a leaf that requires grad */
+    CHECK_INT_EQ(ct_add_(a, one, ct_int(1)), -1);
+    CHECK_ERROR(CT_ERR_RUNTIME, "a leaf Variable that requires grad is being used in an in-place operation.");
+    /* ... which is fine under no_grad (the optimizer's case) */
+    ct_grad_mode_guard g;
+    ct_no_grad_enter(&g);
+    CHECK_INT_EQ(ct_add_(a, one, ct_int(1)), 0);
+    ct_grad_mode_exit(&g);
+    CHECK_INT_EQ(ct_tensor_version(a), 1); /* factories leave version 0; one add_ */
+    CHECK_INT_EQ(ct_backward(NULL, NULL, false), -1);
+    CHECK_ERROR(CT_ERR_VALUE, "backward: tensor 0 is NULL");
+
+    ct_tensor_release(one);
+    ct_tensor_release(two);
+    ct_tensor_release(x);
+    ct_tensor_release(a);
+    ct_tensor_release(xx);
+    ct_tensor_release(W);
+}
+
+static void grad_modes(void) {
+    char buf[512];
+    ct_tensor *x = rg(3);
+    ct_grad_mode_guard g;
+    /* no_grad: the exclude set is unchanged, no graph */
+    ct_keyset exc0 = ct_tls_excluded();
+    ct_no_grad_enter(&g);
+    CHECK(!ct_is_grad_enabled());
+    CHECK(ct_tls_excluded() == exc0);
+    ct_tensor *y = ct_relu(x);
+    CHECK(ct_tensor_grad_fn(y) == NULL && !ct_tensor_requires_grad(y));
+    ct_grad_mode_exit(&g);
+    ct_tensor_release(y);
+    CHECK(ct_is_grad_enabled());
+    /* inference mode: autograd keys excluded, new tensors without ADInplaceOrView/AutogradCPU */
+    ct_inference_mode_enter(&g);
+    CHECK(ct_is_inference_mode_enabled());
+    ct_keyset_format(ct_tls_excluded(), buf, sizeof buf);
+    char *ksm = ct_test_read_file(ct_test_shared("reference/torch-2.6/key_sets_and_modes.out"), NULL);
+    char line[1024];
+    snprintf(line, sizeof line, "exclude inference_mode: %s\n", buf);
+    CHECK_MSG(ksm && strstr(ksm, line), "inference-mode exclude set: %s", buf);
+    int64_t two = 2;
+    ct_tensor *t = ct_randn(&two, 1, CT_DTYPE_UNDEFINED);
+    ct_keyset_format(ct_tensor_keyset(t), buf, sizeof buf);
+    CHECK_STR_EQ(buf, "DispatchKeySet(CPU, AutocastCPU)");
+    snprintf(line, sizeof line, "inference tensor keys: %s\n", buf);
+    CHECK(ksm && strstr(ksm, line));
+    CHECK(ct_tensor_is_inference(t));
+    y = ct_relu(x);
+    CHECK(ct_tensor_grad_fn(y) == NULL);
+    ct_tensor_release(y);
+    ct_grad_mode_exit(&g);
+    CHECK(!ct_is_inference_mode_enabled());
+    CHECK_INT_EQ(ct_tensor_set_requires_grad(t, true), -1);
+    CHECK_ERROR(CT_ERR_RUNTIME, "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");
+    ct_tensor_release(t);
+    free(ksm);
+    ct_tensor_release(x);
+}
+
+static void function_modes(void) {
+    ct_manual_seed(42);
+    int64_t xs[2] = {2, 64}, ws[2] = {600, 64}, bs[1] = {600};
+    ct_tensor *x = ct_randn(xs, 2, CT_DTYPE_UNDEFINED), *w = ct_randn(ws, 2, CT_DTYPE_UNDEFINED),
+              *b = ct_randn(bs, 1, CT_DTYPE_UNDEFINED);
+    ct_function_logger *fl = ct_function_logger_new();
+    ct_function_logger_push(fl);
+    ct_tensor *y = ct_linear(x, w, b);
+    ct_function_logger_pop(fl);
+    /* key_sets_and_modes.out: function mode: ['linear'] */
+    CHECK_INT_EQ(ct_function_logger_count(fl), 1);
+    CHECK_STR_EQ(ct_function_logger_get(fl, 0), "linear");
+    ct_tensor_release(y);
+    ct_function_logger_free(fl);
+    /* the seed model: ['linear', 'relu', 'linear', 'cross_entropy'] */
+    ct_manual_seed(0);
+    ct_module *mods[3] = {ct_nn_linear(16, 32, true), ct_nn_relu(), ct_nn_linear(32, 4, true)};
+    ct_module *model = ct_nn_sequential(mods, 3);
+    int64_t is[2] = {8, 16}, ts[1] = {8};
+    ct_tensor *in = ct_randn(is, 2, CT_DTYPE_UNDEFINED), *tg = ct_randint(0, 4, ts, 1, CT_DTYPE_UNDEFINED);
+    fl = ct_function_logger_new();
+    ct_function_logger_push(fl);
+    ct_tensor *logits = ct_module_forward(model, in);
+    ct_tensor *loss = ct_cross_entropy(logits, tg, NULL, CT_REDUCTION_MEAN, -100, 0.0);
+    ct_function_logger_pop(fl);
+    const char *want[] = {"linear", "relu", "linear", "cross_entropy"};
+    CHECK_INT_EQ(ct_function_logger_count(fl), 4);
+    for (int i = 0; i < 4; i++) CHECK_STR_EQ(ct_function_logger_get(fl, (size_t)i), want[i]);
+    ct_function_logger_free(fl);
+    CHECK_INT_EQ(ct_function_mode_pop(), -1);
+    CHECK_ERROR(CT_ERR_RUNTIME, "trying to pop from empty function mode stack");
+    CHECK_INT_EQ(ct_dispatch_mode_pop(), -1);
+    CHECK_ERROR(CT_ERR_RUNTIME, "trying to pop from empty mode stack");
+    ct_tensor_release(logits);
+    ct_tensor_release(loss);
+    ct_tensor_release(in);
+    ct_tensor_release(tg);
+    ct_module_free(model);
+    ct_tensor_release(x);
+    ct_tensor_release(w);
+    ct_tensor_release(b);
+}
+
+static int nested_outer(void *ud, const ct_op *op, ct_value *args, ct_value *rets) {
+    ct_op_logger *inner = ud;
+    /* while this handler runs, the outer mode is popped: the call reaches the inner logger */
+    (void)inner;
+    CHECK_INT_EQ(ct_dispatch_mode_stack_len(), 1);
+    return ct_call(op, args, rets);
+}
+
+static void nested_modes(void) {
+    ct_op_logger *inner = ct_op_logger_new();
+    ct_tensor *x = rg(3);
+    ct_op_logger_push(inner);
+    ct_dispatch_mode_push(nested_outer, inner);
+    CHECK(ct_keyset_has(ct_tls_included(), CT_KEY_Python));
+    ct_tensor *y = ct_relu(x);
+    ct_dispatch_mode_pop();
+    ct_op_logger_pop(inner);
+    CHECK(!ct_keyset_has(ct_tls_included(), CT_KEY_Python));
+    CHECK(!ct_keyset_has(ct_tls_included(), CT_KEY_PythonTLSSnapshot));
+    /* the inner mode sees relu (and the detach of the saved output) */
+    CHECK(ct_op_logger_count(inner) >= 1);
+    CHECK_STR_EQ(ct_op_logger_get(inner, 0), "aten.relu.default");
+    ct_tensor_release(y);
+    ct_tensor_release(x);
+    ct_op_logger_free(inner);
+}
+
+int main(void) {
+    int64_t live0 = ct_testing_live_tensors();
+    misuse();
+    grad_modes();
+    function_modes();
+    nested_modes();
+    CHECK_INT_EQ(ct_testing_live_tensors(), live0);
+    CHECK_INT_EQ(ct_testing_live_nodes(), 0);
+    return ct_test_finish("test_autograd");
+}
