@@ -1,0 +1,245 @@
+/* Every derivative formula against finite differences in float64, as torch.autograd.gradcheck
+ * does (central differences, eps 1e-6, atol 1e-5, rtol 1e-3). The scalar checked is
+ * sum(f(inputs) * R) with fixed random R, so the whole vector-Jacobian product is exercised.
+ * The test also fails if a formula in src/autograd/derivatives.def has no case here. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "autograd/node.h"
+#include "ctorch/autograd.h"
+#include "ctorch/ctorch.h"
+#include "ctorch/testing.h"
+#include "dispatch/registry.h"
+#include "harness.h"
+
+#define MAXIN 4
+typedef ct_tensor *(*apply_fn)(ct_tensor **in);
+
+typedef struct gcase {
+    const char *op; /* the operator whose formula is checked */
+    int nin;
+    int64_t shapes[MAXIN][4];
+    int ndims[MAXIN];
+    bool positive[MAXIN]; /* inputs kept away from 0 (denominators, relu kinks) */
+    apply_fn f;
+} gcase;
+
+static ct_tensor *clone_(ct_tensor *t) { return ct_clone(t, CT_MEMORY_FORMAT_NONE); }
+
+/* ---- the functions ---- */
+static ct_tensor *f_addmm(ct_tensor **in) { return ct_addmm(in[0], in[1], in[2], ct_double(2.0), ct_double(0.5)); }
+static ct_tensor *f_mm(ct_tensor **in) { return ct_mm(in[0], in[1]); }
+static ct_tensor *f_t(ct_tensor **in) { return ct_t(in[0]); }
+static ct_tensor *f_transpose(ct_tensor **in) { return ct_transpose(in[0], 0, 2); }
+static ct_tensor *f_permute(ct_tensor **in) {
+    int64_t d[3] = {2, 0, 1};
+    return ct_permute(in[0], d, 3);
+}
+static ct_tensor *f_view(ct_tensor **in) {
+    int64_t s[2] = {2, 6};
+    return ct_view(in[0], s, 2);
+}
+static ct_tensor *f_unsafe_view(ct_tensor **in) {
+    int64_t s[1] = {12};
+    return ct__unsafe_view(in[0], s, 1);
+}
+static ct_tensor *f_reshape_alias(ct_tensor **in) {
+    int64_t s[2] = {4, 3}, st[2] = {3, 1};
+    return ct__reshape_alias(in[0], s, 2, st, 2);
+}
+static ct_tensor *f_expand(ct_tensor **in) {
+    int64_t s[3] = {2, 3, 4};
+    return ct_expand(in[0], s, 3, false);
+}
+static ct_tensor *f_alias(ct_tensor **in) { return ct_alias(in[0]); }
+static ct_tensor *f_unsqueeze(ct_tensor **in) { return ct_unsqueeze(in[0], 1); }
+static ct_tensor *f_squeeze_dim(ct_tensor **in) { return ct_squeeze_dim(in[0], 1); }
+static ct_tensor *f_squeeze_dim_(ct_tensor **in) {
+    ct_tensor *c = clone_(in[0]);
+    if (c && ct_squeeze_dim_(c, 1) != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+static ct_tensor *f_clone(ct_tensor **in) { return clone_(in[0]); }
+static ct_tensor *f_to_copy(ct_tensor **in) { return ct__to_copy(in[0], CT_FLOAT64, false, CT_MEMORY_FORMAT_NONE); }
+static ct_tensor *f_add(ct_tensor **in) { return ct_add(in[0], in[1], ct_double(2.0)); }
+static ct_tensor *f_sub(ct_tensor **in) { return ct_sub(in[0], in[1], ct_int(3)); }
+static ct_tensor *inplace2(ct_tensor **in, int (*op)(ct_tensor *, ct_tensor *, ct_scalar), ct_scalar alpha) {
+    ct_tensor *c = clone_(in[0]);
+    if (c && op(c, in[1], alpha) != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+static ct_tensor *f_add_(ct_tensor **in) { return inplace2(in, ct_add_, ct_double(-0.5)); }
+static ct_tensor *f_sub_(ct_tensor **in) { return inplace2(in, ct_sub_, ct_int(2)); }
+static ct_tensor *f_mul(ct_tensor **in) { return ct_mul(in[0], in[1]); }
+static ct_tensor *f_div(ct_tensor **in) { return ct_div(in[0], in[1]); }
+static ct_tensor *f_add_scalar(ct_tensor **in) { return ct_add_scalar(in[0], ct_double(1.5), ct_int(1)); }
+static ct_tensor *f_mul_scalar(ct_tensor **in) { return ct_mul_scalar(in[0], ct_double(-2.5)); }
+static ct_tensor *f_mul_scalar_(ct_tensor **in) {
+    ct_tensor *c = clone_(in[0]);
+    if (c && ct_mul_scalar_(c, ct_double(3.0)) != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+static ct_tensor *f_div_scalar(ct_tensor **in) { return ct_div_scalar(in[0], ct_double(4.0)); }
+static ct_tensor *f_neg(ct_tensor **in) { return ct_neg(in[0]); }
+static ct_tensor *f_relu(ct_tensor **in) { return ct_relu(in[0]); }
+static ct_tensor *f_sum(ct_tensor **in) { return ct_sum(in[0], CT_DTYPE_UNDEFINED); }
+static ct_tensor *f_sum_dim(ct_tensor **in) {
+    int64_t d[2] = {0, 2};
+    return ct_sum_dim(in[0], d, 2, false, CT_DTYPE_UNDEFINED);
+}
+static ct_tensor *f_sum_dim_keep(ct_tensor **in) {
+    int64_t d[1] = {-1};
+    return ct_sum_dim(in[0], d, 1, true, CT_DTYPE_UNDEFINED);
+}
+static ct_tensor *f_log_softmax(ct_tensor **in) { return ct__log_softmax(in[0], 1, false); }
+static ct_tensor *nll(ct_tensor **in, int64_t reduction) {
+    double t[5] = {0, 2, 1, 2, 0}, w[3] = {0.5, 2.0, 1.25};
+    int64_t n = 5, c = 3;
+    ct_tensor *target = ct_tensor_from_doubles(t, &n, 1, CT_INT64), *weight = ct_tensor_from_doubles(w, &c, 1, CT_FLOAT64);
+    ct_tensor *out = NULL, *tw = NULL;
+    ct_nll_loss_forward(in[0], target, weight, reduction, 1, &out, &tw);
+    ct_tensor_release(tw);
+    ct_tensor_release(target);
+    ct_tensor_release(weight);
+    return out;
+}
+static ct_tensor *f_nll_mean(ct_tensor **in) { return nll(in, 1); }
+static ct_tensor *f_nll_sum(ct_tensor **in) { return nll(in, 2); }
+static ct_tensor *f_nll_none(ct_tensor **in) { return nll(in, 0); }
+
+#define S1(a) {a}
+static const gcase cases[] = {
+    {"aten::addmm", 3, {{4}, {3, 5}, {5, 4}}, {1, 2, 2}, {0}, f_addmm},
+    {"aten::mm", 2, {{3, 5}, {5, 4}}, {2, 2}, {0}, f_mm},
+    {"aten::t", 1, {{3, 4}}, {2}, {0}, f_t},
+    {"aten::transpose.int", 1, {{2, 3, 4}}, {3}, {0}, f_transpose},
+    {"aten::permute", 1, {{2, 3, 4}}, {3}, {0}, f_permute},
+    {"aten::view", 1, {{3, 4}}, {2}, {0}, f_view},
+    {"aten::_unsafe_view", 1, {{3, 4}}, {2}, {0}, f_unsafe_view},
+    {"aten::_reshape_alias", 1, {{3, 4}}, {2}, {0}, f_reshape_alias},
+    {"aten::expand", 1, {{3, 1}}, {2}, {0}, f_expand},
+    {"aten::alias", 1, {{3}}, {1}, {0}, f_alias},
+    {"aten::unsqueeze", 1, {{3, 4}}, {2}, {0}, f_unsqueeze},
+    {"aten::squeeze.dim", 1, {{3, 1, 4}}, {3}, {0}, f_squeeze_dim},
+    {"aten::squeeze_.dim", 1, {{3, 1, 4}}, {3}, {0}, f_squeeze_dim_},
+    {"aten::clone", 1, {{2, 3}}, {2}, {0}, f_clone},
+    {"aten::_to_copy", 1, {{2, 3}}, {2}, {0}, f_to_copy},
+    {"aten::add.Tensor", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_add},
+    {"aten::add_.Tensor", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_add_},
+    {"aten::sub.Tensor", 2, {{2, 3}, {2, 1}}, {2, 2}, {0}, f_sub},
+    {"aten::sub_.Tensor", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_sub_},
+    {"aten::mul.Tensor", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_mul},
+    {"aten::div.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {false, true}, f_div},
+    {"aten::add.Scalar", 1, {{4}}, {1}, {0}, f_add_scalar},
+    {"aten::mul.Scalar", 1, {{4}}, {1}, {0}, f_mul_scalar},
+    {"aten::mul_.Scalar", 1, {{4}}, {1}, {0}, f_mul_scalar_},
+    {"aten::div.Scalar", 1, {{4}}, {1}, {0}, f_div_scalar},
+    {"aten::neg", 1, {{2, 2}}, {2}, {0}, f_neg},
+    {"aten::relu", 1, {{3, 3}}, {2}, {true}, f_relu},
+    {"aten::sum", 1, {{2, 3}}, {2}, {0}, f_sum},
+    {"aten::sum.dim_IntList", 1, {{2, 3, 4}}, {3}, {0}, f_sum_dim},
+    {"aten::sum.dim_IntList", 1, {{2, 3}}, {2}, {0}, f_sum_dim_keep},
+    {"aten::_log_softmax", 1, {{4, 5}}, {2}, {0}, f_log_softmax},
+    {"aten::nll_loss_forward", 1, {{5, 3}}, {2}, {0}, f_nll_mean},
+    {"aten::nll_loss_forward", 1, {{5, 3}}, {2}, {0}, f_nll_sum},
+    {"aten::nll_loss_forward", 1, {{5, 3}}, {2}, {0}, f_nll_none},
+};
+
+static double eval(apply_fn f, ct_tensor **in, const double *r, int64_t nr) {
+    ct_grad_mode_guard g;
+    ct_no_grad_enter(&g);
+    ct_tensor *out = f(in);
+    ct_grad_mode_exit(&g);
+    if (!out) return NAN;
+    double *v = malloc(sizeof(double) * (size_t)(nr ? nr : 1));
+    ct_tensor_to_doubles(out, v, nr);
+    double s = 0;
+    for (int64_t i = 0; i < nr; i++) s += v[i] * r[i];
+    free(v);
+    ct_tensor_release(out);
+    return s;
+}
+
+static void run_case(const gcase *c) {
+    ct_tensor *in[MAXIN] = {NULL};
+    for (int i = 0; i < c->nin; i++) {
+        in[i] = ct_randn(c->shapes[i], c->ndims[i], CT_FLOAT64);
+        if (c->positive[i]) {
+            /* |x| + 0.5: away from zero */
+            int64_t n = ct_tensor_numel(in[i]);
+            double *p = ct_tensor_data_ptr(in[i]);
+            for (int64_t k = 0; k < n; k++) p[k] = fabs(p[k]) + 0.5;
+        }
+        ct_tensor_set_requires_grad(in[i], true);
+    }
+    ct_tensor *out = c->f(in);
+    CHECK_MSG(out != NULL, "%s: forward failed: %s", c->op, ct_error_message());
+    if (!out) goto done;
+    int64_t nr = ct_tensor_numel(out);
+    double *r = malloc(sizeof(double) * (size_t)(nr ? nr : 1));
+    for (int64_t i = 0; i < nr; i++) r[i] = cos((double)i * 0.7 + 0.3);
+    /* analytic: backward with R as the output gradient */
+    ct_tensor *R = ct_tensor_from_doubles(r, ct_tensor_sizes(out), ct_tensor_ndim(out), CT_FLOAT64);
+    CHECK_MSG(ct_backward(out, R, false) == 0, "%s: backward failed: %s", c->op, ct_error_message());
+    ct_tensor_release(R);
+    ct_tensor_release(out);
+    /* numeric: central differences on every input element */
+    for (int i = 0; i < c->nin; i++) {
+        ct_tensor *g = ct_tensor_grad(in[i]);
+        CHECK_MSG(g != NULL, "%s: input %d got no gradient", c->op, i);
+        if (!g) continue;
+        int64_t n = ct_tensor_numel(in[i]);
+        double *p = ct_tensor_data_ptr(in[i]);
+        double *ga = malloc(sizeof(double) * (size_t)n);
+        ct_tensor_to_doubles(g, ga, n);
+        int bad = 0;
+        for (int64_t k = 0; k < n; k++) {
+            double save = p[k], eps = 1e-6;
+            p[k] = save + eps;
+            double fp = eval(c->f, in, r, nr);
+            p[k] = save - eps;
+            double fm = eval(c->f, in, r, nr);
+            p[k] = save;
+            double num = (fp - fm) / (2 * eps);
+            if (!(fabs(num - ga[k]) <= 1e-5 + 1e-3 * fabs(num))) {
+                if (bad < 3) fprintf(stderr, "  %s input %d [%lld]: analytic %.10g numeric %.10g\n", c->op, i, (long long)k, ga[k], num);
+                bad++;
+            }
+        }
+        CHECK_MSG(bad == 0, "%s: input %d: %d of %lld gradient entries differ from finite differences", c->op, i, bad,
+                  (long long)n);
+        free(ga);
+    }
+    free(r);
+done:
+    for (int i = 0; i < c->nin; i++) ct_tensor_release(in[i]);
+}
+
+int main(void) {
+    ct_manual_seed(1234);
+    int64_t live0 = ct_testing_live_tensors();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
+    /* every formula in the derivative table has a case */
+    for (int id = 0; id < CT_OPID_COUNT; id++) {
+        const ct_op *op = ct_builtin((ct_opid)id);
+        const ct_deriv *d = ct_deriv_for(op);
+        if (!d || !d->formula) continue;
+        bool covered = false;
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+            if (strcmp(cases[i].op, ct_op_name(op)) == 0) covered = true;
+        CHECK_MSG(covered, "%s (%s) has a formula but no finite-difference case", ct_op_name(op), d->name);
+    }
+    CHECK_INT_EQ(ct_testing_live_tensors(), live0);
+    CHECK_INT_EQ(ct_testing_live_nodes(), 0);
+    return ct_test_finish("test_gradcheck");
+}
