@@ -51,7 +51,8 @@ void ct_tensor_release(ct_tensor *t);
 /* Current reference count (for tests and leak checks). */
 int64_t ct_tensor_refcount(const ct_tensor *t);
 
-/* ---- metadata (borrowed t, must not be NULL) ---- */
+/* ---- metadata (borrowed t; a NULL t sets a ValueError and returns -1 / NULL / 0 /
+ *      CT_DTYPE_UNDEFINED / false as the return type allows) ---- */
 
 int ct_tensor_ndim(const ct_tensor *t);
 /* Pointer to ndim sizes / strides (in elements), owned by t. */

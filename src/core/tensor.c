@@ -225,16 +225,32 @@ ct_tensor *ct_tensor_scalar(double v, ct_dtype dtype) { return ct_tensor_from_do
 
 /* ---- metadata ---- */
 
-int ct_tensor_ndim(const ct_tensor *t) { return t->ndim; }
-const int64_t *ct_tensor_sizes(const ct_tensor *t) { return t->sizes; }
-const int64_t *ct_tensor_strides(const ct_tensor *t) { return t->strides; }
-int64_t ct_tensor_numel(const ct_tensor *t) { return t->numel; }
-ct_dtype ct_tensor_dtype(const ct_tensor *t) { return t->dtype; }
-int64_t ct_tensor_storage_offset(const ct_tensor *t) { return t->storage_offset; }
-ct_keyset ct_tensor_keyset(const ct_tensor *t) { return t->keys; }
-bool ct_tensor_is_inference(const ct_tensor *t) { return t->is_inference; }
-int64_t ct_tensor_version(const ct_tensor *t) { return t->vstore ? t->vstore->version : 0; }
+static int null_tensor(const char *fn) { return ct_error_set(CT_ERR_VALUE, "%s: tensor is NULL", fn); }
 
+int ct_tensor_ndim(const ct_tensor *t) { return t ? t->ndim : null_tensor("ct_tensor_ndim"); }
+const int64_t *ct_tensor_sizes(const ct_tensor *t) {
+    if (!t) null_tensor("ct_tensor_sizes");
+    return t ? t->sizes : NULL;
+}
+const int64_t *ct_tensor_strides(const ct_tensor *t) {
+    if (!t) null_tensor("ct_tensor_strides");
+    return t ? t->strides : NULL;
+}
+int64_t ct_tensor_numel(const ct_tensor *t) { return t ? t->numel : null_tensor("ct_tensor_numel"); }
+ct_dtype ct_tensor_dtype(const ct_tensor *t) {
+    if (!t) null_tensor("ct_tensor_dtype");
+    return t ? t->dtype : CT_DTYPE_UNDEFINED;
+}
+int64_t ct_tensor_storage_offset(const ct_tensor *t) { return t ? t->storage_offset : null_tensor("ct_tensor_storage_offset"); }
+ct_keyset ct_tensor_keyset(const ct_tensor *t) {
+    if (!t) null_tensor("ct_tensor_keyset");
+    return t ? t->keys : 0;
+}
+bool ct_tensor_is_inference(const ct_tensor *t) { return t && t->is_inference; }
+int64_t ct_tensor_version(const ct_tensor *t) {
+    if (!t) return null_tensor("ct_tensor_version");
+    return t->vstore ? t->vstore->version : 0;
+}
 void ct_tensor_share_version(ct_tensor *dst, const ct_tensor *src) {
     if (dst->vstore == src->vstore) return;
     if (dst->vstore != dst->storage) ct_storage_release(dst->vstore);
@@ -247,6 +263,7 @@ bool ct_tensor_shares_storage(const ct_tensor *a, const ct_tensor *b) {
 }
 
 int64_t ct_tensor_size(const ct_tensor *t, int64_t dim) {
+    if (!t) return null_tensor("ct_tensor_size");
     int64_t nd = t->ndim;
     int64_t lo = nd > 0 ? -nd : -1, hi = nd > 0 ? nd - 1 : 0;
     if (dim < lo || dim > hi) {
@@ -263,6 +280,7 @@ int64_t ct_tensor_size(const ct_tensor *t, int64_t dim) {
 
 bool ct_tensor_is_contiguous(const ct_tensor *t) {
     /* TensorImpl::compute_contiguous: size-1 dims are ignored, empty tensors are contiguous */
+    if (!t) return false;
     if (t->numel == 0) return true;
     int64_t expected = 1;
     for (int i = t->ndim - 1; i >= 0; i--) {
@@ -274,6 +292,10 @@ bool ct_tensor_is_contiguous(const ct_tensor *t) {
 }
 
 void *ct_tensor_data_ptr(const ct_tensor *t) {
+    if (!t) {
+        null_tensor("ct_tensor_data_ptr");
+        return NULL;
+    }
     if (!t->storage || !t->storage->data) return NULL;
     return (char *)t->storage->data + (size_t)t->storage_offset * ct_dtype_size(t->dtype);
 }
