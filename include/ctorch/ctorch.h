@@ -9,6 +9,7 @@
 #include "ctorch/error.h"
 #include "ctorch/keys.h"
 #include "ctorch/ops_generated.h"
+#include "ctorch/profiler.h"
 #include "ctorch/random.h"
 #include "ctorch/tensor.h"
 #include "ctorch/trace.h"

@@ -367,7 +367,7 @@ static int evaluate_function(graph_task *gt, task t) {
     ct_node *fn = t.fn;
     char label[256];
     snprintf(label, sizeof label, "autograd::engine::evaluate_function: %s", fn->name);
-    void *rec = ct_record_function_begin(label, NULL, 0, NULL);
+    void *rec = ct_record_function_begin_seq(label, NULL, 0, (int64_t)fn->sequence_nr, fn->thread_id);
     ct_tensor **outputs = fn->n_next ? ct_calloc((size_t)fn->n_next, sizeof *outputs) : NULL;
     int rc = fn->n_next && !outputs ? -1 : 0;
     if (rc == 0) rc = call_node(fn, t.inputs, outputs);

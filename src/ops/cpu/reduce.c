@@ -93,11 +93,11 @@ static int do_sum(ct_tensor *self, const bool *mask, bool keepdim, ct_dtype out_
 /* sum(Tensor self, *, ScalarType? dtype=None): a full reduction */
 CT_KERNEL(ct_k_sum) {
     (void)ks;
-    ct_tensor *self = ARG_T(0);
     if (ct_check_options(op, args) != 0) return -1;
-    bool mask[CT_MAX_DIMS];
-    for (int i = 0; i < self->ndim; i++) mask[i] = true;
-    return do_sum(self, mask, false, sum_result_dtype(self, &args[1]), rets);
+    /* at::sum(self, IntArrayRef{}, false, dtype): the dim overload, through the dispatcher */
+    static const int64_t no_dims[1] = {0};
+    ct_dtype dt = args[1].tag == CT_TAG_INT ? (ct_dtype)args[1].u.i : CT_DTYPE_UNDEFINED;
+    return ct_ret(rets, 0, ct_sum_dim(ARG_T(0), no_dims, 0, false, dt));
 }
 
 /* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) */

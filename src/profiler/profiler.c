@@ -1,0 +1,351 @@
+/* The profiler object: start/stop, the event tree, key_averages reports and the Chrome trace
+ * (Kineto's JSON shape; schema in docs/profiler.md). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "ctorch/error.h"
+#include "ctorch/ops_generated.h"
+#include "ctorch/profiler.h"
+#include "dispatch/registry.h"
+#include "dispatch/tls.h"
+#include "ops/kernels.h"
+#include "profiler/aggregate.h"
+#include "profiler/profiler_state.h"
+#include "profiler/record.h"
+#include "util/json.h"
+
+ct_profiler *ct_profiler_start(bool record_shapes) {
+    ct_registry_init();
+    if (ct_tls_profiler && ct_tls_profiler->recording) {
+        ct_error_set(CT_ERR_RUNTIME, "Profiler is already enabled on this thread");
+        return NULL;
+    }
+    ct_profiler *p = ct_calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->record_shapes = record_shapes;
+    p->recording = true;
+    p->thread_id = (uint64_t)getpid();
+    ct_profiler_install_observer();
+    ct_tls_profiler = p;
+    p->start_ns = ct_prof_now_ns();
+    ct_tls_state.observe |= CT_OBSERVE_PROFILER;
+    return p;
+}
+
+int ct_profiler_stop(ct_profiler *p) {
+    if (!p) return ct_error_set(CT_ERR_VALUE, "ct_profiler_stop: profiler is NULL");
+    if (!p->recording) return ct_error_set(CT_ERR_RUNTIME, "ct_profiler_stop: the profiler is not recording");
+    p->stop_ns = ct_prof_now_ns();
+    p->recording = false;
+    /* close ranges left open (a stop inside a range) */
+    while (p->depth > 0) p->evs.ev[p->stack[--p->depth]].end_ns = p->stop_ns;
+    if (ct_tls_profiler == p) {
+        ct_tls_profiler = NULL;
+        ct_tls_state.observe &= ~CT_OBSERVE_PROFILER;
+    }
+    return 0;
+}
+
+void ct_profiler_free(ct_profiler *p) {
+    if (!p) return;
+    if (p->recording) ct_profiler_stop(p);
+    for (size_t i = 0; i < p->evs.n; i++) {
+        ct_prof_event *e = &p->evs.ev[i];
+        if (e->owns_name) ct_free(e->name);
+        ct_free(e->input_shapes);
+        ct_free(e->input_types);
+        ct_free(e->input_strides);
+        ct_free(e->concrete_inputs);
+    }
+    ct_free(p->evs.ev);
+    ct_free(p);
+}
+
+static int finalize(ct_profiler *p) {
+    if (!p) return ct_error_set(CT_ERR_VALUE, "profiler is NULL");
+    if (p->recording) return ct_error_set(CT_ERR_RUNTIME, "stop the profiler before reading its results");
+    if (!p->finalized) {
+        if (ct_prof_remove_dup_nodes(&p->evs) != 0) return -1;
+        p->finalized = true;
+    }
+    return 0;
+}
+
+size_t ct_profiler_num_events(ct_profiler *p) {
+    if (finalize(p) != 0) return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < p->evs.n; i++) n += !p->evs.ev[i].removed;
+    return n;
+}
+
+int64_t ct_profiler_overhead_ns(const ct_profiler *p) { return p ? p->overhead_ns : 0; }
+int64_t ct_profiler_raw_event_count(const ct_profiler *p) { return p ? p->raw_events : 0; }
+
+typedef char *(*rows_fmt)(const ct_prof_rows *, const char *, int);
+
+static char *report(ct_profiler *p, const char *sort_by, int row_limit, bool by_shape, int kind) {
+    if (finalize(p) != 0) return NULL;
+    ct_prof_rows rows;
+    if (ct_prof_key_averages_since(&p->evs, p->start_ns, by_shape, &rows) != 0) return NULL;
+    char *s = kind == 0 ? ct_prof_table(&rows, sort_by, row_limit, NULL)
+              : kind == 1 ? ct_prof_rows_csv(&rows, sort_by, row_limit)
+                          : ct_prof_rows_json(&rows, sort_by, row_limit);
+    ct_prof_rows_free(&rows);
+    return s;
+}
+
+char *ct_profiler_table(ct_profiler *p, const char *sort_by, int row_limit, bool by_shape) {
+    return report(p, sort_by, row_limit, by_shape, 0);
+}
+char *ct_profiler_table_csv(ct_profiler *p, const char *sort_by, int row_limit, bool by_shape) {
+    return report(p, sort_by, row_limit, by_shape, 1);
+}
+char *ct_profiler_table_json(ct_profiler *p, const char *sort_by, int row_limit, bool by_shape) {
+    return report(p, sort_by, row_limit, by_shape, 2);
+}
+
+/* ---- the event tree ---- */
+
+typedef struct tbuf {
+    char *p;
+    size_t n, cap;
+    bool oom;
+} tbuf;
+
+static void tput(tbuf *b, const char *s) {
+    size_t l = strlen(s);
+    if (b->oom) return;
+    if (b->n + l + 1 > b->cap) {
+        size_t ncap = (b->cap + l + 1) * 2;
+        char *np = ct_realloc(b->p, ncap);
+        if (!np) {
+            b->oom = true;
+            return;
+        }
+        b->p = np;
+        b->cap = ncap;
+    }
+    memcpy(b->p + b->n, s, l + 1);
+    b->n += l;
+}
+
+static int depth_of(const ct_prof_events *evs, size_t i) {
+    int d = 0;
+    for (int64_t p = evs->ev[i].parent; p >= 0; p = evs->ev[p].parent) d++;
+    return d;
+}
+
+char *ct_profiler_tree(ct_profiler *p) {
+    if (finalize(p) != 0) return NULL;
+    tbuf b = {0};
+    /* events are stored in start order, parents before children: a preorder walk */
+    for (size_t i = 0; i < p->evs.n; i++) {
+        const ct_prof_event *e = &p->evs.ev[i];
+        if (e->removed) continue;
+        for (int d = depth_of(&p->evs, i); d > 0; d--) tput(&b, "  ");
+        tput(&b, e->name);
+        if (e->input_shapes && strcmp(e->input_shapes, "[]") != 0) {
+            tput(&b, "  ");
+            tput(&b, e->input_shapes);
+        }
+        tput(&b, "\n");
+    }
+    if (b.oom) {
+        ct_free(b.p);
+        return NULL;
+    }
+    return b.p ? b.p : ct_strdup("");
+}
+
+/* ---- Chrome trace (Kineto's shape) ---- */
+
+static double us(int64_t ns) { return (double)ns / 1000.0; }
+
+static cJSON *parse_or_null(const char *json) { return json ? cJSON_Parse(json) : NULL; }
+
+char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name) {
+    if (finalize(p) != 0) return NULL;
+    cJSON *root = cJSON_CreateObject();
+    cJSON *evs = NULL;
+    if (!root) return NULL;
+    int pid = (int)getpid();
+    struct timespec rt;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    int64_t real_ns = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
+    int64_t base_ns = real_ns - ct_prof_now_ns(); /* wall-clock time of the monotonic zero */
+    cJSON_AddNumberToObject(root, "schemaVersion", 1);
+    cJSON_AddArrayToObject(root, "deviceProperties");
+    cJSON_AddNumberToObject(root, "record_shapes", p->record_shapes ? 1 : 0);
+    char trace_id[40];
+    snprintf(trace_id, sizeof trace_id, "%016" PRIX64 "%016" PRIX64, (uint64_t)real_ns, (uint64_t)p->start_ns ^ (uint64_t)pid);
+    cJSON_AddStringToObject(root, "trace_id", trace_id);
+    evs = cJSON_AddArrayToObject(root, "traceEvents");
+    if (!evs) goto oom;
+    int64_t ext = 0;
+    for (size_t i = 0; i < p->evs.n; i++) {
+        const ct_prof_event *e = &p->evs.ev[i];
+        if (e->removed) continue;
+        cJSON *o = cJSON_CreateObject();
+        if (!o) goto oom;
+        cJSON_AddItemToArray(evs, o);
+        cJSON_AddStringToObject(o, "ph", "X");
+        cJSON_AddStringToObject(o, "cat", e->scope == CT_SCOPE_USER_SCOPE ? "user_annotation" : "cpu_op");
+        cJSON_AddStringToObject(o, "name", e->name);
+        cJSON_AddNumberToObject(o, "pid", pid);
+        cJSON_AddNumberToObject(o, "tid", pid);
+        cJSON_AddNumberToObject(o, "ts", us(e->start_ns));
+        cJSON_AddNumberToObject(o, "dur", us(e->end_ns - e->start_ns));
+        cJSON *a = cJSON_AddObjectToObject(o, "args");
+        if (!a) goto oom;
+        cJSON_AddNumberToObject(a, "External id", (double)++ext);
+        if (e->sequence_nr >= 0) {
+            cJSON_AddNumberToObject(a, "Sequence number", (double)e->sequence_nr);
+            cJSON_AddNumberToObject(a, "Fwd thread id", (double)e->fwd_thread_id);
+        }
+        cJSON_AddNumberToObject(a, "Record function id", 0);
+        if (e->has_inputs && e->input_shapes && strcmp(e->input_shapes, "[]") != 0) {
+            cJSON *ci = parse_or_null(e->concrete_inputs), *ty = parse_or_null(e->input_types),
+                  *st = parse_or_null(e->input_strides), *dims = parse_or_null(e->input_shapes);
+            if (!ci || !ty || !st || !dims) {
+                cJSON_Delete(ci);
+                cJSON_Delete(ty);
+                cJSON_Delete(st);
+                cJSON_Delete(dims);
+                goto oom;
+            }
+            cJSON_AddItemToObject(a, "Concrete Inputs", ci);
+            cJSON_AddItemToObject(a, "Input type", ty);
+            cJSON_AddItemToObject(a, "Input Strides", st);
+            cJSON_AddItemToObject(a, "Input Dims", dims);
+        }
+        cJSON_AddNumberToObject(a, "Ev Idx", (double)(ext - 1));
+    }
+    /* forward -> backward flows: each backward node links to the last forward op with its
+     * sequence number; ids count backward nodes in execution order */
+    int flow = 0;
+    for (size_t i = 0; i < p->evs.n; i++) {
+        const ct_prof_event *b = &p->evs.ev[i];
+        if (b->removed || b->scope != CT_SCOPE_BACKWARD_FUNCTION || b->sequence_nr < 0) continue;
+        if (strncmp(b->name, "autograd::engine::evaluate_function: ", 37) == 0) continue;
+        const ct_prof_event *f = NULL;
+        for (size_t j = 0; j < i; j++) {
+            const ct_prof_event *c = &p->evs.ev[j];
+            if (!c->removed && c->scope == CT_SCOPE_FUNCTION && c->sequence_nr == b->sequence_nr) f = c;
+        }
+        if (!f) continue;
+        flow++;
+        for (int k = 0; k < 2; k++) {
+            cJSON *o = cJSON_CreateObject();
+            if (!o) goto oom;
+            cJSON_AddItemToArray(evs, o);
+            cJSON_AddStringToObject(o, "ph", k == 0 ? "s" : "f");
+            cJSON_AddNumberToObject(o, "id", flow);
+            cJSON_AddNumberToObject(o, "pid", pid);
+            cJSON_AddNumberToObject(o, "tid", pid);
+            cJSON_AddNumberToObject(o, "ts", us(k == 0 ? f->start_ns : b->start_ns));
+            cJSON_AddStringToObject(o, "cat", "fwdbwd");
+            cJSON_AddStringToObject(o, "name", "fwdbwd");
+            if (k == 1) cJSON_AddStringToObject(o, "bp", "e");
+        }
+    }
+    /* process and thread metadata, and the profiler's own span */
+    const char *meta_names[] = {"process_name", "process_labels", "process_sort_index", "thread_name", "thread_sort_index"};
+    for (int k = 0; k < 5; k++) {
+        cJSON *o = cJSON_CreateObject();
+        if (!o) goto oom;
+        cJSON_AddItemToArray(evs, o);
+        cJSON_AddStringToObject(o, "name", meta_names[k]);
+        cJSON_AddStringToObject(o, "ph", "M");
+        cJSON_AddNumberToObject(o, "ts", us(p->start_ns));
+        cJSON_AddNumberToObject(o, "pid", pid);
+        cJSON_AddNumberToObject(o, "tid", k < 3 ? 0 : pid);
+        cJSON *a = cJSON_AddObjectToObject(o, "args");
+        if (!a) goto oom;
+        char tname[64];
+        snprintf(tname, sizeof tname, "thread %d (ctorch)", pid);
+        if (k == 0) cJSON_AddStringToObject(a, "name", "ctorch");
+        else if (k == 1) cJSON_AddStringToObject(a, "labels", "CPU");
+        else if (k == 3) cJSON_AddStringToObject(a, "name", tname);
+        else cJSON_AddNumberToObject(a, "sort_index", pid);
+    }
+    cJSON *span = cJSON_CreateObject();
+    if (!span) goto oom;
+    cJSON_AddItemToArray(evs, span);
+    cJSON_AddStringToObject(span, "ph", "X");
+    cJSON_AddStringToObject(span, "cat", "Trace");
+    cJSON_AddNumberToObject(span, "ts", us(p->start_ns));
+    cJSON_AddNumberToObject(span, "dur", us(p->stop_ns - p->start_ns));
+    cJSON_AddStringToObject(span, "pid", "Spans");
+    cJSON_AddStringToObject(span, "tid", "PyTorch Profiler");
+    cJSON_AddStringToObject(span, "name", "PyTorch Profiler (0)");
+    cJSON *sa = cJSON_AddObjectToObject(span, "args");
+    if (!sa) goto oom;
+    cJSON_AddNumberToObject(sa, "Op count", 0);
+    cJSON_AddStringToObject(root, "traceName", trace_name ? trace_name : "");
+    cJSON_AddStringToObject(root, "displayTimeUnit", "ms");
+    cJSON_AddNumberToObject(root, "baseTimeNanoseconds", (double)base_ns);
+    char *out = ct_json_dumps(root, 1);
+    cJSON_Delete(root);
+    return out;
+oom:
+    cJSON_Delete(root);
+    ct_error_set(CT_ERR_NOMEM, "chrome trace: out of memory");
+    return NULL;
+}
+
+int ct_profiler_export_chrome_trace(ct_profiler *p, const char *path) {
+    if (!path) return ct_error_set(CT_ERR_VALUE, "export_chrome_trace: path is NULL");
+    const char *base = strrchr(path, '/');
+    char *text = ct_profiler_chrome_trace(p, base ? base + 1 : path);
+    if (!text) return -1;
+    int rc = ct_json_write_file_atomic(path, text);
+    ct_free(text);
+    return rc;
+}
+
+/* ---- record_function: the profiler ops PyTorch 2.x dispatches ---- */
+
+struct ct_record_function {
+    void *range;
+};
+
+/* profiler::_record_function_enter_new(str name, str? args=None) -> _RecordFunction */
+CT_KERNEL(ct_k_record_function_enter_new) {
+    (void)op;
+    (void)ks;
+    if (args[0].tag != CT_TAG_STRING) return ct_error_set(CT_ERR_TYPE, "_record_function_enter_new(): argument 'name' must be str");
+    ct_record_function *rf = ct_malloc(sizeof *rf);
+    if (!rf) return -1;
+    rf->range = ct_record_user_scope_begin(args[0].u.s);
+    rets[0] = ct_object(rf);
+    return 0;
+}
+
+/* profiler::_record_function_exit._RecordFunction(_RecordFunction _0) -> () */
+CT_KERNEL(ct_k_record_function_exit) {
+    (void)op;
+    (void)ks;
+    (void)rets;
+    ct_record_function *rf = args[0].tag == CT_TAG_OBJECT ? args[0].u.obj : NULL;
+    if (!rf) return ct_error_set(CT_ERR_TYPE, "_record_function_exit(): expected a _RecordFunction");
+    ct_record_function_end(rf->range);
+    ct_free(rf);
+    return 0;
+}
+
+ct_record_function *ct_record_function_enter(const char *name) {
+    if (!name) {
+        ct_error_set(CT_ERR_VALUE, "record_function: name is NULL");
+        return NULL;
+    }
+    return ct__record_function_enter_new(name, NULL);
+}
+
+int ct_record_function_exit(ct_record_function *rf) {
+    if (!rf) return ct_error_set(CT_ERR_VALUE, "record_function exit: handle is NULL");
+    return ct__record_function_exit(rf);
+}
