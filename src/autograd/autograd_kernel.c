@@ -72,7 +72,10 @@ CT_KERNEL(ct_k_autograd) {
     if (any && d) {
         if (!d->formula)
             return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "ctorch: the derivative for '%s' is not implemented yet", op->name);
-        node = ct_node_new_formula(d, op, op->nrets);
+        /* the node receives one gradient per differentiable output (add_input_metadata) */
+        int n_inputs = 0;
+        for (int r = 0; r < op->nrets; r++) n_inputs += !(d->nondiff_rets >> r & 1u);
+        node = ct_node_new_formula(d, op, n_inputs);
         if (!node) return -1;
         if (copy_args(node, op, args) != 0) {
             ct_node_release(node);
@@ -103,12 +106,14 @@ CT_KERNEL(ct_k_autograd) {
         ct_node_release(node);
         return rc;
     }
-    uint32_t nondiff = d->nondiff_rets;
+    uint32_t nondiff = d->nondiff_rets, output_nr = 0;
     for (int r = 0; r < op->nrets; r++) {
-        if ((nondiff >> r & 1u) || rets[r].tag != CT_TAG_TENSOR) continue;
+        if (nondiff >> r & 1u) continue;
+        uint32_t nr = output_nr++;
+        if (rets[r].tag != CT_TAG_TENSOR) continue;
         ct_tensor *out = rets[r].u.t;
         if (!ct_dtype_is_floating(out->dtype)) continue;
-        if (ct_set_history(out, node, (uint32_t)r) != 0) goto fail;
+        if (ct_set_history(out, node, nr) != 0) goto fail;
     }
     for (int r = 0; r < op->nrets; r++) {
         if ((d->save_rets >> r & 1u) && rets[r].tag == CT_TAG_TENSOR &&

@@ -72,6 +72,7 @@ struct ct_op {
     ct_arg rets[CT_MAX_OP_RETS];
     bool inplace;        /* first argument is Tensor(a!) and is returned */
     bool view;           /* returns an alias of an input without writing it */
+    bool unobserved;     /* the profiler records no event for it (profiler:: ops, which PyTorch filters) */
     uint32_t dispatch_args;  /* bit i: argument i carries a key set (Tensor, Tensor?, Generator) */
     ct_keyset non_fallthrough;
     ct_kernel_fn fns[CT_NUM_RUNTIME_ENTRIES];       /* hot: what ct_call jumps to */

@@ -185,6 +185,9 @@ const ct_op *ct_op_define(const char *schema, const char *where) {
         return NULL;
     }
     op->def_where = where ? where : "";
+    /* the profiler's own range ops: PyTorch drops their events (_filter_name), and the user range
+     * they open outlives them, so they are not recorded at all */
+    op->unobserved = strncmp(op->name, "profiler::", 10) == 0;
     pthread_mutex_lock(&registry_lock);
     ct_op *dup = find_locked(op->name, strlen(op->name));
     if (dup) {

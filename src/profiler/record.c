@@ -243,7 +243,7 @@ void ct_record_function_end(void *handle) {
 
 static void *on_call(const ct_op *op, const ct_value *args, ct_keyset ks) {
     ct_profiler *p = ct_tls_profiler;
-    if (!p || !p->recording) return NULL;
+    if (!p || !p->recording || op->unobserved) return NULL;
     /* sequenceNumberForRunningRecordFunction: only when autograd keys take part and grad mode is on */
     int64_t seq = -1;
     if ((ks & CT_AUTOGRAD_KEYSET) && !ct_tls_state.grad_disabled) seq = (int64_t)ct_sequence_number_peek();
