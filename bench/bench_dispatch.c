@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "ctorch/ctorch.h"
+#include "ctorch/profiler.h"
 
 static double now_ns(void) {
     struct timespec ts;
@@ -164,6 +165,28 @@ int main(int argc, char **argv) {
         ct_trace_set_stream(NULL);
         fclose(devnull);
         printf("%-36s %12.1f  (+%.1f)\n", "PyTorch-format trace printed", pr, pr - base);
+    }
+    printf("\nprofiling in ctorch (add, 1 element):\n");
+    for (int shapes = 0; shapes < 2; shapes++) {
+        double total = 0;
+        long done = 0;
+        int64_t overhead = 0, events = 0;
+        while (done < iters) {
+            long chunk = iters - done < 20000 ? iters - done : 20000;
+            ct_profiler *p = ct_profiler_start(shapes != 0);
+            double t0 = now_ns();
+            for (long i = 0; i < chunk; i++) add_1elem(&c);
+            total += now_ns() - t0;
+            ct_profiler_stop(p);
+            overhead += ct_profiler_overhead_ns(p);
+            events += ct_profiler_raw_event_count(p);
+            ct_profiler_free(p);
+            done += chunk;
+        }
+        double ns = total / (double)iters;
+        printf("%-36s %12.1f  (+%.1f; %.0f ns of it inside the profiler per event; %.2f M ops/s vs %.2f M ops/s)\n",
+               shapes ? "profiler, record_shapes=True" : "profiler, record_shapes=False", ns, ns - base,
+               (double)overhead / (double)(events ? events : 1), 1e3 / ns, 1e3 / base);
     }
     if (!npeer) printf("\n(libtorch side not run: build %s from bench/peer/libtorch_bench.cpp; see bench/README.md)\n", peer);
     ct_tensor_release(c.a);

@@ -62,6 +62,7 @@ void ct_profiler_free(ct_profiler *p) {
         ct_free(e->concrete_inputs);
     }
     ct_free(p->evs.ev);
+    ct_prof_arena_free(p);
     ct_free(p);
 }
 
@@ -69,6 +70,7 @@ static int finalize(ct_profiler *p) {
     if (!p) return ct_error_set(CT_ERR_VALUE, "profiler is NULL");
     if (p->recording) return ct_error_set(CT_ERR_RUNTIME, "stop the profiler before reading its results");
     if (!p->finalized) {
+        if (ct_prof_format_inputs(p) != 0) return -1;
         if (ct_prof_remove_dup_nodes(&p->evs) != 0) return -1;
         p->finalized = true;
     }

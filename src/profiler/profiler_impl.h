@@ -26,6 +26,8 @@ typedef struct ct_prof_event {
     int64_t sequence_nr;    /* -1 when none */
     int64_t fwd_thread_id;  /* backward ranges: the forward thread's profiler id; 0 otherwise */
     bool has_inputs;        /* record_shapes was on and the range had inputs */
+    const unsigned char *raw_inputs; /* the inputs as recorded (profiler arena), formatted later */
+    uint32_t raw_len;
     /* record_shapes, as the profiler prints them; NULL when not recorded */
     char *input_shapes;     /* str(evt.input_shapes): "[[600], [2, 64], [64, 600], [], []]" */
     char *input_types;      /* JSON list: ["float", "float", "Scalar", "ScalarList", ""] */

@@ -7,7 +7,15 @@
 
 #define CT_PROF_MAX_DEPTH 512
 
+/* Append-only memory for recorded inputs: chunks never move, so events can point into them. */
+typedef struct ct_prof_chunk {
+    struct ct_prof_chunk *next;
+    size_t used, cap;
+    unsigned char data[];
+} ct_prof_chunk;
+
 struct ct_profiler {
+    ct_prof_chunk *arena;
     bool record_shapes;
     bool recording;
     bool finalized;       /* duplicate-node merging done */
@@ -23,6 +31,9 @@ struct ct_profiler {
 extern _Thread_local ct_profiler *ct_tls_profiler;
 int64_t ct_prof_now_ns(void);
 void ct_profiler_install_observer(void);
+/* Turns every event's raw inputs into the strings reports print (record_shapes). 0 or -1. */
+int ct_prof_format_inputs(ct_profiler *p);
+void ct_prof_arena_free(ct_profiler *p);
 /* Opens a user range (record_function) on this thread's profiler; NULL if none records. */
 void *ct_record_user_scope_begin(const char *name);
 

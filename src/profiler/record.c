@@ -56,16 +56,6 @@ static void sput(sbuf *b, const char *s) {
     b->n += l;
 }
 
-static void put_list(sbuf *b, const int64_t *v, int64_t n) {
-    char num[32];
-    sput(b, "[");
-    for (int64_t i = 0; i < n; i++) {
-        snprintf(num, sizeof num, "%s%" PRId64, i ? ", " : "", v[i]);
-        sput(b, num);
-    }
-    sput(b, "]");
-}
-
 static char *finish(sbuf *b) {
     if (b->oom) {
         ct_free(b->p);
@@ -85,64 +75,174 @@ static void put_double(sbuf *b, double d) {
     sput(b, num);
 }
 
-static void format_inputs(ct_prof_event *e, const ct_value *in, int n) {
+/* ---- recording inputs: a compact copy now, strings at report time (Note [Profiler cost]) ---- */
+
+enum { RAW_TENSOR = 1, RAW_INT, RAW_DOUBLE, RAW_BOOL, RAW_LIST, RAW_STRING, RAW_OTHER };
+#define RAW_MAX_LIST 64
+
+static unsigned char *arena_take(ct_profiler *p, size_t n) {
+    ct_prof_chunk *c = p->arena;
+    if (!c || c->cap - c->used < n) {
+        size_t cap = n > 60000 ? n : 60000;
+        ct_prof_chunk *nc = ct_malloc(sizeof *nc + cap);
+        if (!nc) return NULL;
+        nc->next = c;
+        nc->used = 0;
+        nc->cap = cap;
+        p->arena = c = nc;
+    }
+    unsigned char *r = c->data + c->used;
+    c->used += n;
+    return r;
+}
+
+void ct_prof_arena_free(ct_profiler *p) {
+    ct_prof_chunk *c = p->arena;
+    while (c) {
+        ct_prof_chunk *next = c->next;
+        ct_free(c);
+        c = next;
+    }
+    p->arena = NULL;
+}
+
+static size_t raw_size(const ct_value *in, int n) {
+    size_t sz = 0;
+    for (int i = 0; i < n; i++) {
+        sz += 1;
+        switch (in[i].tag) {
+        case CT_TAG_TENSOR: sz += 2 + 16 * (size_t)in[i].u.t->ndim; break;
+        case CT_TAG_INT:
+        case CT_TAG_DOUBLE: sz += 8; break;
+        case CT_TAG_BOOL: sz += 1; break;
+        case CT_TAG_INTLIST: sz += 8 + 8 * (size_t)(in[i].u.list.len < RAW_MAX_LIST ? in[i].u.list.len : RAW_MAX_LIST); break;
+        default: break;
+        }
+    }
+    return sz;
+}
+
+static void record_inputs(ct_profiler *p, ct_prof_event *e, const ct_value *in, int n) {
+    size_t sz = raw_size(in, n);
+    unsigned char *w = arena_take(p, sz ? sz : 1);
+    if (!w) return; /* out of memory: the event keeps no shapes */
+    e->raw_inputs = w;
+    e->raw_len = (uint32_t)sz;
+    e->has_inputs = true;
+    for (int i = 0; i < n; i++) {
+        const ct_value *v = &in[i];
+        switch (v->tag) {
+        case CT_TAG_TENSOR: {
+            const ct_tensor *t = v->u.t;
+            *w++ = RAW_TENSOR;
+            *w++ = (unsigned char)t->dtype;
+            *w++ = (unsigned char)t->ndim;
+            memcpy(w, t->sizes, 8 * (size_t)t->ndim);
+            w += 8 * (size_t)t->ndim;
+            memcpy(w, t->strides, 8 * (size_t)t->ndim);
+            w += 8 * (size_t)t->ndim;
+            break;
+        }
+        case CT_TAG_INT: *w++ = RAW_INT; memcpy(w, &v->u.i, 8); w += 8; break;
+        case CT_TAG_DOUBLE: *w++ = RAW_DOUBLE; memcpy(w, &v->u.d, 8); w += 8; break;
+        case CT_TAG_BOOL: *w++ = RAW_BOOL; *w++ = v->u.b; break;
+        case CT_TAG_INTLIST: {
+            int64_t len = v->u.list.len < RAW_MAX_LIST ? v->u.list.len : RAW_MAX_LIST;
+            *w++ = RAW_LIST;
+            memcpy(w, &len, 8);
+            w += 8;
+            memcpy(w, v->u.list.data, 8 * (size_t)len);
+            w += 8 * (size_t)len;
+            break;
+        }
+        case CT_TAG_STRING: *w++ = RAW_STRING; break;
+        default: *w++ = RAW_OTHER; break;
+        }
+    }
+}
+
+static void put_raw_list(sbuf *b, const unsigned char *r, int64_t n) {
+    char num[32];
+    sput(b, "[");
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v;
+        memcpy(&v, r + 8 * i, 8);
+        snprintf(num, sizeof num, "%s%" PRId64, i ? ", " : "", v);
+        sput(b, num);
+    }
+    sput(b, "]");
+}
+
+/* the strings PyTorch's profiler shows: Input Shapes / Input Dims, Input type, Input Strides,
+ * Concrete Inputs */
+static int format_raw(ct_prof_event *e) {
     sbuf shapes = {0}, types = {0}, strides = {0}, concrete = {0};
     sput(&shapes, "[");
     sput(&types, "[");
     sput(&strides, "[");
     sput(&concrete, "[");
-    for (int i = 0; i < n; i++) {
+    const unsigned char *r = e->raw_inputs, *end = r + e->raw_len;
+    for (int i = 0; r < end; i++) {
         const char *sep = i ? ", " : "";
         sput(&shapes, sep);
         sput(&types, sep);
         sput(&strides, sep);
         sput(&concrete, sep);
-        const ct_value *v = &in[i];
-        switch (v->tag) {
-        case CT_TAG_TENSOR:
-            put_list(&shapes, v->u.t->sizes, v->u.t->ndim);
+        int tag = *r++;
+        switch (tag) {
+        case RAW_TENSOR: {
+            ct_dtype dt = (ct_dtype)(signed char)*r++;
+            int nd = *r++;
+            put_raw_list(&shapes, r, nd);
+            put_raw_list(&strides, r + 8 * nd, nd);
+            r += 16 * (size_t)nd;
             sput(&types, "\"");
-            sput(&types, ct_dtype_type_meta_name(v->u.t->dtype));
+            sput(&types, ct_dtype_type_meta_name(dt));
             sput(&types, "\"");
-            put_list(&strides, v->u.t->strides, v->u.t->ndim);
             sput(&concrete, "\"\"");
             break;
-        case CT_TAG_INT:
-        case CT_TAG_DOUBLE:
-        case CT_TAG_BOOL: {
+        }
+        case RAW_INT:
+        case RAW_DOUBLE:
+        case RAW_BOOL: {
             sput(&shapes, "[]");
             sput(&types, "\"Scalar\"");
             sput(&strides, "[]");
             sput(&concrete, "\"");
             char num[32];
-            if (v->tag == CT_TAG_INT) {
-                snprintf(num, sizeof num, "%" PRId64, v->u.i);
+            if (tag == RAW_INT) {
+                int64_t v;
+                memcpy(&v, r, 8);
+                r += 8;
+                snprintf(num, sizeof num, "%" PRId64, v);
                 sput(&concrete, num);
-            } else if (v->tag == CT_TAG_BOOL) {
-                sput(&concrete, v->u.b ? "True" : "False");
+            } else if (tag == RAW_BOOL) {
+                sput(&concrete, *r++ ? "True" : "False");
             } else {
-                put_double(&concrete, v->u.d);
+                double d;
+                memcpy(&d, r, 8);
+                r += 8;
+                put_double(&concrete, d);
             }
             sput(&concrete, "\"");
             break;
         }
-        case CT_TAG_INTLIST:
+        case RAW_LIST: {
+            int64_t len;
+            memcpy(&len, r, 8);
+            r += 8;
             sput(&shapes, "[]");
             sput(&types, "\"ScalarList\"");
             sput(&strides, "[]");
             sput(&concrete, "\"");
-            put_list(&concrete, v->u.list.data, v->u.list.len);
+            put_raw_list(&concrete, r, len);
             sput(&concrete, "\"");
+            r += 8 * (size_t)len;
             break;
-        case CT_TAG_STRING:
-            sput(&shapes, "[]");
-            sput(&types, "\"String\"");
-            sput(&strides, "[]");
-            sput(&concrete, "\"\"");
-            break;
+        }
         default:
             sput(&shapes, "[]");
-            sput(&types, "\"\"");
+            sput(&types, tag == RAW_STRING ? "\"String\"" : "\"\"");
             sput(&strides, "[]");
             sput(&concrete, "\"\"");
             break;
@@ -156,7 +256,17 @@ static void format_inputs(ct_prof_event *e, const ct_value *in, int n) {
     e->input_types = finish(&types);
     e->input_strides = finish(&strides);
     e->concrete_inputs = finish(&concrete);
-    e->has_inputs = true;
+    if (!e->input_shapes || !e->input_types || !e->input_strides || !e->concrete_inputs) return -1;
+    return 0;
+}
+
+int ct_prof_format_inputs(ct_profiler *p) {
+    for (size_t i = 0; i < p->evs.n; i++) {
+        ct_prof_event *e = &p->evs.ev[i];
+        if (e->has_inputs && !e->input_shapes && format_raw(e) != 0)
+            return ct_error_set(CT_ERR_NOMEM, "profiler: out of memory formatting inputs");
+    }
+    return 0;
 }
 
 /* ---- ranges ---- */
@@ -183,7 +293,7 @@ static int64_t push_event(ct_profiler *p, const char *name, bool copy_name, ct_p
     e->scope = scope;
     e->sequence_nr = seq;
     e->fwd_thread_id = fwd_tid;
-    if (p->record_shapes && inputs) format_inputs(e, inputs, n_inputs);
+    if (p->record_shapes && inputs) record_inputs(p, e, inputs, n_inputs);
     int64_t idx = (int64_t)evs->n++;
     p->stack[p->depth++] = idx;
     p->raw_events++;
