@@ -1,7 +1,9 @@
 /* The seed training step (MLP 16->32->4, ReLU, cross_entropy) against PyTorch 2.6's recording
  * (../shared/reference/torch-2.6/seed_step_golden.json): parameters after manual_seed bit for
  * bit, the forward and backward dispatch-mode logs op for op (detach entries included), logits,
- * loss and gradients within rtol 1e-5 / atol 1e-6, and the grad_fn graph's structure. */
+ * loss and gradients within rtol 1e-5 / atol 1e-6, the batch bit for bit, the SGD step's
+ * dispatch-mode log (record-function ops and four add_) and the updated parameters, and the
+ * grad_fn graph's structure. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +11,7 @@
 #include "ctorch/ctorch.h"
 #include "ctorch/mode.h"
 #include "ctorch/nn.h"
+#include "ctorch/optim.h"
 #include "ctorch/testing.h"
 #include "harness.h"
 #include "util/json.h"
@@ -118,6 +121,8 @@ int main(void) {
         ct_module *model = make_model((uint64_t)seed);
         ct_tensor *x = NULL, *y = NULL;
         CHECK_INT_EQ(make_batch((uint64_t)seed + 1, &x, &y), 0);
+        compare("x", seed, x, cJSON_GetObjectItemCaseSensitive(rec, "x"), true);
+        compare("y", seed, y, cJSON_GetObjectItemCaseSensitive(rec, "y"), true);
         ct_tensor *params[4];
         CHECK_INT_EQ(ct_module_parameters(model, params, 4), 4);
         cJSON *init = cJSON_GetObjectItemCaseSensitive(rec, "params_init");
@@ -142,6 +147,18 @@ int main(void) {
                   "seed %d loss %.9g", seed, lv);
         cJSON *grads = cJSON_GetObjectItemCaseSensitive(rec, "grads");
         for (int i = 0; i < 4; i++) compare("grad", seed, ct_tensor_grad(params[i]), cJSON_GetArrayItem(grads, i), false);
+
+        /* the optimizer phase: SGD(lr=0.1).step() under the same kind of logger */
+        ct_optimizer *opt = ct_sgd_new(params, 4, ct_sgd_defaults(0.1));
+        ct_op_logger *optl = ct_op_logger_new();
+        ct_op_logger_push(optl);
+        CHECK_MSG(opt && ct_optimizer_step(opt) == 0, "step: %s", ct_error_message());
+        ct_op_logger_pop(optl);
+        check_log("optimizer", seed, optl, cJSON_GetObjectItemCaseSensitive(logs, "optimizer"));
+        cJSON *after = cJSON_GetObjectItemCaseSensitive(rec, "params_after");
+        for (int i = 0; i < 4; i++) compare("params_after", seed, params[i], cJSON_GetArrayItem(after, i), false);
+        ct_op_logger_free(optl);
+        ct_optimizer_free(opt);
 
         if (seed == 0) {
             char *golden = ct_test_read_file(ct_test_source("tests/golden/torch-2.6/seed_graph.txt"), NULL);

@@ -6,5 +6,7 @@ int ct_cmd_keys(int argc, char **argv);
 int ct_cmd_dump(int argc, char **argv);
 int ct_cmd_ops(int argc, char **argv);
 int ct_cmd_trace(int argc, char **argv);
+int ct_cmd_step(int argc, char **argv);
+int ct_cmd_lab00(int argc, char **argv);
 
 #endif

@@ -13,7 +13,12 @@ static void usage(FILE *f) {
             "  dump OP              print an operator's schema, registrations and computed dispatch table\n"
             "                       (like torch._C._dispatch_dump / _dispatch_dump_table), e.g. aten::addmm\n"
             "  ops                  list every operator\n"
-            "  trace                run linear(x, W, b) and addmm with the decision trace on\n"
+            "  trace                run linear(x, W, b) with the full decision trace on\n"
+            "  lab00 [--out DIR] [--seed N]\n"
+            "                       Lab 00: trace linear(x, W, b); writes trace.log, REPORT.md, manifest.json\n"
+            "                       (default DIR experiments/25-dispatcher-trace, seed 42)\n"
+            "  step [--seed N] [--json-out FILE]\n"
+            "                       the training-step tracer: per-phase op counts, LoggingTensor run, JSON\n"
             "  help                 this text\n");
 }
 
@@ -27,6 +32,8 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "dump") == 0) return ct_cmd_dump(argc - 1, argv + 1);
     if (strcmp(cmd, "ops") == 0) return ct_cmd_ops(argc - 1, argv + 1);
     if (strcmp(cmd, "trace") == 0) return ct_cmd_trace(argc - 1, argv + 1);
+    if (strcmp(cmd, "step") == 0) return ct_cmd_step(argc - 1, argv + 1);
+    if (strcmp(cmd, "lab00") == 0) return ct_cmd_lab00(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
         return 0;

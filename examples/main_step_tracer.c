@@ -1,0 +1,23 @@
+/* A standalone program around the training-step tracer (examples/step_tracer.c):
+ *
+ *     example_step_tracer [SEED]
+ *
+ * prints the seed script's JSON result for SEED (default 0): per-phase aten op counts from a
+ * dispatch mode, the LoggingTensor run, and the comparisons with a plain eager step. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ctorch/ctorch.h"
+#include "step_tracer.h"
+
+int main(int argc, char **argv) {
+    unsigned long long seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 0;
+    char *json = ct_example_step_json((uint64_t)seed);
+    if (!json) {
+        fprintf(stderr, "example_step_tracer: %s\n", ct_error_message());
+        return 1;
+    }
+    printf("%s\n", json);
+    ct_free(json);
+    return 0;
+}
