@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Builds ctorch (release) into build/ and runs the main job.
+# Builds ctorch (release) into build/ and runs the main job: the two seed experiments.
+#   Lab 00 (dispatcher trace over linear)  -> experiments/25-dispatcher-trace/{trace.log,REPORT.md,manifest.json}
+#   the training-step tracer, seeds 0..2   -> experiments/20-dispatch-tracer/seed-N.json (also printed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -7,3 +9,9 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"
 ./build/bin/ctorch keys
 ./build/bin/ctorch dump aten::addmm
+./build/bin/ctorch lab00 --out experiments/25-dispatcher-trace --seed 42
+mkdir -p experiments/20-dispatch-tracer
+for seed in 0 1 2; do
+  echo "== ctorch step --seed $seed"
+  ./build/bin/ctorch step --seed "$seed" --json-out "experiments/20-dispatch-tracer/seed-$seed.json"
+done

@@ -1,0 +1,199 @@
+/* `ctorch lab00 --out DIR` against the lab's own acceptance list
+ * (../shared/seeds/lab00-dispatcher-trace.md) and PyTorch 2.6's run of it
+ * (../shared/reference/torch-2.6/lab00.out):
+ *   - the trace shows aten.t and aten.addmm for linear, and aten.linear in the function-mode
+ *     and profiler views;
+ *   - a direct addmm with a pre-transposed weight logs fewer ops than linear;
+ *   - the profiler tables show forward and backward rows, with input shapes [[2, 64], [600, 64], [600]];
+ *   - the interpretation says the autograd key sits above the CPU key;
+ *   - manifest.json parses and has every field;
+ *   - y[0,:4] equals PyTorch's within 1e-5 relative;
+ * plus: no temporary files are left, and an unwritable --out exits with 2. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ctorch/ctorch.h"
+#include "harness.h"
+#include "util/json.h"
+
+static int run(const char *cmdline) {
+    int st = system(cmdline);
+    if (st == -1 || !WIFEXITED(st)) return -1;
+    return WEXITSTATUS(st);
+}
+
+/* the lines of the section "## <title>" in trace.log, up to the next blank line */
+static int section_lines(const char *log, const char *title, char lines[][128], int max) {
+    char head[256];
+    snprintf(head, sizeof head, "## %s\n", title);
+    const char *p = strstr(log, head);
+    if (!p) return -1;
+    p += strlen(head);
+    int n = 0;
+    while (*p && *p != '\n') {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (n < max) snprintf(lines[n], 128, "%.*s", (int)len, p);
+        n++;
+        p = e ? e + 1 : p + len;
+    }
+    return n;
+}
+
+/* the four numbers after "y[0,:4] [" */
+static int y_values(const char *s, double out[4]) {
+    const char *p = s ? strstr(s, "y[0,:4] [") : NULL;
+    if (!p) return -1;
+    p += strlen("y[0,:4] [");
+    for (int i = 0; i < 4; i++) {
+        char *end;
+        out[i] = strtod(p, &end);
+        if (end == p) return -1;
+        p = end;
+        while (*p == ',' || *p == ' ') p++;
+    }
+    return 0;
+}
+
+int main(void) {
+    char dir[] = "/tmp/ctorch-lab00-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char out[512], cmd[1200];
+    snprintf(out, sizeof out, "%s/experiments/25-dispatcher-trace", dir); /* created by the command */
+    snprintf(cmd, sizeof cmd, "'%s/bin/ctorch' lab00 --out '%s' > '%s/stdout.txt' 2>&1", CT_BINARY_DIR, out, dir);
+    CHECK_INT_EQ(run(cmd), 0);
+
+    char path[700];
+    snprintf(path, sizeof path, "%s/trace.log", out);
+    char *log = ct_test_read_file(path, NULL);
+    snprintf(path, sizeof path, "%s/REPORT.md", out);
+    char *report = ct_test_read_file(path, NULL);
+    snprintf(path, sizeof path, "%s/manifest.json", out);
+    char *manifest = ct_test_read_file(path, NULL);
+    CHECK_MSG(log && report && manifest, "the three files are written");
+    if (!log || !report || !manifest) return ct_test_finish("test_lab00");
+
+    /* the trace shows aten.t and aten.addmm for linear */
+    char lines[32][128];
+    int nl = section_lines(log, "dispatch-mode log: linear(x, W, b)", lines, 32);
+    CHECK_INT_EQ(nl, 2);
+    CHECK_STR_EQ(lines[0], "aten.t.default");
+    CHECK_STR_EQ(lines[1], "aten.addmm.default");
+    CHECK(strstr(log, " [call] op=[aten::linear], key=[AutogradCPU]\n") != NULL);
+    CHECK(strstr(log, "  [call] op=[aten::addmm], key=[AutogradCPU]\n   [redispatch] op=[aten::addmm], key=[CPU]\n") != NULL);
+    CHECK(strstr(log, "tls included: DispatchKeySet(BackendSelect, ADInplaceOrView)") != NULL);
+    /* ... and aten.linear in the function-mode and profiler views */
+    CHECK(strstr(report, "sees the public call before it decomposes:\n\n```\nlinear\n```") != NULL);
+    CHECK(strstr(report, " aten::linear  ") != NULL);
+
+    /* a direct addmm with a pre-transposed weight shows fewer ops */
+    char lines2[32][128];
+    int nd = section_lines(log, "dispatch-mode log: addmm(b, x, Wt), Wt = W.T made before the mode", lines2, 32);
+    CHECK_INT_EQ(nd, 1);
+    CHECK(nd >= 1 && nd < nl);
+    CHECK_STR_EQ(lines2[0], "aten.addmm.default");
+    char lines3[32][128];
+    int nt = section_lines(log, "dispatch-mode log: addmm(b, x, W.T), W.T inside the mode", lines3, 32);
+    CHECK_INT_EQ(nt, 2);
+    CHECK_STR_EQ(lines3[0], "aten.permute.default");
+    CHECK(strstr(report, "addmm(b, x, Wt), Wt = W.T made before:  ['aten.addmm.default']") != NULL);
+
+    /* the profiler table: forward and backward rows, input shapes */
+    CHECK(strstr(report, "Self CPU %      Self CPU   CPU total %     CPU total  CPU time avg    # of Calls") != NULL);
+    const char *fwd = strstr(report, " aten::linear  ");
+    CHECK(fwd && strstr(report, "[[2, 64], [600, 64], [600]]  \n") != NULL);
+    const char *bwd_row = strstr(report, "                                         AddmmBackward0  ");
+    CHECK(bwd_row != NULL);
+    CHECK(strstr(report, "autograd::engine::evaluate_function: AddmmBackward0  ") != NULL);
+    CHECK(strstr(report, "[[600], [2, 64], [64, 600], [], []]") != NULL);
+    CHECK(strstr(report, "Self CPU time total: ") != NULL);
+    /* the row limit is honoured: 10 rows between the second and third separators */
+    const char *t0 = strstr(report, "key_averages().table(sort_by=\"cpu_time_total\", row_limit=10)`:\n\n```\n");
+    CHECK(t0 != NULL);
+    if (t0) {
+        int seps = 0, rows = 0;
+        for (const char *p = strchr(t0, '\n') + 5; *p && seps < 3; p = strchr(p, '\n') + 1) {
+            if (*p == '-') seps++;
+            else if (seps == 2) rows++;
+            if (!strchr(p, '\n')) break;
+        }
+        CHECK_INT_EQ(rows, 10);
+    }
+
+    /* the interpretation */
+    const char *interp = strstr(report, "## Interpretation\n");
+    CHECK(interp && strstr(interp, "the autograd key sits above the CPU key") != NULL);
+    CHECK(interp && strstr(interp, "decomposed into `t` + `addmm`") != NULL);
+    CHECK(interp && strstr(interp, "`AddmmBackward0`") != NULL);
+    const char *diff = strstr(report, "## Where the lab's expectations differ from PyTorch\n");
+    CHECK(diff && strstr(diff, "No Half key") && strstr(diff, "never sees `aten.linear`") &&
+          strstr(diff, "still routes the call") && strstr(diff, "adds a permute"));
+    CHECK(strstr(report, "torch.Size([2, 600]) <AddmmBackward0 object at 0x") != NULL);
+    CHECK(strstr(report, "torch.empty(1) made under inference_mode DispatchKeySet(CPU, AutocastCPU)") != NULL);
+    CHECK(strstr(report, "torch.empty(1, dtype=torch.float16)     DispatchKeySet(CPU, ADInplaceOrView, AutogradCPU, AutocastCPU)") != NULL);
+
+    /* y equals PyTorch's within 1e-5 relative */
+    char *ref = ct_test_read_file(ct_test_shared("reference/torch-2.6/lab00.out"), NULL);
+    double got[4], want[4];
+    CHECK_INT_EQ(y_values(report, got), 0);
+    CHECK_INT_EQ(y_values(ref, want), 0);
+    for (int i = 0; i < 4; i++) CHECK_MSG(ct_test_close(got[i], want[i], 1e-5, 0.0), "y[0,%d] %.9g vs %.9g", i, got[i], want[i]);
+    free(ref);
+
+    /* manifest.json parses and has every field */
+    cJSON *m = ct_json_parse(manifest, strlen(manifest));
+    CHECK(m != NULL);
+    const char *fields[] = {"ctorch_version", "pytorch_version_followed", "seed", "timestamp_utc", "source_hash",
+                            "compiler", "compiler_flags", "blas"};
+    for (size_t i = 0; m && i < sizeof fields / sizeof fields[0]; i++) {
+        cJSON *v = cJSON_GetObjectItemCaseSensitive(m, fields[i]);
+        CHECK_MSG(v && (cJSON_IsNumber(v) || (cJSON_IsString(v) && *cJSON_GetStringValue(v))) , "manifest field %s", fields[i]);
+    }
+    if (m) {
+        CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "pytorch_version_followed")), "2.6.0");
+        CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m, "seed")) == 42);
+        const char *ts = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "timestamp_utc"));
+        int Y, M, D, h, mi, s;
+        char z = 0;
+        CHECK(ts && strlen(ts) == 20 && sscanf(ts, "%4d-%2d-%2dT%2d:%2d:%2d%c", &Y, &M, &D, &h, &mi, &s, &z) == 7 && z == 'Z');
+        const char *hash = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "source_hash"));
+        CHECK(hash && strlen(hash) == 64);
+    }
+    cJSON_Delete(m);
+
+    /* nothing half-written is left behind */
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | grep -v -x -e trace.log -e REPORT.md -e manifest.json > /dev/null", out);
+    CHECK_MSG(run(cmd) != 0, "only the three files are in the output folder");
+
+    /* a second run with another seed replaces the files; y changes */
+    snprintf(cmd, sizeof cmd, "'%s/bin/ctorch' lab00 --out '%s' --seed 7 > /dev/null 2>&1", CT_BINARY_DIR, out);
+    CHECK_INT_EQ(run(cmd), 0);
+    snprintf(path, sizeof path, "%s/REPORT.md", out);
+    char *report7 = ct_test_read_file(path, NULL);
+    double got7[4];
+    CHECK(report7 && y_values(report7, got7) == 0 && got7[0] != got[0]);
+    free(report7);
+
+    /* an unwritable --out: a clear error and exit code 2 */
+    snprintf(path, sizeof path, "%s/stdout.txt/sub", dir); /* below a regular file */
+    snprintf(cmd, sizeof cmd, "'%s/bin/ctorch' lab00 --out '%s' > '%s/err.txt' 2>&1", CT_BINARY_DIR, path, dir);
+    CHECK_INT_EQ(run(cmd), 2);
+    snprintf(path, sizeof path, "%s/err.txt", dir);
+    char *err = ct_test_read_file(path, NULL);
+    CHECK_MSG(err && strstr(err, "ctorch lab00: cannot create the output folder") && strstr(err, "Not a directory"),
+              "error text: %s", err ? err : "(none)");
+    free(err);
+    snprintf(cmd, sizeof cmd, "'%s/bin/ctorch' lab00 --seed x > /dev/null 2>&1", CT_BINARY_DIR);
+    CHECK_INT_EQ(run(cmd), 2);
+
+    free(log);
+    free(report);
+    free(manifest);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK_INT_EQ(run(cmd), 0);
+    return ct_test_finish("test_lab00");
+}
