@@ -117,6 +117,28 @@ static ct_tensor *f_nll_mean(ct_tensor **in) { return nll(in, 1); }
 static ct_tensor *f_nll_sum(ct_tensor **in) { return nll(in, 2); }
 static ct_tensor *f_nll_none(ct_tensor **in) { return nll(in, 0); }
 
+/* masked_fill with a fixed mask broadcast over rows */
+static ct_tensor *mask_2x3(void) {
+    double m[3] = {1, 0, 1};
+    int64_t n = 3;
+    ct_tensor *md = ct_tensor_from_doubles(m, &n, 1, CT_BOOL);
+    return md;
+}
+static ct_tensor *f_masked_fill(ct_tensor **in) {
+    ct_tensor *m = mask_2x3();
+    ct_tensor *r = ct_masked_fill(in[0], m, ct_double(0.25));
+    ct_tensor_release(m);
+    return r;
+}
+static ct_tensor *f_masked_fill_(ct_tensor **in) {
+    ct_tensor *m = mask_2x3(), *c = ct_mul_scalar(in[0], ct_int(2)); /* a non-leaf to modify */
+    if (c && ct_masked_fill_(c, m, ct_int(-1)) != 0) {
+        ct_tensor_release(c);
+        c = NULL;
+    }
+    ct_tensor_release(m);
+    return c;
+}
 #define S1(a) {a}
 static const gcase cases[] = {
     {"aten::addmm", 3, {{4}, {3, 5}, {5, 4}}, {1, 2, 2}, {0}, f_addmm},
@@ -153,6 +175,8 @@ static const gcase cases[] = {
     {"aten::nll_loss_forward", 1, {{5, 3}}, {2}, {0}, f_nll_mean},
     {"aten::nll_loss_forward", 1, {{5, 3}}, {2}, {0}, f_nll_sum},
     {"aten::nll_loss_forward", 1, {{5, 3}}, {2}, {0}, f_nll_none},
+    {"aten::masked_fill.Scalar", 1, {{2, 3}}, {2}, {0}, f_masked_fill},
+    {"aten::masked_fill_.Scalar", 1, {{2, 3}}, {2}, {0}, f_masked_fill_},
 };
 
 static double eval(apply_fn f, ct_tensor **in, const double *r, int64_t nr) {

@@ -335,6 +335,16 @@ static int ct_d_nll_loss(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     return rc;
 }
 
+/* masked_fill: self: grad.masked_fill(mask, 0); mask: non_differentiable */
+static int ct_d_masked_fill(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    ct_tensor *mask;
+    if (ct_saved_unpack(n, &n->saved_args[1], &mask) != 0) return -1;
+    out[0] = ct_masked_fill(grads[0], mask, ct_int(0));
+    ct_tensor_release(mask);
+    NEED_OK(out[0]);
+    return 0;
+}
+
 /* ---- the table (src/autograd/derivatives.def) ---- */
 
 #define ALWAYS 0xFFFFFFFFu

@@ -8,6 +8,7 @@
 #include "ctorch/ops_generated.h"
 #include "ctorch/optim.h"
 #include "ctorch/profiler.h"
+#include "util/pyfloat.h"
 
 struct ct_optimizer {
     ct_sgd_options o;
@@ -24,16 +25,20 @@ ct_sgd_options ct_sgd_defaults(double lr) {
 }
 
 ct_optimizer *ct_sgd_new(ct_tensor *const *params, int n, ct_sgd_options o) {
+    char v[CT_PY_FLOAT_REPR_MAX]; /* the value as Python's f-string prints a float */
     if (o.lr < 0.0) {
-        ct_error_set(CT_ERR_VALUE, "Invalid learning rate: %g", o.lr);
+        ct_py_float_repr(o.lr, v);
+        ct_error_set(CT_ERR_VALUE, "Invalid learning rate: %s", v);
         return NULL;
     }
     if (o.momentum < 0.0) {
-        ct_error_set(CT_ERR_VALUE, "Invalid momentum value: %g", o.momentum);
+        ct_py_float_repr(o.momentum, v);
+        ct_error_set(CT_ERR_VALUE, "Invalid momentum value: %s", v);
         return NULL;
     }
     if (o.weight_decay < 0.0) {
-        ct_error_set(CT_ERR_VALUE, "Invalid weight_decay value: %g", o.weight_decay);
+        ct_py_float_repr(o.weight_decay, v);
+        ct_error_set(CT_ERR_VALUE, "Invalid weight_decay value: %s", v);
         return NULL;
     }
     if (o.nesterov && (o.momentum <= 0.0 || o.dampening != 0.0)) {

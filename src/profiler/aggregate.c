@@ -3,6 +3,7 @@
  * contract; the comments here say which PyTorch step each piece mirrors and why the arithmetic
  * is written the way it is. */
 #include "profiler/aggregate.h"
+#include "util/pyfloat.h"
 
 #include <locale.h>
 #include <math.h>
@@ -143,63 +144,8 @@ static void format_time(char *out, double us) {
     snprintf(out, NUMBUF + 4, "%s%s", num, unit);
 }
 
-/* repr(float): the shortest digits that read back as v (tried from 1 to 17 digits), laid out
- * as Python does: positional for 1e-4 <= |v| < 1e16 with at least one fractional digit,
- * otherwise d.ddde+XX. */
-static void py_repr(char *out, double v) {
-    if (isnan(v)) {
-        strcpy(out, "nan");
-        return;
-    }
-    if (isinf(v)) {
-        strcpy(out, v > 0 ? "inf" : "-inf");
-        return;
-    }
-    if (v == 0) {
-        strcpy(out, signbit(v) ? "-0.0" : "0.0");
-        return;
-    }
-    char tmp[64];
-    for (int p = 1; p <= 17; p++) {
-        snprintf(tmp, sizeof tmp, "%.*e", p - 1, v);
-        if (strtod(tmp, NULL) == v) break;
-    }
-    /* tmp: [-]d[<point>ddd]e<sign>dd */
-    char digits[32];
-    int nd = 0;
-    const char *q = tmp;
-    bool neg = *q == '-';
-    if (neg) q++;
-    for (; *q && *q != 'e'; q++)
-        if (*q >= '0' && *q <= '9') digits[nd++] = *q;
-    int e10 = (int)strtol(q + 1, NULL, 10);
-    while (nd > 1 && digits[nd - 1] == '0') nd--;
-    char *o = out;
-    if (neg) *o++ = '-';
-    if (e10 >= -4 && e10 < 16) {
-        if (e10 < 0) {
-            *o++ = '0';
-            *o++ = '.';
-            for (int i = 0; i < -e10 - 1; i++) *o++ = '0';
-            for (int i = 0; i < nd; i++) *o++ = digits[i];
-        } else {
-            for (int i = 0; i <= e10; i++) *o++ = i < nd ? digits[i] : '0';
-            *o++ = '.';
-            if (nd > e10 + 1)
-                for (int i = e10 + 1; i < nd; i++) *o++ = digits[i];
-            else
-                *o++ = '0';
-        }
-        *o = '\0';
-    } else {
-        *o++ = digits[0];
-        if (nd > 1) {
-            *o++ = '.';
-            for (int i = 1; i < nd; i++) *o++ = digits[i];
-        }
-        snprintf(o, 16, "e%c%02d", e10 < 0 ? '-' : '+', e10 < 0 ? -e10 : e10);
-    }
-}
+/* repr(float) */
+static void py_repr(char *out, double v) { ct_py_float_repr(v, out); }
 
 /* A percentage as _format_time_share computes it: time * 100.0 / total, and NaN (with
  * PyTorch's assertion that the time is 0) when the total is 0. Returns 0 with *pct set and

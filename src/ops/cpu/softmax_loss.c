@@ -141,7 +141,7 @@ static int nll_check(const ct_tensor *self, const ct_tensor *target, const ct_te
                             (long long)*n_classes, b);
     }
     if (target->dtype != CT_INT64)
-        return ct_error_set(CT_ERR_RUNTIME, "\"nll_loss_out_frame\" not implemented for '%s'", ct_dtype_name(target->dtype));
+        return ct_error_set(CT_ERR_RUNTIME, "expected scalar type Long but found %s", ct_dtype_name(target->dtype));
     return 0;
 }
 

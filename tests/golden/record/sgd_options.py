@@ -50,8 +50,8 @@ def err(tag, f):
     except Exception as e: out["errors"][tag] = [type(e).__name__, str(e)]
 p = torch.randn(3, requires_grad=True)
 err("lr", lambda: torch.optim.SGD([p], lr=-0.1))
-err("momentum", lambda: torch.optim.SGD([p], lr=0.1, momentum=-1))
-err("weight_decay", lambda: torch.optim.SGD([p], lr=0.1, weight_decay=-1))
+err("momentum", lambda: torch.optim.SGD([p], lr=0.1, momentum=-1.0))  # a float, as the C options are
+err("weight_decay", lambda: torch.optim.SGD([p], lr=0.1, weight_decay=-1.0))
 err("nesterov", lambda: torch.optim.SGD([p], lr=0.1, nesterov=True))
 err("non_leaf", lambda: torch.optim.SGD([p * 2], lr=0.1))
 json.dump(out, open(sys.argv[1], "w"))

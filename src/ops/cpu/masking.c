@@ -1,0 +1,289 @@
+/* Comparison, masking and indexing kernels the losses need: eq.Scalar, bitwise_not,
+ * masked_fill_.Scalar (and the composite masked_fill.Scalar), masked_select, gather
+ * (BinaryOps.cpp, UnaryOps.cpp, TensorAdvancedIndexing.cpp). Messages are PyTorch 2.6's. */
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "ops/kernel_util.h"
+
+/* caffe2::TypeMeta names, as some of PyTorch's messages print a dtype */
+static const char *type_meta_name(ct_dtype d) {
+    switch (d) {
+    case CT_FLOAT32: return "float";
+    case CT_FLOAT64: return "double";
+    case CT_FLOAT16: return "c10::Half";
+    case CT_BFLOAT16: return "c10::BFloat16";
+    case CT_INT64: return "long int";
+    case CT_BOOL: return "bool";
+    default: return "unknown";
+    }
+}
+
+/* the element at linear index i of t in row-major order, as a pointer */
+static char *elem_ptr(const ct_tensor *t, int64_t i) {
+    int64_t off = 0;
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        int64_t s = t->sizes[d];
+        off += (i % s) * t->strides[d];
+        i /= s;
+    }
+    return (char *)ct_tensor_data_ptr(t) + off * (int64_t)ct_dtype_size(t->dtype);
+}
+
+/* ---- eq.Scalar ------------------------------------------------------------------------------ */
+
+typedef struct eq_ctx {
+    ct_dtype a, common;
+    int64_t vi;
+    double vd;
+} eq_ctx;
+
+static void eq_elem(char **p, void *vctx) {
+    const eq_ctx *c = vctx;
+    bool r;
+    if (c->common == CT_INT64) {
+        int64_t a = c->a == CT_INT64 ? *(const int64_t *)p[1] : (int64_t)ct_load_as_double(p[1], c->a);
+        r = a == c->vi;
+    } else if (c->common == CT_BOOL) {
+        r = (ct_load_as_double(p[1], c->a) != 0) == (c->vd != 0);
+    } else {
+        r = ct_load_as_double(p[1], c->a) == c->vd;
+    }
+    *(bool *)p[0] = r;
+}
+
+/* eq.Scalar(Tensor self, Scalar other) -> Tensor: a bool tensor; both sides are compared in
+ * their common dtype (the Scalar is a wrapped number, so a floating self keeps its dtype). */
+CT_KERNEL(ct_k_eq_scalar) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    ct_scalar other = args[1];
+    eq_ctx c;
+    c.a = self->dtype;
+    c.common = ct_result_type_scalar(self, other);
+    c.vi = other.tag == CT_TAG_INT ? other.u.i : (int64_t)ct_scalar_to_double(other);
+    c.vd = ct_scalar_to_double(other);
+    /* the Scalar is cast to the common dtype before comparing */
+    if (c.common == CT_FLOAT32) c.vd = (double)(float)c.vd;
+    else if (c.common == CT_FLOAT16) c.vd = (double)ct_half_to_float(ct_float_to_half((float)c.vd));
+    else if (c.common == CT_BFLOAT16) c.vd = (double)ct_bfloat16_to_float(ct_float_to_bfloat16((float)c.vd));
+    const ct_tensor *ins[1] = {self};
+    ct_tensor *out = ct_iter_alloc_output(self->sizes, self->ndim, CT_BOOL, ins, 1);
+    if (!out) return -1;
+    if (out->numel) {
+        int64_t strides[2][CT_MAX_DIMS];
+        memcpy(strides[0], out->strides, sizeof(int64_t) * (size_t)out->ndim);
+        memcpy(strides[1], self->strides, sizeof(int64_t) * (size_t)self->ndim);
+        char *bases[2] = {ct_tensor_data_ptr(out), ct_tensor_data_ptr(self)};
+        size_t es[2] = {1, ct_dtype_size(self->dtype)};
+        ct_for_each(out->sizes, out->ndim, 2, bases, strides, es, eq_elem, &c);
+    }
+    return ct_ret(rets, 0, out);
+}
+
+/* ---- bitwise_not ---------------------------------------------------------------------------- */
+
+static void not_elem(char **p, void *vctx) {
+    ct_dtype d = *(const ct_dtype *)vctx;
+    if (d == CT_BOOL) *(bool *)p[0] = !*(const bool *)p[1];
+    else *(int64_t *)p[0] = ~*(const int64_t *)p[1];
+}
+
+/* bitwise_not(Tensor self) -> Tensor: logical not for bool, ~ for integers */
+CT_KERNEL(ct_k_bitwise_not) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    ct_dtype d = self->dtype;
+    if (d != CT_BOOL && d != CT_INT64)
+        return ct_error_set(CT_ERR_RUNTIME, "\"bitwise_not_cpu\" not implemented for '%s'", ct_dtype_name(d));
+    const ct_tensor *ins[1] = {self};
+    ct_tensor *out = ct_iter_alloc_output(self->sizes, self->ndim, d, ins, 1);
+    if (!out) return -1;
+    if (out->numel) {
+        int64_t strides[2][CT_MAX_DIMS];
+        memcpy(strides[0], out->strides, sizeof(int64_t) * (size_t)out->ndim);
+        memcpy(strides[1], self->strides, sizeof(int64_t) * (size_t)self->ndim);
+        char *bases[2] = {ct_tensor_data_ptr(out), ct_tensor_data_ptr(self)};
+        size_t es[2] = {ct_dtype_size(d), ct_dtype_size(d)};
+        ct_for_each(out->sizes, out->ndim, 2, bases, strides, es, not_elem, &d);
+    }
+    return ct_ret(rets, 0, out);
+}
+
+/* ---- masked_fill ---------------------------------------------------------------------------- */
+
+typedef struct fill_ctx {
+    ct_dtype d;
+    double v;
+    int64_t vi;
+} fill_ctx;
+
+static void fill_elem(char **p, void *vctx) {
+    const fill_ctx *c = vctx;
+    if (!*(const bool *)p[1]) return;
+    if (c->d == CT_INT64) *(int64_t *)p[0] = c->vi;
+    else ct_store_from_double(p[0], c->d, c->v);
+}
+
+/* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value): the mask is broadcast to
+ * self's shape (expand_inplace); the value is converted to self's dtype with a range check. */
+CT_KERNEL(ct_k_masked_fill_) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0), *mask = ARG_T(1);
+    ct_scalar value = args[2];
+    if (mask->dtype != CT_BOOL)
+        return ct_error_set(CT_ERR_RUNTIME, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
+                            type_meta_name(mask->dtype));
+    if (ct_assert_no_internal_overlap(self) != 0) return -1;
+    int64_t shape[CT_MAX_DIMS];
+    int n;
+    if (ct_broadcast_shapes(self->sizes, self->ndim, mask->sizes, mask->ndim, shape, &n) != 0) return -1;
+    bool same = n == self->ndim;
+    for (int i = 0; same && i < n; i++) same = shape[i] == self->sizes[i];
+    if (!same) {
+        char a[128], b[128];
+        ct_format_shape(mask->sizes, mask->ndim, a, sizeof a);
+        ct_format_shape(self->sizes, self->ndim, b, sizeof b);
+        return ct_error_set(CT_ERR_RUNTIME, "The expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
+                            (long long)self->sizes[self->ndim - 1], (long long)mask->sizes[mask->ndim - 1],
+                            self->ndim - 1, b, a);
+    }
+    if (ct_scalar_check_convert(value, self->dtype) != 0) return -1;
+    fill_ctx c = {self->dtype, ct_scalar_to_double(value), value.tag == CT_TAG_INT ? value.u.i : (int64_t)ct_scalar_to_double(value)};
+    if (self->numel) {
+        int64_t strides[2][CT_MAX_DIMS];
+        memcpy(strides[0], self->strides, sizeof(int64_t) * (size_t)self->ndim);
+        ct_broadcast_strides(mask, self->sizes, self->ndim, strides[1]);
+        char *bases[2] = {ct_tensor_data_ptr(self), ct_tensor_data_ptr(mask)};
+        size_t es[2] = {ct_dtype_size(self->dtype), 1};
+        ct_for_each(self->sizes, self->ndim, 2, bases, strides, es, fill_elem, &c);
+    }
+    ct_bump_version(self);
+    return ct_ret_self(rets, self);
+}
+
+/* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) (CompositeExplicitAutograd):
+ * self and mask expanded to their common shape, a contiguous clone, then masked_fill_. */
+CT_KERNEL(ct_k_masked_fill) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0), *mask = ARG_T(1);
+    int64_t shape[CT_MAX_DIMS];
+    int n;
+    if (ct_broadcast_shapes(self->sizes, self->ndim, mask->sizes, mask->ndim, shape, &n) != 0) return -1;
+    bool same = n == self->ndim;
+    for (int i = 0; same && i < n; i++) same = shape[i] == self->sizes[i];
+    ct_tensor *expanded = same ? ct_tensor_retain(self) : ct_expand(self, shape, n, false);
+    if (!expanded) return -1;
+    ct_tensor *r = ct_clone(expanded, CT_CONTIGUOUS_FORMAT);
+    ct_tensor_release(expanded);
+    if (!r) return -1;
+    if (ct_masked_fill_(r, mask, args[2]) != 0) {
+        ct_tensor_release(r);
+        return -1;
+    }
+    return ct_ret(rets, 0, r);
+}
+
+/* ---- masked_select -------------------------------------------------------------------------- */
+
+/* masked_select(Tensor self, Tensor mask) -> Tensor: the elements of self (broadcast with
+ * mask) where mask is true, in row-major order, as a 1-D tensor. */
+CT_KERNEL(ct_k_masked_select) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0), *mask = ARG_T(1);
+    if (mask->dtype != CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "masked_select: expected BoolTensor for mask");
+    int64_t shape[CT_MAX_DIMS];
+    int n;
+    if (ct_broadcast_shapes(mask->sizes, mask->ndim, self->sizes, self->ndim, shape, &n) != 0) return -1;
+    int64_t total = 1;
+    for (int i = 0; i < n; i++) total *= shape[i];
+    int64_t ss[CT_MAX_DIMS], ms[CT_MAX_DIMS];
+    ct_broadcast_strides(self, shape, n, ss);
+    ct_broadcast_strides(mask, shape, n, ms);
+    /* two passes: count, then copy */
+    int64_t count = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        ct_tensor *out = NULL;
+        if (pass == 1) {
+            out = ct_empty(&count, 1, self->dtype, CT_MEMORY_FORMAT_NONE);
+            if (!out) return -1;
+        }
+        size_t es = ct_dtype_size(self->dtype);
+        const char *sb = ct_tensor_data_ptr(self), *mb = ct_tensor_data_ptr(mask);
+        char *ob = out ? ct_tensor_data_ptr(out) : NULL;
+        int64_t k = 0;
+        for (int64_t i = 0; i < total; i++) {
+            int64_t rem = i, so = 0, mo = 0;
+            for (int d = n - 1; d >= 0; d--) {
+                int64_t idx = rem % shape[d];
+                rem /= shape[d];
+                so += idx * ss[d];
+                mo += idx * ms[d];
+            }
+            if (!mb[mo]) continue;
+            if (ob) memcpy(ob + (size_t)k * es, sb + (size_t)so * es, es);
+            k++;
+        }
+        if (pass == 0) count = k;
+        else return ct_ret(rets, 0, out);
+    }
+    return -1;
+}
+
+/* ---- gather --------------------------------------------------------------------------------- */
+
+/* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor:
+ * out[i][j][k] = self[index[i][j][k]][j][k] (for dim 0), with PyTorch's shape checks. */
+CT_KERNEL(ct_k_gather) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0), *index = ARG_T(2);
+    int64_t dim;
+    if (ct_wrap_dim(ARG_I(1), self->ndim, &dim) != 0) return -1;
+    if (index->dtype != CT_INT64) return ct_error_set(CT_ERR_RUNTIME, "gather(): Expected dtype int64 for index");
+    int sd = self->ndim ? self->ndim : 1, id = index->ndim ? index->ndim : 1;
+    if (index->numel > 0) {
+        if (sd != id) return ct_error_set(CT_ERR_RUNTIME, "Index tensor must have the same number of dimensions as input tensor");
+        for (int d = 0; d < index->ndim && self->ndim; d++) {
+            if (d == dim) continue;
+            if (index->sizes[d] > self->sizes[d]) {
+                char a[128], b[128];
+                ct_format_shape(index->sizes, index->ndim, a, sizeof a);
+                ct_format_shape(self->sizes, self->ndim, b, sizeof b);
+                return ct_error_set(CT_ERR_RUNTIME,
+                                    "Size does not match at dimension %d expected index %s to be no larger than self %s apart from dimension %lld",
+                                    d, a, b, (long long)dim);
+            }
+        }
+    }
+    ct_tensor *out = ct_tensor_alloc(index->sizes, index->ndim, self->dtype, false);
+    if (!out) return -1;
+    size_t es = ct_dtype_size(self->dtype);
+    int64_t dim_size = self->ndim ? self->sizes[dim] : 1;
+    for (int64_t i = 0; i < index->numel; i++) {
+        int64_t v = *(const int64_t *)elem_ptr(index, i);
+        if (v < -dim_size || v >= dim_size) {
+            ct_tensor_release(out);
+            return ct_error_set(CT_ERR_RUNTIME, "index %lld is out of bounds for dimension %lld with size %lld", (long long)v,
+                                (long long)dim, (long long)dim_size);
+        }
+        if (v < 0) v += dim_size;
+        /* the source element: the index's coordinates with dim replaced by v */
+        int64_t rem = i, off = 0;
+        for (int d = index->ndim - 1; d >= 0; d--) {
+            int64_t c = rem % index->sizes[d];
+            rem /= index->sizes[d];
+            off += (d == dim ? v : c) * self->strides[d];
+        }
+        if (index->ndim == 0 && self->ndim) off = v * self->strides[0];
+        memcpy((char *)ct_tensor_data_ptr(out) + (size_t)i * es,
+               (const char *)ct_tensor_data_ptr(self) + (size_t)off * es, es);
+    }
+    return ct_ret(rets, 0, out);
+}
