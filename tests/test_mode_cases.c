@@ -291,6 +291,34 @@ static void no_grad_then_backward(run *r) {
     ct_tensor_release(p);
 }
 
+static void multi_root_backward(run *r) {
+    ct_tensor *x = RG(r, 3, 8), *W = RG(r, 5, 8), *b = RG(r, 5);
+    on(r);
+    r->out = ct_linear(x, W, b);
+    ct_tensor *a = ct_sum(r->out, CT_DTYPE_UNDEFINED);
+    ct_tensor *sq = ct_mul(r->out, r->out);
+    ct_tensor *c = ct_sum(sq, CT_DTYPE_UNDEFINED);
+    ct_tensor *roots[2] = {a, c};
+    CHECK_MSG(ct_autograd_backward(roots, NULL, 2, false) == 0, "%s", ct_error_message());
+    off(r);
+    ct_tensor_release(a);
+    ct_tensor_release(sq);
+    ct_tensor_release(c);
+}
+
+static void multi_root_leaf_and_grads(run *r) {
+    ct_tensor *x = RG(r, 4), *w = RG(r, 4);
+    on(r);
+    r->out = ct_mul(x, w);
+    int64_t four = 4;
+    ct_tensor *g1 = ct_ones(&four, 1, CT_DTYPE_UNDEFINED), *g2 = ct_full(&four, 1, ct_double(2.0), CT_DTYPE_UNDEFINED);
+    ct_tensor *roots[2] = {r->out, x}, *grads[2] = {g1, g2};
+    CHECK_MSG(ct_autograd_backward(roots, grads, 2, false) == 0, "%s", ct_error_message());
+    off(r);
+    ct_tensor_release(g1);
+    ct_tensor_release(g2);
+}
+
 typedef struct scenario {
     const char *name;
     void (*fn)(run *);
@@ -317,6 +345,8 @@ static const scenario scenarios[] = {
     {"expand_backward", expand_backward},
     {"neg_mul_scalar", neg_mul_scalar},
     {"no_grad_then_backward", no_grad_then_backward},
+    {"multi_root_backward", multi_root_backward},
+    {"multi_root_leaf_and_grads", multi_root_leaf_and_grads},
 };
 
 static void compare_values(const char *what, const char *name, ct_tensor *t, cJSON *want) {

@@ -7,6 +7,7 @@
  *   numbers (several AccumulateGrads) come out in the order libstdc++'s heap algorithms give,
  *   so this file uses the same push_heap / pop_heap steps: the backward op order then matches
  *   PyTorch's exactly, ties included. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -287,6 +288,8 @@ static int call_node(ct_node *fn, ct_tensor **inputs, ct_tensor **outputs) {
     int rc = 0;
     if (fn->variable) {
         rc = accumulate_grad(fn, inputs[0]);
+    } else if (fn->root_grads) {
+        for (int i = 0; i < fn->n_next; i++) outputs[i] = ct_tensor_retain(fn->root_grads[i]);
     } else {
         bool any = false;
         for (int i = 0; i < fn->n_inputs; i++) any = any || inputs[i];
@@ -459,21 +462,31 @@ static int execute(ct_edge root, ct_tensor *root_grad, bool keep_graph) {
     return rc;
 }
 
+/* torch.autograd.backward: _make_grads for every root first (ones_like for the implicit ones),
+ * then one graph task: started at the single root's edge, or at a GraphRoot holding every
+ * root's edge (Engine::execute's skip_dummy_node), so shared parts of the graph run once. */
 int ct_autograd_backward(ct_tensor *const *tensors, ct_tensor *const *grads, size_t n, bool retain_graph) {
     if (!tensors || n == 0) return ct_error_set(CT_ERR_VALUE, "backward: no tensors given");
+    if (n > INT32_MAX) return ct_error_set(CT_ERR_VALUE, "backward: too many tensors");
     for (size_t i = 0; i < n; i++) {
         if (!tensors[i]) return ct_error_set(CT_ERR_VALUE, "backward: tensor %zu is NULL", i);
         if (!ct_tensor_requires_grad(tensors[i]))
             return ct_error_set(CT_ERR_RUNTIME, "element %zu of tensors does not require grad and does not have a grad_fn", i);
     }
-    for (size_t i = 0; i < n; i++) {
+    ct_tensor **gs = ct_calloc(n, sizeof *gs);
+    ct_edge *roots = ct_calloc(n, sizeof *roots);
+    int rc = gs && roots ? 0 : -1;
+    for (size_t i = 0; i < n && rc == 0; i++) {
         ct_tensor *t = tensors[i];
         ct_tensor *g = grads ? grads[i] : NULL;
         /* _make_grads */
         if (!g) {
-            if (t->numel != 1) return ct_error_set(CT_ERR_RUNTIME, "grad can be implicitly created only for scalar outputs");
-            g = ct_ones_like(t, CT_DTYPE_UNDEFINED, CT_PRESERVE_FORMAT);
-            if (!g) return -1;
+            if (t->numel != 1) {
+                rc = ct_error_set(CT_ERR_RUNTIME, "grad can be implicitly created only for scalar outputs");
+                break;
+            }
+            gs[i] = ct_ones_like(t, CT_DTYPE_UNDEFINED, CT_PRESERVE_FORMAT);
+            if (!gs[i]) rc = -1;
         } else {
             bool same = g->ndim == t->ndim;
             for (int d = 0; same && d < t->ndim; d++) same = g->sizes[d] == t->sizes[d];
@@ -481,19 +494,27 @@ int ct_autograd_backward(ct_tensor *const *tensors, ct_tensor *const *grads, siz
                 char a[256], b[256];
                 ct_format_shape(g->sizes, g->ndim, a, sizeof a);
                 ct_format_shape(t->sizes, t->ndim, b, sizeof b);
-                return ct_error_set(CT_ERR_RUNTIME,
-                                    "Mismatch in shape: grad_output[%zu] has a shape of torch.Size(%s) and output[%zu] has a shape of torch.Size(%s).",
-                                    i, a, i, b);
+                rc = ct_error_set(CT_ERR_RUNTIME,
+                                  "Mismatch in shape: grad_output[%zu] has a shape of torch.Size(%s) and output[%zu] has a shape of torch.Size(%s).",
+                                  i, a, i, b);
+                break;
             }
-            ct_tensor_retain(g);
+            gs[i] = ct_tensor_retain(g);
         }
-        ct_edge root = ct_gradient_edge(t);
-        int rc = root.fn ? execute(root, g, retain_graph) : 0;
-        ct_node_release(root.fn);
-        ct_tensor_release(g);
-        if (rc != 0) return -1;
     }
-    return 0;
+    for (size_t i = 0; i < n && rc == 0; i++) roots[i] = ct_gradient_edge(tensors[i]);
+    if (rc == 0 && n == 1) {
+        rc = execute(roots[0], gs[0], retain_graph);
+    } else if (rc == 0) {
+        ct_edge start = {ct_graph_root_new(roots, gs, (int)n), 0};
+        rc = start.fn ? execute(start, NULL, retain_graph) : -1;
+        ct_node_release(start.fn);
+    }
+    for (size_t i = 0; roots && i < n; i++) ct_node_release(roots[i].fn);
+    for (size_t i = 0; gs && i < n; i++) ct_tensor_release(gs[i]);
+    ct_free(roots);
+    ct_free(gs);
+    return rc;
 }
 
 int ct_backward(ct_tensor *t, ct_tensor *grad, bool retain_graph) {

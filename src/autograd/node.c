@@ -65,6 +65,23 @@ ct_node *ct_node_new_formula(const ct_deriv *d, const ct_op *op, int n_inputs) {
     return n;
 }
 
+ct_node *ct_graph_root_new(ct_edge *roots, ct_tensor *const *grads, int n) {
+    ct_node *r = node_alloc("GraphRoot", "GraphRoot", n, 0);
+    if (!r) return NULL;
+    r->root_grads = ct_calloc((size_t)(n ? n : 1), sizeof *r->root_grads);
+    if (!r->root_grads) {
+        ct_node_release(r);
+        return NULL;
+    }
+    r->sequence_nr = sequence_counter++;
+    for (int i = 0; i < n; i++) {
+        r->next[i] = roots[i];
+        roots[i].fn = NULL;
+        r->root_grads[i] = ct_tensor_retain(grads[i]);
+    }
+    return r;
+}
+
 ct_node *ct_node_retain(ct_node *n) {
     if (n) atomic_fetch_add_explicit(&n->refcount, 1, memory_order_relaxed);
     return n;
@@ -89,6 +106,10 @@ void ct_node_release(ct_node *n) {
         }
         for (int i = 0; i < CT_MAX_OP_ARGS; i++) ct_saved_release(&n->saved_args[i]);
         for (int i = 0; i < CT_MAX_OP_RETS; i++) ct_saved_release(&n->saved_rets[i]);
+        if (n->root_grads) {
+            for (int i = 0; i < n->n_next; i++) ct_tensor_release(n->root_grads[i]);
+            ct_free(n->root_grads);
+        }
         if (n->variable) {
             if (n->variable->autograd && n->variable->autograd->grad_accumulator == n)
                 n->variable->autograd->grad_accumulator = NULL;

@@ -69,6 +69,8 @@ struct ct_node {
     ct_saved_var saved_rets[CT_MAX_OP_RETS];
     /* AccumulateGrad */
     ct_tensor *variable;      /* owned */
+    /* GraphRoot: the gradients it hands to its next edges (n_next of them, owned) */
+    ct_tensor **root_grads;
     /* the graph task running this node marks which outputs it needs */
     const bool *needed;
 };
@@ -102,6 +104,9 @@ const char *ct_node_py_name(const ct_node *n);
 ct_node *ct_node_new_formula(const ct_deriv *d, const ct_op *op, int n_inputs);
 /* The AccumulateGrad of a leaf that requires grad (created once, reused while alive). */
 ct_node *ct_grad_accumulator(ct_tensor *leaf);
+/* GraphRoot (functions/basic_ops.h): the node a backward from several roots starts at. Takes
+ * the edges (their references) and new references to the gradients; takes a sequence number. */
+ct_node *ct_graph_root_new(ct_edge *roots, ct_tensor *const *grads, int n);
 /* The edge for a variable: its grad_fn, or its leaf's AccumulateGrad, or none. */
 ct_edge ct_gradient_edge(ct_tensor *t);
 /* True if the node should compute the gradient of forward argument `arg`. */

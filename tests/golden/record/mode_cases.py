@@ -173,5 +173,21 @@ def no_grad_then_backward(log):
         y = F.linear(x, W, b); (y * z).sum().backward()
     return y, [x, W, b]
 
+@case
+def multi_root_backward(log):
+    x, W, b = rg(3, 8), rg(5, 8), rg(5)
+    with log:
+        y = F.linear(x, W, b); a = y.sum(); c = (y * y).sum()
+        torch.autograd.backward([a, c])
+    return y, [x, W, b]
+
+@case
+def multi_root_leaf_and_grads(log):
+    x, w = rg(4), rg(4)
+    with log:
+        y = x * w
+        torch.autograd.backward([y, x], [torch.ones(4), torch.full((4,), 2.0)])
+    return y, [x, w]
+
 json.dump({"torch": torch.__version__, "cases": cases}, open(sys.argv[1], "w"), indent=1)
 print(len(cases), "cases")
