@@ -18,6 +18,7 @@
 #include "core/print.h"
 #include "core/tensor_impl.h"
 #include "ctorch/error.h"
+#include "util/strbuf.h"
 
 /* torch._tensor_str.PRINT_OPTS defaults. ctorch has no set_printoptions, so they are fixed. */
 enum {
@@ -31,54 +32,15 @@ enum {
  * only chosen for values <= 1e8, but the buffer does not rely on that. */
 #define ELEM_BUF 400
 
-/* ---- growable string ---- */
-
-typedef struct {
-    char *buf;
-    size_t len, cap;
-    bool failed; /* an allocation failed; later appends are ignored */
-} strbuf;
-
-static void sb_append(strbuf *sb, const char *s, size_t n) {
-    if (sb->failed) return;
-    if (sb->len + n + 1 > sb->cap) {
-        size_t cap = sb->cap ? sb->cap : 128;
-        while (sb->len + n + 1 > cap) cap *= 2;
-        char *p = ct_realloc(sb->buf, cap);
-        if (!p) {
-            sb->failed = true;
-            return;
-        }
-        sb->buf = p;
-        sb->cap = cap;
-    }
-    memcpy(sb->buf + sb->len, s, n);
-    sb->len += n;
-    sb->buf[sb->len] = '\0';
-}
-
-static void sb_puts(strbuf *sb, const char *s) { sb_append(sb, s, strlen(s)); }
-
-static void sb_repeat(strbuf *sb, char c, int64_t n) {
-    char chunk[64];
-    memset(chunk, c, sizeof chunk);
-    while (n > 0) {
-        size_t k = n > (int64_t)sizeof chunk ? sizeof chunk : (size_t)n;
-        sb_append(sb, chunk, k);
-        n -= (int64_t)k;
-    }
-}
-
-/* Python's str(tuple(shape)): "(2, 3)", "(5,)" (one-element tuples keep their comma), "()". */
-static void sb_shape_tuple(strbuf *sb, const ct_tensor *t) {
+static void sb_shape_tuple(ct_strbuf *sb, const ct_tensor *t) {
     char num[32];
-    sb_puts(sb, "(");
+    ct_sb_puts(sb, "(");
     for (int d = 0; d < t->ndim; d++) {
         snprintf(num, sizeof num, "%s%lld", d ? ", " : "", (long long)t->sizes[d]);
-        sb_puts(sb, num);
+        ct_sb_puts(sb, num);
     }
-    if (t->ndim == 1) sb_puts(sb, ",");
-    sb_puts(sb, ")");
+    if (t->ndim == 1) ct_sb_puts(sb, ",");
+    ct_sb_puts(sb, ")");
 }
 
 /* ---- element formatting (PyTorch's _Formatter) ---- */
@@ -133,13 +95,13 @@ static int format_raw(const print_ctx *c, fmt_kind kind, int64_t offset, char *o
     }
 }
 
-static void sb_element(strbuf *sb, const print_ctx *c, const formatter *f, int64_t offset) {
+static void sb_element(ct_strbuf *sb, const print_ctx *c, const formatter *f, int64_t offset) {
     char text[ELEM_BUF];
     int n = format_raw(c, f->kind, offset, text);
     if (n < 0) n = 0;
     if (n >= ELEM_BUF) n = ELEM_BUF - 1;
-    if (n < f->max_width) sb_repeat(sb, ' ', f->max_width - n);
-    sb_append(sb, text, (size_t)n);
+    if (n < f->max_width) ct_sb_repeat(sb, ' ', (size_t)(f->max_width - n));
+    ct_sb_write(sb, text, (size_t)n);
 }
 
 /* ---- visiting the shown elements ---- */
@@ -229,7 +191,7 @@ static formatter make_formatter(const print_ctx *c) {
 
 /* ---- layout (PyTorch's _tensor_str_with_formatter / _vector_str) ---- */
 
-static void sb_row(strbuf *sb, const print_ctx *c, const formatter *f, int64_t offset, int indent) {
+static void sb_row(ct_strbuf *sb, const print_ctx *c, const formatter *f, int64_t offset, int indent) {
     const ct_tensor *t = c->t;
     int dim = t->ndim - 1;
     /* Elements per line come from the common width only; an element wider than that (a "nan"
@@ -240,29 +202,29 @@ static void sb_row(strbuf *sb, const print_ctx *c, const formatter *f, int64_t o
     int64_t n = t->sizes[dim];
     bool cut = dim_is_cut(c, dim);
     int64_t item = 0; /* the " ..." marker counts as an item when lines are filled */
-    sb_puts(sb, "[");
+    ct_sb_puts(sb, "[");
     for (int64_t i = 0; i < n; i++) {
         bool marker = cut && i == PRINT_EDGEITEMS;
         if (item > 0) {
             if (item % per_line == 0) {
-                sb_puts(sb, ",\n");
-                sb_repeat(sb, ' ', indent + 1);
+                ct_sb_puts(sb, ",\n");
+                ct_sb_repeat(sb, ' ', (size_t)(indent + 1));
             } else {
-                sb_puts(sb, ", ");
+                ct_sb_puts(sb, ", ");
             }
         }
         item++;
         if (marker) {
-            sb_puts(sb, " ...");
+            ct_sb_puts(sb, " ...");
             i = n - PRINT_EDGEITEMS - 1;
             continue;
         }
         sb_element(sb, c, f, offset + i * t->strides[dim]);
     }
-    sb_puts(sb, "]");
+    ct_sb_puts(sb, "]");
 }
 
-static void sb_nested(strbuf *sb, const print_ctx *c, const formatter *f, int dim, int64_t offset,
+static void sb_nested(ct_strbuf *sb, const print_ctx *c, const formatter *f, int dim, int64_t offset,
                       int indent) {
     const ct_tensor *t = c->t;
     if (dim == t->ndim - 1) {
@@ -274,32 +236,32 @@ static void sb_nested(strbuf *sb, const print_ctx *c, const formatter *f, int di
     /* Sub-tensors are separated by one line break per remaining dimension, so 3-D blocks get a
      * blank line between them, 4-D ones two. */
     int blank = t->ndim - dim - 1;
-    sb_puts(sb, "[");
+    ct_sb_puts(sb, "[");
     for (int64_t i = 0; i < n; i++) {
         if (i > 0) {
-            sb_puts(sb, ",");
-            sb_repeat(sb, '\n', blank);
-            sb_repeat(sb, ' ', indent + 1);
+            ct_sb_puts(sb, ",");
+            ct_sb_repeat(sb, '\n', (size_t)(blank));
+            ct_sb_repeat(sb, ' ', (size_t)(indent + 1));
         }
         if (cut && i == PRINT_EDGEITEMS) {
-            sb_puts(sb, "...");
+            ct_sb_puts(sb, "...");
             i = n - PRINT_EDGEITEMS - 1;
             continue;
         }
         sb_nested(sb, c, f, dim + 1, offset + i * t->strides[dim], indent + 1);
     }
-    sb_puts(sb, "]");
+    ct_sb_puts(sb, "]");
 }
 
 /* ---- suffixes (PyTorch's _add_suffixes) ---- */
 
 typedef struct {
-    strbuf *sb;
+    ct_strbuf *sb;
     int indent;
     int64_t last_line_len;
 } suffixer;
 
-static void suffix_begin(suffixer *s, strbuf *sb, int indent) {
+static void suffix_begin(suffixer *s, ct_strbuf *sb, int indent) {
     s->sb = sb;
     s->indent = indent;
     /* PyTorch measures len(text) - text.rfind("\n") + 1, which is two more than the last
@@ -313,19 +275,19 @@ static void suffix_begin(suffixer *s, strbuf *sb, int indent) {
 static void suffix_add(suffixer *s, const char *suffix) {
     int64_t n = (int64_t)strlen(suffix);
     if (s->last_line_len + n + 2 > PRINT_LINEWIDTH) {
-        sb_puts(s->sb, ",\n");
-        sb_repeat(s->sb, ' ', s->indent);
+        ct_sb_puts(s->sb, ",\n");
+        ct_sb_repeat(s->sb, ' ', (size_t)(s->indent));
         s->last_line_len = s->indent + n;
     } else {
-        sb_puts(s->sb, ", ");
+        ct_sb_puts(s->sb, ", ");
         s->last_line_len += n + 2;
     }
-    sb_puts(s->sb, suffix);
+    ct_sb_puts(s->sb, suffix);
 }
 
 static void suffix_shape(suffixer *s, const ct_tensor *t) {
-    strbuf tmp = {0};
-    sb_puts(&tmp, "size=");
+    ct_strbuf tmp = CT_STRBUF_INIT;
+    ct_sb_puts(&tmp, "size=");
     sb_shape_tuple(&tmp, t);
     if (tmp.failed) s->sb->failed = true;
     else suffix_add(s, tmp.buf);
@@ -346,15 +308,15 @@ char *ct_format_tensor_repr_with(const ct_tensor *t, const char *grad_fn_name, b
     static const char prefix[] = "tensor(";
     const int indent = (int)(sizeof prefix - 1);
     const ct_dtype default_dtype = ct_default_dtype();
-    strbuf sb = {0};
+    ct_strbuf sb = CT_STRBUF_INIT;
     suffixer sfx;
-    sb_puts(&sb, prefix);
+    ct_sb_puts(&sb, prefix);
 
     bool no_data = !t->storage || !t->storage->data;
     if (t->subclass || (no_data && t->numel > 0)) {
         /* No element data to show (a wrapper subclass keeps its values elsewhere): print it
          * the way PyTorch prints a meta tensor, "tensor(..., size=(2, 3))". */
-        sb_puts(&sb, "...");
+        ct_sb_puts(&sb, "...");
         suffix_begin(&sfx, &sb, indent);
         suffix_shape(&sfx, t);
         if (t->dtype != default_dtype) {
@@ -365,7 +327,7 @@ char *ct_format_tensor_repr_with(const ct_tensor *t, const char *grad_fn_name, b
     } else if (t->numel == 0) {
         /* Nothing to infer the dtype from, so every non-default dtype is named, int64 and
          * bool included; the shape is named unless it is the plain (0,). */
-        sb_puts(&sb, "[]");
+        ct_sb_puts(&sb, "[]");
         suffix_begin(&sfx, &sb, indent);
         if (t->ndim != 1) suffix_shape(&sfx, t);
         if (t->dtype != default_dtype) {
@@ -391,17 +353,17 @@ char *ct_format_tensor_repr_with(const ct_tensor *t, const char *grad_fn_name, b
     }
 
     if (grad_fn_name) {
-        strbuf g = {0};
-        sb_puts(&g, "grad_fn=<");
-        sb_puts(&g, grad_fn_name);
-        sb_puts(&g, ">");
+        ct_strbuf g = CT_STRBUF_INIT;
+        ct_sb_puts(&g, "grad_fn=<");
+        ct_sb_puts(&g, grad_fn_name);
+        ct_sb_puts(&g, ">");
         if (g.failed) sb.failed = true;
         else suffix_add(&sfx, g.buf);
         ct_free(g.buf);
     } else if (requires_grad) {
         suffix_add(&sfx, "requires_grad=True");
     }
-    sb_puts(&sb, ")");
+    ct_sb_puts(&sb, ")");
 
     if (sb.failed) {
         /* ct_realloc has set the out-of-memory error. */

@@ -10,6 +10,7 @@
 #include "ctorch/tensor.h"
 #include "dispatch/op_impl.h"
 #include "dispatch/registry.h"
+#include "util/strbuf.h"
 
 /* Operators live for the process: an append-only array of pointers. */
 static ct_op **ops;
@@ -305,57 +306,9 @@ const char *ct_slot_kind_name(ct_slot_kind kind) {
 
 /* ---- dumps ---- */
 
-typedef struct strbuf {
-    char *p;
-    size_t len, cap;
-    bool failed;
-} strbuf;
-
-static void sb_printf(strbuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-#include <stdarg.h>
-static void sb_printf(strbuf *b, const char *fmt, ...) {
-    if (b->failed) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->failed = true;
-            return;
-        }
-        if (b->p && b->len + (size_t)n < b->cap) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t ncap = (b->cap ? b->cap * 2 : 1024) + (size_t)n;
-        char *np = ct_realloc(b->p, ncap);
-        if (!np) {
-            b->failed = true;
-            return;
-        }
-        b->p = np;
-        b->cap = ncap;
-    }
-}
-
-static char *sb_finish(strbuf *b) {
-    if (b->failed) {
-        ct_free(b->p);
-        return NULL;
-    }
-    if (!b->p) return ct_strdup("");
-    return b->p;
-}
-
 /* "(Tensor _0, Tensor _1, Scalar _2) -> Tensor _0" like KernelFunction's debug signature */
-static void signature_text(strbuf *b, const ct_op *op) {
-    sb_printf(b, "(");
+static void signature_text(ct_strbuf *b, const ct_op *op) {
+    ct_sb_printf(b, "(");
     for (int i = 0; i < op->nargs; i++) {
         const ct_arg *a = &op->args[i];
         const char *ty = a->type_text;
@@ -370,15 +323,15 @@ static void signature_text(strbuf *b, const ct_op *op) {
             tmp[j++] = *q;
         }
         tmp[j] = '\0';
-        sb_printf(b, "%s%s _%d", i ? ", " : "", tmp, i);
+        ct_sb_printf(b, "%s%s _%d", i ? ", " : "", tmp, i);
     }
-    sb_printf(b, ") -> ");
+    ct_sb_printf(b, ") -> ");
     if (op->nrets == 1)
-        sb_printf(b, "%s _0", op->rets[0].type == CT_TY_TENSOR ? "Tensor" : op->rets[0].type_text);
+        ct_sb_printf(b, "%s _0", op->rets[0].type == CT_TY_TENSOR ? "Tensor" : op->rets[0].type_text);
     else {
-        sb_printf(b, "(");
-        for (int i = 0; i < op->nrets; i++) sb_printf(b, "%s%s _%d", i ? ", " : "", "Tensor", i);
-        sb_printf(b, ")");
+        ct_sb_printf(b, "(");
+        for (int i = 0; i < op->nrets; i++) ct_sb_printf(b, "%s%s _%d", i ? ", " : "", "Tensor", i);
+        ct_sb_printf(b, ")");
     }
 }
 
@@ -387,23 +340,23 @@ char *ct_op_dump(const ct_op *op) {
         ct_error_set(CT_ERR_VALUE, "ct_op_dump: op is NULL");
         return NULL;
     }
-    strbuf b = {0};
-    sb_printf(&b, "name: %s\nschema: %s\ndebug: registered at %s\nalias analysis kind: FROM_SCHEMA\n", op->name,
+    ct_strbuf b = CT_STRBUF_INIT;
+    ct_sb_printf(&b, "name: %s\nschema: %s\ndebug: registered at %s\nalias analysis kind: FROM_SCHEMA\n", op->name,
               op->schema, op->def_where);
     /* registrations: runtime keys in key order, then alias keys (like OperatorEntry::dumpState) */
     for (int k = 1; k < CT_KEY_COUNT; k++) {
         const ct_registration *r = &op->regs[k];
         if (!r->present) continue;
-        sb_printf(&b, "%s%s: %sregistered at %s :: ", ct_key_name((ct_dispatch_key)k),
+        ct_sb_printf(&b, "%s%s: %sregistered at %s :: ", ct_key_name((ct_dispatch_key)k),
                   k >= CT_KEY_StartOfAliasKeys ? "[alias]" : "", r->fallthrough ? "fallthrough " : "", r->where);
         if (r->fallthrough)
-            sb_printf(&b, "(none) [ fallthrough boxed ]\n");
+            ct_sb_printf(&b, "(none) [ fallthrough boxed ]\n");
         else {
             signature_text(&b, op);
-            sb_printf(&b, " [ boxed ]\n");
+            ct_sb_printf(&b, " [ boxed ]\n");
         }
     }
-    return sb_finish(&b);
+    return ct_sb_finish(&b);
 }
 
 char *ct_op_dump_table(const ct_op *op) {
@@ -411,15 +364,15 @@ char *ct_op_dump_table(const ct_op *op) {
         ct_error_set(CT_ERR_VALUE, "ct_op_dump_table: op is NULL");
         return NULL;
     }
-    strbuf b = {0};
+    ct_strbuf b = CT_STRBUF_INIT;
     for (int i = 0; i < ct_num_implemented_runtime_keys; i++) {
         ct_dispatch_key k = ct_implemented_runtime_keys[i];
         ct_slot_info e = ct_op_slot(op, k);
         if (e.kind == CT_SLOT_MISSING) continue;
-        sb_printf(&b, "%s: %sregistered at %s [%s]\n", ct_key_name(k), e.fallthrough ? "fallthrough " : "", e.where,
+        ct_sb_printf(&b, "%s: %sregistered at %s [%s]\n", ct_key_name(k), e.fallthrough ? "fallthrough " : "", e.where,
                   ct_slot_kind_name(e.kind));
     }
-    return sb_finish(&b);
+    return ct_sb_finish(&b);
 }
 
 int ct_missing_kernel(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {

@@ -14,6 +14,7 @@
 #include "core/alloc.h"
 #include "ctorch/error.h"
 #include "util/json.h"
+#include "util/strbuf.h"
 
 /* ---- names ------------------------------------------------------------------------------- */
 
@@ -57,49 +58,6 @@ static size_t u8_prefix(const char *s, size_t ncp) {
 }
 
 /* ---- a growing string -------------------------------------------------------------------- */
-
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-    bool oom;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *s, size_t len) {
-    if (b->oom) return;
-    if (b->n + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->n + len + 1) cap *= 2;
-        char *np = ct_realloc(b->p, cap);
-        if (!np) {
-            b->oom = true;
-            return;
-        }
-        b->p = np;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, len);
-    b->n += len;
-    b->p[b->n] = '\0';
-}
-
-static void sb_puts(sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
-
-static void sb_repeat(sbuf *b, char c, size_t n) {
-    char chunk[64];
-    memset(chunk, c, sizeof chunk);
-    for (; n > sizeof chunk; n -= sizeof chunk) sb_put(b, chunk, sizeof chunk);
-    sb_put(b, chunk, n);
-}
-
-/* The finished string (never NULL unless memory ran out, with CT_ERR_NOMEM set). */
-static char *sb_finish(sbuf *b) {
-    if (b->oom) {
-        ct_free(b->p);
-        return NULL;
-    }
-    if (!b->p) return ct_strdup("");
-    return b->p;
-}
 
 /* ---- numbers as Python prints them --------------------------------------------------------- */
 
@@ -654,20 +612,20 @@ static bool rows_have_shapes(const ct_prof_rows *rows) {
 
 /* One "{: >width}" cell holding s[0..len) then suffix, and the two spaces after it (text
  * longer than width stays whole, as with str.format). */
-static void cell_with(sbuf *b, const char *s, size_t len, const char *suffix, size_t width) {
+static void cell_with(ct_strbuf *b, const char *s, size_t len, const char *suffix, size_t width) {
     size_t cps = u8_len(suffix);
     for (size_t i = 0; i < len; i++) cps += ((unsigned char)s[i] & 0xC0) != 0x80;
-    if (cps < width) sb_repeat(b, ' ', width - cps);
-    sb_put(b, s, len);
-    sb_puts(b, suffix);
-    sb_repeat(b, ' ', SPACING_SIZE);
+    if (cps < width) ct_sb_repeat(b, ' ', width - cps);
+    ct_sb_write(b, s, len);
+    ct_sb_puts(b, suffix);
+    ct_sb_repeat(b, ' ', SPACING_SIZE);
 }
 
-static void cell(sbuf *b, const char *s, size_t len, size_t width) { cell_with(b, s, len, "", width); }
+static void cell(ct_strbuf *b, const char *s, size_t len, size_t width) { cell_with(b, s, len, "", width); }
 
-static void cells(sbuf *b, const char *const *vals, const size_t *widths, size_t ncols) {
+static void cells(ct_strbuf *b, const char *const *vals, const size_t *widths, size_t ncols) {
     for (size_t c = 0; c < ncols; c++) cell(b, vals[c], strlen(vals[c]), widths[c]);
-    sb_put(b, "\n", 1);
+    ct_sb_write(b, "\n", 1);
 }
 
 static void pct_text(char *out, double pct, bool is_nan) {
@@ -712,25 +670,25 @@ char *ct_prof_table(const ct_prof_rows *rows, const char *sort_by, int row_limit
     for (size_t c = 0; c < ncols; c++) line_length += widths[c] + SPACING_SIZE;
     line_length -= SPACING_SIZE;
 
-    sbuf b = {0};
-    sbuf sep = {0};
+    ct_strbuf b = CT_STRBUF_INIT;
+    ct_strbuf sep = CT_STRBUF_INIT;
     for (size_t c = 0; c < ncols; c++) {
-        sb_repeat(&sep, '-', widths[c]);
-        sb_repeat(&sep, ' ', SPACING_SIZE);
+        ct_sb_repeat(&sep, '-', widths[c]);
+        ct_sb_repeat(&sep, ' ', SPACING_SIZE);
     }
-    sb_put(&sep, "\n", 1);
-    if (sep.oom) b.oom = true;
+    ct_sb_write(&sep, "\n", 1);
+    if (sep.failed) b.failed = true;
     double sum_self = self_total(rows, order);
 
     if (header) {
-        sb_repeat(&b, '=', line_length);
-        sb_put(&b, "\n", 1);
-        sb_puts(&b, header);
-        sb_put(&b, "\n", 1);
+        ct_sb_repeat(&b, '=', line_length);
+        ct_sb_write(&b, "\n", 1);
+        ct_sb_puts(&b, header);
+        ct_sb_write(&b, "\n", 1);
     }
-    if (!sep.oom) sb_put(&b, sep.p, sep.n);
+    if (!sep.failed) ct_sb_write(&b, sep.buf, sep.len);
     cells(&b, headers, widths, ncols);
-    if (!sep.oom) sb_put(&b, sep.p, sep.n);
+    if (!sep.failed) ct_sb_write(&b, sep.buf, sep.len);
 
     int shown = 0;
     bool failed = false;
@@ -765,22 +723,22 @@ char *ct_prof_table(const ct_prof_rows *rows, const char *sort_by, int row_limit
             const char *s = r->input_shapes ? r->input_shapes : "";
             cell(&b, s, u8_prefix(s, shapes_w), shapes_w);
         }
-        sb_put(&b, "\n", 1);
+        ct_sb_write(&b, "\n", 1);
     }
     ct_free(order);
     if (failed) {
-        ct_free(b.p);
-        ct_free(sep.p);
+        ct_free(b.buf);
+        ct_free(sep.buf);
         return NULL;
     }
-    if (!sep.oom) sb_put(&b, sep.p, sep.n);
-    ct_free(sep.p);
+    if (!sep.failed) ct_sb_write(&b, sep.buf, sep.len);
+    ct_free(sep.buf);
     char total_text[NUMBUF + 4];
     format_time(total_text, sum_self);
-    sb_puts(&b, "Self CPU time total: ");
-    sb_puts(&b, total_text);
-    sb_put(&b, "\n", 1);
-    return sb_finish(&b);
+    ct_sb_puts(&b, "Self CPU time total: ");
+    ct_sb_puts(&b, total_text);
+    ct_sb_write(&b, "\n", 1);
+    return ct_sb_finish(&b);
 }
 
 /* ---- CSV and JSON ------------------------------------------------------------------------------ */
@@ -797,27 +755,27 @@ static size_t *report_rows(const ct_prof_rows *rows, const char *sort_by, int ro
 }
 
 /* RFC 4180: a field with a comma, a double quote, CR or LF goes in quotes, quotes doubled. */
-static void csv_field(sbuf *b, const char *s) {
+static void csv_field(ct_strbuf *b, const char *s) {
     if (!strpbrk(s, ",\"\r\n")) {
-        sb_puts(b, s);
+        ct_sb_puts(b, s);
         return;
     }
-    sb_put(b, "\"", 1);
+    ct_sb_write(b, "\"", 1);
     for (const char *p = s; *p; p++) {
-        if (*p == '"') sb_put(b, "\"\"", 2);
-        else sb_put(b, p, 1);
+        if (*p == '"') ct_sb_write(b, "\"\"", 2);
+        else ct_sb_write(b, p, 1);
     }
-    sb_put(b, "\"", 1);
+    ct_sb_write(b, "\"", 1);
 }
 
-static void csv_number(sbuf *b, double v) {
+static void csv_number(ct_strbuf *b, double v) {
     char r[64];
     py_repr(r, v);
-    sb_puts(b, r);
+    ct_sb_puts(b, r);
 }
 
-static void csv_percent(sbuf *b, double pct, bool is_nan) {
-    if (is_nan) sb_puts(b, "NaN");
+static void csv_percent(ct_strbuf *b, double pct, bool is_nan) {
+    if (is_nan) ct_sb_puts(b, "NaN");
     else csv_number(b, pct);
 }
 
@@ -827,9 +785,9 @@ char *ct_prof_rows_csv(const ct_prof_rows *rows, const char *sort_by, int row_li
     size_t *order = report_rows(rows, sort_by, row_limit, "ct_prof_rows_csv", &shown, &sum_self);
     if (!order) return NULL;
     bool has_shapes = rows_have_shapes(rows);
-    sbuf b = {0};
-    sb_puts(&b, "Name,Self CPU %,Self CPU,CPU total %,CPU total,CPU time avg,# of Calls");
-    sb_puts(&b, has_shapes ? ",Input Shapes\n" : "\n");
+    ct_strbuf b = CT_STRBUF_INIT;
+    ct_sb_puts(&b, "Name,Self CPU %,Self CPU,CPU total %,CPU total,CPU time avg,# of Calls");
+    ct_sb_puts(&b, has_shapes ? ",Input Shapes\n" : "\n");
     for (size_t k = 0; k < shown; k++) {
         const ct_prof_row *r = &rows->rows[order[k]];
         double self_pct = 0, total_pct = 0;
@@ -837,32 +795,32 @@ char *ct_prof_rows_csv(const ct_prof_rows *rows, const char *sort_by, int row_li
         if (time_share(r->self_cpu_time_total_us, sum_self, &self_pct, &self_nan) != 0 ||
             time_share(r->cpu_time_total_us, sum_self, &total_pct, &total_nan) != 0) {
             ct_free(order);
-            ct_free(b.p);
+            ct_free(b.buf);
             return NULL;
         }
         char count[32];
         snprintf(count, sizeof count, "%lld", (long long)r->count);
         csv_field(&b, r->key);
-        sb_put(&b, ",", 1);
+        ct_sb_write(&b, ",", 1);
         csv_percent(&b, self_pct, self_nan);
-        sb_put(&b, ",", 1);
+        ct_sb_write(&b, ",", 1);
         csv_number(&b, r->self_cpu_time_total_us);
-        sb_put(&b, ",", 1);
+        ct_sb_write(&b, ",", 1);
         csv_percent(&b, total_pct, total_nan);
-        sb_put(&b, ",", 1);
+        ct_sb_write(&b, ",", 1);
         csv_number(&b, r->cpu_time_total_us);
-        sb_put(&b, ",", 1);
+        ct_sb_write(&b, ",", 1);
         csv_number(&b, row_avg(r));
-        sb_put(&b, ",", 1);
-        sb_puts(&b, count);
+        ct_sb_write(&b, ",", 1);
+        ct_sb_puts(&b, count);
         if (has_shapes) {
-            sb_put(&b, ",", 1);
+            ct_sb_write(&b, ",", 1);
             csv_field(&b, r->input_shapes ? r->input_shapes : "");
         }
-        sb_put(&b, "\n", 1);
+        ct_sb_write(&b, "\n", 1);
     }
     ct_free(order);
-    return sb_finish(&b);
+    return ct_sb_finish(&b);
 }
 
 /* Adds a number, or null for a NaN percentage; false when memory ran out. */

@@ -17,6 +17,7 @@
 #include "profiler/profiler_state.h"
 #include "profiler/record.h"
 #include "util/json.h"
+#include "util/strbuf.h"
 
 ct_profiler *ct_profiler_start(bool record_shapes) {
     ct_registry_init();
@@ -112,29 +113,6 @@ char *ct_profiler_table_json(ct_profiler *p, const char *sort_by, int row_limit,
 
 /* ---- the event tree ---- */
 
-typedef struct tbuf {
-    char *p;
-    size_t n, cap;
-    bool oom;
-} tbuf;
-
-static void tput(tbuf *b, const char *s) {
-    size_t l = strlen(s);
-    if (b->oom) return;
-    if (b->n + l + 1 > b->cap) {
-        size_t ncap = (b->cap + l + 1) * 2;
-        char *np = ct_realloc(b->p, ncap);
-        if (!np) {
-            b->oom = true;
-            return;
-        }
-        b->p = np;
-        b->cap = ncap;
-    }
-    memcpy(b->p + b->n, s, l + 1);
-    b->n += l;
-}
-
 static int depth_of(const ct_prof_events *evs, size_t i) {
     int d = 0;
     for (int64_t p = evs->ev[i].parent; p >= 0; p = evs->ev[p].parent) d++;
@@ -143,24 +121,20 @@ static int depth_of(const ct_prof_events *evs, size_t i) {
 
 char *ct_profiler_tree(ct_profiler *p) {
     if (finalize(p) != 0) return NULL;
-    tbuf b = {0};
+    ct_strbuf b = CT_STRBUF_INIT;
     /* events are stored in start order, parents before children: a preorder walk */
     for (size_t i = 0; i < p->evs.n; i++) {
         const ct_prof_event *e = &p->evs.ev[i];
         if (e->removed) continue;
-        for (int d = depth_of(&p->evs, i); d > 0; d--) tput(&b, "  ");
-        tput(&b, e->name);
+        for (int d = depth_of(&p->evs, i); d > 0; d--) ct_sb_puts(&b, "  ");
+        ct_sb_puts(&b, e->name);
         if (e->input_shapes && strcmp(e->input_shapes, "[]") != 0) {
-            tput(&b, "  ");
-            tput(&b, e->input_shapes);
+            ct_sb_puts(&b, "  ");
+            ct_sb_puts(&b, e->input_shapes);
         }
-        tput(&b, "\n");
+        ct_sb_puts(&b, "\n");
     }
-    if (b.oom) {
-        ct_free(b.p);
-        return NULL;
-    }
-    return b.p ? b.p : ct_strdup("");
+    return ct_sb_finish(&b);
 }
 
 /* ---- Chrome trace (Kineto's shape) ---- */

@@ -22,6 +22,7 @@
 #include "dispatch/tls.h"
 #include "profiler/profiler_state.h"
 #include "profiler/record.h"
+#include "util/strbuf.h"
 
 _Thread_local ct_profiler *ct_tls_profiler;
 
@@ -33,46 +34,15 @@ int64_t ct_prof_now_ns(void) {
 
 /* ---- input formatting (record_shapes) ---- */
 
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-    bool oom;
-} sbuf;
-
-static void sput(sbuf *b, const char *s) {
-    size_t l = strlen(s);
-    if (b->oom) return;
-    if (b->n + l + 1 > b->cap) {
-        size_t ncap = (b->cap + l + 1) * 2;
-        char *np = ct_realloc(b->p, ncap);
-        if (!np) {
-            b->oom = true;
-            return;
-        }
-        b->p = np;
-        b->cap = ncap;
-    }
-    memcpy(b->p + b->n, s, l + 1);
-    b->n += l;
-}
-
-static char *finish(sbuf *b) {
-    if (b->oom) {
-        ct_free(b->p);
-        return NULL;
-    }
-    return b->p ? b->p : ct_strdup("");
-}
-
 /* Python's repr of a float as PyTorch's "Concrete Inputs" shows it */
-static void put_double(sbuf *b, double d) {
+static void put_double(ct_strbuf *b, double d) {
     char num[64];
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(num, sizeof num, "%.*g", prec, d);
         if (strtod(num, NULL) == d) break;
     }
     if (!strpbrk(num, ".eni")) strcat(num, ".0");
-    sput(b, num);
+    ct_sb_puts(b, num);
 }
 
 /* ---- recording inputs: a compact copy now, strings at report time (Note [Profiler cost]) ---- */
@@ -161,33 +131,33 @@ static void record_inputs(ct_profiler *p, ct_prof_event *e, const ct_value *in, 
     }
 }
 
-static void put_raw_list(sbuf *b, const unsigned char *r, int64_t n) {
+static void put_raw_list(ct_strbuf *b, const unsigned char *r, int64_t n) {
     char num[32];
-    sput(b, "[");
+    ct_sb_puts(b, "[");
     for (int64_t i = 0; i < n; i++) {
         int64_t v;
         memcpy(&v, r + 8 * i, 8);
         snprintf(num, sizeof num, "%s%" PRId64, i ? ", " : "", v);
-        sput(b, num);
+        ct_sb_puts(b, num);
     }
-    sput(b, "]");
+    ct_sb_puts(b, "]");
 }
 
 /* the strings PyTorch's profiler shows: Input Shapes / Input Dims, Input type, Input Strides,
  * Concrete Inputs */
 static int format_raw(ct_prof_event *e) {
-    sbuf shapes = {0}, types = {0}, strides = {0}, concrete = {0};
-    sput(&shapes, "[");
-    sput(&types, "[");
-    sput(&strides, "[");
-    sput(&concrete, "[");
+    ct_strbuf shapes = CT_STRBUF_INIT, types = CT_STRBUF_INIT, strides = CT_STRBUF_INIT, concrete = CT_STRBUF_INIT;
+    ct_sb_puts(&shapes, "[");
+    ct_sb_puts(&types, "[");
+    ct_sb_puts(&strides, "[");
+    ct_sb_puts(&concrete, "[");
     const unsigned char *r = e->raw_inputs, *end = r + e->raw_len;
     for (int i = 0; r < end; i++) {
         const char *sep = i ? ", " : "";
-        sput(&shapes, sep);
-        sput(&types, sep);
-        sput(&strides, sep);
-        sput(&concrete, sep);
+        ct_sb_puts(&shapes, sep);
+        ct_sb_puts(&types, sep);
+        ct_sb_puts(&strides, sep);
+        ct_sb_puts(&concrete, sep);
         int tag = *r++;
         switch (tag) {
         case RAW_TENSOR: {
@@ -196,66 +166,66 @@ static int format_raw(ct_prof_event *e) {
             put_raw_list(&shapes, r, nd);
             put_raw_list(&strides, r + 8 * nd, nd);
             r += 16 * (size_t)nd;
-            sput(&types, "\"");
-            sput(&types, ct_dtype_type_meta_name(dt));
-            sput(&types, "\"");
-            sput(&concrete, "\"\"");
+            ct_sb_puts(&types, "\"");
+            ct_sb_puts(&types, ct_dtype_type_meta_name(dt));
+            ct_sb_puts(&types, "\"");
+            ct_sb_puts(&concrete, "\"\"");
             break;
         }
         case RAW_INT:
         case RAW_DOUBLE:
         case RAW_BOOL: {
-            sput(&shapes, "[]");
-            sput(&types, "\"Scalar\"");
-            sput(&strides, "[]");
-            sput(&concrete, "\"");
+            ct_sb_puts(&shapes, "[]");
+            ct_sb_puts(&types, "\"Scalar\"");
+            ct_sb_puts(&strides, "[]");
+            ct_sb_puts(&concrete, "\"");
             char num[32];
             if (tag == RAW_INT) {
                 int64_t v;
                 memcpy(&v, r, 8);
                 r += 8;
                 snprintf(num, sizeof num, "%" PRId64, v);
-                sput(&concrete, num);
+                ct_sb_puts(&concrete, num);
             } else if (tag == RAW_BOOL) {
-                sput(&concrete, *r++ ? "True" : "False");
+                ct_sb_puts(&concrete, *r++ ? "True" : "False");
             } else {
                 double d;
                 memcpy(&d, r, 8);
                 r += 8;
                 put_double(&concrete, d);
             }
-            sput(&concrete, "\"");
+            ct_sb_puts(&concrete, "\"");
             break;
         }
         case RAW_LIST: {
             int64_t len;
             memcpy(&len, r, 8);
             r += 8;
-            sput(&shapes, "[]");
-            sput(&types, "\"ScalarList\"");
-            sput(&strides, "[]");
-            sput(&concrete, "\"");
+            ct_sb_puts(&shapes, "[]");
+            ct_sb_puts(&types, "\"ScalarList\"");
+            ct_sb_puts(&strides, "[]");
+            ct_sb_puts(&concrete, "\"");
             put_raw_list(&concrete, r, len);
-            sput(&concrete, "\"");
+            ct_sb_puts(&concrete, "\"");
             r += 8 * (size_t)len;
             break;
         }
         default:
-            sput(&shapes, "[]");
-            sput(&types, tag == RAW_STRING ? "\"String\"" : "\"\"");
-            sput(&strides, "[]");
-            sput(&concrete, "\"\"");
+            ct_sb_puts(&shapes, "[]");
+            ct_sb_puts(&types, tag == RAW_STRING ? "\"String\"" : "\"\"");
+            ct_sb_puts(&strides, "[]");
+            ct_sb_puts(&concrete, "\"\"");
             break;
         }
     }
-    sput(&shapes, "]");
-    sput(&types, "]");
-    sput(&strides, "]");
-    sput(&concrete, "]");
-    e->input_shapes = finish(&shapes);
-    e->input_types = finish(&types);
-    e->input_strides = finish(&strides);
-    e->concrete_inputs = finish(&concrete);
+    ct_sb_puts(&shapes, "]");
+    ct_sb_puts(&types, "]");
+    ct_sb_puts(&strides, "]");
+    ct_sb_puts(&concrete, "]");
+    e->input_shapes = ct_sb_finish(&shapes);
+    e->input_types = ct_sb_finish(&types);
+    e->input_strides = ct_sb_finish(&strides);
+    e->concrete_inputs = ct_sb_finish(&concrete);
     if (!e->input_shapes || !e->input_types || !e->input_strides || !e->concrete_inputs) return -1;
     return 0;
 }

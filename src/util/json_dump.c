@@ -5,6 +5,7 @@
  */
 #include "util/json.h"
 #include "util/pyfloat.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -117,45 +118,17 @@ cJSON *ct_json_parse_file(const char *path) {
     return root;
 }
 
-/* ---- output buffer -------------------------------------------------------------------------- */
-
-typedef struct {
-    char *buf;
-    size_t len, cap;
-    int failed; /* an allocation failed: further writes are dropped, the caller returns NULL */
-} sbuf;
-
-static void sb_write(sbuf *b, const char *s, size_t n) {
-    if (b->failed) return;
-    if (n >= b->cap - b->len || !b->buf) { /* keep room for the NUL */
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap - b->len <= n) cap *= 2;
-        char *nb = ct_realloc(b->buf, cap);
-        if (!nb) {
-            b->failed = 1;
-            return;
-        }
-        b->buf = nb;
-        b->cap = cap;
-    }
-    memcpy(b->buf + b->len, s, n);
-    b->len += n;
-    b->buf[b->len] = '\0';
-}
-
-static void sb_puts(sbuf *b, const char *s) { sb_write(b, s, strlen(s)); }
-
-static void sb_newline_indent(sbuf *b, int indent, int level) {
+static void sb_newline_indent(ct_strbuf *b, int indent, int level) {
     static const char spaces[] = "                                                                ";
     size_t n = (size_t)indent * (size_t)level;
-    sb_write(b, "\n", 1);
-    for (; n > sizeof spaces - 1; n -= sizeof spaces - 1) sb_write(b, spaces, sizeof spaces - 1);
-    sb_write(b, spaces, n);
+    ct_sb_write(b, "\n", 1);
+    for (; n > sizeof spaces - 1; n -= sizeof spaces - 1) ct_sb_write(b, spaces, sizeof spaces - 1);
+    ct_sb_write(b, spaces, n);
 }
 
 /* ---- numbers: Python's float repr ------------------------------------------------------------ */
 
-static void dump_number(sbuf *b, double v) {
+static void dump_number(ct_strbuf *b, double v) {
     char s[48];
     if (isnan(v)) snprintf(s, sizeof s, "NaN");
     else if (isinf(v)) snprintf(s, sizeof s, "%s", v > 0 ? "Infinity" : "-Infinity");
@@ -163,7 +136,7 @@ static void dump_number(sbuf *b, double v) {
     else if (fabs(v) < 9007199254740992.0 && v == floor(v))
         snprintf(s, sizeof s, "%.0f", v); /* exact: an integer below 2^53 */
     else ct_py_float_repr(v, s);
-    sb_puts(b, s);
+    ct_sb_puts(b, s);
 }
 
 /* ---- strings: ensure_ascii=True ---------------------------------------------------------------- */
@@ -201,17 +174,17 @@ static int utf8_decode(const unsigned char *s, unsigned *cp) {
     return n;
 }
 
-static void dump_string(sbuf *b, const char *str) {
+static void dump_string(ct_strbuf *b, const char *str) {
     const unsigned char *s = (const unsigned char *)(str ? str : "");
     const unsigned char *run = s; /* start of the bytes that go out unchanged */
-    sb_write(b, "\"", 1);
+    ct_sb_write(b, "\"", 1);
     while (*s) {
         unsigned char c = *s;
         if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
             s++;
             continue;
         }
-        sb_write(b, (const char *)run, (size_t)(s - run));
+        ct_sb_write(b, (const char *)run, (size_t)(s - run));
         char esc[16];
         int len = 1;
         switch (c) {
@@ -235,45 +208,45 @@ static void dump_string(sbuf *b, const char *str) {
             } else snprintf(esc, sizeof esc, "\\u%04x", cp);
         }
         }
-        sb_puts(b, esc);
+        ct_sb_puts(b, esc);
         s += len;
         run = s;
     }
-    sb_write(b, (const char *)run, (size_t)(s - run));
-    sb_write(b, "\"", 1);
+    ct_sb_write(b, (const char *)run, (size_t)(s - run));
+    ct_sb_write(b, "\"", 1);
 }
 
 /* ---- values ---------------------------------------------------------------------------------- */
 
 /* Returns 0, or -1 with the error set (the buffer's allocation failures are checked by the
  * caller at the end). */
-static int dump_value(sbuf *b, const cJSON *it, int indent, int level) {
+static int dump_value(ct_strbuf *b, const cJSON *it, int indent, int level) {
     if (b->failed) return 0;
-    if (cJSON_IsNull(it)) sb_puts(b, "null");
-    else if (cJSON_IsTrue(it)) sb_puts(b, "true");
-    else if (cJSON_IsFalse(it)) sb_puts(b, "false");
+    if (cJSON_IsNull(it)) ct_sb_puts(b, "null");
+    else if (cJSON_IsTrue(it)) ct_sb_puts(b, "true");
+    else if (cJSON_IsFalse(it)) ct_sb_puts(b, "false");
     else if (cJSON_IsNumber(it)) dump_number(b, it->valuedouble);
     else if (cJSON_IsString(it)) dump_string(b, it->valuestring);
-    else if (cJSON_IsRaw(it) && it->valuestring) sb_puts(b, it->valuestring); /* already JSON */
+    else if (cJSON_IsRaw(it) && it->valuestring) ct_sb_puts(b, it->valuestring); /* already JSON */
     else if (cJSON_IsArray(it) || cJSON_IsObject(it)) {
         int obj = cJSON_IsObject(it);
         if (level >= CT_JSON_DUMP_MAX_DEPTH)
             return ct_error_set(CT_ERR_RUNTIME, "maximum recursion depth exceeded while encoding a JSON object");
-        sb_write(b, obj ? "{" : "[", 1);
+        ct_sb_write(b, obj ? "{" : "[", 1);
         const cJSON *c;
         cJSON_ArrayForEach(c, it) {
-            if (c != it->child) sb_puts(b, indent < 0 ? ", " : ",");
+            if (c != it->child) ct_sb_puts(b, indent < 0 ? ", " : ",");
             if (indent >= 0) sb_newline_indent(b, indent, level + 1);
             if (obj) {
                 if (!c->string) return ct_error_set(CT_ERR_VALUE, "ct_json_dumps: object member without a key");
                 dump_string(b, c->string);
-                sb_write(b, ": ", 2);
+                ct_sb_write(b, ": ", 2);
             }
             if (dump_value(b, c, indent, level + 1) != 0) return -1;
         }
         /* Python closes a non-empty container on its own line; an empty one stays [] / {} */
         if (indent >= 0 && it->child) sb_newline_indent(b, indent, level);
-        sb_write(b, obj ? "}" : "]", 1);
+        ct_sb_write(b, obj ? "}" : "]", 1);
     } else
         return ct_error_set(CT_ERR_VALUE, "ct_json_dumps: item of invalid type %d", it->type);
     return 0;
@@ -284,8 +257,8 @@ char *ct_json_dumps(const cJSON *item, int indent) {
         ct_error_set(CT_ERR_VALUE, "ct_json_dumps: item is NULL");
         return NULL;
     }
-    sbuf b = {NULL, 0, 0, 0};
-    sb_write(&b, "", 0); /* allocate up front: even an empty raw item yields a string */
+    ct_strbuf b = CT_STRBUF_INIT;
+    ct_sb_write(&b, "", 0); /* allocate up front: even an empty raw item yields a string */
     int rc = dump_value(&b, item, indent, 0);
     if (rc != 0 || b.failed) { /* a failed ct_realloc has set CT_ERR_NOMEM */
         ct_free(b.buf);
