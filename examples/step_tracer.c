@@ -23,7 +23,7 @@
 static const char *const MM_LIKE[] = {"aten.mm.default", "aten.addmm.default", "aten.bmm.default"};
 
 /* make_batch(seed): an explicit generator, randn(8, 16), randint(0, 4, (8,)) */
-static int make_batch(uint64_t seed, ct_tensor **x, ct_tensor **y) {
+int ct_example_make_batch(uint64_t seed, ct_tensor **x, ct_tensor **y) {
     ct_generator *g = ct_generator_new();
     if (!g) return -1;
     ct_generator_manual_seed(g, seed);
@@ -35,7 +35,7 @@ static int make_batch(uint64_t seed, ct_tensor **x, ct_tensor **y) {
 }
 
 /* make_model(seed): manual_seed, then Sequential(Linear(16, 32), ReLU(), Linear(32, 4)) */
-static ct_module *make_model(uint64_t seed) {
+ct_module *ct_example_make_model(uint64_t seed) {
     ct_manual_seed(seed);
     ct_module *mods[3] = {ct_nn_linear(16, 32, true), ct_nn_relu(), ct_nn_linear(32, 4, true)};
     return ct_nn_sequential(mods, 3);
@@ -60,11 +60,11 @@ static void step_out_free(step_out *o) {
  * with the counter (if any) switching phases on the way */
 static int run_step(uint64_t seed, ct_op_counter *counter, step_out *out) {
     int rc = -1;
-    ct_module *model = make_model(seed);
+    ct_module *model = ct_example_make_model(seed);
     ct_tensor *x = NULL, *y = NULL, *loss = NULL, *params[4];
     ct_optimizer *opt = NULL;
     memset(out, 0, sizeof *out);
-    if (!model || make_batch(seed + 1, &x, &y) != 0) goto done;
+    if (!model || ct_example_make_batch(seed + 1, &x, &y) != 0) goto done;
     ct_module_parameters(model, params, 4);
     opt = ct_sgd_new(params, 4, ct_sgd_defaults(0.1));
     if (!opt) goto done;
@@ -103,11 +103,11 @@ done:
 static int subclass_step(uint64_t seed, ct_logging_tensor_log *log, ct_tensor **logits_out, ct_tensor **grads_out,
                          bool *grad_is_logging) {
     int rc = -1;
-    ct_module *model = make_model(seed);
+    ct_module *model = ct_example_make_model(seed);
     ct_tensor *x = NULL, *y = NULL, *params[4], *w[4] = {NULL}, *lx = NULL, *ly = NULL;
     ct_tensor *h1 = NULL, *h = NULL, *logits = NULL, *loss = NULL, *ld = NULL;
     *logits_out = NULL;
-    if (!model || make_batch(seed + 1, &x, &y) != 0) goto done;
+    if (!model || ct_example_make_batch(seed + 1, &x, &y) != 0) goto done;
     ct_module_parameters(model, params, 4);
     for (int i = 0; i < 4; i++) {
         /* LoggingTensor(p.detach().clone(), log, requires_grad=True) */

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 
 #include "ctorch/error.h"
+#include "ctorch/mode.h"
+#include "util/json.h"
 
 int ct_test_checks;
 int ct_test_failures;
@@ -83,4 +85,18 @@ int ct_test_json_uint_array(const char *json, const char *key, uint64_t *out, in
 int ct_test_close(double a, double b, double rtol, double atol) {
     if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
     return fabs(a - b) <= atol + rtol * fabs(b);
+}
+
+void ct_test_check_op_log(const char *file, int line, const char *what, struct ct_op_logger *l, const struct cJSON *want) {
+    ct_test_checks++;
+    int n = cJSON_GetArraySize(want);
+    bool same = want && (size_t)n == ct_op_logger_count(l);
+    for (int i = 0; same && i < n; i++)
+        same = strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(want, i)), ct_op_logger_get(l, (size_t)i)) == 0;
+    if (same) return;
+    char *got = ct_op_logger_format(l);
+    char *exp = want ? cJSON_PrintUnformatted(want) : NULL;
+    ct_test_fail(file, line, "%s log differs\n   got: %s\n  want: %s", what, got ? got : "?", exp ? exp : "(not recorded)");
+    ct_free(got);
+    if (exp) cJSON_free(exp);
 }

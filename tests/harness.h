@@ -48,6 +48,13 @@ void ct_test_fail(const char *file, int line, const char *fmt, ...)
 #define CHECK_ERROR(kind, msg) ct_test_check_error(__FILE__, __LINE__, (kind), (msg))
 void ct_test_check_error(const char *file, int line, int kind, const char *msg);
 
+/* Checks that a dispatch-mode log equals a recorded JSON list of names, op for op; on a
+ * difference prints both. `what` names the log in the message. */
+struct ct_op_logger;
+struct cJSON;
+#define CHECK_OP_LOG(what, logger, want) ct_test_check_op_log(__FILE__, __LINE__, (what), (logger), (want))
+void ct_test_check_op_log(const char *file, int line, const char *what, struct ct_op_logger *l, const struct cJSON *want);
+
 /* Prints the summary and returns the process exit code (0 only if every check passed). */
 int ct_test_finish(const char *name);
 

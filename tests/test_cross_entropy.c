@@ -47,22 +47,6 @@ static maker maker_of(const char *name) {
     return prob ? (weight ? PROB_W : PROB) : (weight ? IDX_W : IDX);
 }
 
-static void check_log(const char *name, const char *what, ct_op_logger *l, cJSON *want) {
-    int n = cJSON_GetArraySize(want);
-    bool same = (size_t)n == ct_op_logger_count(l);
-    for (int i = 0; same && i < n; i++)
-        same = strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(want, i)), ct_op_logger_get(l, (size_t)i)) == 0;
-    if (!same) {
-        char *got = ct_op_logger_format(l);
-        char *exp = cJSON_PrintUnformatted(want);
-        CHECK_MSG(false, "%s %s log differs\n   got: %s\n  want: %s", name, what, got, exp);
-        ct_free(got);
-        cJSON_free(exp);
-    } else {
-        CHECK(same);
-    }
-}
-
 static void check_values(const char *name, const char *what, ct_tensor *t, cJSON *want) {
     int n = cJSON_GetArraySize(want);
     CHECK_MSG(t && ct_tensor_numel(t) == n, "%s %s: %d values expected", name, what, n);
@@ -100,8 +84,11 @@ static void run_case(const char *name, cJSON *rec) {
         CHECK_MSG(root && ct_backward(root, NULL, false) == 0, "%s backward: %s", name, ct_error_message());
         ct_tensor_release(root);
         ct_op_logger_pop(b);
-        check_log(name, "forward", f, cJSON_GetObjectItemCaseSensitive(rec, "fwd"));
-        check_log(name, "backward", b, cJSON_GetObjectItemCaseSensitive(rec, "bwd"));
+        char what[96];
+        snprintf(what, sizeof what, "%s forward", name);
+        CHECK_OP_LOG(what, f, cJSON_GetObjectItemCaseSensitive(rec, "fwd"));
+        snprintf(what, sizeof what, "%s backward", name);
+        CHECK_OP_LOG(what, b, cJSON_GetObjectItemCaseSensitive(rec, "bwd"));
         check_values(name, "loss", loss, cJSON_GetObjectItemCaseSensitive(rec, "out"));
         check_values(name, "grad", ct_tensor_grad(x), cJSON_GetObjectItemCaseSensitive(rec, "grad"));
     }

@@ -14,6 +14,7 @@
 #include "ctorch/optim.h"
 #include "ctorch/testing.h"
 #include "harness.h"
+#include "step_tracer.h"
 #include "util/json.h"
 
 /* An ordered logger with phases, like the golden script's Ordered mode. */
@@ -22,37 +23,10 @@ typedef struct phased {
     ct_op_logger *fwd, *bwd;
 } phased;
 
-static ct_module *make_model(uint64_t seed) {
-    ct_manual_seed(seed);
-    ct_module *mods[3] = {ct_nn_linear(16, 32, true), ct_nn_relu(), ct_nn_linear(32, 4, true)};
-    return ct_nn_sequential(mods, 3);
-}
-
-static int make_batch(uint64_t seed, ct_tensor **x, ct_tensor **y) {
-    ct_generator *g = ct_generator_new();
-    if (!g) return -1;
-    ct_generator_manual_seed(g, seed);
-    int64_t xs[2] = {8, 16}, ys[1] = {8};
-    *x = ct_randn_generator(xs, 2, g, CT_DTYPE_UNDEFINED);
-    *y = ct_randint_generator(0, 4, ys, 1, g, CT_DTYPE_UNDEFINED);
-    ct_generator_release(g);
-    return *x && *y ? 0 : -1;
-}
-
-static void check_log(const char *what, int seed, ct_op_logger *l, cJSON *want) {
-    int n = cJSON_GetArraySize(want);
-    bool same = (size_t)n == ct_op_logger_count(l);
-    for (int i = 0; same && i < n; i++)
-        same = strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(want, i)), ct_op_logger_get(l, (size_t)i)) == 0;
-    if (!same) {
-        char *got = ct_op_logger_format(l);
-        char *exp = cJSON_PrintUnformatted(want);
-        CHECK_MSG(false, "seed %d %s log differs\n   got: %s\n  want: %s", seed, what, got, exp);
-        ct_free(got);
-        cJSON_free(exp);
-    } else {
-        CHECK(same);
-    }
+static const char *seed_what(int seed, const char *phase) {
+    static char buf[64];
+    snprintf(buf, sizeof buf, "seed %d %s", seed, phase);
+    return buf;
 }
 
 /* compares a tensor with a nested JSON list (row-major), bitwise or within tolerance */
@@ -118,9 +92,9 @@ int main(void) {
         char key[8];
         snprintf(key, sizeof key, "%d", seed);
         cJSON *rec = cJSON_GetObjectItemCaseSensitive(seeds, key);
-        ct_module *model = make_model((uint64_t)seed);
+        ct_module *model = ct_example_make_model((uint64_t)seed);
         ct_tensor *x = NULL, *y = NULL;
-        CHECK_INT_EQ(make_batch((uint64_t)seed + 1, &x, &y), 0);
+        CHECK_INT_EQ(ct_example_make_batch((uint64_t)seed + 1, &x, &y), 0);
         compare("x", seed, x, cJSON_GetObjectItemCaseSensitive(rec, "x"), true);
         compare("y", seed, y, cJSON_GetObjectItemCaseSensitive(rec, "y"), true);
         ct_tensor *params[4];
@@ -138,8 +112,8 @@ int main(void) {
         CHECK_MSG(ct_backward(loss, NULL, false) == 0, "backward: %s", ct_error_message());
         ct_op_logger_pop(bwd);
         cJSON *logs = cJSON_GetObjectItemCaseSensitive(rec, "dispatch_mode_log");
-        check_log("forward", seed, fwd, cJSON_GetObjectItemCaseSensitive(logs, "forward"));
-        check_log("backward", seed, bwd, cJSON_GetObjectItemCaseSensitive(logs, "backward"));
+        CHECK_OP_LOG(seed_what(seed, "forward"), fwd, cJSON_GetObjectItemCaseSensitive(logs, "forward"));
+        CHECK_OP_LOG(seed_what(seed, "backward"), bwd, cJSON_GetObjectItemCaseSensitive(logs, "backward"));
         compare("logits", seed, logits, cJSON_GetObjectItemCaseSensitive(rec, "logits"), false);
         double lv;
         ct_tensor_item(loss, &lv);
@@ -154,7 +128,7 @@ int main(void) {
         ct_op_logger_push(optl);
         CHECK_MSG(opt && ct_optimizer_step(opt) == 0, "step: %s", ct_error_message());
         ct_op_logger_pop(optl);
-        check_log("optimizer", seed, optl, cJSON_GetObjectItemCaseSensitive(logs, "optimizer"));
+        CHECK_OP_LOG(seed_what(seed, "optimizer"), optl, cJSON_GetObjectItemCaseSensitive(logs, "optimizer"));
         cJSON *after = cJSON_GetObjectItemCaseSensitive(rec, "params_after");
         for (int i = 0; i < 4; i++) compare("params_after", seed, params[i], cJSON_GetArrayItem(after, i), false);
         ct_op_logger_free(optl);

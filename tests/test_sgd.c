@@ -18,16 +18,6 @@ static double num(cJSON *o, const char *k, double dflt) {
     return v ? (cJSON_IsBool(v) ? (double)cJSON_IsTrue(v) : cJSON_GetNumberValue(v)) : dflt;
 }
 
-static void check_log(const char *what, ct_op_logger *l, cJSON *want) {
-    int n = cJSON_GetArraySize(want);
-    bool same = (size_t)n == ct_op_logger_count(l);
-    for (int i = 0; same && i < n; i++)
-        same = strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(want, i)), ct_op_logger_get(l, (size_t)i)) == 0;
-    char *got = ct_op_logger_format(l);
-    CHECK_MSG(same, "%s log differs: %s", what, got);
-    ct_free(got);
-}
-
 int main(void) {
     cJSON *root = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/sgd_options.json"));
     CHECK_MSG(root != NULL, "sgd_options.json: %s", ct_error_message());
@@ -69,7 +59,7 @@ int main(void) {
                 ct_op_logger_push(l);
                 CHECK_INT_EQ(ct_optimizer_step(opt), 0);
                 ct_op_logger_pop(l);
-                check_log(name, l, cJSON_GetObjectItemCaseSensitive(cfg, "step_log"));
+                CHECK_OP_LOG(name, l, cJSON_GetObjectItemCaseSensitive(cfg, "step_log"));
                 ct_op_logger_free(l);
             } else {
                 CHECK_INT_EQ(ct_optimizer_step(opt), 0);
@@ -90,7 +80,7 @@ int main(void) {
                 ct_op_logger_push(l);
                 CHECK_INT_EQ(ct_optimizer_zero_grad(opt, false), 0);
                 ct_op_logger_pop(l);
-                if (step == 1) check_log("zero_grad", l, cJSON_GetObjectItemCaseSensitive(root, "zero_grad_log"));
+                if (step == 1) CHECK_OP_LOG("zero_grad", l, cJSON_GetObjectItemCaseSensitive(root, "zero_grad_log"));
                 ct_op_logger_free(l);
                 CHECK(ct_tensor_grad(params[0]) != NULL);
             } else {

@@ -31,6 +31,22 @@ static char *elem_ptr(const ct_tensor *t, int64_t i) {
     return (char *)ct_tensor_data_ptr(t) + off * (int64_t)ct_dtype_size(t->dtype);
 }
 
+/* out = f(self) elementwise into a new tensor of dtype `dt` laid out as TensorIterator would */
+static int map_unary(ct_tensor *self, ct_dtype dt, ct_elem_fn f, void *ctx, ct_value *rets) {
+    const ct_tensor *ins[1] = {self};
+    ct_tensor *out = ct_iter_alloc_output(self->sizes, self->ndim, dt, ins, 1);
+    if (!out) return -1;
+    if (out->numel) {
+        int64_t strides[2][CT_MAX_DIMS];
+        memcpy(strides[0], out->strides, sizeof(int64_t) * (size_t)out->ndim);
+        memcpy(strides[1], self->strides, sizeof(int64_t) * (size_t)self->ndim);
+        char *bases[2] = {ct_tensor_data_ptr(out), ct_tensor_data_ptr(self)};
+        size_t es[2] = {ct_dtype_size(dt), ct_dtype_size(self->dtype)};
+        ct_for_each(out->sizes, out->ndim, 2, bases, strides, es, f, ctx);
+    }
+    return ct_ret(rets, 0, out);
+}
+
 /* ---- eq.Scalar ------------------------------------------------------------------------------ */
 
 typedef struct eq_ctx {
@@ -69,18 +85,7 @@ CT_KERNEL(ct_k_eq_scalar) {
     if (c.common == CT_FLOAT32) c.vd = (double)(float)c.vd;
     else if (c.common == CT_FLOAT16) c.vd = (double)ct_half_to_float(ct_float_to_half((float)c.vd));
     else if (c.common == CT_BFLOAT16) c.vd = (double)ct_bfloat16_to_float(ct_float_to_bfloat16((float)c.vd));
-    const ct_tensor *ins[1] = {self};
-    ct_tensor *out = ct_iter_alloc_output(self->sizes, self->ndim, CT_BOOL, ins, 1);
-    if (!out) return -1;
-    if (out->numel) {
-        int64_t strides[2][CT_MAX_DIMS];
-        memcpy(strides[0], out->strides, sizeof(int64_t) * (size_t)out->ndim);
-        memcpy(strides[1], self->strides, sizeof(int64_t) * (size_t)self->ndim);
-        char *bases[2] = {ct_tensor_data_ptr(out), ct_tensor_data_ptr(self)};
-        size_t es[2] = {1, ct_dtype_size(self->dtype)};
-        ct_for_each(out->sizes, out->ndim, 2, bases, strides, es, eq_elem, &c);
-    }
-    return ct_ret(rets, 0, out);
+    return map_unary(self, CT_BOOL, eq_elem, &c, rets);
 }
 
 /* ---- bitwise_not ---------------------------------------------------------------------------- */
@@ -99,18 +104,7 @@ CT_KERNEL(ct_k_bitwise_not) {
     ct_dtype d = self->dtype;
     if (d != CT_BOOL && d != CT_INT64)
         return ct_error_set(CT_ERR_RUNTIME, "\"bitwise_not_cpu\" not implemented for '%s'", ct_dtype_name(d));
-    const ct_tensor *ins[1] = {self};
-    ct_tensor *out = ct_iter_alloc_output(self->sizes, self->ndim, d, ins, 1);
-    if (!out) return -1;
-    if (out->numel) {
-        int64_t strides[2][CT_MAX_DIMS];
-        memcpy(strides[0], out->strides, sizeof(int64_t) * (size_t)out->ndim);
-        memcpy(strides[1], self->strides, sizeof(int64_t) * (size_t)self->ndim);
-        char *bases[2] = {ct_tensor_data_ptr(out), ct_tensor_data_ptr(self)};
-        size_t es[2] = {ct_dtype_size(d), ct_dtype_size(d)};
-        ct_for_each(out->sizes, out->ndim, 2, bases, strides, es, not_elem, &d);
-    }
-    return ct_ret(rets, 0, out);
+    return map_unary(self, d, not_elem, &d, rets);
 }
 
 /* ---- masked_fill ---------------------------------------------------------------------------- */
