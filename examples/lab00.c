@@ -113,12 +113,8 @@ static long trace_find(const trace *t, size_t from, ct_hop_kind kind, const char
     return -1;
 }
 
-static void keyset_str(ct_keyset ks, char *buf, size_t size) {
-    ct_keyset_format(ks, buf, size);
-}
-
 static void tensor_keys(const ct_tensor *t, char *buf, size_t size) {
-    if (t) keyset_str(ct_tensor_keyset(t), buf, size);
+    if (t) ct_keyset_format(ct_tensor_keyset(t), buf, size);
     else snprintf(buf, size, "(error: %s)", ct_error_message());
 }
 
@@ -193,7 +189,6 @@ typedef struct lab {
     ct_tensor *x, *W, *b;
     /* A */
     char y_size[64], y_grad_fn[128], y_row[256];
-    double y4[4];
     /* B */
     char ks_x[256], ks_x_detached[256], ks_f16[256], ks_f32[256], ks_i64[256], ks_nograd[256], ks_infer[256];
     char tls_default_in[256], tls_default_ex[512], tls_nograd_in[256], tls_nograd_ex[512], tls_infer_in[256],
@@ -209,6 +204,8 @@ typedef struct lab {
     char *table, *table_shapes, *table_shapes_all;
     int64_t prof_events;
     double prof_overhead_ns;
+    ct_tensor *wt;   /* D: W.T made before the mode */
+    ct_tensor *h[3]; /* stretch: float16 copies of x, W, b */
     /* stretch */
     char ks_half[256];
     oplog half_log, nograd_log, infer_log, matmul_log, backward_log;
@@ -217,9 +214,8 @@ typedef struct lab {
 } lab;
 
 static void lab_free(lab *L) {
-    ct_tensor_release(L->x);
-    ct_tensor_release(L->W);
-    ct_tensor_release(L->b);
+    ct_tensor *ts[] = {L->x, L->W, L->b, L->wt, L->h[0], L->h[1], L->h[2]};
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) ct_tensor_release(ts[i]);
     oplog *logs[] = {&L->linear_log, &L->addmm_T_log, &L->addmm_pre_log, &L->half_log, &L->nograd_log,
                      &L->infer_log, &L->matmul_log, &L->backward_log};
     for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) oplog_free(logs[i]);
@@ -245,7 +241,7 @@ static void lab_free(lab *L) {
 static int part_a(lab *L) {
     ct_manual_seed(L->seed);
     int64_t xs[2] = {2, 64}, ws[2] = {600, 64}, bs[1] = {600};
-    ct_tensor *y = NULL, *row = NULL;
+    ct_tensor *y = NULL;
     NEED(L->x = ct_randn(xs, 2, CT_DTYPE_UNDEFINED));
     NEED(L->W = ct_randn(ws, 2, CT_DTYPE_UNDEFINED));
     NEED(L->b = ct_randn(bs, 1, CT_DTYPE_UNDEFINED));
@@ -261,16 +257,12 @@ static int part_a(lab *L) {
     double all[1200];
     NEED(ct_tensor_to_doubles(y, all, 1200) == 0);
     cJSON *arr = cJSON_CreateArray();
-    for (int i = 0; i < 4; i++) {
-        L->y4[i] = all[i];
-        cJSON_AddItemToArray(arr, cJSON_CreateNumber(all[i]));
-    }
+    for (int i = 0; i < 4; i++) cJSON_AddItemToArray(arr, cJSON_CreateNumber(all[i]));
     char *s = ct_json_dumps(arr, -1);
     snprintf(L->y_row, sizeof L->y_row, "%s", s ? s : "?");
     ct_free(s);
     cJSON_Delete(arr);
     ct_tensor_release(y);
-    ct_tensor_release(row);
     return 0;
 fail:
     ct_tensor_release(y);
@@ -290,28 +282,28 @@ static int part_b(lab *L) {
     tensor_keys(t32, L->ks_f32, sizeof L->ks_f32);
     NEED(t64 = ct_empty(&one, 1, CT_INT64, CT_MEMORY_FORMAT_NONE));
     tensor_keys(t64, L->ks_i64, sizeof L->ks_i64);
-    keyset_str(ct_tls_included(), L->tls_default_in, sizeof L->tls_default_in);
-    keyset_str(ct_tls_excluded(), L->tls_default_ex, sizeof L->tls_default_ex);
+    ct_keyset_format(ct_tls_included(), L->tls_default_in, sizeof L->tls_default_in);
+    ct_keyset_format(ct_tls_excluded(), L->tls_default_ex, sizeof L->tls_default_ex);
     ct_grad_mode_guard g;
     ct_no_grad_enter(&g);
     tng = ct_empty(&one, 1, CT_FLOAT32, CT_MEMORY_FORMAT_NONE);
-    keyset_str(ct_tls_included(), L->tls_nograd_in, sizeof L->tls_nograd_in);
-    keyset_str(ct_tls_excluded(), L->tls_nograd_ex, sizeof L->tls_nograd_ex);
+    ct_keyset_format(ct_tls_included(), L->tls_nograd_in, sizeof L->tls_nograd_in);
+    ct_keyset_format(ct_tls_excluded(), L->tls_nograd_ex, sizeof L->tls_nograd_ex);
     ct_grad_mode_exit(&g);
     NEED(tng);
     tensor_keys(tng, L->ks_nograd, sizeof L->ks_nograd);
     ct_inference_mode_enter(&g);
     tinf = ct_empty(&one, 1, CT_FLOAT32, CT_MEMORY_FORMAT_NONE);
-    keyset_str(ct_tls_included(), L->tls_infer_in, sizeof L->tls_infer_in);
-    keyset_str(ct_tls_excluded(), L->tls_infer_ex, sizeof L->tls_infer_ex);
+    ct_keyset_format(ct_tls_included(), L->tls_infer_in, sizeof L->tls_infer_in);
+    ct_keyset_format(ct_tls_excluded(), L->tls_infer_ex, sizeof L->tls_infer_ex);
     ct_grad_mode_exit(&g);
     NEED(tinf);
     tensor_keys(tinf, L->ks_infer, sizeof L->ks_infer);
     int rc = 0;
-    if (0) {
-    fail:
-        rc = -1;
-    }
+    goto done;
+fail:
+    rc = -1;
+done:;
     ct_tensor *all[] = {d, t16, t32, t64, tng, tinf};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) ct_tensor_release(all[i]);
     return rc;
@@ -379,19 +371,15 @@ static ct_tensor *run_addmm_T(lab *L) {
     return y;
 }
 
-static ct_tensor *g_wt; /* the transpose made before the mode, for run_addmm_pre */
 static ct_tensor *run_addmm_pre(lab *L) {
-    return ct_addmm(L->b, L->x, g_wt, ct_int(1), ct_int(1));
+    return ct_addmm(L->b, L->x, L->wt, ct_int(1), ct_int(1));
 }
 
 /* addmm(b, x, W.T) directly: the transpose inside the mode, then made before it */
 static int part_d(lab *L) {
     NEED(logged(&L->addmm_T_log, run_addmm_T, L) == 0);
-    NEED(g_wt = ct_numpy_T(L->W));
-    int rc = logged(&L->addmm_pre_log, run_addmm_pre, L);
-    ct_tensor_release(g_wt);
-    g_wt = NULL;
-    NEED(rc == 0);
+    NEED(L->wt = ct_numpy_T(L->W));
+    NEED(logged(&L->addmm_pre_log, run_addmm_pre, L) == 0);
     return 0;
 fail:
     return -1;
@@ -424,10 +412,8 @@ fail:
     return -1;
 }
 
-static ct_tensor *g_h[3]; /* half-precision copies for run_linear_half */
 static ct_tensor *run_linear_half(lab *L) {
-    (void)L;
-    return ct_linear(g_h[0], g_h[1], g_h[2]);
+    return ct_linear(L->h[0], L->h[1], L->h[2]);
 }
 
 static ct_tensor *run_linear_no_grad(lab *L) {
@@ -478,11 +464,11 @@ static int stretch(lab *L) {
     for (int i = 0; i < 3; i++) {
         /* x.detach().half() */
         ct_tensor *d = ct_detach(src[i]);
-        g_h[i] = d ? ct_to_dtype(d, CT_FLOAT16, false, false, CT_MEMORY_FORMAT_NONE) : NULL;
+        L->h[i] = d ? ct_to_dtype(d, CT_FLOAT16, false, false, CT_MEMORY_FORMAT_NONE) : NULL;
         ct_tensor_release(d);
-        NEED(g_h[i]);
+        NEED(L->h[i]);
     }
-    tensor_keys(g_h[0], L->ks_half, sizeof L->ks_half);
+    tensor_keys(L->h[0], L->ks_half, sizeof L->ks_half);
     NEED(logged(&L->half_log, run_linear_half, L) == 0);
     NEED(logged(&L->nograd_log, run_linear_no_grad, L) == 0);
     NEED(collect(&L->nograd_trace, run_linear_no_grad, L) == 0);
@@ -490,10 +476,8 @@ static int stretch(lab *L) {
     NEED(collect(&L->infer_trace, run_linear_inference, L) == 0);
     NEED(logged(&L->matmul_log, run_matmul_add, L) == 0);
     NEED(logged(&L->backward_log, run_linear_backward, L) == 0);
-    for (int i = 0; i < 3; i++) ct_tensor_release(g_h[i]), g_h[i] = NULL;
     return 0;
 fail:
-    for (int i = 0; i < 3; i++) ct_tensor_release(g_h[i]), g_h[i] = NULL;
     return -1;
 }
 
@@ -547,7 +531,6 @@ static char *make_report(const lab *L, const char *timestamp) {
     text t;
     if (text_open(&t) != 0) return NULL;
     FILE *f = t.f;
-    char line[512];
 
     /* facts the interpretation rests on, read from the logs */
     const trace *lt = &L->linear_trace;
@@ -558,7 +541,7 @@ static char *make_report(const lab *L, const char *timestamp) {
     const char *am_key = am >= 0 ? ct_key_name(lt->r[am].key) : "?";
     const char *amr_key = amr >= 0 ? ct_key_name(lt->r[amr].key) : "?";
     char am_set[256] = "?";
-    if (am >= 0) keyset_str(lt->r[am].dispatch, am_set, sizeof am_set);
+    if (am >= 0) ct_keyset_format(lt->r[am].dispatch, am_set, sizeof am_set);
     bool addmm_inner_mm_add = false; /* does addmm's CPU kernel dispatch mm or add? */
     for (size_t i = amr >= 0 ? (size_t)amr + 1 : lt->n; i < lt->n && lt->r[i].depth > lt->r[amr].depth; i++) {
         const char *n = ct_op_name(lt->r[i].op);
@@ -755,7 +738,6 @@ static char *make_report(const lab *L, const char *timestamp) {
                "   with beta and alpha (%s).\n",
             amr_key, addmm_inner_mm_add ? "an inner mm/add" : "no `aten::mm`, `aten::matmul` or `aten::add`",
             CTORCH_BLAS_NAME);
-    (void)line;
     return text_close(&t);
 }
 

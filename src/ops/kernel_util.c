@@ -233,6 +233,16 @@ int ct_scalar_check_convert(ct_scalar s, ct_dtype dtype) {
 
 /* has_internal_overlap (MemoryOverlap.cpp): a non-overlapping and dense tensor has none; a
  * dimension of size > 1 with stride 0 has some; anything else is "too hard" and passes. */
+int ct_check_output_shape(const ct_tensor *out, const int64_t *shape, int n) {
+    bool same = n == out->ndim;
+    for (int i = 0; same && i < n; i++) same = shape[i] == out->sizes[i];
+    if (same) return 0;
+    char a[256], b[256];
+    ct_format_shape(out->sizes, out->ndim, a, sizeof a);
+    ct_format_shape(shape, n, b, sizeof b);
+    return ct_error_set(CT_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", a, b);
+}
+
 int ct_assert_no_internal_overlap(const ct_tensor *t) {
     if (ct_is_non_overlapping_and_dense(t)) return 0;
     for (int i = 0; i < t->ndim; i++)

@@ -78,6 +78,10 @@ bool ct_is_tensor_subclass_like(const ct_tensor *t);
 /* assert_no_internal_overlap: TensorIterator's check that a written-to tensor has no two
  * elements at one address (a dimension of size > 1 with stride 0). */
 int ct_assert_no_internal_overlap(const ct_tensor *t);
+/* TensorIterator's check for an output that is not resized (in-place ops, copy_): the
+ * broadcast shape of the inputs (shape, n) must be the output's own. 0, or -1 with PyTorch's
+ * "output with shape [..] doesn't match the broadcast shape [..]". */
+int ct_check_output_shape(const ct_tensor *out, const int64_t *shape, int n);
 /* A new tensor for TensorIterator's output of shape `sizes` (the broadcast shape of the
  * inputs ins[0..nin), in operand order), laid out as TensorIterator lays it out:
  * contiguous, the strides of the inputs when they all agree (fast_set_up), or the

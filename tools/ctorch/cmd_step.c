@@ -1,6 +1,5 @@
 /* ctorch step [--seed N] [--json-out FILE]: the training-step tracer, printing the seed
  * script's JSON. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,17 +10,11 @@
 #include "util/json.h"
 
 int ct_cmd_step(int argc, char **argv) {
-    long long seed = 0;
+    unsigned long long seed = 0;
     const char *json_out = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
-            char *end;
-            errno = 0;
-            seed = strtoll(argv[++i], &end, 10);
-            if (*end || errno || seed < 0) {
-                fprintf(stderr, "ctorch step: --seed needs a non-negative integer, got '%s'\n", argv[i]);
-                return 2;
-            }
+            if (ct_cli_parse_seed("step", argv[++i], &seed) != 0) return 2;
         } else if (strcmp(argv[i], "--json-out") == 0 && i + 1 < argc) {
             json_out = argv[++i];
         } else {

@@ -1,8 +1,22 @@
 /* The ctorch command-line program. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+
+int ct_cli_parse_seed(const char *cmd, const char *text, unsigned long long *seed) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (*text == '\0' || *end || errno || v < 0) {
+        fprintf(stderr, "ctorch %s: --seed needs a non-negative integer, got '%s'\n", cmd, text);
+        return -1;
+    }
+    *seed = (unsigned long long)v;
+    return 0;
+}
 
 static void usage(FILE *f) {
     fprintf(f,

@@ -94,8 +94,13 @@ typedef struct temps {
 
 /* keeps t (a new reference, or NULL after an error) and returns it */
 static ct_tensor *keep(temps *T, ct_tensor *t) {
+    if (t && T->n == (int)(sizeof T->t / sizeof T->t[0])) { /* cannot happen with the bodies below */
+        ct_tensor_release(t);
+        ct_error_set(CT_ERR_RUNTIME, "internal error: too many temporaries in a composite body");
+        t = NULL;
+    }
     if (!t) T->failed = true;
-    else if (T->n < (int)(sizeof T->t / sizeof T->t[0])) T->t[T->n++] = t;
+    else T->t[T->n++] = t;
     return t;
 }
 

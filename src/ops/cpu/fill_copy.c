@@ -25,14 +25,7 @@ static int copy_into(ct_tensor *dst, const ct_tensor *src) {
     int64_t shape[CT_MAX_DIMS];
     int n;
     if (ct_broadcast_shapes(dst->sizes, dst->ndim, src->sizes, src->ndim, shape, &n) != 0) return -1;
-    bool same_shape = n == dst->ndim;
-    for (int i = 0; same_shape && i < n; i++) same_shape = shape[i] == dst->sizes[i];
-    if (!same_shape) {
-        char a[256], b[256];
-        ct_format_shape(dst->sizes, dst->ndim, a, sizeof a);
-        ct_format_shape(shape, n, b, sizeof b);
-        return ct_error_set(CT_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", a, b);
-    }
+    if (ct_check_output_shape(dst, shape, n) != 0) return -1;
     if (dst->numel == 0) return 0;
     if (dst->dtype == src->dtype && ct_tensor_is_contiguous(dst) && ct_tensor_is_contiguous(src) &&
         src->numel == dst->numel) {

@@ -122,8 +122,9 @@ static void fill_elem(char **p, void *vctx) {
     else ct_store_from_double(p[0], c->d, c->v);
 }
 
-/* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value): the mask is broadcast to
- * self's shape (expand_inplace); the value is converted to self's dtype with a range check. */
+/* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value): a TensorIterator with self
+ * as its (not resized) output, so the mask broadcasts to self's shape and no further; the value
+ * is converted to self's dtype with a range check. */
 CT_KERNEL(ct_k_masked_fill_) {
     (void)op;
     (void)ks;
@@ -136,16 +137,7 @@ CT_KERNEL(ct_k_masked_fill_) {
     int64_t shape[CT_MAX_DIMS];
     int n;
     if (ct_broadcast_shapes(self->sizes, self->ndim, mask->sizes, mask->ndim, shape, &n) != 0) return -1;
-    bool same = n == self->ndim;
-    for (int i = 0; same && i < n; i++) same = shape[i] == self->sizes[i];
-    if (!same) {
-        char a[128], b[128];
-        ct_format_shape(mask->sizes, mask->ndim, a, sizeof a);
-        ct_format_shape(self->sizes, self->ndim, b, sizeof b);
-        return ct_error_set(CT_ERR_RUNTIME, "The expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
-                            (long long)self->sizes[self->ndim - 1], (long long)mask->sizes[mask->ndim - 1],
-                            self->ndim - 1, b, a);
-    }
+    if (ct_check_output_shape(self, shape, n) != 0) return -1;
     if (ct_scalar_check_convert(value, self->dtype) != 0) return -1;
     fill_ctx c = {self->dtype, ct_scalar_to_double(value), value.tag == CT_TAG_INT ? value.u.i : (int64_t)ct_scalar_to_double(value)};
     if (self->numel) {

@@ -169,16 +169,7 @@ static int binary(const ct_op *op, ct_tensor *a, ct_tensor *b, pw_op kind, ct_sc
     int64_t shape[CT_MAX_DIMS];
     int n;
     if (ct_broadcast_shapes(a->sizes, a->ndim, b->sizes, b->ndim, shape, &n) != 0) return -1;
-    if (self_out) {
-        bool same = n == self_out->ndim;
-        for (int i = 0; same && i < n; i++) same = shape[i] == self_out->sizes[i];
-        if (!same) {
-            char s1[256], s2[256];
-            ct_format_shape(self_out->sizes, self_out->ndim, s1, sizeof s1);
-            ct_format_shape(shape, n, s2, sizeof s2);
-            return ct_error_set(CT_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", s1, s2);
-        }
-    }
+    if (self_out && ct_check_output_shape(self_out, shape, n) != 0) return -1;
     ct_dtype rt = ct_result_type2(a, b);
     if (kind == OP_DIV && !ct_dtype_is_floating(rt)) rt = ct_default_dtype(); /* true division */
     if (self_out && !ct_can_cast(rt, self_out->dtype))

@@ -807,6 +807,7 @@ case("masked_fill__broadcast_mask", "aten::masked_fill_.Scalar", [frac([2, 3]), 
 case("masked_fill__int", "aten::masked_fill_.Scalar", [T([1, 2], [2], "int64"), T([True, False], [2], "bool"), SF(0.5)])
 case("masked_fill__int_mask_error", "aten::masked_fill_.Scalar", [frac([2]), T([1, 0], [2], "int64"), SF(0.0)])
 case("masked_fill__shape_error", "aten::masked_fill_.Scalar", [frac([2]), T([True, False, True], [3], "bool"), SF(0.0)])
+case("masked_fill__mask_wider_error", "aten::masked_fill_.Scalar", [frac([3]), T([True, False, True] * 2, [2, 3], "bool"), SF(0.0)])
 case("masked_fill_scalar", "aten::masked_fill.Scalar", [seq([2, 3], view="t"), T([True, False, True], [3], "bool"), SF(9.5)])
 case("masked_fill_scalar_broadcast_self", "aten::masked_fill.Scalar", [frac([3]), T([True, False, True, False, False, True], [2, 3], "bool"), SI(0)])
 case("masked_select_1d", "aten::masked_select", [T([0, 2, 1, 2, 3, 0], [6], "int64"), MASK6])
