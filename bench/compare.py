@@ -7,7 +7,8 @@ Python 3 standard library only. Every program (bench/bench_ctorch.c, bench/peer/
 bench/peer/torch_bench.py under each PyTorch, bench/peak/fma_peak.c) takes a case list and prints
 JSON lines of raw timings (the protocol is described in bench/bench_ctorch.c). In each round every
 program runs every case of each group once, in one process per group, the programs' order rotating
-from round to round; a case's value in a round is the median of its timed batches. The table gives
+from round to round; a case's value in a round is its fastest timed batch (on a shared machine other
+work only ever slows a batch down). The table gives
 per case and program the median of the rounds, the spread of the rounds, and ratios
 peer / ctorch computed from the medians (> 1: ctorch is faster).
 
@@ -148,7 +149,7 @@ def run_group(p, group, cases, a):
             cid = d["case"]
             seen.add(cid)
             if "ns" in d:
-                p.runs.setdefault(cid, []).append(statistics.median(d["ns"]))
+                p.runs.setdefault(cid, []).append(min(d["ns"]))
             elif "values" in d:
                 p.runs.setdefault(cid, []).append(d["values"])
             else:
@@ -268,7 +269,7 @@ def print_table(progs, cases, a, started, load0):
                "rotating); %.0f min; load average %.1f at the start, %.1f at the end; source %s" % (
                    a.rounds, (now - started).total_seconds() / 60, load0, load1, source_state()))
     out.append("cell: median of the rounds ±half their min-max range in %% of the median; a round's value is the "
-               "median of %d batches of ~%g ms after >=%g ms of warm-up" % (a.batches, a.batch_ms, a.warmup_ms))
+               "fastest of %d batches of ~%g ms after >=%g ms of warm-up" % (a.batches, a.batch_ms, a.warmup_ms))
     out.append("ratio: peer median / ctorch median at the same thread count (>1: ctorch faster; for GF/s rows "
                "the ratio of times too); 'worst': the smallest ratio. GF/s = 2*M*N*K / time")
     for p in cols:
@@ -411,8 +412,8 @@ def main():
     ap.add_argument("--cases", default="", help="case ids to run (default: all)")
     ap.add_argument("--programs", default="", help="program names to run, e.g. ctorch,libtorch (default: all)")
     ap.add_argument("--warmup-ms", type=float, default=20.0)
-    ap.add_argument("--batch-ms", type=float, default=30.0)
-    ap.add_argument("--batches", type=int, default=3)
+    ap.add_argument("--batch-ms", type=float, default=20.0)
+    ap.add_argument("--batches", type=int, default=5)
     ap.add_argument("--python-threads", default="1", help="thread counts for the PyTorch columns, e.g. 1,2")
     ap.add_argument("--python", default="/usr/bin/python3", help="the Python with PyTorch 1.13")
     ap.add_argument("--torchref", default=os.path.normpath(os.path.join(ROOT, "..", "shared", "tools", "torchref")),
