@@ -258,7 +258,6 @@ def describe(p):
 def print_table(progs, cases, a, started, load0):
     cols = [p for p in progs if p.column]
     peers = [p for p in cols if not p.is_ctorch]
-    live_peers = [p for p in peers if not p.missing]
     peaks = {p.threads: p for p in progs if p.name == "FMA peak"}
     w_label, w_cell, w_ratio = 40, 16, 9
     out = []
