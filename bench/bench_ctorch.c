@@ -3,7 +3,8 @@
  *   bench_ctorch --threads T --cases ID[,ID...] [--warmup-ms MS] [--batch-ms MS] [--batches N]
  *
  * Runs each named case and prints one JSON line per case on stdout:
- *   {"case": ID, "ns": [per-call ns of each timed batch], "iters": calls per batch}
+ *   {"case": ID, "iters": calls per batch, "ns": [per-call ns of each timed batch]}
+ * (a case with an observer adds "plain_ns": the same calls timed without it, batch by batch),
  * or {"case": ID, "values": {...}} for cases that measure something else (memory),
  * or {"case": ID, "skip": "why"} / {"case": ID, "error": "message"}.
  * The first line is {"meta": {...}} (threads as the process sees them), the last
@@ -72,14 +73,22 @@ static void print_error(const char *id, const char *what) {
     fflush(stdout);
 }
 
-static int run_batch(const timed_case *c, void *st, long iters, double *ns) {
-    if (c->batch_begin && c->batch_begin(st) != 0) return -1;
+/* One timed batch of iters calls; with `observed`, the case's observer is on around it. Stores
+ * the per-call time. */
+static int run_batch(const timed_case *c, void *st, long iters, bool observed, double *ns) {
+    if (observed && c->batch_begin && c->batch_begin(st) != 0) return -1;
     double t0 = now_ns();
     for (long i = 0; i < iters; i++)
         if (c->run(st) != 0) return -1;
-    *ns = now_ns() - t0;
-    if (c->batch_end && c->batch_end(st) != 0) return -1;
+    *ns = (now_ns() - t0) / (double)iters;
+    if (observed && c->batch_end && c->batch_end(st) != 0) return -1;
     return 0;
+}
+
+static void print_list(const char *key, const double *v, int n) {
+    printf(", \"%s\": [", key);
+    for (int b = 0; b < n; b++) printf("%s%.2f", b ? ", " : "", v[b]);
+    printf("]");
 }
 
 static void measure(const timed_case *c, const bench_opts *o) {
@@ -102,15 +111,22 @@ static void measure(const timed_case *c, const bench_opts *o) {
     if (c->batch_end && c->batch_end(st) != 0) goto fail;
     double per = (el - first) / (double)(n - 1);
     long iters = per < o->batch_ms * 1e6 ? (long)(o->batch_ms * 1e6 / (per > 1 ? per : 1)) : 1;
-    double ns[64];
+    /* Note [Paired observer batches]: a case with an observer times a batch without it next to
+     * each observed batch (in alternating order), so its cost is measured against the plain
+     * case under the same load of the machine */
+    double ns[64], plain[64];
     int nb = o->batches < 64 ? o->batches : 64;
+    bool paired = c->batch_begin != NULL;
     for (int b = 0; b < nb; b++) {
-        if (run_batch(c, st, iters, &ns[b]) != 0) goto fail;
-        ns[b] /= (double)iters;
+        for (int k = 0; k < (paired ? 2 : 1); k++) {
+            bool observed = !paired || (k == (b & 1));
+            if (run_batch(c, st, iters, observed, observed ? &ns[b] : &plain[b]) != 0) goto fail;
+        }
     }
-    printf("{\"case\": \"%s\", \"iters\": %ld, \"ns\": [", c->id, iters);
-    for (int b = 0; b < nb; b++) printf("%s%.2f", b ? ", " : "", ns[b]);
-    printf("]}\n");
+    printf("{\"case\": \"%s\", \"iters\": %ld", c->id, iters);
+    print_list("ns", ns, nb);
+    if (paired) print_list("plain_ns", plain, nb);
+    printf("}\n");
     fflush(stdout);
     c->teardown(st);
     return;

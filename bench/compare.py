@@ -7,8 +7,9 @@ Python 3 standard library only. Every program (bench/bench_ctorch.c, bench/peer/
 bench/peer/torch_bench.py under each PyTorch, bench/peak/fma_peak.c) takes a case list and prints
 JSON lines of raw timings (the protocol is described in bench/bench_ctorch.c). In each round every
 program runs every case of each group once, in one process per group, the programs' order rotating
-from round to round; a case's value in a round is its fastest timed batch (on a shared machine other
-work only ever slows a batch down). The table gives
+from round to round; a case's value in a round is its fastest timed batch: batches are short (5 ms)
+and many (10), so that on a shared machine some of them run without being preempted (other work
+only ever slows a batch down). The table gives
 per case and program the median of the rounds, the spread of the rounds, and ratios
 peer / ctorch computed from the medians (> 1: ctorch is faster).
 
@@ -41,7 +42,7 @@ class Case:
 CASES = [
     Case("add1", "add, 1 element (new tensor)"),
     Case("add1_mode", "  the same under an op-logging mode", base="add1",
-         obs="add: op-logging mode, % over plain"),
+         obs="add: op-logging mode, cost"),
     Case("add1_inplace", "add_, 1 element (in place)"),
     Case("empty1", "empty([1])"),
     Case("noop_op", "custom op, kernel returns its input"),
@@ -50,10 +51,10 @@ CASES = [
     Case("linear_fwdbwd", "  forward + y.sum().backward()"),
     Case("step", "seed MLP step (16-32-4, b8, CE, SGD)"),
     Case("step_mode", "  under an op-logging dispatch mode", base="step",
-         obs="step: op-logging mode, % over plain"),
-    Case("step_profiler", "  under the profiler", base="step", obs="step: profiler, % over plain"),
+         obs="step: op-logging mode, cost"),
+    Case("step_profiler", "  under the profiler", base="step", obs="step: profiler, cost"),
     Case("step_trace", "  with the decision trace collected", base="step",
-         obs="step: decision trace, % over plain"),
+         obs="step: decision trace, cost"),
     Case("step_d4", "  4 hidden layers (width 32)"),
     Case("step_d16", "  16 hidden layers"),
     Case("step_d64", "  64 hidden layers"),
@@ -65,6 +66,8 @@ CASES = [
     Case("fma_peak", "FMA peak", group="peak", values=True),
 ]
 GROUP_LABELS = {"small": "max RSS, small cases (MB)", "gemm": "max RSS, 2048 GEMM cases (MB)"}
+# batches per round where --batches would take too long: a 2048 GEMM call takes 0.1-0.3 s
+GROUP_BATCHES = {"gemm": 3}
 
 
 class Program:
@@ -78,6 +81,7 @@ class Program:
         self.meta = None
         self.runs = {}  # case id -> list of round values
         self.rss = {}  # group -> list of max RSS (kB) per round
+        self.obs = {}  # observer case id -> its cost over the paired plain batches, per round
         self.notes = {}  # case id -> skip/error text
 
     @property
@@ -124,7 +128,7 @@ def run_group(p, group, cases, a):
     """Runs program p on a group's cases once; records each case's round value."""
     ids = [c.id for c in cases]
     cmd = p.cmd + ["--threads", str(p.threads), "--cases", ",".join(ids), "--warmup-ms", str(a.warmup_ms),
-                   "--batch-ms", str(a.batch_ms), "--batches", str(a.batches)]
+                   "--batch-ms", str(a.batch_ms), "--batches", str(min(a.batches, GROUP_BATCHES.get(group, a.batches)))]
     env = dict(os.environ)
     env.update(p.env)
     try:
@@ -150,6 +154,8 @@ def run_group(p, group, cases, a):
             seen.add(cid)
             if "ns" in d:
                 p.runs.setdefault(cid, []).append(min(d["ns"]))
+                if d.get("plain_ns"):  # paired batches without the observer: its cost this round
+                    p.obs.setdefault(cid, []).append(min(d["ns"]) / min(d["plain_ns"]) - 1.0)
             elif "values" in d:
                 p.runs.setdefault(cid, []).append(d["values"])
             else:
@@ -268,9 +274,12 @@ def print_table(progs, cases, a, started, load0):
                "rotating); %.0f min; load average %.1f at the start, %.1f at the end; source %s" % (
                    a.rounds, (now - started).total_seconds() / 60, load0, load1, source_state()))
     out.append("cell: median of the rounds ±half their min-max range in %% of the median; a round's value is the "
-               "fastest of %d batches of ~%g ms after >=%g ms of warm-up" % (a.batches, a.batch_ms, a.warmup_ms))
+               "fastest of %d batches of ~%g ms (2048 GEMMs: %d) after >=%g ms of warm-up" % (
+                   a.batches, a.batch_ms, min(a.batches, GROUP_BATCHES["gemm"]), a.warmup_ms))
     out.append("ratio: peer median / ctorch median at the same thread count (>1: ctorch faster; for GF/s rows "
                "the ratio of times too); 'worst': the smallest ratio. GF/s = 2*M*N*K / time")
+    out.append("observer cost ('... cost' rows): observed batches / plain batches timed alternately in the same "
+               "process, per round; median of the rounds ± half their min-max range in points")
     for p in cols:
         state = describe(p) if not p.missing else "not run: " + p.missing
         out.append("  %-16s %s" % (p.key, state))
@@ -359,14 +368,14 @@ def print_table(progs, cases, a, started, load0):
                     txt = DASH
                 row += "%*s" % (w_cell, txt)
             out.append(row)
-    # observers: % over the case they observe, in the same program
+    # observers: cost over the plain batches timed next to the observed ones, in the same process
     for c in cases:
         if not c.base:
             continue
         row = "%-*s %-4s" % (w_label, c.obs, "%")
         for p in cols:
-            a_, b_ = (p.runs.get(c.id), p.runs.get(c.base)) if not p.missing else (None, None)
-            row += "%*s" % (w_cell, ("%+.0f%%" % (100.0 * (med(a_) / med(b_) - 1))) if a_ and b_ else DASH)
+            xs = p.obs.get(c.id) if not p.missing else None
+            row += "%*s" % (w_cell, ("%+.0f%% ±%.0f" % (100.0 * med(xs), 50.0 * (max(xs) - min(xs)))) if xs else DASH)
         out.append(row)
     # memory
     for g in ("small", "gemm"):
@@ -411,8 +420,8 @@ def main():
     ap.add_argument("--cases", default="", help="case ids to run (default: all)")
     ap.add_argument("--programs", default="", help="program names to run, e.g. ctorch,libtorch (default: all)")
     ap.add_argument("--warmup-ms", type=float, default=20.0)
-    ap.add_argument("--batch-ms", type=float, default=20.0)
-    ap.add_argument("--batches", type=int, default=5)
+    ap.add_argument("--batch-ms", type=float, default=5.0)
+    ap.add_argument("--batches", type=int, default=10)
     ap.add_argument("--python-threads", default="1", help="thread counts for the PyTorch columns, e.g. 1,2")
     ap.add_argument("--python", default="/usr/bin/python3", help="the Python with PyTorch 1.13")
     ap.add_argument("--torchref", default=os.path.normpath(os.path.join(ROOT, "..", "shared", "tools", "torchref")),

@@ -60,17 +60,33 @@ void measure(const std::string& id, Case& c, const Opts& o) {
     // the rate that sizes the batches leaves out the first call (first-use costs)
     double per = std::max(1.0, (el - first) / (double)(n - 1));
     long iters = std::max(1L, (long)(o.batch_ms * 1e6 / per));
-    std::vector<double> ns;
-    for (int b = 0; b < o.batches; b++) {
-        if (c.begin) c.begin();
+    auto batch = [&](bool observed) {
+        if (observed && c.begin) c.begin();
         double s = now_ns();
         for (long i = 0; i < iters; i++) c.run();
-        ns.push_back((now_ns() - s) / (double)iters);
-        if (c.end) c.end();
+        double t = (now_ns() - s) / (double)iters;
+        if (observed && c.end) c.end();
+        return t;
+    };
+    // a case with an observer times a batch without it next to each observed batch (in
+    // alternating order): its cost is measured under the same load of the machine
+    bool paired = (bool)c.begin;
+    std::vector<double> ns, plain;
+    for (int b = 0; b < o.batches; b++) {
+        for (int k = 0; k < (paired ? 2 : 1); k++) {
+            bool observed = !paired || k == (b & 1);
+            (observed ? ns : plain).push_back(batch(observed));
+        }
     }
-    std::printf("{\"case\": \"%s\", \"iters\": %ld, \"ns\": [", id.c_str(), iters);
-    for (size_t b = 0; b < ns.size(); b++) std::printf("%s%.2f", b ? ", " : "", ns[b]);
-    std::printf("]}\n");
+    auto list = [](const char* key, const std::vector<double>& v) {
+        std::printf(", \"%s\": [", key);
+        for (size_t b = 0; b < v.size(); b++) std::printf("%s%.2f", b ? ", " : "", v[b]);
+        std::printf("]");
+    };
+    std::printf("{\"case\": \"%s\", \"iters\": %ld", id.c_str(), iters);
+    list("ns", ns);
+    if (paired) list("plain_ns", plain);
+    std::printf("}\n");
     std::fflush(stdout);
 }
 

@@ -89,18 +89,36 @@ def measure(case_id, c):
         c.end()
     # the rate that sizes the batches leaves out the first call (first-use costs)
     iters = max(1, int(opts.batch_ms * 1e6 / max(1, (el - first) / (n - 1))))
-    ns = []
     run = c.run
-    for _ in range(opts.batches):
-        if c.begin:
+
+    def batch(observed):
+        if observed and c.begin:
             c.begin()
         s = now()
         for _ in range(iters):
             run()
-        ns.append(round((now() - s) / iters, 2))
-        if c.end:
+        t = round((now() - s) / iters, 2)
+        if observed and c.end:
             c.end()
-    emit({"case": case_id, "iters": iters, "ns": ns})
+        return t
+
+    # a case with an observer times a batch without it next to each observed batch (in
+    # alternating order): its cost is measured under the same load of the machine
+    paired = c.begin is not None
+    ns, plain = [], []
+    for b in range(opts.batches):
+        if not paired:
+            ns.append(batch(True))
+            continue
+        for k in (0, 1):
+            if k == b % 2:
+                ns.append(batch(True))
+            else:
+                plain.append(batch(False))
+    out = {"case": case_id, "iters": iters, "ns": ns}
+    if paired:
+        out["plain_ns"] = plain
+    emit(out)
 
 
 def with_mode(run):
