@@ -1,4 +1,6 @@
 /* All library allocation goes through here so tests can fail the Nth allocation. */
+#include <cjson/cJSON.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -12,7 +14,19 @@
 static atomic_llong alloc_count;
 static atomic_llong fail_at; /* allocation number that fails, 0 = never */
 
+/* cJSON's allocation hooks are process-wide and belong to the program, so the library leaves
+ * them alone until a program asks for fault injection: from then on cJSON allocates through
+ * ct_malloc too, and its allocations can be failed and counted like the library's own.
+ * ct_malloc's blocks come from malloc and ct_free is free, so trees made before the switch
+ * are still freed correctly. */
+static pthread_once_t cjson_hooks_once = PTHREAD_ONCE_INIT;
+static void route_cjson_allocations(void) {
+    cJSON_Hooks hooks = {ct_malloc, ct_free};
+    cJSON_InitHooks(&hooks);
+}
+
 void ct_testing_fail_alloc_after(int64_t n) {
+    pthread_once(&cjson_hooks_once, route_cjson_allocations);
     atomic_store(&fail_at, n > 0 ? (long long)(atomic_load(&alloc_count) + n) : 0);
 }
 int64_t ct_testing_alloc_count(void) { return (int64_t)atomic_load(&alloc_count); }

@@ -1,7 +1,6 @@
 /*
- * JSON helpers on top of either cJSON backend (util/json.h): strict parsing with ctorch
- * errors, Python-compatible dumping, atomic file replacement. Only the public cJSON API is
- * used here, so this file behaves the same with the system library and the built-in one.
+ * JSON helpers on top of cJSON (util/json.h): strict parsing with ctorch errors,
+ * Python-compatible dumping, atomic file replacement. Only cJSON's public API is used.
  */
 #include "util/json.h"
 #include "util/pyfloat.h"
@@ -53,8 +52,9 @@ cJSON *ct_json_parse(const char *text, size_t len) {
         return NULL;
     }
     const char *end = NULL;
-    /* require_null_terminated = 0: the check for trailing data is done here, the same way
-     * for both backends (cJSON would demand a NUL inside the buffer). */
+    /* require_null_terminated = 0: the check for trailing data is done here, so that the text
+     * need not end in a NUL (cJSON would demand one inside the buffer) and the error can say
+     * where the extra data starts. */
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!root) {
         if (ct_error_code() == CT_ERR_NOMEM) return NULL; /* ct_malloc said so: keep it */
