@@ -12,7 +12,8 @@ extern "C" {
 
 /* Makes the n-th allocation from now fail (1 = the next one); 0 disables. The first call also
  * routes the cJSON library's allocations through ctorch's allocator (cJSON_InitHooks, which is
- * process-wide), so that they are counted and can be failed too: for test programs only. */
+ * process-wide), so that they are counted and can be failed too: for test programs only, and
+ * first called before other threads use cJSON. */
 void ct_testing_fail_alloc_after(int64_t n);
 /* Number of allocations made so far (to size a fault-injection loop). */
 int64_t ct_testing_alloc_count(void);

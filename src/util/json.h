@@ -11,6 +11,10 @@
  * The library changes them only when a test program turns on fault injection
  * (ct_testing_fail_alloc_after): then cJSON allocates through ct_malloc, its allocations can be
  * failed like the library's own, and the helpers below report such a failure as CT_ERR_NOMEM.
+ *
+ * Threads: cJSON's trees are plain data (one thread at a time per tree), but its parser writes
+ * a process-wide error position on every call; ct_json_parse serialises parsing, so call it
+ * rather than cJSON_Parse* from code that may run on several threads.
  */
 #ifndef CT_UTIL_JSON_H
 #define CT_UTIL_JSON_H
