@@ -10,7 +10,8 @@
  *     tests/golden/record/seed_range.py): argparse's verdict on 36 texts and manual_seed's on
  *     the ints, initial_seed() and the first draws for 15 seeds at and inside the edges of
  *     [-2^63, 2^64 - 1], and `ctorch lab00 --seed S` end to end (y[0,:4] in REPORT.md, the
- *     seed in the manifest and the trace) for S = 0, 2^64 - 1, -1 and -2^63.
+ *     seed in the manifest and the trace) for S = 0, 2^64 - 1, -1 and -2^63;
+ *   - the example programs read SEED the same way and refuse what they cannot use.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -41,15 +42,15 @@ static void run_free(run_result *r) {
     free(r->err);
 }
 
-/* Runs build/bin/ctorch with args (NULL-terminated, without argv[0]); no shell in between, so
+/* Runs build/bin/PROG with args (NULL-terminated, without argv[0]); no shell in between, so
  * any byte but NUL reaches the program as given. */
-static run_result run_ctorch(const char *const *args) {
+static run_result run_program(const char *prog, const char *const *args) {
     run_result r = {-1, NULL, NULL};
     char exe[600], out[600], err[600];
-    snprintf(exe, sizeof exe, "%s/bin/ctorch", CT_BINARY_DIR);
+    snprintf(exe, sizeof exe, "%s/bin/%s", CT_BINARY_DIR, prog);
     snprintf(out, sizeof out, "%s/stdout.txt", work_dir);
     snprintf(err, sizeof err, "%s/stderr.txt", work_dir);
-    const char *argv[32] = {"ctorch"};
+    const char *argv[32] = {prog};
     int n = 1;
     for (; args[n - 1] && n < 31; n++) argv[n] = args[n - 1];
     argv[n] = NULL;
@@ -69,6 +70,8 @@ static run_result run_ctorch(const char *const *args) {
     if (!r.err) r.err = calloc(1, 1);
     return r;
 }
+
+static run_result run_ctorch(const char *const *args) { return run_program("ctorch", args); }
 
 static void describe(char *buf, size_t n, const char *const *args) {
     size_t o = (size_t)snprintf(buf, n, "ctorch");
@@ -467,6 +470,40 @@ static void test_lab_seeds(const cJSON *golden) {
     printf("lab00 at the seed edges: %d runs\n", runs);
 }
 
+/* The example programs read their SEED with the same reader and refuse what they cannot use. */
+static void test_example_programs(void) {
+    const char *bad[] = {"x", NULL}, *over[] = {"18446744073709551615", NULL}, *extra[] = {"0", "1", NULL};
+    const char *neg[] = {"-1", NULL}, *step_neg[] = {"step", "--seed", "-1", NULL};
+    run_result r = run_program("example_step_tracer", bad);
+    CHECK_INT_EQ(r.status, 2);
+    CHECK_STR_EQ(r.err, "example_step_tracer: SEED: invalid int value: 'x'\n");
+    run_free(&r);
+    r = run_program("example_step_tracer", over);
+    CHECK_INT_EQ(r.status, 2);
+    CHECK_STR_EQ(r.err, "example_step_tracer: SEED: Overflow when unpacking long (from make_batch(seed + 1) with seed "
+                        "18446744073709551615)\n");
+    run_free(&r);
+    r = run_program("example_step_tracer", extra);
+    CHECK_INT_EQ(r.status, 2);
+    CHECK_STR_EQ(r.err, "usage: example_step_tracer [SEED]\n");
+    run_free(&r);
+    /* a negative seed: what the command prints */
+    run_result a = run_program("example_step_tracer", neg), b = run_ctorch(step_neg);
+    CHECK(a.status == 0 && b.status == 0);
+    CHECK_STR_EQ(a.out, b.out);
+    run_free(&a);
+    run_free(&b);
+    const char *lab_bad[] = {"unused", "-9223372036854775809", NULL}, *lab_extra[] = {"a", "1", "2", NULL};
+    r = run_program("example_lab00", lab_bad);
+    CHECK_INT_EQ(r.status, 2);
+    CHECK_STR_EQ(r.err, "example_lab00: SEED: Overflow when unpacking long\n");
+    run_free(&r);
+    r = run_program("example_lab00", lab_extra);
+    CHECK_INT_EQ(r.status, 2);
+    CHECK_STR_EQ(r.err, "usage: example_lab00 [OUT_DIR] [SEED]\n");
+    run_free(&r);
+}
+
 int main(void) {
     snprintf(work_dir, sizeof work_dir, "%s/test_cli.d", CT_BINARY_DIR);
     mkdir(work_dir, 0777);
@@ -478,6 +515,7 @@ int main(void) {
     test_seed_parse(golden);
     test_seed_draws(golden);
     test_lab_seeds(golden);
+    test_example_programs();
     cJSON_Delete(golden);
     char cmd[700];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", work_dir);
