@@ -624,7 +624,7 @@ static void test_build_and_print(void) {
     CHECK(!cJSON_AddItemToArray(arr, arr));
     CHECK(cJSON_CreateString(NULL) == NULL);
     cJSON_Delete(lonely);
-    /* the rest of cJSON's add/query helpers that ctorch uses */
+    /* the rest of cJSON's add/query functions that ctorch uses */
     CHECK(cJSON_AddTrueToObject(inner, "t") != NULL);
     CHECK(cJSON_AddFalseToObject(inner, "f") != NULL);
     CHECK(cJSON_HasObjectItem(inner, "T"));

@@ -1,6 +1,6 @@
 /*
  * util/json.h - ctorch's JSON layer: the system cJSON library (Debian's libcjson-dev, 1.7.13 or
- * later) plus a few helpers built on its public API (util/json_dump.c):
+ * later) plus a few functions built on its public API (util/json_dump.c):
  *   ct_json_parse              strict parse (rejects trailing data) with ctorch errors
  *   ct_json_parse_file         the same for a whole file
  *   ct_json_dumps              Python's json.dumps(obj, indent=...) byte for byte
@@ -10,7 +10,7 @@
  * and belong to the program; by default malloc/free, which ct_free and cJSON_free both accept.
  * The library changes them only when a test program turns on fault injection
  * (ct_testing_fail_alloc_after): then cJSON allocates through ct_malloc, its allocations can be
- * failed like the library's own, and the helpers below report such a failure as CT_ERR_NOMEM.
+ * failed like the library's own, and the functions below report such a failure as CT_ERR_NOMEM.
  *
  * Threads: cJSON's trees are plain data (one thread at a time per tree), but its parser writes
  * a process-wide error position on every call; ct_json_parse serialises parsing, so call it
@@ -23,7 +23,7 @@
 
 #include <cjson/cJSON.h>
 
-/* ---- ctorch helpers -------------------------------------------------------------------------- */
+/* ---- ctorch's JSON functions ------------------------------------------------------------------ */
 
 #ifdef __cplusplus
 extern "C" {

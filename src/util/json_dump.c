@@ -1,5 +1,5 @@
 /*
- * JSON helpers on top of cJSON (util/json.h): strict parsing with ctorch errors,
+ * JSON functions on top of cJSON (util/json.h): strict parsing with ctorch errors,
  * Python-compatible dumping, atomic file replacement. Only cJSON's public API is used.
  */
 #include "util/json.h"

@@ -16,8 +16,7 @@ torch.Generator().manual_seed. This records, for the texts a user may type:
     [-2^63, 2^64 - 1], and the step script's make_batch(seed + 1) for seed = 2^64 - 1.
 
 Run under PyTorch 2.6 from the repository root:
-    flock /tmp/torchref.lock ../shared/tools/torchref tests/golden/record/seed_range.py \
-        tests/golden/torch-2.6/seed_range.json
+    ../shared/tools/torchref tests/golden/record/seed_range.py tests/golden/torch-2.6/seed_range.json
 """
 import argparse
 import json
