@@ -5,19 +5,20 @@
 #define CTORCH_TESTING_H
 
 #include <stdint.h>
+#include "ctorch/export.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Makes the n-th allocation from now fail (1 = the next one); 0 disables. */
-void ct_testing_fail_alloc_after(int64_t n);
+CT_API void ct_testing_fail_alloc_after(int64_t n);
 /* Number of allocations made so far (to size a fault-injection loop). */
-int64_t ct_testing_alloc_count(void);
+CT_API int64_t ct_testing_alloc_count(void);
 /* Live tensors / storages / autograd nodes in the process (leak checks). */
-int64_t ct_testing_live_tensors(void);
-int64_t ct_testing_live_storages(void);
-int64_t ct_testing_live_nodes(void);
+CT_API int64_t ct_testing_live_tensors(void);
+CT_API int64_t ct_testing_live_storages(void);
+CT_API int64_t ct_testing_live_nodes(void);
 
 #ifdef __cplusplus
 }
