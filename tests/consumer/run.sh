@@ -3,8 +3,8 @@
 #
 #   run.sh installed    CMAKE BUILD_DIR SOURCE_DIR CC PKG_CONFIG VERSION NM
 #     installs BUILD_DIR into a temporary prefix; checks the installed files, the SONAME, that
-#     every public header compiles on its own, and that libctorch.so exports exactly the CT_API
-#     functions of the installed headers; builds tests/consumer/consumer.c through pkg-config
+#     every public header compiles on its own, and that libctorch.so exports exactly the functions
+#     the installed headers declare; builds tests/consumer/consumer.c through pkg-config
 #     and through find_package(ctorch) (shared and static) and runs each.
 #   run.sh subdirectory CMAKE BUILD_DIR SOURCE_DIR CC PKG_CONFIG VERSION NM
 #     builds consumer.c in a parent project that adds SOURCE_DIR with add_subdirectory.
@@ -62,16 +62,24 @@ installed)
     done
     echo "ok: each of $(ls "$prefix"/include/ctorch/*.h | wc -l) public headers compiles on its own"
 
-    # exported = declared CT_API in the installed headers, both ways
+    # exported = every function the installed headers declare (and none else), both ways: the
+    # compiler lists the declarations (GCC's -aux-info), so one without CT_API is caught too;
+    # other compilers: the declarations marked CT_API
     "$nm" -D --defined-only "$libdir/libctorch.so" | awk '{print $NF}' | sort -u >"$work/exported.txt"
-    cat "$prefix"/include/ctorch/*.h | tr '\n' ' ' | sed 's/CT_API/\nCT_API/g' | grep -E '^CT_API [A-Za-z0-9_ *]+\(' |
-        sed 's/(.*//' | awk '{print $NF}' | tr -d '*' | grep '^ct_' | sort -u >"$work/declared.txt"
-    [ -s "$work/declared.txt" ] || fail "found no CT_API declaration"
+    printf '#include <ctorch/ctorch.h>\n' >"$work/all.c"
+    if "$cc" -std=c11 -I"$prefix/include" -aux-info "$work/aux.txt" -S -o /dev/null "$work/all.c" 2>/dev/null; then
+        grep -F "$prefix/include/ctorch/" "$work/aux.txt" | grep -E '\*/ extern ' | sed 's/ (.*//' | awk '{print $NF}' |
+            tr -d '*' | sort -u >"$work/declared.txt"
+    else
+        cat "$prefix"/include/ctorch/*.h | tr '\n' ' ' | sed 's/CT_API/\nCT_API/g' | grep -E '^CT_API [A-Za-z0-9_ *]+\(' |
+            sed 's/(.*//' | awk '{print $NF}' | tr -d '*' | grep '^ct_' | sort -u >"$work/declared.txt"
+    fi
+    [ -s "$work/declared.txt" ] || fail "found no public declaration"
     comm -23 "$work/exported.txt" "$work/declared.txt" >"$work/extra.txt"
     comm -13 "$work/exported.txt" "$work/declared.txt" >"$work/missing.txt"
-    [ -s "$work/extra.txt" ] && { sed 's/^/  exported but not public: /' "$work/extra.txt"; fail "libctorch.so exports internal symbols"; }
-    [ -s "$work/missing.txt" ] && { sed 's/^/  public but not exported: /' "$work/missing.txt"; fail "public functions missing from libctorch.so"; }
-    echo "ok: libctorch.so exports exactly the $(wc -l <"$work/exported.txt") CT_API functions"
+    [ -s "$work/extra.txt" ] && { sed 's|^|  exported but not declared by <ctorch/ctorch.h>: |' "$work/extra.txt"; fail "libctorch.so exports internal symbols"; }
+    [ -s "$work/missing.txt" ] && { sed 's|^|  declared by <ctorch/ctorch.h> but not exported: |' "$work/missing.txt"; fail "public functions missing from libctorch.so"; }
+    echo "ok: libctorch.so exports exactly the $(wc -l <"$work/exported.txt") functions the public headers declare"
 
     # through pkg-config, as a Makefile would
     export PKG_CONFIG_PATH="$libdir/pkgconfig"
