@@ -3,11 +3,18 @@
 # cJSON (libcjson-dev, required: the build stops without it), OpenBLAS (libopenblas-dev,
 # optional: without it matrix products use a plain loop) and pkg-config to find them.
 # Never fails itself; cmake says what is still missing.
+#   scripts/deps.sh [graphviz]   graphviz: also Graphviz, to draw docs/architecture/*.svg
 set -u
 want=()
 command -v pkg-config >/dev/null 2>&1 || want+=(pkg-config)
 pkg-config --exists openblas 2>/dev/null || want+=(libopenblas-dev)
 pkg-config --exists libcjson 2>/dev/null || want+=(libcjson-dev)
+for extra in "$@"; do
+  case $extra in
+    graphviz) command -v dot >/dev/null 2>&1 || want+=(graphviz) ;;
+    *) echo "deps: unknown extra '$extra'" >&2 ;;
+  esac
+done
 [ ${#want[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "deps: installing ${want[*]}" >&2

@@ -5,6 +5,7 @@
 #define CTORCH_TESTING_H
 
 #include <stdint.h>
+#include "ctorch/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -14,13 +15,13 @@ extern "C" {
  * routes the cJSON library's allocations through ctorch's allocator (cJSON_InitHooks, which is
  * process-wide), so that they are counted and can be failed too: for test programs only, and
  * first called before other threads use cJSON. */
-void ct_testing_fail_alloc_after(int64_t n);
+CT_API void ct_testing_fail_alloc_after(int64_t n);
 /* Number of allocations made so far (to size a fault-injection loop). */
-int64_t ct_testing_alloc_count(void);
+CT_API int64_t ct_testing_alloc_count(void);
 /* Live tensors / storages / autograd nodes in the process (leak checks). */
-int64_t ct_testing_live_tensors(void);
-int64_t ct_testing_live_storages(void);
-int64_t ct_testing_live_nodes(void);
+CT_API int64_t ct_testing_live_tensors(void);
+CT_API int64_t ct_testing_live_storages(void);
+CT_API int64_t ct_testing_live_nodes(void);
 
 #ifdef __cplusplus
 }

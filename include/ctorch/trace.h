@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "ctorch/dispatch.h"
+#include "ctorch/export.h"
 #include "ctorch/keys.h"
 
 #ifdef __cplusplus
@@ -48,18 +49,18 @@ typedef struct ct_dispatch_record {
 
 /* Process-wide printing, as the environment variable sets it: 0 off, 1 PyTorch's format,
  * 2 PyTorch's format plus the full decision. */
-void ct_trace_set_print(int level);
-int ct_trace_print_level(void);
+CT_API void ct_trace_set_print(int level);
+CT_API int ct_trace_print_level(void);
 /* Where printing goes (stderr by default). Borrowed. */
-void ct_trace_set_stream(FILE *f);
+CT_API void ct_trace_set_stream(FILE *f);
 
 /* Starts collecting this thread's records (nested begin/end pairs are not allowed). */
-int ct_trace_begin(void);
+CT_API int ct_trace_begin(void);
 /* Stops collecting; *out receives an array to free with ct_free() and *n its length. */
-int ct_trace_end(ct_dispatch_record **out, size_t *n);
+CT_API int ct_trace_end(ct_dispatch_record **out, size_t *n);
 
 /* Formats one record: PyTorch's one-line form (full == false) or the full decision. */
-size_t ct_trace_format(const ct_dispatch_record *r, bool full, char *buf, size_t size);
+CT_API size_t ct_trace_format(const ct_dispatch_record *r, bool full, char *buf, size_t size);
 
 #ifdef __cplusplus
 }
