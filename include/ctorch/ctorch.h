@@ -1,9 +1,10 @@
 /*
- * ctorch/ctorch.h - everything: tensors, the dispatcher, operators, random numbers, tracing.
+ * ctorch/ctorch.h - everything: tensors, the dispatcher, operators, random numbers, tracing, memory.
  */
 #ifndef CTORCH_CTORCH_H
 #define CTORCH_CTORCH_H
 
+#include "ctorch/alloc.h"
 #include "ctorch/dispatch.h"
 #include "ctorch/dtype.h"
 #include "ctorch/error.h"

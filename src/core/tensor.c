@@ -50,7 +50,7 @@ void ct_storage_retain(ct_storage *s) {
 void ct_storage_release(ct_storage *s) {
     if (!s) return;
     if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) == 1) {
-        ct_aligned_free(s);
+        ct_aligned_free(s, CT_STORAGE_HEADER + (size_t)s->nbytes);
         atomic_fetch_sub_explicit(&live_storages, 1, memory_order_relaxed);
     }
 }
@@ -60,8 +60,10 @@ void ct_storage_release(ct_storage *s) {
 ct_keyset ct_default_cpu_keyset(bool inference) {
     /* TensorImpl constructor: backend key | autocast key for it; then, unless in inference
      * mode, | ADInplaceOrView | Autograd<backend>. */
-    ct_keyset ks = ct_keyset_of(CT_KEY_CPU) | ct_keyset_of(CT_KEY_AutocastCPU);
-    if (!inference) ks |= ct_keyset_of(CT_KEY_ADInplaceOrView) | ct_keyset_of(CT_KEY_AutogradCPU);
+    ct_keyset ks = CT_FUNCTIONALITY_BIT(CT_KEY_Dense) | CT_BACKEND_BIT(CT_BACKEND_CPU) | CT_FUNCTIONALITY_BIT(CT_KEY_AutocastCPU);
+    if (!inference)
+        ks |= CT_FUNCTIONALITY_BIT(CT_KEY_ADInplaceOrView) | CT_FUNCTIONALITY_BIT(CT_KEY_AutogradFunctionality) |
+              CT_BACKEND_BIT(CT_BACKEND_CPU);
     return ks;
 }
 
@@ -99,12 +101,22 @@ int ct_check_sizes(const int64_t *sizes, int64_t ndim, int64_t *numel_out) {
     return 0;
 }
 
-ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *sizes,
-                          const int64_t *strides, int ndim, ct_dtype dtype) {
-    int64_t numel;
-    if (ct_check_sizes(sizes, ndim, &numel) != 0) return NULL;
+/* A header over storage (retained) with a known element count; sizes already checked. */
+static ct_tensor *tensor_new(ct_storage *storage, int64_t offset, const int64_t *sizes, const int64_t *strides,
+                             int ndim, int64_t numel, ct_dtype dtype) {
     ct_tensor *t = ct_malloc(sizeof *t);
     if (!t) return NULL;
+    if (ndim <= CT_INLINE_DIMS) {
+        t->sizes = t->inline_geom;
+        t->strides = t->inline_geom + CT_INLINE_DIMS;
+    } else {
+        t->sizes = ct_malloc(2 * sizeof(int64_t) * (size_t)ndim);
+        if (!t->sizes) {
+            ct_free(t);
+            return NULL;
+        }
+        t->strides = t->sizes + ndim;
+    }
     atomic_init(&t->refcount, 1);
     ct_storage_retain(storage);
     t->storage = storage;
@@ -131,6 +143,13 @@ ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *si
     return t;
 }
 
+ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *sizes,
+                          const int64_t *strides, int ndim, ct_dtype dtype) {
+    int64_t numel;
+    if (ct_check_sizes(sizes, ndim, &numel) != 0) return NULL;
+    return tensor_new(storage, offset, sizes, strides, ndim, numel, dtype);
+}
+
 ct_tensor *ct_tensor_alloc(const int64_t *sizes, int ndim, ct_dtype dtype, bool zero) {
     int64_t numel;
     if (ct_check_sizes(sizes, ndim, &numel) != 0) return NULL;
@@ -141,7 +160,7 @@ ct_tensor *ct_tensor_alloc(const int64_t *sizes, int ndim, ct_dtype dtype, bool 
     }
     ct_storage *s = ct_storage_new(numel * (int64_t)es, zero);
     if (!s) return NULL;
-    ct_tensor *t = ct_tensor_make(s, 0, sizes, NULL, ndim, dtype);
+    ct_tensor *t = tensor_new(s, 0, sizes, NULL, ndim, numel, dtype);
     ct_storage_release(s);
     return t;
 }
@@ -163,6 +182,7 @@ void ct_tensor_release(ct_tensor *t) {
     if (t->vstore != t->storage) ct_storage_release(t->vstore);
     if (t->subclass) ct_subclass_release_data(t);
     ct_storage_release(t->storage);
+    if (t->sizes != t->inline_geom) ct_free(t->sizes);
     ct_free(t);
     atomic_fetch_sub_explicit(&live_tensors, 1, memory_order_relaxed);
 }
