@@ -51,8 +51,8 @@ char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name);
 
 /* Number of events recorded (after PyTorch's filtering and duplicate-node merging). */
 size_t ct_profiler_num_events(ct_profiler *p);
-/* What recording cost: nanoseconds spent inside the profiler's hooks (measured on every 64th
- * range and scaled to all of them), and ranges recorded. */
+/* What recording cost: nanoseconds spent inside the profiler's hooks (measured on the first 64
+ * ranges and every 64th after them, and scaled to all of them), and ranges recorded. */
 int64_t ct_profiler_overhead_ns(const ct_profiler *p);
 int64_t ct_profiler_raw_event_count(const ct_profiler *p);
 

@@ -13,8 +13,8 @@
  * Note [Profiler cost]
  *   Each edge of a range reads the clock once: the opening hook as its last act (the range
  *   starts when the hook is done), the closing hook as its first. What the hooks cost is measured
- *   on a sample: every 64th range also reads the clock on entry to its opening hook and on exit
- *   from its closing one, and ct_profiler_overhead_ns() scales the sample's time to every range
+ *   on a sample: the first 64 ranges and every 64th after them also read the clock on entry to
+ *   the opening hook and on exit from the closing one, and ct_profiler_overhead_ns() scales the sample's time to every range
  *   recorded, so the cost of profiling is shown rather than hidden in the numbers it produces. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -376,11 +376,11 @@ int ct_prof_build_events(ct_profiler *p) {
     return 0;
 }
 
-#define SAMPLE_MASK 63 /* every 64th range times its own hooks */
+#define SAMPLE_MASK 63 /* the first 64 ranges, then every 64th, time their own hooks */
 
 static int64_t push_event(ct_profiler *p, const char *name, ct_prof_scope scope, int64_t seq, int fwd_tid,
                           const ct_value *inputs, int n_inputs) {
-    bool sample = (p->raw_events & SAMPLE_MASK) == 0;
+    bool sample = p->raw_events <= SAMPLE_MASK || (p->raw_events & SAMPLE_MASK) == 0;
     int64_t t_in = sample ? ct_prof_ticks() : 0;
     ct_prof_raw *e = NULL;
     if (p->depth < CT_PROF_MAX_DEPTH && p->n_raw < p->max_events && name) e = raw_slot(p, p->n_raw);
