@@ -30,11 +30,11 @@ extern "C" {
 #define CT_ALLOC_MAX_CACHED_BLOCK ((size_t)4 << 20)
 
 typedef struct ct_alloc_stats {
-    int64_t allocations;    /* logical allocations that succeeded */
+    int64_t allocations;    /* logical allocations that succeeded: cache_hits + system_allocs */
     int64_t frees;          /* blocks freed */
     int64_t bytes_live;     /* bytes asked for and not yet freed */
     int64_t bytes_peak;     /* high-water mark of bytes_live (see ct_alloc_get_stats) */
-    int64_t cache_hits;     /* allocations served from the cache */
+    int64_t cache_hits;     /* allocations served from the cache (or a block grown in place) */
     int64_t system_allocs;  /* blocks obtained from the system allocator (cache misses, large blocks) */
     int64_t system_frees;   /* blocks given back to the system allocator */
     int64_t bytes_cached;   /* bytes of free blocks the cache holds now */

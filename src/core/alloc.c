@@ -63,19 +63,24 @@ static inline unsigned class_of(size_t n) {
     return 8u + (p - 7u) * 4u + sub;
 }
 
-static inline size_t class_size(unsigned c) {
-    if (c < 8) return (size_t)(c + 1) << 4;
-    unsigned p = 7u + (c - 8u) / 4u, sub = (c - 8u) % 4u;
-    return (size_t)(sub + 5u) << (p - 2u);
-}
+#define CS(c) ((c) < 8 ? (size_t)((c) + 1) << 4 : (size_t)(((c)-8) % 4 + 5) << (7 + ((c)-8) / 4 - 2))
+#define CS4(c) CS(c), CS(c + 1), CS(c + 2), CS(c + 3)
+static const size_t class_sizes[] = {CS4(0),  CS4(4),  CS4(8),  CS4(12), CS4(16), CS4(20), CS4(24),
+                                     CS4(28), CS4(32), CS4(36), CS4(40), CS4(44), CS4(48), CS4(52),
+                                     CS4(56), CS4(60), CS4(64)};
+#undef CS4
+#undef CS
+_Static_assert(sizeof class_sizes / sizeof class_sizes[0] == NCLASS, "one size per class");
+
+static inline size_t class_size(unsigned c) { return class_sizes[c]; }
 
 _Static_assert(sizeof(void *) <= 16, "a free block must hold its link");
 
 /* ---- per-thread state ---- */
 
+/* allocations = cache_hits + system_allocs; allocation calls = allocations + failed */
 typedef struct counters {
-    atomic_llong allocations, frees, bytes_live, bytes_peak, cache_hits, system_allocs, system_frees,
-        bytes_cached, failed;
+    atomic_llong frees, bytes_live, bytes_peak, cache_hits, system_allocs, system_frees, bytes_cached, failed;
 } counters;
 
 enum { TC_NEW = 0, TC_REGISTERED, TC_EXITED };
@@ -83,8 +88,7 @@ enum { TC_NEW = 0, TC_REGISTERED, TC_EXITED };
 typedef struct tcache {
     void *head[NCLASS];     /* free blocks, linked through their first word */
     counters c;
-    int64_t attempts;       /* allocation calls, failed ones included (fault injection) */
-    int64_t fail_at;        /* attempt number that fails, 0 = never */
+    int64_t fail_at;        /* allocation call number that fails, 0 = never */
     int state;
     struct tcache *prev, *next; /* the registry */
 } tcache;
@@ -121,7 +125,7 @@ static void flush(tcache *t) {
 }
 
 static void read_counters(tcache *t, ct_alloc_stats *s) {
-    s->allocations = rd(&t->c.allocations);
+    s->allocations = rd(&t->c.cache_hits) + rd(&t->c.system_allocs);
     s->frees = rd(&t->c.frees);
     s->bytes_live = rd(&t->c.bytes_live);
     s->bytes_peak = rd(&t->c.bytes_peak);
@@ -225,7 +229,6 @@ static inline void give(void *b, unsigned cls) {
 }
 
 static inline void note_alloc(size_t n) {
-    bump(&tc.c.allocations, 1);
     long long live = rd(&tc.c.bytes_live) + (long long)n;
     atomic_store_explicit(&tc.c.bytes_live, live, memory_order_relaxed);
     if (live > rd(&tc.c.bytes_peak)) atomic_store_explicit(&tc.c.bytes_peak, live, memory_order_relaxed);
@@ -238,13 +241,12 @@ static inline void note_free(size_t n) {
 
 /* ---- fault injection ---- */
 
-void ct_testing_fail_alloc_after(int64_t n) { tc.fail_at = n > 0 ? tc.attempts + n : 0; }
-int64_t ct_testing_alloc_count(void) { return tc.attempts; }
+static int64_t calls(void) { return rd(&tc.c.cache_hits) + rd(&tc.c.system_allocs) + rd(&tc.c.failed); }
 
-static inline bool should_fail(void) {
-    int64_t n = ++tc.attempts;
-    return __builtin_expect(tc.fail_at != 0, 0) && n == tc.fail_at;
-}
+void ct_testing_fail_alloc_after(int64_t n) { tc.fail_at = n > 0 ? calls() + n : 0; }
+int64_t ct_testing_alloc_count(void) { return calls(); }
+
+static inline bool should_fail(void) { return __builtin_expect(tc.fail_at != 0, 0) && calls() + 1 == tc.fail_at; }
 
 static void *oom(size_t n) {
     bump(&tc.c.failed, 1);
@@ -303,7 +305,9 @@ void ct_free(void *p) {
     if (!p) return;
     block_header *h = header_of(p);
     note_free(h->size);
+#ifndef NDEBUG
     h->magic = 0;
+#endif
     give(h, h->cls);
 }
 
@@ -316,6 +320,7 @@ void *ct_realloc(void *p, size_t n) {
     if (h->cls != BIG_CLASS && n <= SIZE_MAX - HDR && HDR + n <= class_size(h->cls) && class_of(HDR + n) + 4 >= h->cls) {
         note_free(old);
         note_alloc(n);
+        bump(&tc.c.cache_hits, 1); /* served without the system allocator */
         h->size = n;
         UNPOISON(h, HDR + n);
         POISON((char *)p + n, class_size(h->cls) - HDR - n);
