@@ -4,7 +4,7 @@
  *
  *   - size classes and the cache: a freed block is handed out again; calloc zeroes a reused
  *     block; realloc keeps contents; the limit bounds the cache; trim empties it; bad input
- *     to the stats API gets an error;
+ *     to the stats API gets an error; an exiting thread gives its cache back;
  *   - per op: a 1-element add allocates exactly its result (header + storage), add_ nothing,
  *     linear forward and forward+backward at most what they allocate today, and in steady state
  *     none of them reaches the system allocator;
@@ -14,6 +14,7 @@
  *     allocated once); with the profiler on, once its event limit is reached, the same;
  *   - resident memory does not grow over 10,000 steps with the decision trace on (optimised,
  *     unsanitised builds only: the sanitizer's own bookkeeping grows). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,31 @@ static void test_allocator(void) {
     ct_alloc_stats s8 = snap();
     CHECK_INT_EQ(s8.failed - s7.failed, 1);
     CHECK_INT_EQ(s8.allocations, s7.allocations);
+}
+
+/* a thread's cache goes back to the system when it exits; its counts stay in the process view */
+static void *worker(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 100; i++) ct_free(ct_malloc(200));
+    int64_t one = 1;
+    ct_tensor_release(ct_ones(&one, 1, CT_DTYPE_UNDEFINED));
+    return NULL;
+}
+
+static void test_thread_exit(void) {
+    int64_t one = 1;
+    ct_tensor_release(ct_ones(&one, 1, CT_DTYPE_UNDEFINED)); /* the operator registry is built here, not there */
+    ct_alloc_stats before, after;
+    ct_alloc_get_stats(CT_ALLOC_PROCESS, &before);
+    pthread_t th;
+    CHECK_INT_EQ(pthread_create(&th, NULL, worker, NULL), 0);
+    pthread_join(th, NULL);
+    ct_alloc_get_stats(CT_ALLOC_PROCESS, &after);
+    CHECK_MSG(after.allocations - before.allocations >= 102, "the exited thread's allocations are counted");
+    CHECK_INT_EQ(after.frees - before.frees, after.allocations - before.allocations);
+    /* every block it took from the system went back: nothing of it stays cached */
+    CHECK_INT_EQ(after.system_frees - before.system_frees, after.system_allocs - before.system_allocs);
+    CHECK_INT_EQ(after.bytes_cached, before.bytes_cached);
 }
 
 /* ---- per op ---- */
@@ -349,6 +375,7 @@ static void test_rss(void) {
 
 int main(void) {
     test_allocator();
+    test_thread_exit();
     test_per_op();
     test_per_step();
     test_rss();
