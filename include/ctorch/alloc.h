@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctorch/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
