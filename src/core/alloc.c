@@ -53,13 +53,13 @@
 #endif
 
 /* cJSON's allocation hooks are process-wide and belong to the program, so the library leaves
- * them alone until a program asks for fault injection: from then on cJSON allocates through
- * ct_malloc too, and its allocations can be failed and counted like the library's own. A cJSON
- * tree made before the switch must not be freed after it (ct_free expects ct_malloc's header),
- * so test programs ask for fault injection before they hold any JSON. */
+ * them alone until a program asks for fault injection. From then on cJSON allocates through
+ * json_malloc, which takes part in the injected-failure countdown but still gets its memory from
+ * malloc, so a cJSON tree made before the switch can still be freed after it. */
+static void *json_malloc(size_t n);
 static pthread_once_t cjson_hooks_once = PTHREAD_ONCE_INIT;
 static void route_cjson_allocations(void) {
-    cJSON_Hooks hooks = {ct_malloc, ct_free};
+    cJSON_Hooks hooks = {json_malloc, free};
     cJSON_InitHooks(&hooks);
 }
 
@@ -101,6 +101,7 @@ typedef struct tcache {
     void *head[NCLASS];     /* free blocks, linked through their first word */
     counters c;
     int64_t fail_at;        /* allocation call number that fails, 0 = never */
+    int64_t json_calls;     /* cJSON allocations while fault injection is routed (not counted as the library's) */
     int state;
     struct tcache *prev, *next; /* the registry */
 } tcache;
@@ -253,7 +254,9 @@ static inline void note_free(size_t n) {
 
 /* ---- fault injection ---- */
 
-static int64_t calls(void) { return rd(&tc.c.cache_hits) + rd(&tc.c.system_allocs) + rd(&tc.c.failed); }
+static int64_t calls(void) {
+    return rd(&tc.c.cache_hits) + rd(&tc.c.system_allocs) + rd(&tc.c.failed) + tc.json_calls;
+}
 
 void ct_testing_fail_alloc_after(int64_t n) {
     pthread_once(&cjson_hooks_once, route_cjson_allocations);
@@ -267,6 +270,12 @@ static void *oom(size_t n) {
     bump(&tc.c.failed, 1);
     ct_error_set(CT_ERR_NOMEM, "DefaultCPUAllocator: can't allocate memory: you tried to allocate %zu bytes.", n);
     return NULL;
+}
+
+static void *json_malloc(size_t n) {
+    if (should_fail()) return oom(n);
+    tc.json_calls++;
+    return malloc(n);
 }
 
 /* ---- the allocation functions ---- */
