@@ -1,10 +1,12 @@
-/* Matrix product core. OpenBLAS (through CBLAS) is used for float32/float64 when the build
+/* Matrix product core. Small float32 products run in ctorch's own kernels (Note [Small GEMM]
+ * in vec/gemm_vec.c); the rest use OpenBLAS (through CBLAS) for float32/float64 when the build
  * found it: it is what PyTorch's CPU builds use too, and it is several times faster than a
  * plain loop. The built-in loop keeps a bare machine working and handles 16-bit floats. */
 #include <limits.h>
 
 #include "build_info.h"
 #include "core/tensor_impl.h"
+#include "ops/cpu/capability.h"
 #include "ops/cpu/gemm.h"
 
 #ifdef CTORCH_HAVE_CBLAS
@@ -57,6 +59,8 @@ static void gemm_loop(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64
 
 void ct_gemm(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const void *a, int64_t lda,
              const void *b, int64_t ldb, double beta, void *c, int64_t ldc) {
+    /* small float32 products without the BLAS's per-call costs (Note [Small GEMM]) */
+    if (dt == CT_FLOAT32 && ct_vec()->sgemm_small(ta, tb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c, ldc)) return;
 #ifdef CTORCH_HAVE_CBLAS
     bool fits = m < INT_MAX && n < INT_MAX && k < INT_MAX && lda < INT_MAX && ldb < INT_MAX && ldc < INT_MAX;
     if (fits && dt == CT_FLOAT32) {
