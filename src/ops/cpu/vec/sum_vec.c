@@ -5,11 +5,15 @@
  *   SumKernel.cpp): it accumulates in the tensor's own type, in chunks (multi_row_sum keeps four
  *   levels of partial sums, a level's chunk being 2^max(4, ceil(log2 n)/4) of the level below), over
  *   four interleaved rows at once (row_sum reads a row as (-1, 4)), and, where the reduced or the
- *   kept dimension is contiguous, over whole vectors of ATen's Vectorized<T> width, whose lanes are
- *   summed last. The result therefore depends on that width: 16 floats / 8 doubles at AVX512, 8 /
- *   4 at AVX2 and DEFAULT. This file does the same additions in the same order, with the lanes
- *   written as arrays of CT_VEC_BYTES, so a sum equals PyTorch's at the same capability (a sum
- *   PyTorch splits between threads, over 32768 elements with several threads, is the exception).
+ *   kept dimension is contiguous, over whole vectors of ATen's Vectorized<T>, whose lanes are
+ *   summed last. The result depends on that vector's width. At DEFAULT and AVX2 it is 32 bytes
+ *   (8 floats, 4 doubles); the PyTorch 2.6 that recorded ctorch's references gives the same sums
+ *   at AVX512 too (tests/golden/torch-2.6/cascade_sum.json: the same bits at all three levels),
+ *   so ctorch uses 32 bytes at every level, and its sums do not depend on the level. This file
+ *   does the same additions in the same order, the lanes written as arrays of CT_VEC_BYTES, so a
+ *   sum equals PyTorch's (a sum PyTorch splits between threads, over 32768 elements with several
+ *   threads, is the exception; a PyTorch build with 64-byte AVX512 vectors would differ in the
+ *   last bit).
  *   The loop is TensorIterator's 2-d reduction loop: data = {out, in}, the output strides 0 on
  *   reduced dimensions, the output already zeroed (cascade_sum fills it), each partial sum added
  *   into it in T. */

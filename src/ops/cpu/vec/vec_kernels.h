@@ -12,8 +12,9 @@
  *   are vectorised by the compiler for the level's instruction set, and every operation is the
  *   IEEE one the scalar code does (the kernel files are built with -ffp-contract=off; a fused
  *   multiply-add appears only where written as fma()/fmaf(), i.e. where PyTorch fuses), so a
- *   result never depends on the level, except where PyTorch's own does: the cascade sum, whose
- *   order follows ATen's vector width at each level (see Note [Cascade sum]).
+ *   pointwise result never depends on the level; neither does a sum (Note [Cascade sum]). The
+ *   small GEMM kernels (Note [Small GEMM]) sum a dot product in vector lanes, as a BLAS does, so
+ *   their last bit can depend on the level, as a BLAS's does.
  *
  * Loops have ATen's loop2d shape: data[k] is operand k's first element (outputs first), strides
  * holds the byte strides of the inner dimension for every operand, then those of the outer
@@ -96,12 +97,8 @@ extern const ct_vec_kernels ct_vec_kernels_AVX2;
 extern const ct_vec_kernels ct_vec_kernels_AVX512;
 #endif
 
-/* The lanes of ATen's Vectorized<float> / Vectorized<double> at this build's capability (its
- * VECTOR_WIDTH: 64 bytes for AVX512, 32 otherwise); they fix the cascade sum's order. */
-#if defined(CT_CPU_CAP_IS_AVX512)
-#define CT_VEC_BYTES 64
-#else
+/* The bytes of ATen's Vectorized<T> whose lanes fix the cascade sum's order (Note [Cascade sum]
+ * in sum_vec.c): 32 (8 floats, 4 doubles), at every level. */
 #define CT_VEC_BYTES 32
-#endif
 
 #endif
