@@ -14,6 +14,8 @@
  *     (tests/golden/torch-2.6/cascade_sum.json), and the layout (which elements go into which
  *     output) over many shapes, dimensions and views with integer-valued data, whose sums are
  *     exact in any order; int64 and bool sums;
+ *   - _log_softmax and its backward on contiguous float tensors (their direct loops) equal the
+ *     general strided loops, bit for bit;
  *   - the small float32 GEMM kernels: every transpose combination, sizes around each block and
  *     vector width, padded leading dimensions, alpha and beta, with integer-valued matrices
  *     (exact in any order) against a double reference, bit for bit; and which shapes they take.
@@ -554,6 +556,45 @@ static void sum_layouts(void) {
                     }
 }
 
+/* ---- log_softmax and its backward: the contiguous path equals the general one ------------- */
+
+/* t's values in a non-contiguous tensor (a transposed contiguous copy, transposed back) */
+static ct_tensor *noncontiguous_copy(ct_tensor *t) {
+    ct_tensor *tt = ct_transpose(t, 0, t->ndim - 1);
+    ct_tensor *c = ct_contiguous(tt, CT_CONTIGUOUS_FORMAT);
+    ct_tensor *back = ct_transpose(c, 0, t->ndim - 1);
+    ct_tensor_release(tt);
+    ct_tensor_release(c);
+    return back;
+}
+
+static bool same_tensor(const ct_tensor *a, const ct_tensor *b) {
+    if (!a || !b || a->numel != b->numel || a->dtype != b->dtype) return false;
+    for (int64_t i = 0; i < a->numel; i++)
+        if (!same_elem(ct_tensor_elem_ptr(a, i), ct_tensor_elem_ptr(b, i), a->dtype)) return false;
+    return true;
+}
+
+static void log_softmax_cases(void) {
+    const int64_t shapes[][3] = {{8, 4, 1}, {3, 5, 7}, {2, 17, 3}};
+    for (int di = 0; di < 2; di++)
+        for (int si = 0; si < 3; si++)
+            for (int d = 0; d < 3; d++) {
+                ct_dtype dt = di ? CT_FLOAT64 : CT_FLOAT32;
+                ct_tensor *x = make(dt, shapes[si], 3, 11), *g = make(dt, shapes[si], 3, 12);
+                ct_tensor *xs = noncontiguous_copy(x), *gs = noncontiguous_copy(g);
+                CHECK(ct_tensor_is_contiguous(x) && !ct_tensor_is_contiguous(xs));
+                ct_tensor *y = ct__log_softmax(x, d, false), *ys = ct__log_softmax(xs, d, false);
+                CHECK_MSG(same_tensor(y, ys), "%s _log_softmax %s dim %d: contiguous and strided differ", level_name, ct_dtype_name(dt), d);
+                ct_tensor *ysc = noncontiguous_copy(y);
+                ct_tensor *b = ct__log_softmax_backward_data(g, y, d, dt), *bs = ct__log_softmax_backward_data(gs, ysc, d, dt);
+                CHECK_MSG(same_tensor(b, bs), "%s _log_softmax_backward_data %s dim %d: contiguous and strided differ", level_name,
+                          ct_dtype_name(dt), d);
+                ct_tensor *list[] = {x, g, xs, gs, y, ys, ysc, b, bs};
+                for (int i = 0; i < 9; i++) ct_tensor_release(list[i]);
+            }
+}
+
 /* ---- small GEMM ------------------------------------------------------------------------------ */
 
 static void gemm_case(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, float beta, int pad) {
@@ -637,6 +678,7 @@ int main(void) {
         copy_fill_cases();
         cascade_golden(level_name);
         sum_layouts();
+        log_softmax_cases();
         gemm_cases(level);
         printf("%s: %s\n", level_name, ct_test_failures == before ? "every fast path equals its reference" : "FAILURES");
     }
