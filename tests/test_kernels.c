@@ -597,7 +597,8 @@ static void log_softmax_cases(void) {
 
 /* ---- small GEMM ------------------------------------------------------------------------------ */
 
-static void gemm_case(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, float beta, int pad) {
+/* direct: the level's small kernel itself (skipped where it declines the shape), else ct_gemm */
+static void gemm_case1(bool direct, bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, float beta, int pad) {
     int64_t lda = (ta ? k : m) + pad, ldb = (tb ? n : k) + pad, ldc = m + pad;
     int64_t acols = ta ? m : k, bcols = tb ? k : n;
     float *a = malloc(sizeof(float) * (size_t)(lda * acols)), *b = malloc(sizeof(float) * (size_t)(ldb * bcols));
@@ -605,7 +606,17 @@ static void gemm_case(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float a
     for (int64_t i = 0; i < lda * acols; i++) a[i] = (float)((i * 31 + 7) % 17 - 8);
     for (int64_t i = 0; i < ldb * bcols; i++) b[i] = (float)((i * 13 + 3) % 11 - 5);
     for (int64_t i = 0; i < ldc * n; i++) c[i] = c0[i] = (float)((i * 5 + 1) % 7 - 3);
-    ct_gemm(CT_FLOAT32, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (direct) {
+        if (!ct_vec()->sgemm_small(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)) {
+            free(a);
+            free(b);
+            free(c);
+            free(c0);
+            return;
+        }
+    } else {
+        ct_gemm(CT_FLOAT32, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    }
     int bad = 0;
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < ldc; i++) {
@@ -620,12 +631,17 @@ static void gemm_case(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float a
             }
             if ((double)c[i + j * ldc] != want) bad++;
         }
-    CHECK_MSG(bad == 0, "%s sgemm %c%c m=%lld n=%lld k=%lld alpha=%g beta=%g pad=%d: %d elements wrong", level_name, ta ? 'T' : 'N',
-              tb ? 'T' : 'N', (long long)m, (long long)n, (long long)k, alpha, beta, pad, bad);
+    CHECK_MSG(bad == 0, "%s %s %c%c m=%lld n=%lld k=%lld alpha=%g beta=%g pad=%d: %d elements wrong", level_name,
+              direct ? "small GEMM kernel" : "ct_gemm", ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)m, (long long)n, (long long)k, alpha, beta, pad, bad);
     free(a);
     free(b);
     free(c);
     free(c0);
+}
+
+static void gemm_case(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, float beta, int pad) {
+    gemm_case1(true, ta, tb, m, n, k, alpha, beta, pad);
+    gemm_case1(false, ta, tb, m, n, k, alpha, beta, pad);
 }
 
 static void gemm_cases(ct_cpu_capability level) {

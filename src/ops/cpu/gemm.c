@@ -59,8 +59,17 @@ static void gemm_loop(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64
 
 void ct_gemm(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const void *a, int64_t lda,
              const void *b, int64_t ldb, double beta, void *c, int64_t ldc) {
-    /* small float32 products without the BLAS's per-call costs (Note [Small GEMM]) */
-    if (dt == CT_FLOAT32 && ct_vec()->sgemm_small(ta, tb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c, ldc)) return;
+    /* small float32 products without the BLAS's per-call costs (Note [Small GEMM]); with a BLAS,
+     * op(A) = A^T stays with it: its packed kernel beat the dot-product form on the lab's
+     * forward product (600x64 @ 64x2: 2.6 against 3.1 us) */
+#ifdef CTORCH_HAVE_CBLAS
+    const bool small_ok = !ta;
+#else
+    const bool small_ok = true;
+#endif
+    if (dt == CT_FLOAT32 && small_ok &&
+        ct_vec()->sgemm_small(ta, tb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c, ldc))
+        return;
 #ifdef CTORCH_HAVE_CBLAS
     bool fits = m < INT_MAX && n < INT_MAX && k < INT_MAX && lda < INT_MAX && ldb < INT_MAX && ldc < INT_MAX;
     if (fits && dt == CT_FLOAT32) {

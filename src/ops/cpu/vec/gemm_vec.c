@@ -3,19 +3,23 @@
  * Note [Small GEMM]
  *   A BLAS pays for generality on every call: argument checks, a thread decision, packing both
  *   operands into panels. For the products of a small linear layer (the lab's 2x64 @ 64x600 and
- *   its backward: 64x600 @ 600x2, 600x2 @ 2x64) that costs more than the arithmetic, and OpenBLAS
- *   took 1.5-2.9 us for each of them on the development machine. These kernels work on the
- *   operands where they lie (column-major BLAS semantics, C = alpha*op(A)*op(B) + beta*C):
+ *   its backward: 64x600 @ 600x2, 600x2 @ 2x64) that is a large share of the work. These kernels
+ *   work on the operands where they lie (column-major BLAS semantics, C = alpha*op(A)*op(B) +
+ *   beta*C):
  *     - op(A) = A, columns contiguous: C's columns are built as sums of A's columns times
- *       elements of B, four vectors of rows by four columns of C held in registers (the "axpy"
- *       form), each element summed in the order p = 0..k-1 with fused multiply-adds;
+ *       elements of B, 4 (AVX-512: 4 x 16 rows) or 2 vectors of rows by 4, 2 or 1 columns of C held
+ *       in registers (the "axpy" form), each element summed in the order p = 0..k-1 with fused
+ *       multiply-adds; 64x64x64 runs at ~110 GF/s on one core of the development machine (its
+ *       peak is ~115, OpenBLAS's 113);
  *     - op(A) = A^T, rows of op(A) contiguous: each element of C is a dot product of a row of
- *       op(A) and a column of op(B) (B packed to columns first when it is transposed), eight
- *       (four) rows by two columns at a time, the vector lanes summed by one shuffle network for
- *       the sixteen (eight) dot products together.
- *   Only the AVX2 and AVX512 builds have them (they are written with the level's intrinsics);
- *   the DEFAULT build, and shapes above the size where the BLAS's packing pays off, return false
- *   and the caller uses the BLAS (gemm.c). */
+ *       op(A) and a column of op(B) (B packed to columns first when it is transposed), 8 (AVX2: 4)
+ *       rows by 2 columns at a time in 256-bit lanes, summed by one shuffle network per 4 rows
+ *       and 2 columns. Lanes must be summed, so this form is slower than a BLAS's packed kernel;
+ *       gemm.c uses it only in builds without a BLAS.
+ *   Only the AVX2 and AVX512 builds have them (written with the level's intrinsics); the DEFAULT
+ *   build, and products above 2^18 multiply-adds (64^3, where OpenBLAS starts using threads and
+ *   packing pays off), return false and the caller uses the BLAS or its plain loop.
+ */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +30,7 @@
 #endif
 
 /* Above this many multiply-adds (m*n*k) the BLAS, with its packing and threads, is faster. */
-#define SMALL_GEMM_MAX_FLOPS ((int64_t)1 << 21)
+#define SMALL_GEMM_MAX_FLOPS ((int64_t)1 << 18)
 /* op(B) packed to columns for the dot-product form: at most this many floats, on the stack */
 #define SMALL_GEMM_PACK_MAX 8192
 
