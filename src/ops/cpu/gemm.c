@@ -1,7 +1,9 @@
-/* Matrix product core. Small float32 products run in ctorch's own kernels (Note [Small GEMM]
- * in vec/gemm_vec.c); the rest use OpenBLAS (through CBLAS) for float32/float64 when the build
- * found it: it is what PyTorch's CPU builds use too, and it is several times faster than a
- * plain loop. The built-in loop keeps a bare machine working and handles 16-bit floats. */
+/* Matrix product core. OpenBLAS (through CBLAS) is used for float32/float64 when the build
+ * found it: it is what PyTorch's CPU builds use too, and it measured as fast as or faster than
+ * ctorch's own kernels at every shape tried, down to the seed MLP's 8x16x32 (its small-matrix
+ * kernels skip packing; see Note [Small GEMM] in vec/gemm_vec.c). Without a BLAS, float32
+ * products run in those register-blocked kernels; the plain loop keeps a bare machine working
+ * and handles 16-bit floats and float64. */
 #include <limits.h>
 
 #include "build_info.h"
@@ -59,17 +61,10 @@ static void gemm_loop(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64
 
 void ct_gemm(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const void *a, int64_t lda,
              const void *b, int64_t ldb, double beta, void *c, int64_t ldc) {
-    /* small float32 products without the BLAS's per-call costs (Note [Small GEMM]); with a BLAS,
-     * op(A) = A^T stays with it: its packed kernel beat the dot-product form on the lab's
-     * forward product (600x64 @ 64x2: 2.6 against 3.1 us) */
-#ifdef CTORCH_HAVE_CBLAS
-    const bool small_ok = !ta;
-#else
-    const bool small_ok = true;
+#ifndef CTORCH_HAVE_CBLAS
+    /* without a BLAS, float32 products run in ctorch's register-blocked kernels (Note [Small GEMM]) */
+    if (dt == CT_FLOAT32 && ct_vec()->sgemm_small(ta, tb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c, ldc)) return;
 #endif
-    if (dt == CT_FLOAT32 && small_ok &&
-        ct_vec()->sgemm_small(ta, tb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c, ldc))
-        return;
 #ifdef CTORCH_HAVE_CBLAS
     bool fits = m < INT_MAX && n < INT_MAX && k < INT_MAX && lda < INT_MAX && ldb < INT_MAX && ldc < INT_MAX;
     if (fits && dt == CT_FLOAT32) {
