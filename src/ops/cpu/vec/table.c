@@ -26,5 +26,4 @@ const ct_vec_kernels CT_VEC(ct_vec_kernels) = {
     .fill = CT_VEC(ct_vec_fill),
     .cascade_sum = CT_VEC(ct_vec_cascade_sum),
     .sgemm_small = CT_VEC(ct_vec_sgemm_small),
-    .fma_loop = CT_VEC(ct_vec_fma_loop),
 };

@@ -48,7 +48,4 @@ CT_VEC_LOOP(ct_vec_cascade_sum);
 bool CT_VEC(ct_vec_sgemm_small)(bool transa, bool transb, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
                                 int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
 
-/* peak_vec.c */
-float CT_VEC(ct_vec_fma_loop)(int64_t iters, int64_t *flops);
-
 #endif

@@ -81,9 +81,6 @@ typedef struct ct_vec_kernels {
      * is not one it handles, then the caller uses the BLAS. */
     bool (*sgemm_small)(bool transa, bool transb, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
                         int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
-    /* iters rounds of independent float32 multiply-adds at this level's widest vectors (the
-     * peak benchmark's loop); *flops receives the floating-point operations done */
-    float (*fma_loop)(int64_t iters, int64_t *flops);
 } ct_vec_kernels;
 
 #define CT_VEC_CAT_(a, b) a##_##b
