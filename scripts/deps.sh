@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the libraries ctorch prefers (OpenBLAS, cJSON, pkg-config to find them) when this is a
+# Installs the libraries ctorch prefers (OpenBLAS, whose default Debian variant is the pthread one
+# the README measures; cJSON; pkg-config to find them) when this is a
 # Debian machine we may install on. Never fails: without them the build uses its built-in
 # fallbacks (a plain GEMM loop and a small JSON reader/writer).
 set -u
