@@ -117,7 +117,7 @@ static inline void elem(char **p, const pw_ctx *c) {
 
 /* The generic loop: any dtypes, any strides, one element at a time through elem(). */
 static void generic_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1, const void *ctx) {
-    pw_ctx *c = (pw_ctx *)ctx;
+    const pw_ctx *c = ctx;
     const int n = c->ntensors;
     char *p[3];
     for (int64_t j = 0; j < size1; j++) {

@@ -13,8 +13,8 @@
  *   IEEE one the scalar code does (the kernel files are built with -ffp-contract=off; a fused
  *   multiply-add appears only where written as fma()/fmaf(), i.e. where PyTorch fuses), so a
  *   pointwise result never depends on the level; neither does a sum (Note [Cascade sum]). The
- *   small GEMM kernels (Note [Small GEMM]) sum a dot product in vector lanes, as a BLAS does, so
- *   their last bit can depend on the level, as a BLAS's does.
+ *   register-blocked GEMM of builds without a BLAS (Note [Small GEMM]) sums a dot product in
+ *   vector lanes, as a BLAS does, so its last bit can depend on the level, as a BLAS's does.
  *
  * Loops have ATen's loop2d shape: data[k] is operand k's first element (outputs first), strides
  * holds the byte strides of the inner dimension for every operand, then those of the outer
@@ -77,8 +77,10 @@ typedef struct ct_vec_kernels {
     ct_loop2d_fn fill;
     /* cascade sum (out, in) with ct_vec_sum, see Note [Cascade sum] */
     ct_loop2d_fn cascade_sum;
-    /* Small float32 GEMM, column-major BLAS semantics (see gemm.h); returns false when the shape
-     * is not one it handles, then the caller uses the BLAS. */
+    /* Register-blocked float32 GEMM, column-major BLAS semantics (see gemm.h; Note [Small GEMM]
+     * in gemm_vec.c): the float32 products of a build without a BLAS. Returns false when it does
+     * not handle the call (the DEFAULT level; a transposed op(B) too large to pack), then the
+     * caller uses its plain loop. */
     bool (*sgemm_small)(bool transa, bool transb, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
                         int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
 } ct_vec_kernels;
