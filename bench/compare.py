@@ -399,6 +399,7 @@ def print_table(progs, cases, a, started, load0):
                 txt = "%.1f->%.1f" % (a100, a10k)
             row += "%*s" % (w_cell, txt)
         out.append(row)
+    out.extend(target_lines(progs, cases))
     if skips or errors:
         out.append("")
     for (name, why), ids in skips.items():
@@ -406,6 +407,80 @@ def print_table(progs, cases, a, started, load0):
     out.extend("error[%d] %s" % (i + 1, n) for i, n in enumerate(errors))
     print("\n".join(out))
     sys.stdout.flush()
+
+
+# ---- targets ----------------------------------------------------------------------------------------
+# The speed targets the README states, checked against this run's medians. A ratio against a peer is
+# the smallest over that peer's columns (each against ctorch at the same thread count), so that a
+# target holds only against the peer's best thread count.
+TARGETS = [
+    # (case, label, peer name or "best" (every peer) or "observer" or "peak" or "rss", bound, ">=" or "<=")
+    ("add1", "1-element add", "libtorch", 10.0, ">="),
+    ("add1_mode", "1-element add under a logging mode", "PyTorch 2.6", 50.0, ">="),
+    ("linear_fwd", "lab linear forward", "libtorch", 3.0, ">="),
+    ("linear_fwdbwd", "lab linear forward+backward", "libtorch", 5.0, ">="),
+    ("step", "seed step", "libtorch", 10.0, ">="),
+    ("step_d64", "seed step, 64 hidden layers", "libtorch", 5.0, ">="),
+    ("step_trace", "decision trace", "observer", 20.0, "<="),
+    ("step_profiler", "profiler", "observer", 20.0, "<="),
+    ("step_mode", "dispatch mode", "observer", 10.0, "<="),
+    ("addmm2048", "addmm 2048", "best", 0.95, ">="),
+    ("addmm2048", "addmm 2048", "peak", 85.0, ">="),
+    ("addmm256", "addmm 256", "best", 0.9, ">="),
+    ("rss_loop_trace", "training loop, trace on", "rss", 256.0, "<="),
+]
+
+
+def target_lines(progs, cases):
+    ids = {c.id for c in cases}
+    cts = [p for p in progs if p.is_ctorch and p.column and not p.missing]
+    peers = [p for p in progs if p.column and not p.is_ctorch and not p.missing]
+    peaks = {p.threads: p for p in progs if p.name == "FMA peak" and not p.missing and p.runs.get("fma_peak")}
+    out = ["", "targets (from this run's medians):"]
+
+    def ratio(p, cid):
+        ref = ctorch_ref(progs, p)
+        pv = med(p.runs.get(cid, []))
+        cv = med(ref.runs.get(cid, [])) if ref else None
+        return pv / cv if pv and cv else None
+
+    for cid, label, kind, bound, op in TARGETS:
+        if cid not in ids:
+            continue
+        if kind in ("observer",):
+            vals = [(p.key, 100.0 * med(p.obs[cid])) for p in cts if p.obs.get(cid)]
+            what, unit = "cost over the plain step", "%"
+        elif kind == "peak":
+            vals = []
+            for p in cts:
+                pk = peaks.get(p.threads)
+                if pk and p.runs.get(cid):
+                    c = next(c for c in CASES if c.id == cid)
+                    vals.append((p.key, 100.0 * (c.flops / med(p.runs[cid])) / peak_of(pk)))
+            what, unit = "share of the FMA peak", "%"
+        elif kind == "rss":
+            vals = []
+            for p in cts:
+                if p.runs.get(cid):
+                    a100 = med([v["rss_kb_step_100"] for v in p.runs[cid]])
+                    a10k = med([v["rss_kb_step_10000"] for v in p.runs[cid]])
+                    vals.append((p.key, a10k - a100))
+            what, unit = "RSS growth from step 100 to 10,000 (KiB)", ""
+        else:
+            pool = [p for p in peers if kind == "best" or p.name == kind]
+            vals = [(p.key, r) for p in pool for r in [ratio(p, cid)] if r is not None]
+            what = "vs the best peer" if kind == "best" else "vs " + kind
+            unit = "x"
+        if not vals:
+            out.append("  %-72s not measured in this run" % ("%s, %s %s %g%s:" % (label, what, op, bound, unit)))
+            continue
+        # the value that decides: the worst for ctorch
+        key, v = (min if op == ">=" else max)(vals, key=lambda kv: kv[1])
+        ok = v >= bound if op == ">=" else v <= bound
+        out.append("  %-72s %s  (%s)" % ("%s, %s %s %g%s:" % (label, what, op, bound, unit),
+                                         ("%.2f%s" % (v, unit)) if unit == "x" else ("%.0f%s" % (v, unit)),
+                                         ("holds" if ok else "MISSED") + (", " + key if len(vals) > 1 else "")))
+    return out
 
 
 def short(p):
