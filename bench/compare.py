@@ -61,7 +61,7 @@ CASES = [
     Case("addmm256", "addmm 256x256x256, bias [256]", flops=2 * 256 ** 3),
     Case("addmm2048", "addmm 2048x2048x2048, bias [2048]", group="gemm", flops=2 * 2048 ** 3),
     Case("mm2048", "mm 2048x2048x2048", group="gemm", flops=2 * 2048 ** 3),
-    Case("rss_loop", "seed-step loop: RSS at step 100->10,000", group="loop", values=True),
+    Case("rss_loop", "seed-step loop: RSS at step 100, 1k->10k", group="loop", values=True),
     Case("rss_loop_trace", "  the same, decision trace collected", group="loop_trace", values=True),
     Case("fma_peak", "FMA peak", group="peak", values=True),
 ]
@@ -130,6 +130,10 @@ def run_group(p, group, cases, a):
     cmd = p.cmd + ["--threads", str(p.threads), "--cases", ",".join(ids), "--warmup-ms", str(a.warmup_ms),
                    "--batch-ms", str(a.batch_ms), "--batches", str(min(a.batches, GROUP_BATCHES.get(group, a.batches)))]
     env = dict(os.environ)
+    if not a.keep_blas_pin:
+        # an inherited OPENBLAS_CORETYPE makes OpenBLAS use another CPU's kernels: every program
+        # gets the kernels its BLAS chooses for this CPU unless --keep-blas-pin
+        env.pop("OPENBLAS_CORETYPE", None)
     env.update(p.env)
     try:
         r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=a.timeout)
@@ -280,6 +284,11 @@ def print_table(progs, cases, a, started, load0):
                "the ratio of times too); 'worst': the smallest ratio. GF/s = 2*M*N*K / time")
     out.append("observer cost ('... cost' rows): observed batches / plain batches timed alternately in the same "
                "process, per round; median of the rounds ± half their min-max range in points")
+    pin = os.environ.get("OPENBLAS_CORETYPE")
+    if pin:
+        out.append("OPENBLAS_CORETYPE=%s was set in the environment: %s" % (
+            pin, "kept for every program (--keep-blas-pin)" if a.keep_blas_pin else
+            "removed for every program, so each BLAS chooses its kernels for this CPU (--keep-blas-pin keeps it)"))
     for p in cols:
         state = describe(p) if not p.missing else "not run: " + p.missing
         out.append("  %-16s %s" % (p.key, state))
@@ -395,8 +404,9 @@ def print_table(progs, cases, a, started, load0):
             xs, txt = cell_of(p, c.id)
             if xs is not None:
                 a100 = med([v["rss_kb_step_100"] for v in xs]) / 1024.0
+                a1k = med([v["rss_kb_step_1000"] for v in xs]) / 1024.0
                 a10k = med([v["rss_kb_step_10000"] for v in xs]) / 1024.0
-                txt = "%.1f->%.1f" % (a100, a10k)
+                txt = "%.1f, %.1f->%.1f" % (a100, a1k, a10k)
             row += "%*s" % (w_cell, txt)
         out.append(row)
     out.extend(target_lines(progs, cases))
@@ -462,10 +472,12 @@ def target_lines(progs, cases):
             vals = []
             for p in cts:
                 if p.runs.get(cid):
-                    a100 = med([v["rss_kb_step_100"] for v in p.runs[cid]])
+                    a1k = med([v["rss_kb_step_1000"] for v in p.runs[cid]])
                     a10k = med([v["rss_kb_step_10000"] for v in p.runs[cid]])
-                    vals.append((p.key, a10k - a100))
-            what, unit = "RSS growth from step 100 to 10,000 (KiB)", ""
+                    vals.append((p.key, a10k - a1k))
+            # from step 1,000: the trace's ring buffer (allocated when collection starts) is
+            # touched page by page until it is full, a few hundred steps in
+            what, unit = "RSS growth from step 1,000 to 10,000 (KiB)", ""
         else:
             pool = [p for p in peers if kind == "best" or p.name == kind]
             vals = [(p.key, r) for p in pool for r in [ratio(p, cid)] if r is not None]
@@ -503,6 +515,8 @@ def main():
                     help="the runner of PyTorch 2.6")
     ap.add_argument("--torchref-lock", default=os.environ.get("TORCHREF_LOCK", "/tmp/torchref.lock"))
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds one program run may take")
+    ap.add_argument("--keep-blas-pin", action="store_true",
+                    help="keep an inherited OPENBLAS_CORETYPE (by default it is removed for every program)")
     ap.add_argument("--json-out", default="", help="also write every raw round value here")
     a = ap.parse_args()
     a.build, a.torchref = os.path.abspath(a.build), os.path.abspath(a.torchref)
