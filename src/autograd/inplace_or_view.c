@@ -28,12 +28,23 @@ CT_KERNEL(ct_k_adinplace_or_view) {
     if (rc != 0) return rc;
     if (op->inplace) {
         ct_tensor_bump_version(args[0].u.t);
+    } else if (op->nargs > 0 && op->args[0].alias_write && args[0].tag == CT_TAG_TENSORLIST) {
+        /* _foreach_*_: increment_version(self[i]) */
+        for (int64_t k = 0; k < args[0].u.tlist.len; k++) ct_tensor_bump_version(args[0].u.tlist.items[k]);
     } else if (op->view && args[0].tag == CT_TAG_TENSOR) {
-        for (int r = 0; r < op->nrets; r++)
-            if (rets[r].tag == CT_TAG_TENSOR && as_view(args[0].u.t, rets[r].u.t) != 0) {
+        for (int r = 0; r < op->nrets; r++) {
+            int bad = 0;
+            if (rets[r].tag == CT_TAG_TENSOR) {
+                bad = as_view(args[0].u.t, rets[r].u.t);
+            } else if (rets[r].tag == CT_TAG_TENSORLIST) { /* split: every piece is a view of self */
+                for (int64_t k = 0; k < rets[r].u.tlist.len && !bad; k++)
+                    bad = as_view(args[0].u.t, rets[r].u.tlist.items[k]);
+            }
+            if (bad) {
                 ct_values_release(rets, op->nrets);
                 return -1;
             }
+        }
     }
     return 0;
 }

@@ -32,6 +32,8 @@ static inline ct_keyset extract_keys(const ct_op *op, const ct_value *args) {
             ks |= v->u.t->keys;
         else if (v->tag == CT_TAG_GENERATOR) /* CPUGeneratorImpl carries DispatchKeySet(CPU) */
             ks |= CT_FUNCTIONALITY_BIT(CT_KEY_Dense) | CT_BACKEND_BIT(CT_BACKEND_CPU);
+        else if (v->tag == CT_TAG_TENSORLIST)
+            for (int64_t k = 0; k < v->u.tlist.len; k++) ks |= v->u.tlist.items[k]->keys;
     }
     return ks;
 }
@@ -65,7 +67,12 @@ ct_keyset ct_dispatch_keyset_for(const ct_op *op, const ct_value *args) {
 
 void ct_values_release(ct_value *vals, int n) {
     for (int i = 0; i < n; i++) {
-        if (vals[i].tag == CT_TAG_TENSOR) ct_tensor_release(vals[i].u.t);
+        if (vals[i].tag == CT_TAG_TENSOR) {
+            ct_tensor_release(vals[i].u.t);
+        } else if (vals[i].tag == CT_TAG_TENSORLIST) { /* an owned Tensor[] return */
+            for (int64_t k = 0; k < vals[i].u.tlist.len; k++) ct_tensor_release(vals[i].u.tlist.items[k]);
+            ct_free(vals[i].u.tlist.items);
+        }
         vals[i] = ct_none();
     }
 }
@@ -256,6 +263,12 @@ static int call_observed(const ct_op *op, ct_value *args, ct_value *rets) {
             } else if (args[i].tag == CT_TAG_GENERATOR) {
                 r.arg_index[r.n_tensor_args] = i;
                 r.arg_keys[r.n_tensor_args++] = CT_FUNCTIONALITY_BIT(CT_KEY_Dense) | CT_BACKEND_BIT(CT_BACKEND_CPU);
+            } else if (args[i].tag == CT_TAG_TENSORLIST) {
+                /* a list shows the union of its tensors' key sets */
+                ct_keyset lk = 0;
+                for (int64_t k = 0; k < args[i].u.tlist.len; k++) lk |= args[i].u.tlist.items[k]->keys;
+                r.arg_index[r.n_tensor_args] = i;
+                r.arg_keys[r.n_tensor_args++] = lk;
             }
         }
         r.tls_included = ct_tls_included_raw(tls);

@@ -26,6 +26,7 @@ typedef enum ct_argtype {
     CT_TY_INTLIST,     /* int[], int[N], SymInt[] */
     CT_TY_TENSORLIST,
     CT_TY_STRLIST,
+    CT_TY_BOOLLIST,    /* bool[N]: boxed as an int list of 0 and 1 */
     CT_TY_OBJECT,      /* __torch__.torch.classes.* */
     CT_TY_NONE         /* "()" returns */
 } ct_argtype;

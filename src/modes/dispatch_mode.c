@@ -100,8 +100,12 @@ CT_KERNEL(ct_k_python_fallback) {
         ct_record_function_end(rec);
     } else {
         ct_tensor *sub = NULL;
-        for (int i = 0; i < op->nargs && !sub; i++)
+        for (int i = 0; i < op->nargs && !sub; i++) {
             if (args[i].tag == CT_TAG_TENSOR && args[i].u.t->subclass) sub = args[i].u.t;
+            if (args[i].tag == CT_TAG_TENSORLIST)
+                for (int64_t k = 0; k < args[i].u.tlist.len && !sub; k++)
+                    if (args[i].u.tlist.items[k]->subclass) sub = args[i].u.tlist.items[k];
+        }
         if (sub) {
             void *rec = ct_record_function_begin("PythonSubclass", args, op->nargs, op);
             rc = ct_subclass_dispatch(sub, op, args, rets);

@@ -47,7 +47,7 @@ static void put_double(ct_strbuf *b, double d) {
 
 /* ---- recording inputs: a compact copy now, strings at report time (Note [Profiler cost]) ---- */
 
-enum { RAW_TENSOR = 1, RAW_INT, RAW_DOUBLE, RAW_BOOL, RAW_LIST, RAW_STRING, RAW_OTHER };
+enum { RAW_TENSOR = 1, RAW_INT, RAW_DOUBLE, RAW_BOOL, RAW_LIST, RAW_STRING, RAW_OTHER, RAW_TENSORLIST };
 #define RAW_MAX_LIST 64
 
 static unsigned char *arena_take(ct_profiler *p, size_t n) {
@@ -86,6 +86,11 @@ static size_t raw_size(const ct_value *in, int n) {
         case CT_TAG_DOUBLE: sz += 8; break;
         case CT_TAG_BOOL: sz += 1; break;
         case CT_TAG_INTLIST: sz += 8 + 8 * (size_t)(in[i].u.list.len < RAW_MAX_LIST ? in[i].u.list.len : RAW_MAX_LIST); break;
+        case CT_TAG_TENSORLIST: {
+            sz += 8;
+            for (int64_t k = 0; k < in[i].u.tlist.len && k < RAW_MAX_LIST; k++) sz += 1 + 16 * (size_t)in[i].u.tlist.items[k]->ndim;
+            break;
+        }
         default: break;
         }
     }
@@ -123,6 +128,21 @@ static void record_inputs(ct_profiler *p, ct_prof_event *e, const ct_value *in, 
             w += 8;
             memcpy(w, v->u.list.data, 8 * (size_t)len);
             w += 8 * (size_t)len;
+            break;
+        }
+        case CT_TAG_TENSORLIST: { /* each element's sizes and strides */
+            int64_t len = v->u.tlist.len < RAW_MAX_LIST ? v->u.tlist.len : RAW_MAX_LIST;
+            *w++ = RAW_TENSORLIST;
+            memcpy(w, &len, 8);
+            w += 8;
+            for (int64_t k = 0; k < len; k++) {
+                const ct_tensor *t = v->u.tlist.items[k];
+                *w++ = (unsigned char)t->ndim;
+                memcpy(w, t->sizes, 8 * (size_t)t->ndim);
+                w += 8 * (size_t)t->ndim;
+                memcpy(w, t->strides, 8 * (size_t)t->ndim);
+                w += 8 * (size_t)t->ndim;
+            }
             break;
         }
         case CT_TAG_STRING: *w++ = RAW_STRING; break;
@@ -208,6 +228,28 @@ static int format_raw(ct_prof_event *e) {
             put_raw_list(&concrete, r, len);
             ct_sb_puts(&concrete, "\"");
             r += 8 * (size_t)len;
+            break;
+        }
+        case RAW_TENSORLIST: { /* as PyTorch shows a TensorList: a list of shapes / strides */
+            int64_t len;
+            memcpy(&len, r, 8);
+            r += 8;
+            ct_sb_puts(&shapes, "[");
+            ct_sb_puts(&strides, "[");
+            for (int64_t k = 0; k < len; k++) {
+                int nd = *r++;
+                if (k) {
+                    ct_sb_puts(&shapes, ", ");
+                    ct_sb_puts(&strides, ", ");
+                }
+                put_raw_list(&shapes, r, nd);
+                put_raw_list(&strides, r + 8 * nd, nd);
+                r += 16 * (size_t)nd;
+            }
+            ct_sb_puts(&shapes, "]");
+            ct_sb_puts(&strides, "]");
+            ct_sb_puts(&types, "\"TensorList\"");
+            ct_sb_puts(&concrete, "\"\"");
             break;
         }
         default:
