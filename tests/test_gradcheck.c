@@ -139,6 +139,51 @@ static ct_tensor *f_masked_fill_(ct_tensor **in) {
     ct_tensor_release(m);
     return c;
 }
+static ct_tensor *f_slice(ct_tensor **in) {
+    int64_t s = 1, e = 5;
+    return ct_slice(in[0], 1, &s, &e, 2);
+}
+static ct_tensor *f_slice_backward(ct_tensor **in) {
+    int64_t sizes[2] = {3, 7};
+    return ct_slice_backward(in[0], sizes, 2, 1, 1, 6, 2);
+}
+/* pieces 0 and 2 used, piece 1 unused: its gradient is undefined and becomes zeros */
+static ct_tensor *use_pieces(ct_tensor **p, int64_t n) {
+    ct_tensor *a = n == 3 ? ct_mul_scalar(p[0], ct_double(2.0)) : NULL;
+    ct_tensor *r = a ? ct_add(a, p[2], ct_int(1)) : NULL;
+    ct_tensor_release(a);
+    for (int64_t i = 0; i < n; i++) ct_tensor_release(p[i]);
+    ct_free(p);
+    return r;
+}
+static ct_tensor *f_split(ct_tensor **in) {
+    ct_tensor **p = NULL;
+    int64_t n = 0;
+    if (ct_split(in[0], 2, 1, &p, &n) != 0) return NULL;
+    return use_pieces(p, n);
+}
+static ct_tensor *f_split_with_sizes(ct_tensor **in) {
+    ct_tensor **p = NULL;
+    int64_t n = 0, sz[3] = {2, 3, 2};
+    if (ct_split_with_sizes(in[0], sz, 3, 0, &p, &n) != 0) return NULL;
+    ct_tensor *a = ct_sum_dim(p[0], NULL, 0, false, CT_DTYPE_UNDEFINED), *b = ct_sum_dim(p[2], NULL, 0, false, CT_DTYPE_UNDEFINED);
+    ct_tensor *r = a && b ? ct_sub(a, b, ct_int(1)) : NULL;
+    ct_tensor_release(a);
+    ct_tensor_release(b);
+    for (int64_t i = 0; i < n; i++) ct_tensor_release(p[i]);
+    ct_free(p);
+    return r;
+}
+static ct_tensor *f_cat(ct_tensor **in) { return ct_cat(in, 3, 1); }
+static ct_tensor *f_stack(ct_tensor **in) { return ct_stack(in, 2, 1); }
+static ct_tensor *f_tril(ct_tensor **in) { return ct_tril(in[0], -1); }
+static ct_tensor *f_bmm(ct_tensor **in) { return ct_bmm(in[0], in[1]); }
+static ct_tensor *f_bmm_transposed(ct_tensor **in) {
+    ct_tensor *t = ct_transpose(in[1], 1, 2);
+    ct_tensor *r = t ? ct_bmm(in[0], t) : NULL;
+    ct_tensor_release(t);
+    return r;
+}
 #define S1(a) {a}
 static const gcase cases[] = {
     {"aten::addmm", 3, {{4}, {3, 5}, {5, 4}}, {1, 2, 2}, {0}, f_addmm},
@@ -177,6 +222,15 @@ static const gcase cases[] = {
     {"aten::nll_loss_forward", 1, {{5, 3}}, {2}, {0}, f_nll_none},
     {"aten::masked_fill.Scalar", 1, {{2, 3}}, {2}, {0}, f_masked_fill},
     {"aten::masked_fill_.Scalar", 1, {{2, 3}}, {2}, {0}, f_masked_fill_},
+    {"aten::slice.Tensor", 1, {{3, 7}}, {2}, {0}, f_slice},
+    {"aten::slice_backward", 1, {{3, 3}}, {2}, {0}, f_slice_backward},
+    {"aten::split.Tensor", 1, {{2, 6}}, {2}, {0}, f_split},
+    {"aten::split_with_sizes", 1, {{7, 2}}, {2}, {0}, f_split_with_sizes},
+    {"aten::cat", 3, {{2, 3}, {2, 1}, {2, 2}}, {2, 2, 2}, {0}, f_cat},
+    {"aten::stack", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_stack},
+    {"aten::tril", 1, {{2, 3, 4}}, {3}, {0}, f_tril},
+    {"aten::bmm", 2, {{2, 3, 4}, {2, 4, 5}}, {3, 3}, {0}, f_bmm},
+    {"aten::bmm", 2, {{3, 9, 8}, {3, 6, 8}}, {3, 3}, {0}, f_bmm_transposed},
 };
 
 static double eval(apply_fn f, ct_tensor **in, const double *r, int64_t nr) {

@@ -112,7 +112,9 @@ typedef enum ct_slot_kind {
     CT_SLOT_DEFAULT_BACKEND,  /* "default backend kernel": CompositeExplicitAutograd */
     CT_SLOT_MATH,             /* "math kernel": CompositeImplicitAutograd */
     CT_SLOT_AUTOGRAD,         /* "autograd kernel": the Autograd alias */
-    CT_SLOT_FALLBACK          /* "backend fallback" */
+    CT_SLOT_FALLBACK,         /* "backend fallback" */
+    CT_SLOT_AMBIGUOUS_AUTOGRADOTHER /* "ambiguous autogradother": a CompositeImplicitAutograd op that also has a
+                                     * kernel for a backend served by AutogradOther */
 } ct_slot_kind;
 
 typedef struct ct_slot_info {

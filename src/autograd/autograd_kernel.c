@@ -115,7 +115,7 @@ CT_KERNEL(ct_k_autograd) {
         }
     }
     ct_key_guard g;
-    ct_key_guard_exclude(&g, (op->inplace || op->view) ? CT_AUTOGRAD_KEYSET : CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
+    ct_key_guard_exclude(&g, (op->mutates || op->view) ? CT_AUTOGRAD_KEYSET : CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
     int rc = ct_redispatch(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
     ct_key_guard_pop(&g);
     if (rc != 0 || !node) {

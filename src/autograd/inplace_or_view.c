@@ -26,11 +26,14 @@ CT_KERNEL(ct_k_adinplace_or_view) {
     int rc = ct_redispatch(op, ks & CT_AFTER_ADINPLACEORVIEW_KEYSET, args, rets);
     ct_key_guard_pop(&g);
     if (rc != 0) return rc;
-    if (op->inplace) {
-        ct_tensor_bump_version(args[0].u.t);
-    } else if (op->nargs > 0 && op->args[0].alias_write && args[0].tag == CT_TAG_TENSORLIST) {
-        /* _foreach_*_: increment_version(self[i]) */
-        for (int64_t k = 0; k < args[0].u.tlist.len; k++) ct_tensor_bump_version(args[0].u.tlist.items[k]);
+    if (op->mutates) {
+        /* increment_version of every written argument (self of an in-place op, out of an out= op) */
+        for (int i = 0; i < op->nargs; i++) {
+            if (!op->args[i].alias_write) continue;
+            if (args[i].tag == CT_TAG_TENSOR) ct_tensor_bump_version(args[i].u.t);
+            else if (args[i].tag == CT_TAG_TENSORLIST)
+                for (int64_t k = 0; k < args[i].u.tlist.len; k++) ct_tensor_bump_version(args[i].u.tlist.items[k]);
+        }
     } else if (op->view && args[0].tag == CT_TAG_TENSOR) {
         for (int r = 0; r < op->nrets; r++) {
             int bad = 0;

@@ -74,6 +74,8 @@ struct ct_op {
     bool inplace;        /* first argument is Tensor(a!) and is returned */
     bool view;           /* returns an alias of an input without writing it */
     bool unobserved;     /* the profiler records no event for it (profiler:: ops, which PyTorch filters) */
+    bool mutates;        /* some argument is written (Tensor(a!), Tensor(a!)[]): in-place and out= ops */
+    bool other_backend_kernel; /* PyTorch registers a kernel for a backend ctorch lacks that AutogradOther serves */
     uint32_t dispatch_args;  /* bit i: argument i carries a key set (Tensor, Tensor?, Generator) */
     ct_keyset non_fallthrough;
     ct_kernel_fn fns[CT_NUM_RUNTIME_ENTRIES];       /* hot: what ct_call jumps to */

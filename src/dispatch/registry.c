@@ -102,14 +102,28 @@ static bool alias_has(ct_dispatch_key alias, ct_dispatch_key k) {
 /* getBackendKeySetFromAutograd: the backend keys an autograd key serves. */
 static bool has_backend_kernel_for_autograd_key(const ct_op *op, ct_dispatch_key k) {
     if (k == CT_KEY_AutogradOther) {
-        /* autogradother backends: any backend other than the per-backend Dense ones ctorch has */
-        return false;
+        /* autogradother backends: ctorch has none of them, but an op may say PyTorch registers a
+         * kernel for one (CT_OTHER_BACKEND_KERNEL in ops.def) */
+        return op->other_backend_kernel;
     }
     if (k >= CT_KEY_AutogradCPU && k <= CT_KEY_AutogradMeta) {
         ct_dispatch_key backend = (ct_dispatch_key)(CT_KEY_CPU + (k - CT_KEY_AutogradCPU));
         return op->regs[backend].present;
     }
     return false;
+}
+
+/* The kernel of an ambiguous AutogradOther slot (unreachable with CPU tensors). */
+static int ct_ambiguous_autogradother_kernel(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)ks;
+    (void)args;
+    (void)rets;
+    return ct_error_set(CT_ERR_RUNTIME,
+                        "%s has kernels registered to both CompositeImplicitAutograd and a backend mapped to AutogradOther. "
+                        "This makes the backend kernel unreachable; the dispatcher will always prefer the CompositeImplicitAutograd "
+                        "lowering (see Note: [Disjoint AliasKeyset The dispatcher picks kernels in the following order]). If you want "
+                        "to override CompositeImplicitAutograd, please open an issue to request a dedicated Autograd dispatch key for the backend.",
+                        op->name);
 }
 
 static ct_slot_info compute_entry(const ct_op *op, ct_dispatch_key k) {
@@ -136,6 +150,13 @@ static ct_slot_info compute_entry(const ct_op *op, ct_dispatch_key k) {
     bool has_backend_kernel = has_backend_kernel_for_autograd_key(op, k) ||
                               op->regs[CT_KEY_CompositeExplicitAutograd].present;
     reg = &op->regs[CT_KEY_CompositeImplicitAutograd];
+    if (reg->present && k == CT_KEY_AutogradOther && op->other_backend_kernel) {
+        /* ambiguousAutogradOtherKernel (Note [Ambiguity in AutogradOther kernel]) */
+        r.kind = CT_SLOT_AMBIGUOUS_AUTOGRADOTHER;
+        r.fn = ct_ambiguous_autogradother_kernel;
+        r.where = "ambiguous_autogradother";
+        return r;
+    }
     if (reg->present && (k == CT_KEY_Undefined || alias_has(CT_KEY_CompositeImplicitAutograd, k)) &&
         !has_backend_kernel)
         TAKE(reg, CT_SLOT_MATH);
@@ -300,6 +321,7 @@ const char *ct_slot_kind_name(ct_slot_kind kind) {
     case CT_SLOT_MATH: return "math kernel";
     case CT_SLOT_AUTOGRAD: return "autograd kernel";
     case CT_SLOT_FALLBACK: return "backend fallback";
+    case CT_SLOT_AMBIGUOUS_AUTOGRADOTHER: return "ambiguous autogradother";
     default: return "missing";
     }
 }
@@ -369,6 +391,10 @@ char *ct_op_dump_table(const ct_op *op) {
         ct_dispatch_key k = ct_implemented_runtime_keys[i];
         ct_slot_info e = ct_op_slot(op, k);
         if (e.kind == CT_SLOT_MISSING) continue;
+        if (e.kind == CT_SLOT_AMBIGUOUS_AUTOGRADOTHER) {
+            ct_sb_printf(&b, "%s: ambiguous_autogradother [ambiguous autogradother]\n", ct_key_name(k));
+            continue;
+        }
         ct_sb_printf(&b, "%s: %sregistered at %s [%s]\n", ct_key_name(k), e.fallthrough ? "fallthrough " : "", e.where,
                   ct_slot_kind_name(e.kind));
     }

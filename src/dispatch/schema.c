@@ -320,6 +320,8 @@ int ct_schema_parse(const char *schema, ct_op *op) {
     op->view = false;
     for (int r = 0; r < op->nrets; r++)
         if (op->rets[r].alias && !op->rets[r].alias_write) op->view = true;
+    op->mutates = false;
+    for (int i = 0; i < op->nargs; i++) op->mutates = op->mutates || op->args[i].alias_write;
     op->dispatch_args = 0;
     for (int i = 0; i < op->nargs; i++) {
         ct_argtype t = op->args[i].type;

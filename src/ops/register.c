@@ -30,6 +30,7 @@ typedef struct op_def {
 
 #define CT_IMPL(key, fn) {CT_KEY_##key, fn},
 #define CT_NO_ADINPLACEORVIEW {CT_KEY_COUNT, NULL},
+#define CT_OTHER_BACKEND_KERNEL {(ct_dispatch_key)(CT_KEY_COUNT + 1), NULL},
 static const op_def defs[CT_OPID_COUNT] = {
 #define CT_OP(id, schema, ...) {schema, "src/ops/ops.def:" CT_LINE_STR(__LINE__), {__VA_ARGS__}},
 #include "ops/ops.def"
@@ -37,6 +38,7 @@ static const op_def defs[CT_OPID_COUNT] = {
 };
 #undef CT_IMPL
 #undef CT_NO_ADINPLACEORVIEW
+#undef CT_OTHER_BACKEND_KERNEL
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -57,6 +59,11 @@ static void register_builtin(ct_opid id) {
                 no_adinplace = true;
                 continue;
             }
+            if ((int)im->key == CT_KEY_COUNT + 1) { /* the CT_OTHER_BACKEND_KERNEL marker */
+                ((ct_op *)op)->other_backend_kernel = true;
+                ct_op_update_table((ct_op *)op);
+                continue;
+            }
             break; /* end of the list */
         }
         ct_register_kernel(op, im->key, im->fn, d->where);
@@ -67,8 +74,8 @@ static void register_builtin(ct_opid id) {
     if (composite_implicit) return;
     /* VariableType: every non-composite op has an autograd kernel (gen_variable_type.py). */
     if (!has_autograd) ct_register_kernel(op, CT_KEY_Autograd, ct_k_autograd, "src/autograd/autograd_kernel.c");
-    /* ADInplaceOrViewType: every in-place and view op (gen_inplace_or_view_type.py). */
-    if ((op->inplace || op->view) && !has_adinplace && !no_adinplace)
+    /* ADInplaceOrViewType: every in-place, out= and view op (gen_inplace_or_view_type.py). */
+    if ((op->mutates || op->view) && !has_adinplace && !no_adinplace)
         ct_register_kernel(op, CT_KEY_ADInplaceOrView, ct_k_adinplace_or_view, "src/autograd/inplace_or_view.c");
 }
 

@@ -37,6 +37,7 @@ typedef struct entry {
 
 #define CT_IMPL(key, fn)
 #define CT_NO_ADINPLACEORVIEW
+#define CT_OTHER_BACKEND_KERNEL
 static const entry entries[] = {
 #define CT_OP(id, schema, ...) {#id, schema},
 #include "ops/ops.def"
