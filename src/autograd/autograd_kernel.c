@@ -50,7 +50,11 @@ static int copy_args(ct_node *n, const ct_op *op, const ct_value *args) {
             memcpy(n->list_store + pos, v->u.list.data, (size_t)v->u.list.len * sizeof(int64_t));
             n->args[i] = ct_intlist(n->list_store + pos, v->u.list.len);
             pos += v->u.list.len;
-        } else if (v->tag == CT_TAG_STRING || v->tag == CT_TAG_GENERATOR || v->tag == CT_TAG_OBJECT) {
+        } else if (v->tag == CT_TAG_STRING) {
+            n->strings[i] = ct_strdup(v->u.s);
+            if (!n->strings[i]) return -1;
+            n->args[i] = ct_string(n->strings[i]);
+        } else if (v->tag == CT_TAG_GENERATOR || v->tag == CT_TAG_OBJECT) {
             n->args[i] = ct_none(); /* not needed by any formula, and not owned */
         } else {
             n->args[i] = *v;

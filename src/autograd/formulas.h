@@ -31,4 +31,22 @@ CT_FORMULA(ct_d_stack);
 CT_FORMULA(ct_d_tril);
 CT_FORMULA(ct_d_bmm);
 
+/* neural-network and pointwise ops: formulas_nn.c */
+CT_FORMULA(ct_d_embedding);
+CT_FORMULA(ct_d_embedding_dense_backward);
+CT_FORMULA(ct_d_native_layer_norm);
+CT_FORMULA(ct_d_gelu);
+CT_FORMULA(ct_d_softmax);
+CT_FORMULA(ct_d_where);
+CT_FORMULA(ct_d_zeros_like);
+CT_FORMULA(ct_d_sqrt);
+CT_FORMULA(ct_d_reciprocal);
+CT_FORMULA(ct_d_lerp);
+CT_FORMULA(ct_d_addcmul);
+CT_FORMULA(ct_d_addcdiv);
+CT_FORMULA(ct_d_linalg_vector_norm);
+CT_FORMULA(ct_d_dot);
+CT_FORMULA(ct_d_mv);
+CT_FORMULA(ct_d_flash_attention);
+
 #endif

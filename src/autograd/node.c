@@ -140,7 +140,10 @@ void ct_node_release(ct_node *n) {
         ct_free(n->args);
         ct_free(n->list_store);
         ct_free(n->arg_meta);
-        for (int i = 0; i < CT_MAX_OP_ARGS; i++) ct_free(n->list_meta[i]);
+        for (int i = 0; i < CT_MAX_OP_ARGS; i++) {
+            ct_free(n->list_meta[i]);
+            ct_free(n->strings[i]);
+        }
         ct_free(n);
         atomic_fetch_sub_explicit(&live_nodes, 1, memory_order_relaxed);
         n = tail;

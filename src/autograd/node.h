@@ -63,6 +63,7 @@ struct ct_node {
     const ct_op *op;
     ct_value *args;           /* copies of the forward op's non-tensor arguments */
     int64_t *list_store;      /* storage of copied int lists */
+    char *strings[CT_MAX_OP_ARGS]; /* owned copies of string arguments (gelu's approximate) */
     ct_tensor_meta *arg_meta; /* geometry of each tensor argument */
     int edge_of_arg[CT_MAX_OP_ARGS]; /* index into next[] for a differentiable argument, else -1;
                                       * a Tensor[] argument has one edge per element from there */

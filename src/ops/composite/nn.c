@@ -140,6 +140,35 @@ CT_KERNEL(ct_k_where_scalar) {
     return ct_ret(rets, 0, r);
 }
 
+/* where.ScalarOther(Tensor condition, Tensor self, Scalar other): self converted to the result
+ * type, other wrapped as a 0-dim number */
+CT_KERNEL(ct_k_where_scalarother) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(1);
+    ct_dtype rt = ct_result_type_scalar(self, args[2]);
+    ct_tensor *other = ct_wrap_scalar(args[2]);
+    ct_tensor *sc = other ? ct_to_dtype(self, rt, false, false, CT_MEMORY_FORMAT_NONE) : NULL;
+    ct_tensor *r = sc ? ct_where(ARG_T(0), sc, other) : NULL;
+    ct_tensor_release(other);
+    ct_tensor_release(sc);
+    return ct_ret(rets, 0, r);
+}
+
+/* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) */
+CT_KERNEL(ct_k_where_scalarself) {
+    (void)op;
+    (void)ks;
+    ct_tensor *other = ARG_T(2);
+    ct_dtype rt = ct_result_type_scalar(other, args[1]);
+    ct_tensor *oc = ct_to_dtype(other, rt, false, false, CT_MEMORY_FORMAT_NONE);
+    ct_tensor *self = oc ? ct_wrap_scalar(args[1]) : NULL;
+    ct_tensor *r = self ? ct_where(ARG_T(0), self, oc) : NULL;
+    ct_tensor_release(oc);
+    ct_tensor_release(self);
+    return ct_ret(rets, 0, r);
+}
+
 /* item(Tensor self) -> Scalar: _local_scalar_dense of a one-element tensor */
 CT_KERNEL(ct_k_item) {
     (void)op;
