@@ -66,6 +66,7 @@ extern "C" {
 #define cJSON_CreateBool ct_cjson_CreateBool
 #define cJSON_CreateNumber ct_cjson_CreateNumber
 #define cJSON_CreateString ct_cjson_CreateString
+#define cJSON_CreateRaw ct_cjson_CreateRaw
 #define cJSON_CreateArray ct_cjson_CreateArray
 #define cJSON_CreateObject ct_cjson_CreateObject
 #define cJSON_AddItemToArray ct_cjson_AddItemToArray
@@ -176,6 +177,8 @@ cJSON *cJSON_CreateFalse(void);
 cJSON *cJSON_CreateBool(cJSON_bool boolean);
 cJSON *cJSON_CreateNumber(double num);
 cJSON *cJSON_CreateString(const char *string);
+/* An item printed verbatim (raw JSON text, copied), e.g. a float written the Python way. */
+cJSON *cJSON_CreateRaw(const char *raw);
 cJSON *cJSON_CreateArray(void);
 cJSON *cJSON_CreateObject(void);
 

@@ -103,6 +103,18 @@ cJSON *cJSON_CreateString(const char *string) {
     return it;
 }
 
+cJSON *cJSON_CreateRaw(const char *raw) {
+    if (!raw) return NULL;
+    cJSON *it = new_item(cJSON_Raw);
+    if (!it) return NULL;
+    it->valuestring = ct_strdup(raw);
+    if (!it->valuestring) {
+        ct_free(it);
+        return NULL;
+    }
+    return it;
+}
+
 cJSON_bool cJSON_AddItemToArray(cJSON *array, cJSON *item) {
     if (!array || !item || array == item) return 0;
     append_child(array, item);

@@ -1,0 +1,27 @@
+/* A standalone program around MiniGPT (examples/minigpt.c):
+ *
+ *     example_minigpt [SEED]
+ *
+ * runs minigpt.py's program with its default options and SEED (default 0): one traced training
+ * step, more steps, sampling; prints what minigpt.py prints (per-phase op counts, the number of
+ * parameters, the losses and the sampled tokens). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ctorch/ctorch.h"
+#include "minigpt.h"
+
+int main(int argc, char **argv) {
+    ct_gpt_args a;
+    ct_gpt_args_defaults(&a);
+    a.seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 0;
+    char *json = NULL, *summary = NULL;
+    if (ct_example_minigpt(&a, &json, &summary, NULL) != 0) {
+        fprintf(stderr, "example_minigpt: %s\n", ct_error_message());
+        return 1;
+    }
+    printf("%s\n", summary);
+    ct_free(json);
+    ct_free(summary);
+    return 0;
+}
