@@ -143,6 +143,11 @@ static ct_tensor *f_slice(ct_tensor **in) {
     int64_t s = 1, e = 5;
     return ct_slice(in[0], 1, &s, &e, 2);
 }
+static ct_tensor *f_select(ct_tensor **in) { return ct_select(in[0], 1, -2); }
+static ct_tensor *f_select_backward(ct_tensor **in) {
+    int64_t sizes[3] = {2, 4, 3};
+    return ct_select_backward(in[0], sizes, 3, 1, 2);
+}
 static ct_tensor *f_slice_backward(ct_tensor **in) {
     int64_t sizes[2] = {3, 7};
     return ct_slice_backward(in[0], sizes, 2, 1, 1, 6, 2);
@@ -339,6 +344,8 @@ static const gcase cases[] = {
     {"aten::masked_fill.Scalar", 1, {{2, 3}}, {2}, {0}, f_masked_fill},
     {"aten::masked_fill_.Scalar", 1, {{2, 3}}, {2}, {0}, f_masked_fill_},
     {"aten::slice.Tensor", 1, {{3, 7}}, {2}, {0}, f_slice},
+    {"aten::select.int", 1, {{2, 4, 3}}, {3}, {0}, f_select},
+    {"aten::select_backward", 1, {{2, 3}}, {2}, {0}, f_select_backward},
     {"aten::slice_backward", 1, {{3, 3}}, {2}, {0}, f_slice_backward},
     {"aten::split.Tensor", 1, {{2, 6}}, {2}, {0}, f_split},
     {"aten::split_with_sizes", 1, {{7, 2}}, {2}, {0}, f_split_with_sizes},

@@ -23,6 +23,8 @@ static inline const ct_tensor_meta *ct_f_meta(const ct_node *n, int i) { return 
 
 /* shape: formulas_shape.c */
 CT_FORMULA(ct_d_slice);
+CT_FORMULA(ct_d_select);
+CT_FORMULA(ct_d_select_backward);
 CT_FORMULA(ct_d_slice_backward);
 CT_FORMULA(ct_d_split);
 CT_FORMULA(ct_d_split_with_sizes);

@@ -15,6 +15,19 @@ CT_FORMULA(ct_d_slice) {
     return 0;
 }
 
+/* select.int: select_backward(grad, self.sizes(), dim, index) */
+CT_FORMULA(ct_d_select) {
+    const ct_tensor_meta *m = ct_f_meta(n, 0);
+    CT_F_NEED(out[0] = ct_select_backward(grads[0], m->sizes, m->ndim, ct_f_iarg(n, 1), ct_f_iarg(n, 2)));
+    return 0;
+}
+
+/* select_backward: grad_output: grad.select(dim, index) */
+CT_FORMULA(ct_d_select_backward) {
+    CT_F_NEED(out[0] = ct_select(grads[0], ct_f_iarg(n, 2), ct_f_iarg(n, 3)));
+    return 0;
+}
+
 /* slice_backward: grad_output: grad.slice(dim, start, end, step) */
 CT_FORMULA(ct_d_slice_backward) {
     int64_t start = ct_f_iarg(n, 3), end = ct_f_iarg(n, 4);

@@ -167,7 +167,9 @@ int ct_module_register_buffer(ct_module *m, const char *name, ct_tensor *buffer)
 }
 
 int ct_module_register_module(ct_module *m, const char *name, ct_module *child) {
-    if (!m || !child) {
+    /* a NULL child is a constructor that failed: its error stands */
+    if (!child) return ct_error_code() != CT_OK ? -1 : ct_error_set(CT_ERR_VALUE, "ct_module_register_module: module is NULL");
+    if (!m) {
         ct_module_free(child);
         return ct_error_set(CT_ERR_VALUE, "ct_module_register_module: module is NULL");
     }
@@ -326,6 +328,7 @@ fail:
 ct_module *ct_nn_module_list(void) { return alloc_module(MOD_MODULE_LIST, "ModuleList"); }
 
 int ct_module_list_append(ct_module *list, ct_module *m) {
+    if (!m) return ct_error_code() != CT_OK ? -1 : ct_error_set(CT_ERR_VALUE, "ct_module_list_append: module is NULL");
     if (!list || list->kind != MOD_MODULE_LIST) {
         ct_module_free(m);
         return ct_error_set(CT_ERR_VALUE, "ct_module_list_append: not a ModuleList");

@@ -57,6 +57,24 @@ CT_KERNEL(ct_k_slice_backward) {
     return ct_ret(rets, 0, gi);
 }
 
+/* select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index): zeros of
+ * the input's shape with grad_output copied into the selected slice */
+CT_KERNEL(ct_k_select_backward) {
+    (void)op;
+    (void)ks;
+    ct_tensor *grad = ARG_T(0);
+    ct_tensor *gi = ct_zeros(args[1].u.list.data, args[1].u.list.len, grad->dtype);
+    if (!gi) return -1;
+    ct_tensor *s = ct_select(gi, ARG_I(2), ARG_I(3));
+    int rc = s ? ct_copy_(s, grad, false) : -1;
+    ct_tensor_release(s);
+    if (rc != 0) {
+        ct_tensor_release(gi);
+        return -1;
+    }
+    return ct_ret(rets, 0, gi);
+}
+
 /* narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> slice */
 static ct_tensor *narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
     if (self->ndim == 0) {
