@@ -16,6 +16,7 @@
  * Every statement in REPORT.md is printed next to the log that backs it, and the sentences
  * that interpret the logs are built from what the logs contain. */
 #include "lab00.h"
+#include "files.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -145,41 +146,6 @@ static void table_header(FILE *f, const char *table) {
         fwrite(p, 1, len, f);
         p = e ? e + 1 : NULL;
     }
-}
-
-static int mkdir_p(const char *path) {
-    char buf[4096];
-    size_t n = strlen(path);
-    if (n == 0 || n >= sizeof buf) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    memcpy(buf, path, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] == '/' || buf[i] == '\0') {
-            char c = buf[i];
-            buf[i] = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-            buf[i] = c;
-        }
-    }
-    struct stat st;
-    if (stat(path, &st) != 0) return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return 0;
-}
-
-static int write_out(const char *dir, const char *name, const char *content) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (ct_json_write_file_atomic(path, content) != 0) {
-        fprintf(stderr, "ctorch lab00: cannot write %s: %s\n", path, ct_error_message());
-        return -1;
-    }
-    return 0;
 }
 
 /* ---- the lab ------------------------------------------------------------------------------ */
@@ -780,7 +746,7 @@ int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, FI
         return 2;
     }
     /* the folder first: an unwritable --out fails before any work */
-    if (mkdir_p(out_dir) != 0) {
+    if (ct_example_mkdir_p(out_dir) != 0) {
         fprintf(stderr, "ctorch lab00: cannot create the output folder '%s': %s\n", out_dir, strerror(errno));
         return 2;
     }
@@ -820,9 +786,9 @@ int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, FI
         goto done;
     }
     rc = 2;
-    if (write_out(out_dir, "trace.log", trace_log) != 0) goto done;
-    if (write_out(out_dir, "REPORT.md", report) != 0) goto done;
-    if (write_out(out_dir, "manifest.json", manifest) != 0) goto done;
+    if (ct_example_write_file("ctorch lab00", out_dir, "trace.log", trace_log) != 0) goto done;
+    if (ct_example_write_file("ctorch lab00", out_dir, "REPORT.md", report) != 0) goto done;
+    if (ct_example_write_file("ctorch lab00", out_dir, "manifest.json", manifest) != 0) goto done;
     if (progress) fprintf(progress, "lab00: wrote %s/trace.log, %s/REPORT.md, %s/manifest.json\n", out_dir, out_dir, out_dir);
     rc = 0;
 done:

@@ -281,7 +281,7 @@ int ct_gpt_forward(ct_module *model, ct_tensor *idx, ct_tensor *targets, ct_tens
 
 /* make_optimizer(model, lr, weight_decay): AdamW with two groups, the weights of 2 or more
  * dimensions decayed, the rest not, betas (0.9, 0.95) */
-static ct_optimizer *make_optimizer(ct_module *model, double lr, double weight_decay) {
+ct_optimizer *ct_gpt_make_optimizer(ct_module *model, double lr, double weight_decay) {
     ct_named_tensor *named = NULL;
     int n = ct_module_named_parameters(model, &named);
     if (n < 0) return NULL;
@@ -440,6 +440,13 @@ static cJSON *config_json(const ct_gpt_args *a) {
 
 /* one training step: forward, backward, clip_grad_norm_, step, zero_grad(set_to_none=True) */
 static int train_step(ct_module *model, ct_optimizer *opt, ct_tensor *xb, ct_tensor *yb, double clip, phase_log *log,
+                      ct_tensor **logits_out, double *loss_out);
+
+int ct_gpt_train_step(ct_module *model, ct_optimizer *opt, ct_tensor *x, ct_tensor *y, double clip, double *loss) {
+    return train_step(model, opt, x, y, clip, NULL, NULL, loss);
+}
+
+static int train_step(ct_module *model, ct_optimizer *opt, ct_tensor *xb, ct_tensor *yb, double clip, phase_log *log,
                       ct_tensor **logits_out, double *loss_out) {
     ct_tensor *logits = NULL, *loss = NULL, *params[512], *norm = NULL;
     int rc = ct_gpt_forward(model, xb, yb, &logits, &loss);
@@ -512,7 +519,7 @@ int ct_example_minigpt(const ct_gpt_args *a, char **json, char **summary, double
     ct_manual_seed(a->seed);
     model = ct_gpt_new(&c);
     if (!model) goto done;
-    opt = make_optimizer(model, a->lr, 0.1);
+    opt = ct_gpt_make_optimizer(model, a->lr, 0.1);
     if (!opt || ct_gpt_make_batch(&c, a->batch, a->seed + 1, &x, &y) != 0) goto done;
 
     /* one traced step, per phase */

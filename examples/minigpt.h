@@ -47,15 +47,26 @@ int ct_gpt_forward(ct_module *model, ct_tensor *idx, ct_tensor *targets, ct_tens
  * block + 1)) from a generator seeded with seed. New references. 0 or -1. */
 int ct_gpt_make_batch(const ct_gpt_config *c, int64_t batch, uint64_t seed, ct_tensor **x, ct_tensor **y);
 
+/* make_optimizer(model, lr, weight_decay): AdamW, the >= 2-D parameters decayed by weight_decay
+ * and the others not, betas (0.9, 0.95). NULL with an error. */
+struct ct_optimizer;
+struct ct_optimizer *ct_gpt_make_optimizer(ct_module *model, double lr, double weight_decay);
+/* One training step: loss = model(x, y); loss.backward(); clip_grad_norm_(model.parameters(),
+ * clip); opt.step(); opt.zero_grad(set_to_none=True). The loss's value in *loss. 0 or -1. */
+int ct_gpt_train_step(ct_module *model, struct ct_optimizer *opt, ct_tensor *x, ct_tensor *y, double clip, double *loss);
+
 /* The program's result: *json receives json.dumps(out, indent=2) and *summary what it prints
  * (the ops, n_params, losses and generated keys with indent=1); both ct_free. The losses
  * (steps values) are also stored in *losses when it is not NULL (free()). 0 or -1. */
 int ct_example_minigpt(const ct_gpt_args *a, char **json, char **summary, double **losses);
 
-/* The report the main job writes into out_dir: the JSON, the profiler table of one training
- * step and the decision trace of one step (a fresh model with the same seed and batch), an SVG
- * plot of the loss curve and REPORT.md, each built from this run. Progress lines go to
- * `progress` (may be NULL). 0; 2 when out_dir cannot be written; 1 when the run fails. */
-int ct_example_minigpt_report(const ct_gpt_args *a, const char *out_dir, FILE *progress);
+/* The report the main job writes into out_dir: the JSON (to a->json_out, or out_dir/minigpt.json),
+ * what the program prints (summary.json), the profiler table of one training step and the
+ * decision trace of one step (a fresh model with the same seed and batch), an SVG plot of the
+ * loss curve and REPORT.md, each built from this run. When golden_dir (may be NULL) holds
+ * PyTorch's recording of a run with these options (seedN-default.json, -sdpa, -dropout0,
+ * -tied), REPORT.md says how the run compares with it. Progress lines go to `progress` (may be
+ * NULL). 0; 2 when out_dir cannot be written; 1 when the run fails. */
+int ct_example_minigpt_report(const ct_gpt_args *a, const char *out_dir, const char *golden_dir, FILE *progress);
 
 #endif

@@ -198,6 +198,36 @@ int main(void) {
     CHECK(nerr >= 3);
     cJSON_Delete(errs);
 
+    /* the report: every file, and a REPORT.md built from this run and the recording */
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/test_minigpt_report", CT_BINARY_DIR);
+    ct_gpt_args r;
+    ct_gpt_args_defaults(&r);
+    CHECK_INT_EQ(ct_example_minigpt_report(&r, dir, ct_test_source("tests/golden/torch-2.6/minigpt"), NULL), 0);
+    const char *files_[6] = {"minigpt.json", "summary.json", "profile.txt", "trace.log", "loss.svg", "REPORT.md"};
+    for (int i = 0; i < 6; i++) {
+        char p[4200];
+        snprintf(p, sizeof p, "%s/%s", dir, files_[i]);
+        FILE *f = fopen(p, "rb");
+        CHECK_MSG(f != NULL, "the report has no %s", files_[i]);
+        if (!f) continue;
+        char *text = calloc(1, 1 << 20);
+        size_t len = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+        fclose(f);
+        CHECK_MSG(len > 0, "%s is empty", files_[i]);
+        if (i == 5 && text) {
+            CHECK_MSG(strstr(text, "the forward log is equal op for op (150 ops); the backward log is equal op for op (239 ops); "
+                                   "the optimizer log is equal op for op (402 ops)") &&
+                          strstr(text, "the sampled tokens are identical") && strstr(text, "179544 parameters"),
+                      "REPORT.md does not state the comparison:\n%s", text);
+        }
+        if (i == 4 && text) CHECK_MSG(strncmp(text, "<svg ", 5) == 0 && strstr(text, "<polyline"), "loss.svg is not a plot");
+        if (i == 3 && text) CHECK_MSG(strstr(text, "[call] op=[aten::embedding], key=[AutogradCPU]") != NULL, "trace.log has no embedding call");
+        free(text);
+    }
+    /* an unwritable folder fails cleanly */
+    CHECK_INT_EQ(ct_example_minigpt_report(&r, "/proc/ctorch-cannot-write-here", NULL, NULL), 2);
+
     CHECK_INT_EQ(ct_testing_live_tensors(), live0);
     CHECK_INT_EQ(ct_testing_live_nodes(), 0);
     return ct_test_finish("test_minigpt");

@@ -2,14 +2,16 @@
  *            [--n-head N] [--d-model N] [--vocab N] [--block N] [--batch N] [--tied] [--steps N]
  *            [--lr X] [--clip X] [--generate N] [--out DIR]
  * MiniGPT (examples/minigpt.c) with minigpt.py's options: prints what minigpt.py prints and
- * writes its JSON to FILE. --out DIR (ctorch's own) also writes the report of the run:
- * DIR/minigpt.json, the profiler table and decision trace of one step, the loss curve and
- * REPORT.md. */
+ * writes its JSON to FILE. --out DIR (ctorch's own) writes the report of the run instead:
+ * DIR/minigpt.json (or FILE), summary.json, the profiler table and decision trace of one step,
+ * the loss curve and REPORT.md, compared with PyTorch's recorded run when the source tree's
+ * tests/golden/torch-2.6/minigpt has one for these options. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "ctorch/ctorch.h"
@@ -96,7 +98,11 @@ int ct_cmd_gpt(int argc, char **argv) {
             return 2;
         }
     }
-    if (out_dir) return ct_example_minigpt_report(&a, out_dir, stdout);
+    if (out_dir) {
+        /* the recorded PyTorch runs, when run from the source tree */
+        const char *golden = "tests/golden/torch-2.6/minigpt";
+        return ct_example_minigpt_report(&a, out_dir, access(golden, R_OK) == 0 ? golden : NULL, stdout);
+    }
     char *json = NULL, *summary = NULL;
     if (ct_example_minigpt(&a, &json, &summary, NULL) != 0) {
         fprintf(stderr, "ctorch gpt: %s: %s\n", ct_error_kind_name(ct_error_code()), ct_error_message());
