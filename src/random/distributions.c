@@ -583,13 +583,14 @@ int ct_rng_bernoulli(ct_generator *g, void *data, int64_t n, ct_dtype dtype, dou
 
 /* exponential_kernel (DistributionTemplates.h, the build without MKL): per element
  * exponential_distribution<double>(lambda): one uniform_real_distribution<double> draw u, then
- * (-1 / lambda) * log(1 - u) (transformation::exponential's CPU branch), cast to the type. */
+ * (-1 / lambda) * log1p(-u) (transformation::exponential's CPU branch in 2.6; older releases
+ * wrote log(1 - u), which differs in the last bit of some doubles), cast to the type. */
 int ct_rng_exponential(ct_generator *g, void *data, int64_t n, ct_dtype dtype, double lambda) {
     if (!ct_dtype_is_floating(dtype)) return not_implemented("exponential_cpu", dtype);
     g = ct_rng_lock(g);
     for (int64_t i = 0; i < n; i++) {
         double u = uniform_double_locked(g, 0.0, 1.0);
-        store_any(data, i, dtype, (-1.0 / lambda) * log(1.0 - u));
+        store_any(data, i, dtype, (-1.0 / lambda) * log1p(-u));
     }
     ct_rng_unlock(g);
     return 0;

@@ -10,6 +10,8 @@
  *
  * The flash kernel here computes, per batch and head, the same online-softmax result in double
  * and rounds once; PyTorch's blocks its float computation (so values differ in the last bits).
+ * Its output (and the gradients of its backward) are laid out like the query (key, value), as
+ * empty_like lays them out; logsumexp is [B, H, L] over [B, L, H] memory.
  */
 #include <math.h>
 #include <string.h>
@@ -233,17 +235,12 @@ static int flash_checks(const ct_tensor *q, const ct_tensor *k, const ct_tensor 
     return 0;
 }
 
-/* A [B, L, H, E] contiguous tensor returned as its [B, H, L, E] transpose. */
-static ct_tensor *blhe(int64_t B, int64_t L, int64_t H, int64_t E, ct_dtype dt, bool zero) {
-    int64_t s[4] = {B, L, H, E};
-    ct_tensor *t = ct_tensor_alloc(s, 4, dt, zero);
-    if (!t) return NULL;
-    int64_t tmp = t->sizes[1];
-    t->sizes[1] = t->sizes[2];
-    t->sizes[2] = tmp;
-    tmp = t->strides[1];
-    t->strides[1] = t->strides[2];
-    t->strides[2] = tmp;
+/* A tensor shaped and laid out like `like` (empty_like with the preserve format: its strides when
+ * dense, else dense strides in the order of its own), zero-filled when asked. */
+static ct_tensor *alloc_like(const ct_tensor *like, int64_t last, ct_dtype dt, bool zero) {
+    int64_t sizes[4] = {like->sizes[0], like->sizes[1], like->sizes[2], last};
+    ct_tensor *t = ct_iter_alloc_output(sizes, 4, dt, &like, 1);
+    if (t && zero) memset(ct_tensor_data_ptr(t), 0, (size_t)t->numel * ct_dtype_size(dt));
     return t;
 }
 
@@ -274,7 +271,7 @@ CT_KERNEL(ct_k__scaled_dot_product_flash_attention_for_cpu) {
     if (flash_checks(q, k, v, dropout_p, mask) != 0) return -1;
     int64_t B = q->sizes[0], H = q->sizes[1], L = q->sizes[2], E = q->sizes[3], S = k->sizes[2], Ev = v->sizes[3];
     double scale = args[6].tag == CT_TAG_DOUBLE ? args[6].u.d : 1.0 / sqrt((double)E);
-    ct_tensor *out = blhe(B, L, H, Ev, q->dtype, false);
+    ct_tensor *out = alloc_like(q, Ev, q->dtype, false);
     ct_dtype acc_dt = q->dtype == CT_FLOAT64 ? CT_FLOAT64 : CT_FLOAT32;
     int64_t ls[3] = {B, L, H};
     ct_tensor *lse = ct_tensor_alloc(ls, 3, acc_dt, false);
@@ -329,7 +326,7 @@ CT_KERNEL(ct_k__scaled_dot_product_flash_attention_for_cpu_backward) {
     if (flash_checks(q, k, v, args[6].u.d, mask) != 0) return -1;
     int64_t B = q->sizes[0], H = q->sizes[1], L = q->sizes[2], E = q->sizes[3], S = k->sizes[2], Ev = v->sizes[3];
     double scale = args[9].tag == CT_TAG_DOUBLE ? args[9].u.d : 1.0 / sqrt((double)E);
-    ct_tensor *gq = blhe(B, L, H, E, q->dtype, true), *gk = blhe(B, S, H, E, k->dtype, true), *gv = blhe(B, S, H, Ev, v->dtype, true);
+    ct_tensor *gq = alloc_like(q, E, q->dtype, true), *gk = alloc_like(k, E, k->dtype, true), *gv = alloc_like(v, Ev, v->dtype, true);
     size_t nq = (size_t)(B * H * L * E), nk = (size_t)(B * H * S * E), nv = (size_t)(B * H * S * Ev);
     double *aq = ct_calloc(nq ? nq : 1, sizeof(double)), *ak = ct_calloc(nk ? nk : 1, sizeof(double)), *av = ct_calloc(nv ? nv : 1, sizeof(double));
     double *s = ct_malloc(sizeof(double) * (size_t)(S ? S : 1)), *dp = ct_malloc(sizeof(double) * (size_t)(S ? S : 1));

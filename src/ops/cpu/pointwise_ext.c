@@ -290,8 +290,8 @@ CT_KERNEL(ct_k_gelu_backward) {
 /* lerp.Scalar / lerp_.Scalar(Tensor self, Tensor end, Scalar weight) */
 static int lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight, bool inplace, ct_value *rets) {
     if (self->dtype != end->dtype)
-        return ct_error_set(CT_ERR_RUNTIME, "expected dtype %s for `end` but got dtype %s", ct_dtype_name(self->dtype),
-                            ct_dtype_name(end->dtype));
+        return ct_error_set(CT_ERR_RUNTIME, "expected dtype %s for `end` but got dtype %s", ct_dtype_type_meta_name(self->dtype),
+                            ct_dtype_type_meta_name(end->dtype));
     if (!ct_dtype_is_floating(self->dtype))
         return ct_error_set(CT_ERR_RUNTIME, "\"lerp_kernel_scalar\" not implemented for '%s'", ct_dtype_name(self->dtype));
     ct_tensor *ins[2] = {self, end};
@@ -320,7 +320,7 @@ static int addc(ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value, 
     ct_tensor *ins[3] = {self, t1, t2};
     if (kind == PW_ADDCDIV && !ct_dtype_is_floating(t1->dtype) && !ct_dtype_is_floating(t2->dtype))
         return ct_error_set(CT_ERR_RUNTIME,
-                            "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.");
+                            "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.");
     ct_dtype rt = ct_result_type_n(ins, 3);
     if (rt == CT_BOOL && kind == PW_ADDCMUL)
         return ct_error_set(CT_ERR_RUNTIME, "\"addcmul_cpu_out\" not implemented for 'Bool'");
