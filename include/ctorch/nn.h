@@ -40,7 +40,8 @@ ct_module *ct_nn_embedding(int64_t num_embeddings, int64_t embedding_dim);
 /* nn.LayerNorm(normalized_shape, eps, elementwise_affine, bias): weight 1, bias 0 (bias=False:
  * no bias parameter; elementwise_affine=False: neither). */
 ct_module *ct_nn_layer_norm(const int64_t *normalized_shape, int n, double eps, bool elementwise_affine, bool bias);
-/* nn.GELU(approximate): "none" (NULL) or "tanh"; anything else is PyTorch's RuntimeError. */
+/* nn.GELU(approximate): "none" (NULL) or "tanh"; anything else fails at forward with PyTorch's
+ * RuntimeError, as F.gelu checks it there. */
 ct_module *ct_nn_gelu(const char *approximate);
 /* nn.Dropout(p): ValueError unless 0 <= p <= 1. Drops only while training (ct_module_train). */
 ct_module *ct_nn_dropout(double p);

@@ -44,7 +44,7 @@ struct ct_module {
     int n_normalized;
     double eps, p;
     bool elementwise_affine, has_bias;
-    char approximate[8];
+    char *approximate;  /* GELU */
     ct_module_forward_fn forward;
     void *state;
     void (*free_state)(void *);
@@ -250,6 +250,7 @@ void ct_module_free(ct_module *m) {
     ct_free(m->buffers);
     ct_free(m->children);
     ct_free(m->type_name);
+    ct_free(m->approximate);
     ct_free(m);
 }
 
@@ -399,13 +400,16 @@ ct_module *ct_nn_layer_norm(const int64_t *normalized_shape, int n, double eps, 
 }
 
 ct_module *ct_nn_gelu(const char *approximate) {
+    /* like nn.GELU, any string is kept; F.gelu checks it at forward */
     const char *a = approximate ? approximate : "none";
-    if (strcmp(a, "none") != 0 && strcmp(a, "tanh") != 0) {
-        ct_error_set(CT_ERR_RUNTIME, "approximate argument must be either none or tanh.");
-        return NULL;
-    }
     ct_module *m = alloc_module(MOD_GELU, "GELU");
-    if (m) snprintf(m->approximate, sizeof m->approximate, "%s", a);
+    if (m) {
+        m->approximate = ct_strdup(a);
+        if (!m->approximate) {
+            ct_module_free(m);
+            return NULL;
+        }
+    }
     return m;
 }
 
