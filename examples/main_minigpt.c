@@ -6,15 +6,23 @@
  * step, more steps, sampling; prints what minigpt.py prints (per-phase op counts, the number of
  * parameters, the losses and the sampled tokens). */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "ctorch/ctorch.h"
 #include "minigpt.h"
+#include "step_tracer.h"
 
 int main(int argc, char **argv) {
     ct_gpt_args a;
     ct_gpt_args_defaults(&a);
-    a.seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 0;
+    if (argc > 2) {
+        fprintf(stderr, "usage: example_minigpt [SEED]\n");
+        return 2;
+    }
+    /* minigpt.py's --seed: manual_seed(SEED), the batches from SEED + 1, ... */
+    if (argc > 1 && ct_example_step_seed(argv[1], &a.seed) != 0) {
+        fprintf(stderr, "example_minigpt: SEED: %s\n", ct_error_message());
+        return 2;
+    }
     char *json = NULL, *summary = NULL;
     if (ct_example_minigpt(&a, &json, &summary, NULL) != 0) {
         fprintf(stderr, "example_minigpt: %s\n", ct_error_message());

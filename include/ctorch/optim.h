@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include "ctorch/export.h"
 #include "ctorch/tensor.h"
 
 #ifdef __cplusplus
@@ -30,7 +31,7 @@ typedef struct ct_sgd_options {
 } ct_sgd_options;
 
 /* SGD(params, lr=lr): every other option at PyTorch's default. */
-ct_sgd_options ct_sgd_defaults(double lr);
+CT_API ct_sgd_options ct_sgd_defaults(double lr);
 
 typedef struct ct_optimizer ct_optimizer;
 
@@ -45,7 +46,7 @@ typedef struct ct_adamw_options {
     bool maximize;
 } ct_adamw_options;
 
-ct_adamw_options ct_adamw_defaults(void);
+CT_API ct_adamw_options ct_adamw_defaults(void);
 
 /* One parameter group: its parameters (borrowed; the optimizer retains them) and its options
  * (start from the constructor's and change what the group overrides, as a group dict does). */
@@ -58,21 +59,21 @@ typedef struct ct_adamw_group {
 /* torch.optim.AdamW(params, lr, betas, eps, weight_decay, amsgrad, maximize=...): the options
  * are checked as AdamW.__init__ checks them (ValueError "Invalid learning rate: -0.1", ...),
  * then the parameters as Optimizer.__init__ does. NULL with the error. */
-ct_optimizer *ct_adamw_new(ct_tensor *const *params, int n, ct_adamw_options options);
+CT_API ct_optimizer *ct_adamw_new(ct_tensor *const *params, int n, ct_adamw_options options);
 /* torch.optim.AdamW([{"params": ..., "weight_decay": ...}, ...], **options): `options` are the
  * constructor's (the ones checked); each group carries its own. */
-ct_optimizer *ct_adamw_new_groups(const ct_adamw_group *groups, int ngroups, ct_adamw_options options);
+CT_API ct_optimizer *ct_adamw_new_groups(const ct_adamw_group *groups, int ngroups, ct_adamw_options options);
 /* len(optimizer.param_groups) */
-int ct_optimizer_num_groups(const ct_optimizer *opt);
+CT_API int ct_optimizer_num_groups(const ct_optimizer *opt);
 
 /* torch.optim.SGD(params, ...): NULL with PyTorch's ValueError for bad options or a non-leaf
  * parameter ("can't optimize a non-leaf Tensor"). */
-ct_optimizer *ct_sgd_new(ct_tensor *const *params, int n, ct_sgd_options options);
+CT_API ct_optimizer *ct_sgd_new(ct_tensor *const *params, int n, ct_sgd_options options);
 /* optimizer.step(). Parameters without a gradient are skipped. 0 or -1. */
-int ct_optimizer_step(ct_optimizer *opt);
+CT_API int ct_optimizer_step(ct_optimizer *opt);
 /* optimizer.zero_grad(set_to_none). 0 or -1. */
-int ct_optimizer_zero_grad(ct_optimizer *opt, bool set_to_none);
-void ct_optimizer_free(ct_optimizer *opt);
+CT_API int ct_optimizer_zero_grad(ct_optimizer *opt, bool set_to_none);
+CT_API void ct_optimizer_free(ct_optimizer *opt);
 
 #ifdef __cplusplus
 }

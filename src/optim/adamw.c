@@ -50,6 +50,8 @@ static int check_options(const ct_adamw_options *o) {
     return 0;
 }
 
+static int adamw_step_group(ct_opt_group *g);
+
 ct_optimizer *ct_adamw_new_groups(const ct_adamw_group *groups, int ngroups, ct_adamw_options options) {
     if (check_options(&options) != 0) return NULL;
     if (ngroups <= 0 || !groups) {
@@ -64,7 +66,7 @@ ct_optimizer *ct_adamw_new_groups(const ct_adamw_group *groups, int ngroups, ct_
             lists[k] = groups[k].params;
             counts[k] = groups[k].n;
         }
-        opt = ct_optimizer_new_groups(CT_OPT_ADAMW, "AdamW", ngroups, lists, counts);
+        opt = ct_optimizer_new_groups(CT_OPT_ADAMW, adamw_step_group, "AdamW", ngroups, lists, counts);
         for (int k = 0; opt && k < ngroups; k++) opt->groups[k].adamw = groups[k].options;
     }
     ct_free((void *)lists);
@@ -161,7 +163,7 @@ done:
     return rc;
 }
 
-int ct_adamw_step_group(ct_opt_group *g) {
+static int adamw_step_group(ct_opt_group *g) {
     /* _init_group over the group's parameters with gradients, then the update loop */
     for (int i = 0; i < g->n; i++)
         if (ct_tensor_grad(g->params[i]) && init_state(g, i) != 0) return -1;

@@ -21,8 +21,12 @@ typedef struct ct_opt_group {
     ct_adamw_options adamw;
 } ct_opt_group;
 
+/* The update of one group (under no_grad, inside the step range). 0 or -1. */
+typedef int (*ct_opt_step_group_fn)(ct_opt_group *g);
+
 struct ct_optimizer {
     ct_opt_kind kind;
+    ct_opt_step_group_fn step_group; /* the algorithm's own file provides it */
     const char *class_name;    /* "SGD", "AdamW": the profiler ranges' names */
     int ngroups;
     ct_opt_group *groups;
@@ -30,10 +34,7 @@ struct ct_optimizer {
 
 /* Validates the parameters of every group (leaf tensors, not NULL, no duplicates, not empty)
  * and builds the optimizer with its groups. NULL with PyTorch's error. */
-ct_optimizer *ct_optimizer_new_groups(ct_opt_kind kind, const char *class_name, int ngroups,
-                                      ct_tensor *const *const *params, const int *counts);
-/* The update of one group (under no_grad, inside the step range). 0 or -1. */
-int ct_sgd_step_group(ct_opt_group *g);
-int ct_adamw_step_group(ct_opt_group *g);
+ct_optimizer *ct_optimizer_new_groups(ct_opt_kind kind, ct_opt_step_group_fn step_group, const char *class_name,
+                                      int ngroups, ct_tensor *const *const *params, const int *counts);
 
 #endif

@@ -30,8 +30,8 @@ static void free_groups(ct_opt_group *gs, int n) {
     ct_free(gs);
 }
 
-ct_optimizer *ct_optimizer_new_groups(ct_opt_kind kind, const char *class_name, int ngroups,
-                                      ct_tensor *const *const *params, const int *counts) {
+ct_optimizer *ct_optimizer_new_groups(ct_opt_kind kind, ct_opt_step_group_fn step_group, const char *class_name,
+                                      int ngroups, ct_tensor *const *const *params, const int *counts) {
     int total = 0;
     for (int k = 0; k < ngroups; k++) total += counts[k] > 0 ? counts[k] : 0;
     if (ngroups <= 0 || total == 0) {
@@ -66,6 +66,7 @@ ct_optimizer *ct_optimizer_new_groups(ct_opt_kind kind, const char *class_name, 
     ct_optimizer *opt = ct_calloc(1, sizeof *opt);
     if (!opt) return NULL;
     opt->kind = kind;
+    opt->step_group = step_group;
     opt->class_name = class_name;
     opt->groups = ct_calloc((size_t)ngroups, sizeof *opt->groups);
     if (!opt->groups) {
@@ -106,7 +107,7 @@ int ct_optimizer_step(ct_optimizer *opt) {
     ct_no_grad_enter(&g);
     int rc = 0;
     for (int k = 0; k < opt->ngroups && rc == 0; k++)
-        rc = opt->kind == CT_OPT_SGD ? ct_sgd_step_group(&opt->groups[k]) : ct_adamw_step_group(&opt->groups[k]);
+        rc = opt->step_group(&opt->groups[k]);
     ct_grad_mode_exit(&g);
     if (ct_record_function_exit(rf) != 0) rc = -1;
     return rc;

@@ -18,6 +18,8 @@ ct_sgd_options ct_sgd_defaults(double lr) {
     return o;
 }
 
+static int sgd_step_group(ct_opt_group *g);
+
 ct_optimizer *ct_sgd_new(ct_tensor *const *params, int n, ct_sgd_options o) {
     char v[CT_PY_FLOAT_REPR_MAX]; /* the value as Python's f-string prints a float */
     if (o.lr < 0.0) {
@@ -45,7 +47,7 @@ ct_optimizer *ct_sgd_new(ct_tensor *const *params, int n, ct_sgd_options o) {
     }
     ct_tensor *const *lists[1] = {params};
     int counts[1] = {n};
-    ct_optimizer *opt = ct_optimizer_new_groups(CT_OPT_SGD, "SGD", 1, lists, counts);
+    ct_optimizer *opt = ct_optimizer_new_groups(CT_OPT_SGD, sgd_step_group, "SGD", 1, lists, counts);
     if (opt) opt->groups[0].sgd = o;
     return opt;
 }
@@ -106,7 +108,7 @@ done:
     return rc;
 }
 
-int ct_sgd_step_group(ct_opt_group *g) {
+static int sgd_step_group(ct_opt_group *g) {
     int rc = 0;
     for (int i = 0; i < g->n && rc == 0; i++)
         if (ct_tensor_grad(g->params[i])) rc = update(g, i);

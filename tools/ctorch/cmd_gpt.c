@@ -7,6 +7,7 @@
  * the loss curve and REPORT.md, compared with PyTorch's recorded run when the source tree's
  * tests/golden/torch-2.6/minigpt has one for these options. */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,88 +17,89 @@
 #include "commands.h"
 #include "ctorch/ctorch.h"
 #include "minigpt.h"
+#include "step_tracer.h"
 #include "util/json.h"
 
-static const char USAGE[] =
-    "usage: ctorch gpt [--seed N] [--json-out FILE] [--attention {manual,sdpa}] [--dropout P] [--n-layer N]\n"
-    "                  [--n-head N] [--d-model N] [--vocab N] [--block N] [--batch N] [--tied] [--steps N]\n"
-    "                  [--lr X] [--clip X] [--generate N] [--out DIR]\n";
-
-/* argparse's "argument --x: invalid int value: 'y'" and exit status 2 */
-static int parse_int(const char *opt, const char *text, int64_t *out) {
+/* argparse's "argument --x: invalid int value: 'y'" */
+static int parse_int(const ct_command *self, const char *opt, const char *text, int64_t *out) {
     char *end;
     errno = 0;
     long long v = strtoll(text, &end, 10);
-    if (*text == '\0' || *end || errno) {
-        fprintf(stderr, "%sctorch gpt: error: argument %s: invalid int value: '%s'\n", USAGE, opt, text);
-        return -1;
-    }
+    if (*text == '\0' || *end || errno) return ct_cli_usage_error(self, "argument --%s: invalid int value: '%s'", opt, text);
     *out = v;
     return 0;
 }
 
-static int parse_float(const char *opt, const char *text, double *out) {
+static int parse_float(const ct_command *self, const char *opt, const char *text, double *out) {
     char *end;
     errno = 0;
     double v = strtod(text, &end);
-    if (*text == '\0' || *end || errno == ERANGE) {
-        fprintf(stderr, "%sctorch gpt: error: argument %s: invalid float value: '%s'\n", USAGE, opt, text);
-        return -1;
-    }
+    if (*text == '\0' || *end || errno == ERANGE)
+        return ct_cli_usage_error(self, "argument --%s: invalid float value: '%s'", opt, text);
     *out = v;
     return 0;
 }
 
-int ct_cmd_gpt(int argc, char **argv) {
+enum { OPT_SEED = 256, OPT_JSON, OPT_OUT, OPT_ATTN, OPT_DROPOUT, OPT_LR, OPT_CLIP, OPT_TIED, OPT_INT };
+
+static int run_gpt(const ct_command *self, int argc, char **argv) {
+    static const struct option longopts[] = {CT_CLI_HELP_OPTION,
+                                             {"seed", required_argument, NULL, OPT_SEED},
+                                             {"json-out", required_argument, NULL, OPT_JSON},
+                                             {"out", required_argument, NULL, OPT_OUT},
+                                             {"attention", required_argument, NULL, OPT_ATTN},
+                                             {"dropout", required_argument, NULL, OPT_DROPOUT},
+                                             {"lr", required_argument, NULL, OPT_LR},
+                                             {"clip", required_argument, NULL, OPT_CLIP},
+                                             {"tied", no_argument, NULL, OPT_TIED},
+                                             {"n-layer", required_argument, NULL, OPT_INT + 0},
+                                             {"n-head", required_argument, NULL, OPT_INT + 1},
+                                             {"d-model", required_argument, NULL, OPT_INT + 2},
+                                             {"vocab", required_argument, NULL, OPT_INT + 3},
+                                             {"block", required_argument, NULL, OPT_INT + 4},
+                                             {"batch", required_argument, NULL, OPT_INT + 5},
+                                             {"steps", required_argument, NULL, OPT_INT + 6},
+                                             {"generate", required_argument, NULL, OPT_INT + 7},
+                                             {0, 0, 0, 0}};
     ct_gpt_args a;
     ct_gpt_args_defaults(&a);
+    int64_t *ints[8] = {&a.n_layer, &a.n_head, &a.d_model, &a.vocab, &a.block, &a.batch, &a.steps, &a.generate};
     const char *out_dir = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        bool has_value = i + 1 < argc;
-        int64_t iv;
-        if (strcmp(o, "--tied") == 0) {
-            a.tied = true;
-        } else if (strcmp(o, "--seed") == 0 && has_value) {
-            unsigned long long seed;
-            if (ct_cli_parse_seed("gpt", argv[++i], &seed) != 0) return 2;
-            a.seed = seed;
-        } else if (strcmp(o, "--json-out") == 0 && has_value) {
-            a.json_out = argv[++i];
-        } else if (strcmp(o, "--out") == 0 && has_value) {
-            out_dir = argv[++i];
-        } else if (strcmp(o, "--attention") == 0 && has_value) {
-            const char *v = argv[++i];
-            if (strcmp(v, "manual") != 0 && strcmp(v, "sdpa") != 0) {
-                fprintf(stderr, "%sctorch gpt: error: argument --attention: invalid choice: '%s' (choose from 'manual', 'sdpa')\n",
-                        USAGE, v);
-                return 2;
+    int c, idx = 0;
+    ct_cli_getopt_reset();
+    while ((c = getopt_long(argc, argv, ":h", longopts, &idx)) != -1) {
+        switch (c) {
+        case 'h': return ct_cli_help(self);
+        case OPT_SEED:
+            if (ct_example_step_seed(optarg, &a.seed) != 0) return ct_cli_seed_error(self);
+            break;
+        case OPT_JSON: a.json_out = optarg; break;
+        case OPT_OUT: out_dir = optarg; break;
+        case OPT_TIED: a.tied = true; break;
+        case OPT_ATTN:
+            if (strcmp(optarg, "manual") != 0 && strcmp(optarg, "sdpa") != 0)
+                return ct_cli_usage_error(self, "argument --attention: invalid choice: '%s' (choose from 'manual', 'sdpa')",
+                                          optarg);
+            a.sdpa = strcmp(optarg, "sdpa") == 0;
+            break;
+        case OPT_DROPOUT:
+            if (parse_float(self, "dropout", optarg, &a.dropout) != 0) return 2;
+            break;
+        case OPT_LR:
+            if (parse_float(self, "lr", optarg, &a.lr) != 0) return 2;
+            break;
+        case OPT_CLIP:
+            if (parse_float(self, "clip", optarg, &a.clip) != 0) return 2;
+            break;
+        default:
+            if (c >= OPT_INT && c < OPT_INT + 8) {
+                if (parse_int(self, longopts[idx].name, optarg, ints[c - OPT_INT]) != 0) return 2;
+                break;
             }
-            a.sdpa = strcmp(v, "sdpa") == 0;
-        } else if (strcmp(o, "--dropout") == 0 && has_value) {
-            if (parse_float(o, argv[++i], &a.dropout) != 0) return 2;
-        } else if (strcmp(o, "--lr") == 0 && has_value) {
-            if (parse_float(o, argv[++i], &a.lr) != 0) return 2;
-        } else if (strcmp(o, "--clip") == 0 && has_value) {
-            if (parse_float(o, argv[++i], &a.clip) != 0) return 2;
-        } else if ((strcmp(o, "--n-layer") == 0 || strcmp(o, "--n-head") == 0 || strcmp(o, "--d-model") == 0 ||
-                    strcmp(o, "--vocab") == 0 || strcmp(o, "--block") == 0 || strcmp(o, "--batch") == 0 ||
-                    strcmp(o, "--steps") == 0 || strcmp(o, "--generate") == 0) &&
-                   has_value) {
-            if (parse_int(o, argv[++i], &iv) != 0) return 2;
-            if (strcmp(o, "--n-layer") == 0) a.n_layer = iv;
-            else if (strcmp(o, "--n-head") == 0) a.n_head = iv;
-            else if (strcmp(o, "--d-model") == 0) a.d_model = iv;
-            else if (strcmp(o, "--vocab") == 0) a.vocab = iv;
-            else if (strcmp(o, "--block") == 0) a.block = iv;
-            else if (strcmp(o, "--batch") == 0) a.batch = iv;
-            else if (strcmp(o, "--steps") == 0) a.steps = iv;
-            else a.generate = iv;
-        } else {
-            fprintf(stderr, "%s", USAGE);
-            return 2;
+            return ct_cli_option_error(self, c, argv);
         }
     }
+    if (ct_cli_no_more_args(self, argc, argv, optind, 0)) return 2;
     if (out_dir) {
         /* the recorded PyTorch runs, when run from the source tree */
         const char *golden = "tests/golden/torch-2.6/minigpt";
@@ -130,3 +132,30 @@ int ct_cmd_gpt(int argc, char **argv) {
     ct_free(summary);
     return rc;
 }
+
+const ct_command ct_cmd_gpt = {
+    "gpt",
+    "[--seed N] [--json-out FILE] [--attention {manual,sdpa}] [--tied] [OPTION...]",
+    "MiniGPT as minigpt.py runs it (trained, traced, sampled); prints and writes its JSON",
+    "MiniGPT (a decoder-only transformer) as PyTorch's minigpt.py runs it: one training step per\n"
+    "phase under an op-logging dispatch mode, more steps with AdamW and clip_grad_norm_, then\n"
+    "sampling under no_grad; prints what minigpt.py prints. Its options and defaults are\n"
+    "minigpt.py's, and --out is ctorch's own.\n"
+    "\noptions:\n"
+    "  --seed N             torch.manual_seed(N) for the model; the batches from generators\n"
+    "                       seeded with N + 1, N + 2, ... (default 0)\n"
+    "  --json-out FILE      also write the JSON (op logs per phase, losses, tokens, head weights)\n"
+    "  --attention MODE     manual (softmax of masked scores, default) or sdpa\n"
+    "                       (F.scaled_dot_product_attention with is_causal)\n"
+    "  --dropout P          dropout probability (default 0.1)\n"
+    "  --n-layer N, --n-head N, --d-model N, --vocab N, --block N, --batch N\n"
+    "                       model and batch sizes (defaults 2, 4, 64, 600, 32, 4)\n"
+    "  --tied               the head shares the token embedding's weight\n"
+    "  --steps N            training steps, the traced one included (default 5)\n"
+    "  --lr X               AdamW's learning rate (default 0.003)\n"
+    "  --clip X             clip_grad_norm_'s max_norm (default 1.0)\n"
+    "  --generate N         tokens sampled after training (default 16)\n"
+    "  --out DIR            write the run's report into DIR: the JSON, a summary, the profiler\n"
+    "                       table and decision trace of one step, the loss curve (SVG), REPORT.md\n"
+    "  -h, --help           show this help and exit\n",
+    run_gpt};
