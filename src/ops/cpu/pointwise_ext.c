@@ -123,9 +123,50 @@ static void elem(char **p, void *vctx) {
     ct_store_from_double(p[0], c->out, r);
 }
 
+/* The float32 loop of the optimizer's ops and sqrt/reciprocal when out and every input are
+ * contiguous float32 tensors of out's size (no broadcasting): the same arithmetic as elem, in
+ * the same types and order, without the per-element dtype switches and the odometer, so the
+ * same bits. Returns false when the case is not one of these. */
+static bool run_contiguous_f32(ct_tensor *out, ct_tensor *const *ins, const pwx *c) {
+    if (out->dtype != CT_FLOAT32 || c->compute != CT_FLOAT32 || !ct_tensor_is_contiguous(out)) return false;
+    if (c->kind != PW_LERP && c->kind != PW_ADDCMUL && c->kind != PW_ADDCDIV && c->kind != PW_SQRT && c->kind != PW_RECIPROCAL)
+        return false;
+    const float *in[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < c->nin; i++) {
+        if (ins[i]->dtype != CT_FLOAT32 || ins[i]->numel != out->numel || !ct_tensor_is_contiguous(ins[i])) return false;
+        in[i] = ct_tensor_data_ptr(ins[i]);
+    }
+    float *o = ct_tensor_data_ptr(out);
+    const int64_t n = out->numel;
+    const float v = (float)c->a;
+    switch (c->kind) {
+    case PW_LERP: /* Note [Float formulas of the optimizer ops] */
+        if (lerp_small(v))
+            for (int64_t k = 0; k < n; k++) o[k] = fmaf(v, in[1][k] - in[0][k], in[0][k]);
+        else
+            for (int64_t k = 0; k < n; k++) o[k] = fmaf(v - 1.0f, in[1][k] - in[0][k], in[1][k]);
+        break;
+    case PW_ADDCMUL:
+        for (int64_t k = 0; k < n; k++) o[k] = fmaf(v * in[1][k], in[2][k], in[0][k]);
+        break;
+    case PW_ADDCDIV:
+        for (int64_t k = 0; k < n; k++) o[k] = in[0][k] + (v * in[1][k]) / in[2][k];
+        break;
+    case PW_SQRT:
+        for (int64_t k = 0; k < n; k++) o[k] = (float)sqrt((double)in[0][k]);
+        break;
+    default: /* PW_RECIPROCAL */
+        for (int64_t k = 0; k < n; k++) o[k] = (float)(1.0 / (double)in[0][k]);
+        break;
+    }
+    return true;
+}
+
 /* Runs c over out (allocated with the broadcast shape, or the in-place self) and ins. */
 static void run(ct_tensor *out, ct_tensor *const *ins, pwx *c) {
     if (out->numel == 0) return;
+    for (int i = 0; i < c->nin; i++) c->in[i] = ins[i]->dtype;
+    if (run_contiguous_f32(out, ins, c)) return;
     int64_t strides[4][CT_MAX_DIMS];
     char *bases[4];
     size_t es[4];
