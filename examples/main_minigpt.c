@@ -18,7 +18,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: example_minigpt [SEED]\n");
         return 2;
     }
-    /* minigpt.py's --seed: manual_seed(SEED), the batches from SEED + 1, ... */
+    /* minigpt.py's --seed: manual_seed(SEED), the batches from SEED + 1, ... (5 steps) */
     if (argc > 1 && ct_example_step_seed(argv[1], &a.seed) != 0) {
         fprintf(stderr, "example_minigpt: SEED: %s\n", ct_error_message());
         return 2;

@@ -17,7 +17,7 @@
 #include "commands.h"
 #include "ctorch/ctorch.h"
 #include "minigpt.h"
-#include "step_tracer.h"
+#include "seed_arg.h"
 #include "util/json.h"
 
 /* argparse's "argument --x: invalid int value: 'y'" */
@@ -65,13 +65,14 @@ static int run_gpt(const ct_command *self, int argc, char **argv) {
     ct_gpt_args_defaults(&a);
     int64_t *ints[8] = {&a.n_layer, &a.n_head, &a.d_model, &a.vocab, &a.block, &a.batch, &a.steps, &a.generate};
     const char *out_dir = NULL;
+    ct_example_seed seed = {0, false};
     int c, idx = 0;
     ct_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":h", longopts, &idx)) != -1) {
         switch (c) {
         case 'h': return ct_cli_help(self);
         case OPT_SEED:
-            if (ct_example_step_seed(optarg, &a.seed) != 0) return ct_cli_seed_error(self);
+            if (ct_example_seed_parse(optarg, &seed) != 0) return ct_cli_seed_error(self);
             break;
         case OPT_JSON: a.json_out = optarg; break;
         case OPT_OUT: out_dir = optarg; break;
@@ -100,6 +101,17 @@ static int run_gpt(const ct_command *self, int argc, char **argv) {
         }
     }
     if (ct_cli_no_more_args(self, argc, argv, optind, 0)) return 2;
+    /* the batches come from generators seeded with seed + 1 + s for s < steps: manual_seed
+     * refuses the last of them above 2^64 - 1 */
+    ct_example_seed last;
+    uint64_t k = a.steps > 1 ? (uint64_t)a.steps : 1;
+    if (ct_example_seed_add(seed, k, &last) != 0) {
+        char m[CT_EXAMPLE_SEED_TEXT_MAX];
+        ct_error_set(CT_ERR_RUNTIME, "%s (from make_batch(seed + %llu) with seed %s)", ct_error_message(), (unsigned long long)k,
+                     ct_example_seed_format(seed, m));
+        return ct_cli_seed_error(self);
+    }
+    a.seed = seed.value;
     if (out_dir) {
         /* the recorded PyTorch runs, when run from the source tree */
         const char *golden = "tests/golden/torch-2.6/minigpt";
