@@ -9,7 +9,7 @@
 
 #include "ctorch/ctorch.h"
 #include "minigpt.h"
-#include "step_tracer.h"
+#include "seed_arg.h"
 
 int main(int argc, char **argv) {
     ct_gpt_args a;
@@ -18,11 +18,14 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: example_minigpt [SEED]\n");
         return 2;
     }
-    /* minigpt.py's --seed: manual_seed(SEED), the batches from SEED + 1, ... (5 steps) */
-    if (argc > 1 && ct_example_step_seed(argv[1], &a.seed) != 0) {
+    /* minigpt.py's --seed: manual_seed(SEED), the batches from SEED + 1 ... SEED + steps */
+    ct_example_seed seed = {0, false}, last;
+    if (argc > 1 && (ct_example_seed_parse(argv[1], &seed) != 0 || ct_example_seed_add(seed, (uint64_t)a.steps, &last) != 0)) {
         fprintf(stderr, "example_minigpt: SEED: %s\n", ct_error_message());
         return 2;
     }
+    a.seed = seed.value;
+    a.seed_negative = seed.negative;
     char *json = NULL, *summary = NULL;
     if (ct_example_minigpt(&a, &json, &summary, NULL) != 0) {
         fprintf(stderr, "example_minigpt: %s\n", ct_error_message());

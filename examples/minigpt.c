@@ -16,6 +16,7 @@
 #include "ctorch/nn.h"
 #include "ctorch/optim.h"
 #include "minigpt.h"
+#include "seed_arg.h"
 #include "util/json.h"
 #include "util/pyfloat.h"
 
@@ -417,7 +418,10 @@ static cJSON *float_list(ct_tensor *t) {
 static cJSON *config_json(const ct_gpt_args *a) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    cJSON_AddNumberToObject(o, "seed", (double)a->seed);
+    /* the Python int, exactly (a double would round seeds above 2^53) */
+    char seed[CT_EXAMPLE_SEED_TEXT_MAX];
+    ct_example_seed sv = {a->seed, a->seed_negative};
+    cJSON_AddItemToObject(o, "seed", cJSON_CreateRaw(ct_example_seed_format(sv, seed)));
     if (a->json_out) cJSON_AddStringToObject(o, "json_out", a->json_out);
     else cJSON_AddNullToObject(o, "json_out");
     cJSON_AddStringToObject(o, "attention", a->sdpa ? "sdpa" : "manual");

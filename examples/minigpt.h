@@ -12,7 +12,8 @@
 
 /* minigpt.py's command-line options, with its defaults from ct_gpt_args_defaults. */
 typedef struct ct_gpt_args {
-    uint64_t seed;         /* --seed 0 */
+    uint64_t seed;         /* --seed 0: what manual_seed gives the generator (the int modulo 2^64) */
+    bool seed_negative;    /* the int was negative (seed = 2^64 + int), as vars(args) echoes it */
     const char *json_out;  /* --json-out (NULL: none) */
     bool sdpa;             /* --attention manual|sdpa */
     double dropout;        /* --dropout 0.1 */

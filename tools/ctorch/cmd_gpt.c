@@ -112,6 +112,7 @@ static int run_gpt(const ct_command *self, int argc, char **argv) {
         return ct_cli_seed_error(self);
     }
     a.seed = seed.value;
+    a.seed_negative = seed.negative;
     if (out_dir) {
         /* the recorded PyTorch runs, when run from the source tree */
         const char *golden = "tests/golden/torch-2.6/minigpt";
