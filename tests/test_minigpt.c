@@ -26,7 +26,9 @@ static double num(const cJSON *o, const char *k) { return cJSON_GetNumberValue(c
 
 static void args_from_config(const cJSON *cfg, ct_gpt_args *a) {
     ct_gpt_args_defaults(a);
-    a->seed = (uint64_t)num(cfg, "seed");
+    double seed = num(cfg, "seed"); /* the recorded seeds are small ints, exact in a double */
+    a->seed_negative = seed < 0;
+    a->seed = seed < 0 ? (uint64_t)(int64_t)seed : (uint64_t)seed;
     a->sdpa = strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cfg, "attention")), "sdpa") == 0;
     a->dropout = num(cfg, "dropout");
     a->n_layer = (int64_t)num(cfg, "n_layer");

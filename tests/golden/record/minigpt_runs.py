@@ -1,7 +1,8 @@
 """MiniGPT (tests/golden/record/minigpt.py, the program `ctorch gpt` mirrors) under PyTorch 2.6 for
 seeds 0, 1, 2 and each of: the default options, --attention sdpa, --dropout 0, --tied; and, for
 seed 0, other combinations (the CPU flash attention of sdpa without dropout, tied with sdpa, a
-small model whose sampling outgrows its block, heavy dropout, a single step). Writes one
+small model whose sampling outgrows its block, heavy dropout, a single step); a negative seed;
+every option changed at once. Writes one
 compact JSON per run into the folder given (the program's own JSON: config, per-phase op counts and
 ordered logs, parameter count, losses, first logits, sampled tokens, head weights after training).
 
@@ -27,6 +28,11 @@ out_dir = sys.argv[1]
 os.makedirs(out_dir, exist_ok=True)
 RUNS = [(seed, name, extra) for seed in (0, 1, 2) for name, extra in VARIANTS.items()]
 RUNS += [(0, name, extra) for name, extra in EXTRA.items()]
+# a negative seed (manual_seed(-3) seeds with 2^64 - 3), and every option changed at once
+RUNS += [(-3, "steps2", ["--steps", "2", "--generate", "3"]),
+         (7, "mixed", ["--n-layer", "1", "--n-head", "2", "--d-model", "32", "--vocab", "50", "--block", "8", "--batch", "2",
+                       "--tied", "--attention", "sdpa", "--dropout", "0.2", "--steps", "3", "--lr", "0.01", "--clip", "0.5",
+                       "--generate", "5"])]
 for seed, name, extra in RUNS:
     if True:
         path = os.path.join(out_dir, "seed%d-%s.json" % (seed, name))
