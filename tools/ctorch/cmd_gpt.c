@@ -149,7 +149,7 @@ static int run_gpt(const ct_command *self, int argc, char **argv) {
 const ct_command ct_cmd_gpt = {
     "gpt",
     "[--seed N] [--json-out FILE] [--attention {manual,sdpa}] [--tied] [OPTION...]",
-    "MiniGPT as minigpt.py runs it (trained, traced, sampled); prints and writes its JSON",
+    "MiniGPT as minigpt.py runs it: trained, traced, sampled; prints its JSON",
     "MiniGPT (a decoder-only transformer) as PyTorch's minigpt.py runs it: one training step per\n"
     "phase under an op-logging dispatch mode, more steps with AdamW and clip_grad_norm_, then\n"
     "sampling under no_grad; prints what minigpt.py prints. Its options and defaults are\n"
