@@ -1,5 +1,6 @@
 /* Dispatch keys and key sets: names, bit layout, priority, printing, table slots.
  * Mirrors c10/core/DispatchKey.cpp and DispatchKeySet.{h,cpp} of PyTorch 2.6. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -190,8 +191,9 @@ ct_keyset ct_python_ks(void) {
 
 /* ---- table slots (initializeFunctionalityOffsetsAndMasks) ---- */
 
+/* written once, by compute_offsets under offsets_once, and read afterwards */
 int ct_functionality_offset[CT_NUM_FUNCTIONALITY_KEYS];
-static bool offsets_ready;
+static pthread_once_t offsets_once = PTHREAD_ONCE_INIT;
 static ct_dispatch_key key_of_slot[CT_NUM_RUNTIME_ENTRIES]; /* filled with the offsets */
 
 static ct_dispatch_key search_key_of_slot(int slot) {
@@ -206,18 +208,18 @@ static ct_dispatch_key search_key_of_slot(int slot) {
 
 /* initializeFunctionalityOffsetsAndMasks: one slot per functionality, num_backends slots per
  * per-backend functionality. */
-void ct_keys_init(void) {
+static void compute_offsets(void) {
     int off = 0;
     for (int f = 0; f < CT_NUM_FUNCTIONALITY_KEYS; f++) {
         ct_functionality_offset[f] = off;
         off += ct_functionality_per_backend[f] ? CT_NUM_BACKENDS : 1;
     }
     for (int slot = 0; slot < CT_NUM_RUNTIME_ENTRIES; slot++) key_of_slot[slot] = search_key_of_slot(slot);
-    offsets_ready = true;
 }
+void ct_keys_init(void) { pthread_once(&offsets_once, compute_offsets); }
 
 int ct_runtime_slot_of_key(ct_dispatch_key k) {
-    if (!offsets_ready) ct_keys_init();
+    ct_keys_init();
     int ki = (int)k;
     if (ki >= 0 && ki < CT_NUM_FUNCTIONALITY_KEYS) return ct_functionality_offset[ki];
     if (is_runtime_backend_key(ki)) {
@@ -230,6 +232,6 @@ int ct_runtime_slot_of_key(ct_dispatch_key k) {
 }
 
 ct_dispatch_key ct_key_of_slot(int slot) {
-    if (!offsets_ready) ct_keys_init();
+    ct_keys_init();
     return slot >= 0 && slot < CT_NUM_RUNTIME_ENTRIES ? key_of_slot[slot] : CT_KEY_Undefined;
 }

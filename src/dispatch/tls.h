@@ -2,6 +2,7 @@
 #ifndef CT_TLS_H
 #define CT_TLS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -27,7 +28,12 @@ typedef struct ct_tls {
 } ct_tls;
 
 extern _Thread_local ct_tls ct_tls_state;
-extern int ct_global_observe; /* process-wide CT_OBSERVE_* bits (trace printing) */
+/* process-wide CT_OBSERVE_* bits (trace printing): set by any thread, read on every call with a
+ * relaxed load (a plain load on x86-64 and AArch64) */
+extern atomic_int ct_global_observe;
+static inline int ct_global_observe_bits(void) {
+    return atomic_load_explicit(&ct_global_observe, memory_order_relaxed);
+}
 
 #define CT_DEFAULT_INCLUDED                                                                       \
     (CT_FUNCTIONALITY_BIT(CT_KEY_BackendSelect) | CT_FUNCTIONALITY_BIT(CT_KEY_ADInplaceOrView))

@@ -12,7 +12,7 @@
 #include "ops/kernels.h"
 
 ct_op *ct_builtin_ops[CT_OPID_COUNT];
-bool ct_registry_ready;
+atomic_bool ct_registry_ready;
 
 typedef struct impl_def {
     ct_dispatch_key key;
@@ -95,7 +95,7 @@ static void init_once(void) {
         else if (strcmp(env, "0") != 0)
             fprintf(stderr, "ctorch warning: ignoring invalid value for CTORCH_SHOW_DISPATCH_TRACE: %s valid values are 0, 1 or full.\n", env);
     }
-    __atomic_store_n(&ct_registry_ready, true, __ATOMIC_RELEASE);
+    atomic_store_explicit(&ct_registry_ready, true, memory_order_release);
 }
 
 void ct_registry_init(void) { pthread_once(&once, init_once); }
