@@ -309,7 +309,7 @@ static void *step_thread(void *p) {
     opt = ct_sgd_new(params, 4, ct_sgd_defaults(0.1));
     if (!opt || ct_op_logger_push(l) != 0) goto done;
     logits = ct_module_forward(a->model, x);
-    loss = logits ? ct_cross_entropy(logits, y, NULL, CT_REDUCTION_MEAN, -100, 0.0) : NULL;
+    loss = logits ? ct_cross_entropy(logits, y, NULL, -100, CT_REDUCTION_MEAN, 0.0) : NULL;
     int ok = loss && ct_backward(loss, NULL, false) == 0 && ct_optimizer_step(opt) == 0;
     ct_op_logger_pop(l);
     a->log = ct_op_logger_format(l);
