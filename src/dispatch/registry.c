@@ -258,9 +258,7 @@ static bool registrable_key(ct_dispatch_key key) {
     int k = (int)key;
     if (k <= 0 || k >= CT_KEY_COUNT || k == CT_KEY_EndOfFunctionalityKeys) return false;
     /* per-backend functionalities are not registrable themselves (use CPU / AutogradCPU) */
-    if (k == CT_KEY_Dense || k == CT_KEY_Quantized || k == CT_KEY_Sparse || k == CT_KEY_SparseCsr ||
-        k == CT_KEY_NestedTensor || k == CT_KEY_AutogradFunctionality)
-        return false;
+    if (k < CT_NUM_FUNCTIONALITY_KEYS && ct_functionality_per_backend[k]) return false;
     return true;
 }
 
