@@ -13,13 +13,13 @@
 
 #include "ctorch/autograd.h"
 #include "ctorch/ctorch.h"
+#include "ctorch/json.h"
 #include "ctorch/mode.h"
 #include "ctorch/nn.h"
 #include "ctorch/optim.h"
 #include "ctorch/subclass.h"
 #include "seed_arg.h"
 #include "step_tracer.h"
-#include "util/json.h"
 
 static const char *const MM_LIKE[] = {"aten.mm.default", "aten.addmm.default", "aten.bmm.default"};
 
