@@ -188,8 +188,8 @@ void ct_op_update_table(ct_op *op) {
     ct_keyset nf = ~(ct_keyset)0;
     for (int f = 1; f < CT_NUM_FUNCTIONALITY_KEYS; f++) {
         ct_dispatch_key k = (ct_dispatch_key)f;
-        if (f == CT_KEY_Dense) k = CT_KEY_CPU;
-        else if (f == CT_KEY_AutogradFunctionality) k = CT_KEY_AutogradCPU;
+        if (ct_functionality_per_backend[f]) /* its CPU runtime key: CPU, AutogradCPU, SparseCPU, ... */
+            k = ct_keyset_highest(CT_FUNCTIONALITY_BIT(f) | CT_BACKEND_BIT(CT_BACKEND_CPU));
         int slot = ct_runtime_slot_of_key(k);
         if (atomic_load_explicit(&op->meta[slot].fallthrough, memory_order_relaxed)) nf &= ~CT_FUNCTIONALITY_BIT(f);
     }
