@@ -26,13 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "build_info.h"
 #include "ctorch/autograd.h"
 #include "ctorch/ctorch.h"
+#include "ctorch/json.h"
 #include "ctorch/mode.h"
 #include "ctorch/profiler.h"
 #include "ctorch/trace.h"
-#include "util/json.h"
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
@@ -454,7 +453,7 @@ static char *make_trace_log(const lab *L) {
     if (text_open(&t) != 0) return NULL;
     FILE *f = t.f;
     fprintf(f, "# Lab 00 trace log (ctorch %s, following PyTorch %s, seed %llu)\n\n", CTORCH_VERSION_STRING,
-            CTORCH_PYTORCH_VERSION, (unsigned long long)L->seed);
+            ct_build_config()->pytorch_version, (unsigned long long)L->seed);
     fprintf(f, "## dispatch-mode log: linear(x, W, b)\n");
     oplog_print_lines(f, &L->linear_log);
     fprintf(f, "\n## dispatch-mode log: addmm(b, x, W.T), W.T inside the mode\n");
@@ -529,12 +528,12 @@ static char *make_report(const lab *L, const char *timestamp) {
     fprintf(f, "Written by `ctorch lab00` on %s.\n\n", timestamp);
     fprintf(f, "## Versions\n\n");
     fprintf(f, "- ctorch %s (sources %.16s...), built by %s (%s), BLAS: %s\n", CTORCH_VERSION_STRING,
-            CTORCH_SOURCE_HASH, CTORCH_COMPILER, *CTORCH_BUILD_TYPE ? CTORCH_BUILD_TYPE : "default build type",
-            CTORCH_BLAS_NAME);
+            ct_build_config()->source_hash, ct_build_config()->compiler, *ct_build_config()->build_type ? ct_build_config()->build_type : "default build type",
+            ct_build_config()->blas);
     fprintf(f, "- follows PyTorch %s: op names, overloads, dispatch keys, key-set printouts, autograd node names,\n"
                "  profiler tables and random numbers are PyTorch 2.6's; its reference run of this lab printed\n"
                "  `torch 2.6.0+debian`.\n",
-            CTORCH_PYTORCH_VERSION);
+            ct_build_config()->pytorch_version);
     fprintf(f, "- seed %llu (`torch.manual_seed`), x: 2x64, W: 600x64, b: 600, all float32 with requires_grad=True.\n\n",
             (unsigned long long)L->seed);
 
@@ -654,7 +653,7 @@ static char *make_report(const lab *L, const char *timestamp) {
             am_key, amr_key, am_set, am_key);
     fprintf(f, "The autograd kernel recorded the graph and excluded the autograd keys before redispatching, so\n"
                "the CPU kernel (%s) did the arithmetic. ",
-            CTORCH_BLAS_NAME);
+            ct_build_config()->blas);
     fprintf(f, "The backward was recorded as `%s`%s.\n\n", grad_fn_name,
             prof_addmm_bw ? ", which the profiler shows running in backward inside "
                             "`autograd::engine::evaluate_function: AddmmBackward0`"
@@ -703,7 +702,7 @@ static char *make_report(const lab *L, const char *timestamp) {
                "   bias into the output (`expand`, `copy_`) and accumulates the product onto it in one gemm\n"
                "   with beta and alpha (%s).\n",
             amr_key, addmm_inner_mm_add ? "an inner mm/add" : "no `aten::mm`, `aten::matmul` or `aten::add`",
-            CTORCH_BLAS_NAME);
+            ct_build_config()->blas);
     return text_close(&t);
 }
 
@@ -712,19 +711,19 @@ static char *make_manifest(const lab *L, const char *timestamp, const char *comm
     if (!m) return NULL;
     cJSON_AddStringToObject(m, "lab", "00-dispatcher-trace");
     cJSON_AddStringToObject(m, "ctorch_version", CTORCH_VERSION_STRING);
-    cJSON_AddStringToObject(m, "pytorch_version_followed", CTORCH_PYTORCH_VERSION);
+    cJSON_AddStringToObject(m, "pytorch_version_followed", ct_build_config()->pytorch_version);
     /* the generator's seed (torch.initial_seed()) as an exact integer: a double would round
      * seeds above 2^53 */
     char seed[24];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)L->seed);
     cJSON_AddRawToObject(m, "seed", seed);
     cJSON_AddStringToObject(m, "timestamp_utc", timestamp);
-    cJSON_AddStringToObject(m, "source_hash", CTORCH_SOURCE_HASH);
-    cJSON_AddStringToObject(m, "compiler", CTORCH_COMPILER);
-    cJSON_AddStringToObject(m, "compiler_flags", CTORCH_C_FLAGS);
-    cJSON_AddStringToObject(m, "build_type", CTORCH_BUILD_TYPE);
-    cJSON_AddStringToObject(m, "blas", CTORCH_BLAS_NAME);
-    cJSON_AddStringToObject(m, "json_library", CTORCH_JSON_NAME);
+    cJSON_AddStringToObject(m, "source_hash", ct_build_config()->source_hash);
+    cJSON_AddStringToObject(m, "compiler", ct_build_config()->compiler);
+    cJSON_AddStringToObject(m, "compiler_flags", ct_build_config()->c_flags);
+    cJSON_AddStringToObject(m, "build_type", ct_build_config()->build_type);
+    cJSON_AddStringToObject(m, "blas", ct_build_config()->blas);
+    cJSON_AddStringToObject(m, "json_library", ct_build_config()->json_library);
     if (command) cJSON_AddStringToObject(m, "command", command);
     cJSON *files = cJSON_AddArrayToObject(m, "files");
     cJSON_AddItemToArray(files, cJSON_CreateString("trace.log"));

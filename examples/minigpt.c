@@ -268,7 +268,7 @@ int ct_gpt_forward(ct_module *model, ct_tensor *idx, ct_tensor *targets, ct_tens
         int64_t s2[2] = {-1, ct_tensor_size(lg, -1)}, s1[1] = {-1};
         ct_tensor *lv = ct_view(lg, s2, 2);
         ct_tensor *tv = lv ? ct_view(targets, s1, 1) : NULL;
-        *loss = tv ? ct_cross_entropy(lv, tv, NULL, CT_REDUCTION_MEAN, -100, 0.0) : NULL;
+        *loss = tv ? ct_cross_entropy(lv, tv, NULL, -100, CT_REDUCTION_MEAN, 0.0) : NULL;
         ct_tensor_release(lv);
         ct_tensor_release(tv);
         if (!*loss) {

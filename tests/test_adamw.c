@@ -33,7 +33,7 @@ static ct_module *make_model(void) {
 
 static int backward(ct_module *model, ct_tensor *x, ct_tensor *y) {
     ct_tensor *logits = ct_module_forward(model, x);
-    ct_tensor *loss = logits ? ct_cross_entropy(logits, y, NULL, CT_REDUCTION_MEAN, -100, 0.0) : NULL;
+    ct_tensor *loss = logits ? ct_cross_entropy(logits, y, NULL, -100, CT_REDUCTION_MEAN, 0.0) : NULL;
     int rc = loss ? ct_backward(loss, NULL, false) : -1;
     ct_tensor_release(logits);
     ct_tensor_release(loss);

@@ -117,9 +117,11 @@ CT_API int ct_nn_init_normal_(ct_tensor *t, double mean, double std);
 typedef enum ct_reduction { CT_REDUCTION_NONE = 0, CT_REDUCTION_MEAN = 1, CT_REDUCTION_SUM = 2 } ct_reduction;
 
 /* F.cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean',
- * label_smoothing=0.0): seen by function modes as "cross_entropy". weight may be NULL. */
-CT_API ct_tensor *ct_cross_entropy(ct_tensor *input, ct_tensor *target, ct_tensor *weight, ct_reduction reduction,
-                            int64_t ignore_index, double label_smoothing);
+ * label_smoothing=0.0), its arguments in PyTorch's order (without the deprecated size_average
+ * and reduce): seen by function modes as "cross_entropy". weight may be NULL. A reduction
+ * other than the three is a ValueError. */
+CT_API ct_tensor *ct_cross_entropy(ct_tensor *input, ct_tensor *target, ct_tensor *weight, int64_t ignore_index,
+                                   ct_reduction reduction, double label_smoothing);
 /* F.dropout(input, p, training): ValueError unless 0 <= p <= 1, then aten::dropout. */
 CT_API ct_tensor *ct_nn_functional_dropout(ct_tensor *input, double p, bool training);
 

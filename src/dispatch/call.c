@@ -15,7 +15,7 @@
 #include "dispatch/trace_impl.h"
 
 _Thread_local ct_tls ct_tls_state;
-int ct_global_observe;
+atomic_int ct_global_observe;
 ct_call_observer ct_profiler_observer;
 
 #define CT_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -40,7 +40,7 @@ static inline ct_keyset extract_keys(const ct_op *op, const ct_value *args) {
 static inline ct_keyset compute_keyset(const ct_op *op, ct_keyset args_ks, const ct_tls *tls) {
     ct_keyset inc = tls->included_xor ^ CT_DEFAULT_INCLUDED;
     ct_keyset exc = tls->excluded_xor ^ CT_DEFAULT_EXCLUDED;
-    return ct_keyset_sub(args_ks | inc, exc) & op->non_fallthrough;
+    return ct_keyset_sub(args_ks | inc, exc) & ct_op_nonfallthrough(op);
 }
 
 static int call_observed(const ct_op *op, ct_value *args, ct_value *rets);
@@ -48,15 +48,15 @@ static int redispatch_traced(const ct_op *op, ct_keyset ks, ct_value *args, ct_v
 
 int ct_call(const ct_op *op, ct_value *args, ct_value *rets) {
     ct_tls *tls = &ct_tls_state;
-    if (CT_UNLIKELY(tls->observe | ct_global_observe)) return call_observed(op, args, rets);
+    if (CT_UNLIKELY(tls->observe | ct_global_observe_bits())) return call_observed(op, args, rets);
     ct_keyset ks = compute_keyset(op, extract_keys(op, args), tls);
-    return op->fns[ct_slot_index(ks)](op, ks, args, rets);
+    return ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
 }
 
 int ct_redispatch(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    if (CT_UNLIKELY((ct_tls_state.observe | ct_global_observe) & (CT_OBSERVE_TRACE_PRINT | CT_OBSERVE_TRACE_COLLECT)))
+    if (CT_UNLIKELY((ct_tls_state.observe | ct_global_observe_bits()) & (CT_OBSERVE_TRACE_PRINT | CT_OBSERVE_TRACE_COLLECT)))
         return redispatch_traced(op, ks, args, rets);
-    return op->fns[ct_slot_index(ks)](op, ks, args, rets);
+    return ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
 }
 
 ct_keyset ct_dispatch_keyset_for(const ct_op *op, const ct_value *args) {
@@ -119,7 +119,7 @@ static int call_observed(const ct_op *op, ct_value *args, ct_value *rets) {
     ct_tls *tls = &ct_tls_state;
     ct_keyset args_ks = extract_keys(op, args);
     ct_keyset ks = compute_keyset(op, args_ks, tls);
-    int observe = tls->observe | ct_global_observe;
+    int observe = tls->observe | ct_global_observe_bits();
     bool tracing = (observe & (CT_OBSERVE_TRACE_PRINT | CT_OBSERVE_TRACE_COLLECT)) != 0;
     if (tracing) {
         ++tls->trace_depth; /* DispatchTraceNestingGuard: raised before printing */
@@ -128,7 +128,7 @@ static int call_observed(const ct_op *op, ct_value *args, ct_value *rets) {
     void *pctx = NULL;
     if ((observe & CT_OBSERVE_PROFILER) && ct_profiler_observer.enter)
         pctx = ct_profiler_observer.enter(op, args, ks);
-    int rc = op->fns[ct_slot_index(ks)](op, ks, args, rets);
+    int rc = ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
     if (pctx) ct_profiler_observer.exit(pctx, op, args, rets, rc);
     if (tracing) tls->trace_depth--;
     return rc;
@@ -138,7 +138,7 @@ static int redispatch_traced(const ct_op *op, ct_keyset ks, ct_value *args, ct_v
     ct_tls *tls = &ct_tls_state;
     ++tls->trace_depth;
     ct_trace_redispatch(op, ks, tls);
-    int rc = op->fns[ct_slot_index(ks)](op, ks, args, rets);
+    int rc = ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
     tls->trace_depth--;
     return rc;
 }

@@ -17,6 +17,7 @@
  *   the opening hook and on exit from the closing one, and ct_profiler_overhead_ns() scales the sample's time to every range
  *   recorded, so the cost of profiling is shown rather than hidden in the numbers it produces. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -519,7 +520,13 @@ static void on_return(void *ctx, const ct_op *op, const ct_value *args, const ct
     ct_record_function_end(ctx);
 }
 
-void ct_profiler_install_observer(void) {
+static void install_observer(void) {
     ct_profiler_observer.enter = on_call;
     ct_profiler_observer.exit = on_return;
+}
+/* Written once (any thread may start a profiler first); a thread reads the observer only after
+ * it has started a profiler itself, so after this once has run for it. */
+void ct_profiler_install_observer(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, install_observer);
 }
