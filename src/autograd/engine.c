@@ -17,6 +17,7 @@
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
 #include "dispatch/tls.h"
+#include "dispatch/trace_file.h"
 #include "ops/convert.h"
 #include "ops/kernel_util.h"
 #include "profiler/record.h"
@@ -285,6 +286,9 @@ static int call_node(ct_node *fn, ct_tensor **inputs, ct_tensor **outputs) {
     int nin = fn->n_inputs < CT_MAX_OP_RETS ? fn->n_inputs : CT_MAX_OP_RETS;
     for (int i = 0; i < nin; i++) in_vals[i] = inputs[i] ? ct_tensor_value(inputs[i]) : ct_none();
     void *rec = ct_record_function_begin_seq(fn->name, in_vals, nin, (int64_t)fn->sequence_nr, fn->thread_id);
+    /* the hops the node makes name it, and the forward op that made it, in a trace file */
+    ct_trace_node_scope scope;
+    ct_trace_node_enter(&scope, fn->py_name, fn->sequence_nr, fn->sequence_nr != UINT64_MAX);
     int rc = 0;
     if (fn->variable) {
         rc = accumulate_grad(fn, inputs[0]);
@@ -303,6 +307,7 @@ static int call_node(ct_node *fn, ct_tensor **inputs, ct_tensor **outputs) {
             }
         }
     }
+    ct_trace_node_exit(&scope);
     ct_record_function_end(rec);
     return rc;
 }

@@ -127,6 +127,7 @@ ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *si
     t->autograd = NULL;
     t->subclass = NULL;
     t->subclass_data = NULL;
+    atomic_init(&t->trace_id, 0);
     atomic_fetch_add_explicit(&live_tensors, 1, memory_order_relaxed);
     return t;
 }

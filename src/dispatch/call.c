@@ -14,6 +14,7 @@
 #include "dispatch/op_impl.h"
 #include "dispatch/registry.h"
 #include "dispatch/tls.h"
+#include "dispatch/trace_file.h"
 
 _Thread_local ct_tls ct_tls_state;
 int ct_global_observe;
@@ -53,7 +54,7 @@ int ct_call(const ct_op *op, ct_value *args, ct_value *rets) {
 }
 
 int ct_redispatch(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    if (CT_UNLIKELY((ct_tls_state.observe | ct_global_observe) & (CT_OBSERVE_TRACE_PRINT | CT_OBSERVE_TRACE_COLLECT)))
+    if (CT_UNLIKELY((ct_tls_state.observe | ct_global_observe) & CT_OBSERVE_TRACE_ANY))
         return redispatch_traced(op, ks, args, rets);
     return op->fns[ct_slot_index(ks)](op, ks, args, rets);
 }
@@ -215,7 +216,7 @@ size_t ct_trace_format(const ct_dispatch_record *r, bool full, char *buf, size_t
     return len;
 }
 
-static void emit(const ct_dispatch_record *r) {
+static void emit(const ct_dispatch_record *r, const ct_value *args) {
     if (ct_global_observe & CT_OBSERVE_TRACE_PRINT) {
         char line[8192];
         size_t n = ct_trace_format(r, print_level >= 2, line, sizeof line);
@@ -223,6 +224,7 @@ static void emit(const ct_dispatch_record *r) {
         fwrite(line, 1, n < sizeof line ? n : sizeof line - 1, f);
     }
     if (ct_tls_state.observe & CT_OBSERVE_TRACE_COLLECT) collect(r);
+    if (ct_global_observe & CT_OBSERVE_TRACE_FILE) ct_trace_file_hop(r, args);
 }
 
 static void fill_slot(ct_dispatch_record *r, const ct_op *op, ct_keyset ks) {
@@ -239,7 +241,7 @@ static int call_observed(const ct_op *op, ct_value *args, ct_value *rets) {
     ct_keyset args_ks = extract_keys(op, args);
     ct_keyset ks = compute_keyset(op, args_ks, tls);
     int observe = tls->observe | ct_global_observe;
-    bool tracing = (observe & (CT_OBSERVE_TRACE_PRINT | CT_OBSERVE_TRACE_COLLECT)) != 0;
+    bool tracing = (observe & CT_OBSERVE_TRACE_ANY) != 0;
     if (tracing) {
         ct_dispatch_record r;
         memset(&r, 0, sizeof r);
@@ -262,7 +264,7 @@ static int call_observed(const ct_op *op, ct_value *args, ct_value *rets) {
         r.tls_excluded = ct_tls_excluded_raw(tls);
         r.merged = ct_keyset_sub(args_ks | r.tls_included, r.tls_excluded);
         fill_slot(&r, op, ks);
-        emit(&r);
+        emit(&r, args);
     }
     void *pctx = NULL;
     if ((observe & CT_OBSERVE_PROFILER) && ct_profiler_observer.enter)
@@ -282,7 +284,7 @@ static int redispatch_traced(const ct_op *op, ct_keyset ks, ct_value *args, ct_v
     r.depth = ++tls->trace_depth;
     r.merged = ks;
     fill_slot(&r, op, ks);
-    emit(&r);
+    emit(&r, args);
     int rc = op->fns[ct_slot_index(ks)](op, ks, args, rets);
     tls->trace_depth--;
     return rc;

@@ -11,8 +11,11 @@
 enum {
     CT_OBSERVE_TRACE_PRINT = 1 << 0,
     CT_OBSERVE_TRACE_COLLECT = 1 << 1,
-    CT_OBSERVE_PROFILER = 1 << 2
+    CT_OBSERVE_PROFILER = 1 << 2,
+    CT_OBSERVE_TRACE_FILE = 1 << 3
 };
+/* The observers that want every hop's decision record (call and redispatch). */
+#define CT_OBSERVE_TRACE_ANY (CT_OBSERVE_TRACE_PRINT | CT_OBSERVE_TRACE_COLLECT | CT_OBSERVE_TRACE_FILE)
 
 typedef struct ct_tls {
     /* Note [TLS stored XOR defaults]: zero-initialised memory means PyTorch's defaults

@@ -1,0 +1,35 @@
+/* The trace-file writer's hooks into the rest of the library (internal).
+ *
+ * The writer sits in the dispatch layer. What it needs from layers above (the autograd
+ * sequence number, the backward node being run) reaches it through a function registered at
+ * start-up and a thread-local slot the autograd engine sets, never by a call upwards. */
+#ifndef CT_TRACE_FILE_H
+#define CT_TRACE_FILE_H
+
+#include <stdint.h>
+
+#include "ctorch/trace.h"
+
+/* Writes one hop (the dispatcher's emit point; args are the hop's boxed arguments). */
+void ct_trace_file_hop(const ct_dispatch_record *r, const ct_value *args);
+
+/* Where the autograd sequence number of this thread is read from (at::sequence_number::peek);
+ * registered once at start-up. Hops made before it is set carry no sequence number. */
+void ct_trace_file_set_sequence_source(uint64_t (*peek)(void));
+
+/* Opens the file named by CTORCH_TRACE_FILE, if set (at start-up), and closes it at exit.
+ * A file that cannot be opened is reported on stderr; the program runs on. */
+void ct_trace_file_open_from_env(void);
+
+/* The backward node this thread is running (the engine sets it around a node's formula), so
+ * that the hops the formula makes name the node and the sequence number of the forward op
+ * that created it. LIFO; the scope saves what it replaces. */
+typedef struct ct_trace_node_scope {
+    const char *prev_name;
+    uint64_t prev_seq;
+    int prev_has_seq;
+} ct_trace_node_scope;
+void ct_trace_node_enter(ct_trace_node_scope *s, const char *node_name, uint64_t seq, int has_seq);
+void ct_trace_node_exit(const ct_trace_node_scope *s);
+
+#endif
