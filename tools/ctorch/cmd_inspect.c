@@ -1,4 +1,4 @@
-/* ctorch keys / dump / ops / trace: look at the dispatcher. */
+/* ctorch keys / dump / ops: look at the dispatcher. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,37 +99,3 @@ const ct_command ct_cmd_ops = {
     "\noptions:\n"
     "  -h, --help           show this help and exit\n",
     run_ops};
-
-static int run_trace(const ct_command *self, int argc, char **argv) {
-    int rc = ct_cli_parse_plain(self, argc, argv, 0);
-    if (rc != CT_CLI_GO_ON) return rc;
-    ct_manual_seed(42);
-    int64_t xs[2] = {2, 64}, ws[2] = {600, 64}, bs[1] = {600};
-    ct_tensor *x = ct_randn(xs, 2, CT_DTYPE_UNDEFINED);
-    ct_tensor *w = ct_randn(ws, 2, CT_DTYPE_UNDEFINED);
-    ct_tensor *b = ct_randn(bs, 1, CT_DTYPE_UNDEFINED);
-    if (!x || !w || !b) {
-        fprintf(stderr, "ctorch: %s\n", ct_error_message());
-        return 1;
-    }
-    int level = ct_trace_print_level();
-    ct_trace_set_stream(stdout);
-    printf("# linear(x, W, b) with x 2x64, W 600x64, b 600 (decision trace, full form)\n");
-    ct_trace_set_print(2);
-    ct_tensor *y = ct_linear(x, w, b);
-    ct_trace_set_print(level);
-    ct_tensor_release(y);
-    ct_tensor_release(x);
-    ct_tensor_release(w);
-    ct_tensor_release(b);
-    return 0;
-}
-
-const ct_command ct_cmd_trace = {
-    "trace", "", "run linear(x, W, b) with the full decision trace on",
-    "Runs linear(x, W, b) on x 2x64, W 600x64, b 600 (torch.manual_seed(42), randn) with the\n"
-    "dispatcher's decision trace printed in full: for every hop each argument's key set, the\n"
-    "thread-local include and exclude sets, the merged set, the winning key and the kernel.\n"
-    "\noptions:\n"
-    "  -h, --help           show this help and exit\n",
-    run_trace};

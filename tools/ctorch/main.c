@@ -8,7 +8,7 @@
 #include "commands.h"
 #include "ctorch/error.h"
 
-const ct_command *const ct_commands[] = {&ct_cmd_keys, &ct_cmd_dump,  &ct_cmd_ops,  &ct_cmd_trace,
+const ct_command *const ct_commands[] = {&ct_cmd_keys,  &ct_cmd_dump, &ct_cmd_ops,  &ct_cmd_trace, &ct_cmd_diff,
                                          &ct_cmd_lab00, &ct_cmd_step, &ct_cmd_help, NULL};
 
 const ct_command *ct_command_find(const char *name) {
