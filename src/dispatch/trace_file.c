@@ -213,7 +213,7 @@ static uint64_t tensor_id(ct_tensor *t) {
 
 /* A non-tensor argument as str() of the Python value prints it, "torch." dropped: ints,
  * floats, bools and lists as JSON, dtypes "float32", layouts "strided", memory formats
- * "contiguous_format", devices "cpu". */
+ * "contiguous_format", devices "cpu", custom class objects "ScriptObject <class>". */
 static cJSON *scalar_item(const ct_arg *a, const ct_value *v) {
     switch (v->tag) {
     case CT_TAG_NONE: return cJSON_CreateNull();
@@ -232,7 +232,11 @@ static cJSON *scalar_item(const ct_arg *a, const ct_value *v) {
     case CT_TAG_STRING: return cJSON_CreateString(v->u.s ? v->u.s : "");
     case CT_TAG_DEVICE: return cJSON_CreateString(v->u.i == 0 ? "cpu" : "unknown");
     case CT_TAG_GENERATOR: return cJSON_CreateString("Generator");
-    case CT_TAG_OBJECT: return cJSON_CreateString("object");
+    case CT_TAG_OBJECT: { /* a custom class object, as str() of a torch.ScriptObject */
+        char t[256];
+        snprintf(t, sizeof t, "ScriptObject <%s>", a->type_text);
+        return cJSON_CreateString(t);
+    }
     case CT_TAG_TENSOR: break;
     }
     return cJSON_CreateNull();
@@ -265,14 +269,14 @@ static cJSON *args_array(const ct_op *op, const ct_value *args) {
     return arr;
 }
 
-void ct_trace_file_hop(const ct_dispatch_record *r, const ct_value *args) {
+static void write_hop(const ct_dispatch_record *r, const ct_value *args, const char *hop) {
     if (!__atomic_load_n(&W.open, __ATOMIC_ACQUIRE)) return;
     int64_t t = now_ns() - atomic_load_explicit(&origin_ns, memory_order_relaxed);
     const ct_op *op = r->op;
     cJSON *o = cJSON_CreateObject();
     if (!o) return;
     bool call = r->kind == CT_HOP_CALL;
-    cJSON_AddStringToObject(o, "hop", call ? "call" : "redispatch");
+    cJSON_AddStringToObject(o, "hop", hop);
     cJSON_AddNumberToObject(o, "depth", r->depth);
     cJSON_AddStringToObject(o, "op", op->base_name);
     cJSON_AddStringToObject(o, "overload", *op->overload ? op->overload : "default");
@@ -300,6 +304,23 @@ void ct_trace_file_hop(const ct_dispatch_record *r, const ct_value *args) {
     add_int(o, "thread", thread_id());
     add_int(o, "t_ns", t);
     emit_object("hop", true, o);
+}
+
+void ct_trace_file_hop(const ct_dispatch_record *r, const ct_value *args) {
+    write_hop(r, args, r->kind == CT_HOP_CALL ? "call" : "redispatch");
+}
+
+void ct_trace_file_direct(const ct_op *op, const ct_value *args, ct_dispatch_key key, const char *where) {
+    if (!__atomic_load_n(&W.open, __ATOMIC_ACQUIRE)) return;
+    ct_dispatch_record r;
+    memset(&r, 0, sizeof r);
+    r.kind = CT_HOP_REDISPATCH; /* no TLS sets or sequence number: nothing was dispatched */
+    r.depth = ct_tls_state.trace_depth + 1;
+    r.op = op;
+    r.key = key;
+    r.slot = CT_SLOT_KERNEL;
+    r.where = where;
+    write_hop(&r, args, "direct");
 }
 
 /* torch.manual_seed while a trace file is open: a seed record where it happened */

@@ -13,6 +13,12 @@
 /* Writes one hop (the dispatcher's emit point; args are the hop's boxed arguments). */
 void ct_trace_file_hop(const ct_dispatch_record *r, const ct_value *args);
 
+/* Writes a hop that reached a key's handler without the dispatcher: PyTorch's
+ * PyInterpreter::detach, which shallow_copy_and_detach calls, hands aten::detach straight to
+ * the current dispatch mode (or the tensor's subclass). The record has "hop": "direct", the
+ * key, no key sets; `where` says what called it. */
+void ct_trace_file_direct(const ct_op *op, const ct_value *args, ct_dispatch_key key, const char *where);
+
 /* Where the autograd sequence number of this thread is read from (at::sequence_number::peek);
  * registered once at start-up. Hops made before it is set carry no sequence number. */
 void ct_trace_file_set_sequence_source(uint64_t (*peek)(void));
