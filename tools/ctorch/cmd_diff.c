@@ -57,7 +57,7 @@ static int run_diff(const ct_command *self, int argc, char **argv) {
     if (argc - optind < 2) return ct_cli_usage_error(self, "two trace files are needed (ctorch diff A B)");
     if (ct_cli_no_more_args(self, argc, argv, optind, 2)) return 2;
 
-    ct_diff_options o = {view, ids, json, all, false, context};
+    ct_diff_options o = {view, ids, json, all, false, context, NULL, NULL};
     o.color = color == 1 || (color < 0 && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
     char err[1024];
     int rc = ct_trace_diff(argv[optind], argv[optind + 1], &o, stdout, NULL, err, sizeof err);

@@ -535,6 +535,8 @@ int ct_trace_diff(const char *a_path, const char *b_path, const ct_diff_options 
         ct_tr_close(&A);
         return 2;
     }
+    if (opt->a_label) A.path = opt->a_label;
+    if (opt->b_label) B.path = opt->b_label;
     int rc = 2;
     ct_tr_strings *S = ct_tr_strings_new();
     edits E = {NULL, 0, 0, false};

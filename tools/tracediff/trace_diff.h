@@ -18,6 +18,7 @@ typedef struct ct_diff_options {
     bool all;    /* every record, not only differences and their context */
     bool color;  /* ANSI colours in the text */
     int context; /* equal records shown around each difference */
+    const char *a_label, *b_label; /* how the files are named in the output (NULL: their paths) */
 } ct_diff_options;
 
 typedef struct ct_diff_summary {
