@@ -5,12 +5,19 @@
 # Graphviz (graphviz, optional: its dot program draws autograd graphs as SVG; without it the
 # lab writes the DOT file only and says so).
 # Never fails itself; cmake says what is still missing.
+#   scripts/deps.sh [graphviz]   graphviz: also Graphviz, to draw docs/architecture/*.svg
 set -u
 want=()
 command -v pkg-config >/dev/null 2>&1 || want+=(pkg-config)
 pkg-config --exists openblas 2>/dev/null || want+=(libopenblas-dev)
 pkg-config --exists libcjson 2>/dev/null || want+=(libcjson-dev)
 command -v dot >/dev/null 2>&1 || want+=(graphviz)
+for extra in "$@"; do
+  case $extra in
+    graphviz) command -v dot >/dev/null 2>&1 || want+=(graphviz) ;;
+    *) echo "deps: unknown extra '$extra'" >&2 ;;
+  esac
+done
 [ ${#want[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "deps: installing ${want[*]}" >&2
