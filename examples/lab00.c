@@ -10,8 +10,8 @@
  *      build; here it is collected in memory)
  *   D  addmm called directly: with W.T made inside the mode, and made before it; its trace
  *      file, diffed against Part A's
- *   E  the profiler over forward + backward, with input shapes, after a warm-up, and its
- *      Chrome trace
+ *   E  the profiler over forward + backward, with input shapes, after a warm-up, its own
+ *      cost in the table's footer, its Chrome trace and its stacks for a flame graph
  *   F  the report, plus the stretch parts (float16, no_grad vs inference_mode, linear vs
  *      (x @ W.T) + b, a mode kept open over backward) and the picture of linear's graph
  *
@@ -438,7 +438,7 @@ typedef struct lab {
     char *table, *table_shapes, *table_shapes_all, *prof_tree;
     int64_t prof_events;
     double prof_overhead_ns;
-    bool chrome_written;
+    bool chrome_written, stacks_written;
     char chrome_err[512];
     ct_tensor *wt;   /* D: W.T made before the mode */
     ct_tensor *h[3]; /* stretch: float16 copies of x, W, b */
@@ -764,6 +764,7 @@ static int part_e(lab *L) {
     }
     p = ct_profiler_start(true);
     NEED(p);
+    NEED(ct_profiler_set_overhead_footer(p, true) == 0);
     int brc = forward_backward(L);
     ct_profiler_stop(p);
     NEED(brc == 0);
@@ -781,6 +782,11 @@ static int part_e(lab *L) {
         add_file(L, "trace.json");
     } else {
         snprintf(L->chrome_err, sizeof L->chrome_err, "%s", ct_error_message());
+    }
+    out_path(L, "stacks.txt", path, sizeof path);
+    if (ct_profiler_export_stacks(p, path, "self_cpu_time_total") == 0) {
+        L->stacks_written = true;
+        add_file(L, "stacks.txt");
     }
     ct_profiler_free(p);
     return 0;
@@ -1329,9 +1335,13 @@ static char *make_report(const lab *L, const char *timestamp) {
     }
     if (L->chrome_written)
         fprintf(f, "\nThe same profiled run as a Chrome trace: [trace.json](trace.json), to open in Perfetto\n"
-                   "(https://ui.perfetto.dev) or `chrome://tracing`.\n\n");
+                   "(https://ui.perfetto.dev) or `chrome://tracing`.");
     else
-        fprintf(f, "\nThe Chrome trace could not be written: %s.\n\n", L->chrome_err);
+        fprintf(f, "\nThe Chrome trace could not be written: %s.", L->chrome_err);
+    if (L->stacks_written)
+        fprintf(f, " Its self times as collapsed stacks (`export_stacks`, one line per op nested in the ops\n"
+                   "around it) are in [stacks.txt](stacks.txt), for a flame graph (`flamegraph.pl stacks.txt`).");
+    fprintf(f, "\n\n");
 
     /* ---- the graph ---- */
     fprintf(f, "## linear's backward graph\n\n");
@@ -1433,8 +1443,12 @@ static char *make_report(const lab *L, const char *timestamp) {
 
     /* ---- the lab's expectations ---- */
     fprintf(f, "## Where the lab's expectations differ from PyTorch\n\n");
-    fprintf(f, "Each point is checked against this run's output above (or trace.log) and, where it says so,\n"
-               "against PyTorch 2.6's recording.\n\n");
+    if (R->lab)
+        fprintf(f, "Each point is checked against this run's output above (or trace.log) and, where it says so,\n"
+                   "against PyTorch 2.6's recording.\n\n");
+    else
+        fprintf(f, "Each point is checked against this run's output above (or trace.log); without PyTorch's\n"
+                   "recording, none is compared with PyTorch's own output.\n\n");
     int item = 0;
     /* 1: the Half key */
     if (strstr(s_f16, "Half") == NULL) {
@@ -1506,9 +1520,11 @@ static char *make_report(const lab *L, const char *timestamp) {
                    "   only the forward; that is only because its `with` block ends before `backward()`. Kept open\n"
                    "   (Stretch), the mode logged %zu ops instead of %zu, among them ",
                 ++item, L->backward_log.n, L->linear_log.n);
-        /* the kinds of op the backward added, in order of first appearance */
+        /* the kinds of op the backward added, in order of first appearance (detach counted apart) */
+        size_t detaches = oplog_count(&L->backward_log, "aten.detach.default");
         int shown = 0;
         for (size_t i = L->linear_log.n; i < L->backward_log.n && shown < 6; i++) {
+            if (detaches && strcmp(L->backward_log.names[i], "aten.detach.default") == 0) continue;
             bool earlier = false;
             for (size_t k = L->linear_log.n; k < i && !earlier; k++) earlier = strcmp(L->backward_log.names[k], L->backward_log.names[i]) == 0;
             if (earlier) continue;
@@ -1516,7 +1532,6 @@ static char *make_report(const lab *L, const char *timestamp) {
             short_name(L->backward_log.names[i], s, sizeof s);
             fprintf(f, "%s`%s`", shown++ ? ", " : "", s);
         }
-        size_t detaches = oplog_count(&L->backward_log, "aten.detach.default");
         if (detaches) {
             /* where the profiled run of Part E made its detaches: inside AccumulateGrad nodes? */
             int acc = 0, acc_detach = 0;
@@ -1660,7 +1675,7 @@ int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, co
                  {"B dispatch key sets", part_b},
                  {"C dispatch-mode log, function-mode view, decision trace", part_c},
                  {"D addmm directly, addmm.jsonl and the diff", part_d},
-                 {"E profiler over forward + backward, trace.json", part_e},
+                 {"E profiler over forward + backward, trace.json, stacks.txt", part_e},
                  {"stretch: float16, no_grad vs inference_mode, (x @ W.T) + b, backward", stretch},
                  {"linear's backward graph", draw_graph}};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {

@@ -7,8 +7,9 @@
 
 /* Runs the lab with manual_seed(seed) and writes into out_dir (created if missing): REPORT.md,
  * trace.log and manifest.json (each replaced atomically), the trace files linear.jsonl and
- * addmm.jsonl (Parts A and D), trace.json (Part E's Chrome trace), linear_graph.dot and, when
- * Graphviz's dot program is installed, linear_graph.svg; manifest.json lists what was written.
+ * addmm.jsonl (Parts A and D), trace.json and stacks.txt (Part E's Chrome trace and its
+ * collapsed stacks for a flame graph), linear_graph.dot and, when Graphviz's dot program is
+ * installed, linear_graph.svg; manifest.json lists what was written.
  * `command` is the command line recorded in the manifest (may be NULL). `reference_dir` is the
  * folder holding PyTorch 2.6's recordings of the lab (lab00.out, key_sets_and_modes.out), read
  * and compared while the report is written; NULL or a folder without them leaves the
