@@ -493,14 +493,14 @@ static void test_example_programs(void) {
     CHECK_STR_EQ(a.out, b.out);
     run_free(&a);
     run_free(&b);
-    const char *lab_bad[] = {"unused", "-9223372036854775809", NULL}, *lab_extra[] = {"a", "1", "2", NULL};
+    const char *lab_bad[] = {"unused", "-9223372036854775809", NULL}, *lab_extra[] = {"a", "1", "2", "3", NULL};
     r = run_program("example_lab00", lab_bad);
     CHECK_INT_EQ(r.status, 2);
     CHECK_STR_EQ(r.err, "example_lab00: SEED: Overflow when unpacking long\n");
     run_free(&r);
     r = run_program("example_lab00", lab_extra);
     CHECK_INT_EQ(r.status, 2);
-    CHECK_STR_EQ(r.err, "usage: example_lab00 [OUT_DIR] [SEED]\n");
+    CHECK_STR_EQ(r.err, "usage: example_lab00 [OUT_DIR] [SEED] [REFERENCE_DIR]\n");
     run_free(&r);
 }
 

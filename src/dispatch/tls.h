@@ -27,6 +27,8 @@ typedef struct ct_tls {
     bool grad_disabled;     /* GradMode (zero = enabled) */
     bool inference_mode;    /* InferenceMode */
     int function_modes;     /* depth of this thread's function-mode stack (0: none active) */
+    uint64_t sequence_nr;   /* at::sequence_number: the number the next autograd node gets (kept
+                               here, below autograd, so the trace file can read it) */
 } ct_tls;
 
 extern _Thread_local ct_tls ct_tls_state;

@@ -47,7 +47,6 @@ typedef struct writer {
 
 static writer W = {PTHREAD_MUTEX_INITIALIZER, false, NULL, NULL, NULL, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0}};
 static atomic_llong origin_ns; /* the monotonic clock when the file was opened */
-static _Atomic(uint64_t (*)(void)) sequence_source;
 static atomic_ullong next_tensor_id;
 
 typedef struct thread_state {
@@ -97,7 +96,6 @@ void ct_trace_node_exit(const ct_trace_node_scope *s) {
     ts.node_has_seq = s->prev_has_seq;
 }
 
-void ct_trace_file_set_sequence_source(uint64_t (*peek)(void)) { atomic_store(&sequence_source, peek); }
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
@@ -294,8 +292,7 @@ static void write_hop(const ct_dispatch_record *r, const ct_value *args, const c
     cJSON_AddBoolToObject(o, "grad_enabled", grad);
     /* sequenceNumberForRunningRecordFunction: a call that autograd keys take part in, with
      * grad mode on, carries the number the node it creates will get */
-    uint64_t (*peek)(void) = atomic_load_explicit(&sequence_source, memory_order_relaxed);
-    if (call && grad && peek && (r->dispatch & CT_AUTOGRAD_KEYSET)) add_int(o, "seq", (int64_t)peek());
+    if (call && grad && (r->dispatch & CT_AUTOGRAD_KEYSET)) add_int(o, "seq", (int64_t)ct_tls_state.sequence_nr);
     if (ts.node) {
         cJSON_AddStringToObject(o, "node", ts.node);
         if (ts.node_has_seq) add_int(o, "backward_of", (int64_t)ts.node_seq);

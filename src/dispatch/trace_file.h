@@ -1,8 +1,9 @@
 /* The trace-file writer's hooks into the rest of the library (internal).
  *
- * The writer sits in the dispatch layer. What it needs from layers above (the autograd
- * sequence number, the backward node being run) reaches it through a function registered at
- * start-up and a thread-local slot the autograd engine sets, never by a call upwards. */
+ * The writer sits in the dispatch layer. What it needs from layers above reaches it through
+ * the dispatcher's own thread state, never by a call upwards: the autograd sequence number
+ * lives in ct_tls (dispatch/tls.h), and the backward node being run is set by the engine
+ * through ct_trace_node_enter. */
 #ifndef CT_TRACE_FILE_H
 #define CT_TRACE_FILE_H
 
@@ -18,10 +19,6 @@ void ct_trace_file_hop(const ct_dispatch_record *r, const ct_value *args);
  * the current dispatch mode (or the tensor's subclass). The record has "hop": "direct", the
  * key, no key sets; `where` says what called it. */
 void ct_trace_file_direct(const ct_op *op, const ct_value *args, ct_dispatch_key key, const char *where);
-
-/* Where the autograd sequence number of this thread is read from (at::sequence_number::peek);
- * registered once at start-up. Hops made before it is set carry no sequence number. */
-void ct_trace_file_set_sequence_source(uint64_t (*peek)(void));
 
 /* Opens the file named by CTORCH_TRACE_FILE, if set (at start-up), and closes it at exit.
  * A file that cannot be opened is reported on stderr; the program runs on. */

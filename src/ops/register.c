@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "ctorch/error.h"
-#include "autograd/node.h"
 #include "ctorch/trace.h"
 #include "dispatch/registry.h"
 #include "dispatch/trace_file.h"
@@ -97,8 +96,6 @@ static void init_once(void) {
         else if (strcmp(env, "0") != 0)
             fprintf(stderr, "ctorch warning: ignoring invalid value for CTORCH_SHOW_DISPATCH_TRACE: %s valid values are 0, 1 or full.\n", env);
     }
-    /* the trace file reads autograd's sequence number through this hook (dispatch sits below autograd) */
-    ct_trace_file_set_sequence_source(ct_sequence_number_peek);
     ct_trace_file_open_from_env();
     __atomic_store_n(&ct_registry_ready, true, __ATOMIC_RELEASE);
 }
