@@ -2,6 +2,7 @@
 #ifndef CT_REGISTRY_H
 #define CT_REGISTRY_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "dispatch/op_impl.h"
@@ -16,14 +17,14 @@ typedef enum ct_opid {
 
 /* Filled by ct_registry_init(); index with CT_OPID_*. */
 extern ct_op *ct_builtin_ops[CT_OPID_COUNT];
-extern bool ct_registry_ready;
+extern atomic_bool ct_registry_ready; /* set (release) when ct_registry_init has finished */
 
 /* Defines every built-in operator, registers their kernels and the backend fallbacks.
  * Idempotent and thread-safe; every public entry point that needs the registry calls it. */
 void ct_registry_init(void);
 
 static inline const ct_op *ct_builtin(ct_opid id) {
-    if (__builtin_expect(!ct_registry_ready, 0)) ct_registry_init();
+    if (__builtin_expect(!atomic_load_explicit(&ct_registry_ready, memory_order_acquire), 0)) ct_registry_init();
     return ct_builtin_ops[id];
 }
 

@@ -2,6 +2,7 @@
 #ifndef CT_TLS_H
 #define CT_TLS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -11,8 +12,11 @@
 enum {
     CT_OBSERVE_TRACE_PRINT = 1 << 0,
     CT_OBSERVE_TRACE_COLLECT = 1 << 1,
-    CT_OBSERVE_PROFILER = 1 << 2
+    CT_OBSERVE_PROFILER = 1 << 2,
+    CT_OBSERVE_TRACE_FILE = 1 << 3
 };
+/* The observers that want every hop's decision record (call and redispatch). */
+#define CT_OBSERVE_TRACE_ANY (CT_OBSERVE_TRACE_PRINT | CT_OBSERVE_TRACE_COLLECT | CT_OBSERVE_TRACE_FILE)
 
 typedef struct ct_tls {
     /* Note [TLS stored XOR defaults]: zero-initialised memory means PyTorch's defaults
@@ -24,27 +28,21 @@ typedef struct ct_tls {
     bool grad_disabled;     /* GradMode (zero = enabled) */
     bool inference_mode;    /* InferenceMode */
     int function_modes;     /* depth of this thread's function-mode stack (0: none active) */
+    uint64_t sequence_nr;   /* at::sequence_number: the number the next autograd node gets (kept
+                               here, below autograd, so the trace file can read it) */
 } ct_tls;
 
 extern _Thread_local ct_tls ct_tls_state;
-extern int ct_global_observe; /* process-wide CT_OBSERVE_* bits (trace printing) */
+/* process-wide CT_OBSERVE_* bits (trace printing): set by any thread, read on every call with a
+ * relaxed load (a plain load on x86-64 and AArch64) */
+extern atomic_int ct_global_observe;
+static inline int ct_global_observe_bits(void) {
+    return atomic_load_explicit(&ct_global_observe, memory_order_relaxed);
+}
 
 #define CT_DEFAULT_INCLUDED                                                                       \
     (CT_FUNCTIONALITY_BIT(CT_KEY_BackendSelect) | CT_FUNCTIONALITY_BIT(CT_KEY_ADInplaceOrView))
-#define CT_DEFAULT_EXCLUDED                                                                       \
-    (CT_FUNCTIONALITY_BIT(CT_KEY_AutocastCPU) | CT_FUNCTIONALITY_BIT(CT_KEY_AutocastXPU) |        \
-     CT_FUNCTIONALITY_BIT(CT_KEY_AutocastIPU) | CT_FUNCTIONALITY_BIT(CT_KEY_AutocastHPU) |        \
-     CT_FUNCTIONALITY_BIT(CT_KEY_AutocastXLA) | CT_FUNCTIONALITY_BIT(CT_KEY_AutocastMPS) |        \
-     CT_FUNCTIONALITY_BIT(CT_KEY_AutocastCUDA) | CT_FUNCTIONALITY_BIT(CT_KEY_AutocastPrivateUse1))
-
-/* DispatchKeySet(FULL_AFTER, k) for a functionality key k, as a constant expression. */
-#define CT_FULL_AFTER(k) ((CT_FUNCTIONALITY_BIT(k) - 1) | CT_FUNCTIONALITY_BIT(CT_KEY_PythonDispatcher))
-#define CT_AUTOGRAD_KEYSET                                                                        \
-    (CT_FUNCTIONALITY_BIT(CT_KEY_AutogradFunctionality) | CT_FUNCTIONALITY_BIT(CT_KEY_AutogradOther) | \
-     CT_FUNCTIONALITY_BIT(CT_KEY_AutogradNestedTensor))
-#define CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW (CT_AUTOGRAD_KEYSET | CT_FUNCTIONALITY_BIT(CT_KEY_ADInplaceOrView))
-#define CT_AFTER_AUTOGRAD_KEYSET CT_FULL_AFTER(CT_KEY_AutogradOther)
-#define CT_AFTER_ADINPLACEORVIEW_KEYSET CT_FULL_AFTER(CT_KEY_ADInplaceOrView)
+#define CT_DEFAULT_EXCLUDED CT_AUTOCAST_KEYSET
 
 static inline ct_keyset ct_tls_included_raw(const ct_tls *t) {
     return t->included_xor ^ CT_DEFAULT_INCLUDED;

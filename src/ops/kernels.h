@@ -8,11 +8,13 @@
 
 #define CT_IMPL(key, fn) CT_KERNEL(fn);
 #define CT_NO_ADINPLACEORVIEW
+#define CT_OTHER_BACKEND_KERNEL
 #define CT_OP(id, schema, ...) __VA_ARGS__
 #include "ops/ops.def"
 #undef CT_OP
 #undef CT_IMPL
 #undef CT_NO_ADINPLACEORVIEW
+#undef CT_OTHER_BACKEND_KERNEL
 
 /* Generic kernels registered by the registry (what PyTorch's code generators emit per op). */
 CT_KERNEL(ct_k_autograd);           /* VariableType: records the graph, redispatches below autograd */
