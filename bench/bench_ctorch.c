@@ -386,7 +386,7 @@ static int step_run(void *p) {
     step_st *s = p;
     if (ct_optimizer_zero_grad(s->opt, true) != 0) return -1;
     ct_tensor *logits = ct_module_forward(s->model, s->x);
-    ct_tensor *loss = logits ? ct_cross_entropy(logits, s->y, NULL, CT_REDUCTION_MEAN, -100, 0.0) : NULL;
+    ct_tensor *loss = logits ? ct_cross_entropy(logits, s->y, NULL, -100, CT_REDUCTION_MEAN, 0.0) : NULL;
     int rc = loss && ct_backward(loss, NULL, false) == 0 && ct_optimizer_step(s->opt) == 0 ? 0 : -1;
     ct_tensor_release(loss);
     ct_tensor_release(logits);
