@@ -9,6 +9,7 @@
 #include "ctorch/error.h"
 #include "ctorch/trace.h"
 #include "dispatch/registry.h"
+#include "dispatch/trace_file.h"
 #include "ops/kernels.h"
 
 ct_op *ct_builtin_ops[CT_OPID_COUNT];
@@ -97,6 +98,7 @@ static void init_once(void) {
         else if (strcmp(env, "0") != 0)
             fprintf(stderr, "ctorch warning: ignoring invalid value for CTORCH_SHOW_DISPATCH_TRACE: %s valid values are 0, 1 or full.\n", env);
     }
+    ct_trace_file_open_from_env();
     atomic_store_explicit(&ct_registry_ready, true, memory_order_release);
 }
 
