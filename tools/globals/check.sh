@@ -14,7 +14,7 @@ while read -r obj; do
   "$objdump" -t "$obj" | awk -v src="$src" '
     $3 == "O" && ($4 == ".bss" || $4 == ".data" || $4 ~ /^\.(bss|data)\./) && $4 !~ /rel\.ro/ {
       name = $NF; sub(/\.[0-9]+$/, "", name)
-      if (name ~ /^__odr_asan\./) next # AddressSanitizer adds one-definition-rule markers: not ours
+      if (name ~ /^__(odr_asan|asan|tsan|ubsan)/) next  # markers the sanitizers add
       print src, name }'
 done < "$objects" | sort -u > "$found"
 grep -v '^#' "$list" | awk 'NF >= 3 { print $1, $2 }' | sort -u > "$listed"
