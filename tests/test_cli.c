@@ -32,43 +32,15 @@ static char work_dir[512];
 
 /* ---- running the program -------------------------------------------------------------------- */
 
-typedef struct {
-    int status; /* exit status, or -1 if it did not exit normally */
-    char *out, *err;
-} run_result;
+typedef ct_test_run run_result;
 
-static void run_free(run_result *r) {
-    free(r->out);
-    free(r->err);
-}
+static void run_free(run_result *r) { ct_test_run_free(r); }
 
-/* Runs build/bin/PROG with args (NULL-terminated, without argv[0]); no shell in between, so
- * any byte but NUL reaches the program as given. */
+/* Runs build/bin/PROG with args (NULL-terminated, without argv[0]). */
 static run_result run_program(const char *prog, const char *const *args) {
-    run_result r = {-1, NULL, NULL};
-    char exe[600], out[600], err[600];
+    char exe[600];
     snprintf(exe, sizeof exe, "%s/bin/%s", CT_BINARY_DIR, prog);
-    snprintf(out, sizeof out, "%s/stdout.txt", work_dir);
-    snprintf(err, sizeof err, "%s/stderr.txt", work_dir);
-    const char *argv[32] = {prog};
-    int n = 1;
-    for (; args[n - 1] && n < 31; n++) argv[n] = args[n - 1];
-    argv[n] = NULL;
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0) _exit(127);
-        execv(exe, (char *const *)argv);
-        _exit(127);
-    }
-    int st;
-    if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st)) r.status = WEXITSTATUS(st);
-    r.out = ct_test_read_file(out, NULL);
-    r.err = ct_test_read_file(err, NULL);
-    if (!r.out) r.out = calloc(1, 1);
-    if (!r.err) r.err = calloc(1, 1);
-    return r;
+    return ct_test_run_program(exe, prog, args, work_dir);
 }
 
 static run_result run_ctorch(const char *const *args) { return run_program("ctorch", args); }

@@ -24,42 +24,15 @@
 
 static char dir[] = "/tmp/ctorch-diff-XXXXXX";
 
-typedef struct {
-    int status;
-    char *out, *err;
-} result;
+typedef ct_test_run result;
 
-static void result_free(result *r) {
-    free(r->out);
-    free(r->err);
-}
+static void result_free(result *r) { ct_test_run_free(r); }
 
 /* build/bin/ctorch with args (NULL-terminated), stdout and stderr captured */
 static result ctorch(const char *const *args) {
-    result r = {-1, NULL, NULL};
-    char exe[600], out[600], err[600];
+    char exe[600];
     snprintf(exe, sizeof exe, "%s/bin/ctorch", CT_BINARY_DIR);
-    snprintf(out, sizeof out, "%s/stdout.txt", dir);
-    snprintf(err, sizeof err, "%s/stderr.txt", dir);
-    const char *argv[32] = {"ctorch"};
-    int n = 1;
-    for (; args[n - 1] && n < 31; n++) argv[n] = args[n - 1];
-    argv[n] = NULL;
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0) _exit(127);
-        execv(exe, (char *const *)argv);
-        _exit(127);
-    }
-    int st;
-    if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st)) r.status = WEXITSTATUS(st);
-    r.out = ct_test_read_file(out, NULL);
-    r.err = ct_test_read_file(err, NULL);
-    if (!r.out) r.out = calloc(1, 1);
-    if (!r.err) r.err = calloc(1, 1);
-    return r;
+    return ct_test_run_program(exe, "ctorch", args, dir);
 }
 
 static const char *path(const char *name) {

@@ -306,6 +306,18 @@ static void fill_slot(ct_trace_rec *c, ks_table *t, const ct_op *op, ct_keyset k
 
 static uint16_t depth16(int d) { return (uint16_t)(d < 0 ? 0 : d > 0xFFFF ? 0xFFFF : d); }
 
+/* The trace file's full record of a hop: what both kinds of hop share, from the compact one. */
+static void full_record(ct_dispatch_record *r, const ct_trace_rec *c, const ct_op *op, ct_keyset ks) {
+    memset(r, 0, sizeof *r);
+    r->kind = (ct_hop_kind)c->kind;
+    r->depth = c->depth;
+    r->op = op;
+    r->dispatch = ks;
+    r->key = ks == 0 ? CT_KEY_Undefined : ct_key_of_slot(c->slot_index);
+    r->slot = (ct_slot_kind)c->slot;
+    r->where = c->where;
+}
+
 void ct_trace_call(const ct_op *op, const ct_value *args, ct_keyset args_ks, ct_keyset ks, const ct_tls *tls) {
     ks_table *t = table_for_record();
     ct_trace_rec c;
@@ -338,15 +350,12 @@ void ct_trace_call(const ct_op *op, const ct_value *args, ct_keyset args_ks, ct_
     c.excluded = ks_intern(t, exc);
     c.merged = ks_intern(t, merged);
     fill_slot(&c, t, op, ks);
-    if (!(ct_global_observe & CT_OBSERVE_TRACE_FILE)) {
+    if (!(ct_global_observe_bits() & CT_OBSERVE_TRACE_FILE)) {
         emit(&c, t, NULL, args);
         return;
     }
     ct_dispatch_record r;
-    memset(&r, 0, sizeof r);
-    r.kind = CT_HOP_CALL;
-    r.depth = c.depth;
-    r.op = op;
+    full_record(&r, &c, op, ks);
     r.n_tensor_args = c.n_args;
     for (int i = 0; i < c.n_args; i++) {
         r.arg_keys[i] = raw[i];
@@ -355,10 +364,6 @@ void ct_trace_call(const ct_op *op, const ct_value *args, ct_keyset args_ks, ct_
     r.tls_included = inc;
     r.tls_excluded = exc;
     r.merged = merged;
-    r.dispatch = ks;
-    r.key = ks == 0 ? CT_KEY_Undefined : ct_key_of_slot(c.slot_index);
-    r.slot = (ct_slot_kind)c.slot;
-    r.where = c.where;
     emit(&c, t, &r, args);
 }
 
@@ -372,19 +377,12 @@ void ct_trace_redispatch(const ct_op *op, ct_keyset ks, const ct_value *args, co
     c.included = c.excluded = KS_LOST;
     c.merged = ks_intern(t, ks);
     fill_slot(&c, t, op, ks);
-    if (!(ct_global_observe & CT_OBSERVE_TRACE_FILE)) {
+    if (!(ct_global_observe_bits() & CT_OBSERVE_TRACE_FILE)) {
         emit(&c, t, NULL, args);
         return;
     }
     ct_dispatch_record r;
-    memset(&r, 0, sizeof r);
-    r.kind = CT_HOP_REDISPATCH;
-    r.depth = c.depth;
-    r.op = op;
+    full_record(&r, &c, op, ks);
     r.merged = ks;
-    r.dispatch = ks;
-    r.key = ks == 0 ? CT_KEY_Undefined : ct_key_of_slot(c.slot_index);
-    r.slot = (ct_slot_kind)c.slot;
-    r.where = c.where;
     emit(&c, t, &r, args);
 }

@@ -397,8 +397,8 @@ static cJSON *header(const ct_trace_file_options *opts) {
 }
 
 static void refresh_observe(bool on) {
-    if (on) ct_global_observe |= CT_OBSERVE_TRACE_FILE;
-    else ct_global_observe &= ~CT_OBSERVE_TRACE_FILE;
+    if (on) atomic_fetch_or_explicit(&ct_global_observe, CT_OBSERVE_TRACE_FILE, memory_order_relaxed);
+    else atomic_fetch_and_explicit(&ct_global_observe, ~CT_OBSERVE_TRACE_FILE, memory_order_relaxed);
 }
 
 int ct_trace_file_open(const char *path, const ct_trace_file_options *opts) {

@@ -149,7 +149,7 @@ int ct_python_detach(ct_tensor *t, ct_tensor **out) {
         set_here = true;
     }
     /* the handler sees this detach without a dispatcher hop: a trace file records it all the same */
-    if (ct_global_observe & CT_OBSERVE_TRACE_FILE)
+    if (ct_global_observe_bits() & CT_OBSERVE_TRACE_FILE)
         ct_trace_file_direct(detach, args, CT_KEY_Python, "shallow_copy_and_detach (PyInterpreter::detach)");
     int rc = modes.len > 0 ? ct_dispatch_on_mode(detach, args, rets) : ct_subclass_dispatch(t, detach, args, rets);
     if (set_here) tls_on_entry.set = false;

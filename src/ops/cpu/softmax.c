@@ -5,35 +5,6 @@
 
 #include "ops/kernel_util.h"
 
-/* the element offset of position k along dim in row (o, in) */
-static int64_t row_offset(const ct_tensor *t, int dim, int64_t o, int64_t in, int64_t k) {
-    int64_t off = t->storage_offset + k * t->strides[dim];
-    for (int d = t->ndim - 1; d > dim; d--) {
-        off += (in % t->sizes[d]) * t->strides[d];
-        in /= t->sizes[d];
-    }
-    for (int d = dim - 1; d >= 0; d--) {
-        off += (o % t->sizes[d]) * t->strides[d];
-        o /= t->sizes[d];
-    }
-    return off;
-}
-
-static void outer_inner(const ct_tensor *t, int dim, int64_t *outer, int64_t *inner) {
-    *outer = 1;
-    *inner = 1;
-    for (int d = 0; d < dim; d++) *outer *= t->sizes[d];
-    for (int d = dim + 1; d < t->ndim; d++) *inner *= t->sizes[d];
-}
-
-static double ld(const ct_tensor *t, int64_t off) {
-    return ct_load_as_double((const char *)t->storage->data + (size_t)off * ct_dtype_size(t->dtype), t->dtype);
-}
-
-static void st(const ct_tensor *t, int64_t off, double v) {
-    ct_store_from_double((char *)t->storage->data + (size_t)off * ct_dtype_size(t->dtype), t->dtype, v);
-}
-
 /* _softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
 CT_KERNEL(ct_k__softmax) {
     (void)op;
@@ -52,24 +23,24 @@ CT_KERNEL(ct_k__softmax) {
     if (!out) return -1;
     if (self->numel == 0) return ct_ret(rets, 0, out);
     if (self->ndim == 0) {
-        st(out, 0, 1.0);
+        ct_elem_st(out, 0, 1.0);
         return ct_ret(rets, 0, out);
     }
     int d = (int)dim;
     int64_t outer, inner, len = self->sizes[d];
-    outer_inner(self, d, &outer, &inner);
+    ct_dim_outer_inner(self, d, &outer, &inner);
     for (int64_t o = 0; o < outer; o++)
         for (int64_t in = 0; in < inner; in++) {
             /* max, exp(x - max), sum, times 1 / sum */
             double mx = -INFINITY;
             for (int64_t k = 0; k < len; k++) {
-                double v = ld(self, row_offset(self, d, o, in, k));
+                double v = ct_elem_ld(self, ct_dim_offset(self, d, o, in, k));
                 if (v > mx || isnan(v)) mx = v;
             }
             double sum = 0;
-            for (int64_t k = 0; k < len; k++) sum += exp(ld(self, row_offset(self, d, o, in, k)) - mx);
+            for (int64_t k = 0; k < len; k++) sum += exp(ct_elem_ld(self, ct_dim_offset(self, d, o, in, k)) - mx);
             for (int64_t k = 0; k < len; k++)
-                st(out, row_offset(out, d, o, in, k), exp(ld(self, row_offset(self, d, o, in, k)) - mx) / sum);
+                ct_elem_st(out, ct_dim_offset(out, d, o, in, k), exp(ct_elem_ld(self, ct_dim_offset(self, d, o, in, k)) - mx) / sum);
         }
     return ct_ret(rets, 0, out);
 }
@@ -91,20 +62,20 @@ CT_KERNEL(ct_k__softmax_backward_data) {
     if (!gi) return -1;
     if (g->numel == 0) return ct_ret(rets, 0, gi);
     if (g->ndim == 0) {
-        double gv = ld(g, g->storage_offset), ov = ld(out, out->storage_offset);
-        st(gi, 0, (gv - gv * ov) * ov);
+        double gv = ct_elem_ld(g, g->storage_offset), ov = ct_elem_ld(out, out->storage_offset);
+        ct_elem_st(gi, 0, (gv - gv * ov) * ov);
         return ct_ret(rets, 0, gi);
     }
     int d = (int)dim;
     int64_t outer, inner, len = g->sizes[d];
-    outer_inner(g, d, &outer, &inner);
+    ct_dim_outer_inner(g, d, &outer, &inner);
     for (int64_t o = 0; o < outer; o++)
         for (int64_t in = 0; in < inner; in++) {
             double sum = 0;
-            for (int64_t k = 0; k < len; k++) sum += ld(g, row_offset(g, d, o, in, k)) * ld(out, row_offset(out, d, o, in, k));
+            for (int64_t k = 0; k < len; k++) sum += ct_elem_ld(g, ct_dim_offset(g, d, o, in, k)) * ct_elem_ld(out, ct_dim_offset(out, d, o, in, k));
             for (int64_t k = 0; k < len; k++)
-                st(gi, row_offset(gi, d, o, in, k),
-                   (ld(g, row_offset(g, d, o, in, k)) - sum) * ld(out, row_offset(out, d, o, in, k)));
+                ct_elem_st(gi, ct_dim_offset(gi, d, o, in, k),
+                   (ct_elem_ld(g, ct_dim_offset(g, d, o, in, k)) - sum) * ct_elem_ld(out, ct_dim_offset(out, d, o, in, k)));
         }
     return ct_ret(rets, 0, gi);
 }
