@@ -9,11 +9,12 @@
  *   4. set_history on the outputs (rebase_history for in-place), then save outputs */
 #include <string.h>
 
+#include "autograd/autograd_impl.h"
 #include "autograd/node.h"
 #include "core/alloc.h"
 #include "ctorch/error.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "ops/kernels.h"
 #include "profiler/record.h"
 

@@ -16,7 +16,7 @@
 #include "core/alloc.h"
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "ops/convert.h"
 #include "ops/kernel_util.h"
 #include "profiler/record.h"

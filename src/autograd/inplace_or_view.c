@@ -2,10 +2,11 @@
  * ops bump the version counter their tensor shares with its views; view ops record their
  * base (as_view); detach makes its result a non-differentiable view via
  * shallow_copy_and_detach, which under a dispatch mode logs a second aten.detach. */
+#include "autograd/autograd_impl.h"
 #include "autograd/node.h"
 #include "core/tensor_impl.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "ops/kernels.h"
 
 /* as_view(base, output): the output remembers the tensor its storage belongs to. */

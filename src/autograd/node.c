@@ -9,8 +9,7 @@
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
 #include "ctorch/testing.h"
-#include "dispatch/registry.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "modes/modes_impl.h"
 #include "ops/views.h"
 

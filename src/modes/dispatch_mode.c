@@ -6,8 +6,8 @@
 #include "ctorch/error.h"
 
 #include "dispatch/op_impl.h"
-#include "dispatch/registry.h"
-#include "dispatch/tls.h"
+#include "ops/builtin.h"
+#include "core/tls.h"
 #include "modes/modes_impl.h"
 #include "ops/kernels.h"
 #include "profiler/record.h"
@@ -37,7 +37,7 @@ static void set_python_keys_included(bool on) {
 int ct_dispatch_mode_push(ct_dispatch_mode_fn fn, void *ud) {
     if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_dispatch_mode_push: handler is NULL");
     if (modes.len == CT_MAX_MODES) return ct_error_set(CT_ERR_RUNTIME, "ct_dispatch_mode_push: too many nested modes (%d)", CT_MAX_MODES);
-    ct_registry_init();
+    ct_library_ensure();
     if (modes.len == 0) set_python_keys_included(true);
     modes.stack[modes.len].fn = fn;
     modes.stack[modes.len].ud = ud;

@@ -4,6 +4,14 @@
 
 #include "core/tensor_impl.h"
 #include "ctorch/mode.h"
+#include "ops/kernels.h"
+
+/* Registers the Python, PythonTLSSnapshot and PythonDispatcher fallbacks (PythonFallbackKernel.cpp).
+ * Run once by the start-up (src/modes/register.c). */
+void ct_modes_register(void);
+CT_KERNEL(ct_k_python_fallback);
+CT_KERNEL(ct_k_python_tls_snapshot_fallback);
+CT_KERNEL(ct_k_python_dispatcher_fallback);
 
 /* pyinterpreter()->detach(self): aten::detach sent to the top dispatch mode (popped while it
  * runs) or, with no mode, to the handler of t's wrapper subclass. *out: new reference. */

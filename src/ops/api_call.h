@@ -3,8 +3,8 @@
 #define CT_API_CALL_H
 
 #include "ctorch/error.h"
-#include "dispatch/registry.h"
-#include "dispatch/tls.h"
+#include "ops/builtin.h"
+#include "core/tls.h"
 
 /* Public calls are seen by function modes first (like TorchFunctionMode), then dispatched.
  * Defined in src/modes/function_mode.c. */

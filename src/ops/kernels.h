@@ -1,4 +1,4 @@
-/* Declarations of every kernel named in src/ops/ops.def, and of the generic kernels (internal). */
+/* Declarations of every kernel named in src/ops/ops.def (internal). */
 #ifndef CT_KERNELS_H
 #define CT_KERNELS_H
 
@@ -14,14 +14,9 @@
 #undef CT_IMPL
 #undef CT_NO_ADINPLACEORVIEW
 
-/* Generic kernels registered by the registry (what PyTorch's code generators emit per op). */
-CT_KERNEL(ct_k_autograd);           /* VariableType: records the graph, redispatches below autograd */
-CT_KERNEL(ct_k_adinplace_or_view);  /* ADInplaceOrViewType: version bump / view bookkeeping */
-CT_KERNEL(ct_k_backend_select);     /* RegisterBackendSelect: picks the backend from the options */
-/* Backend fallbacks. */
-CT_KERNEL(ct_k_autograd_fallback);
-CT_KERNEL(ct_k_python_fallback);
-CT_KERNEL(ct_k_python_tls_snapshot_fallback);
-CT_KERNEL(ct_k_python_dispatcher_fallback);
+/* The generic BackendSelect kernel (RegisterBackendSelect: picks the backend from the options).
+ * The generic kernels of higher layers are declared by those layers (autograd/autograd_impl.h,
+ * modes/modes_impl.h). */
+CT_KERNEL(ct_k_backend_select);
 
 #endif

@@ -10,8 +10,8 @@
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
 #include "ctorch/profiler.h"
-#include "dispatch/registry.h"
-#include "dispatch/tls.h"
+#include "core/startup.h"
+#include "core/tls.h"
 #include "ops/kernels.h"
 #include "profiler/aggregate.h"
 #include "profiler/profiler_state.h"
@@ -20,7 +20,7 @@
 #include "util/strbuf.h"
 
 ct_profiler *ct_profiler_start(bool record_shapes) {
-    ct_registry_init();
+    ct_library_ensure();
     if (ct_tls_profiler && ct_tls_profiler->recording) {
         ct_error_set(CT_ERR_RUNTIME, "Profiler is already enabled on this thread");
         return NULL;

@@ -4,7 +4,7 @@
 
 #include "core/tensor_impl.h"
 
-/* Releases what the subclass keeps for tensor t (called when t dies). */
-void ct_subclass_release_data(ct_tensor *t);
+/* A ct_subclass starts with its ct_subclass_vtable (core/tensor_impl.h): core releases a
+ * wrapper's data through it without knowing the subclass. */
 
 #endif

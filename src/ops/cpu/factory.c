@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "dispatch/op_impl.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "ops/kernel_util.h"
 
 /* RegisterBackendSelect: computes the backend from the options (always CPU here) and

@@ -1,4 +1,6 @@
-/* Thread-local dispatcher state. */
+/* Thread-local dispatcher state: the included/excluded key sets, grad and inference mode, what
+ * observes the calls and the mode depths. Core state, as c10/core/impl/LocalDispatchKeySet,
+ * GradMode and InferenceMode are: a new tensor reads inference mode here. Defined in core/tls.c. */
 #ifndef CT_TLS_H
 #define CT_TLS_H
 
