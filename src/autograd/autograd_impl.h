@@ -10,7 +10,7 @@
  * fallbacks) and installs the tensor metadata hooks. Run once by the start-up, after every
  * other layer has registered its kernels (src/autograd/register.c). */
 void ct_autograd_register(void);
-/* Points core's ct_autograd_hooks at autograd's (src/autograd/meta.c). */
+/* Points core's ct_autograd_hooks at autograd's (src/autograd/node.c). */
 void ct_autograd_install_meta_hooks(void);
 
 CT_KERNEL(ct_k_autograd);           /* VariableType: records the graph, redispatches below autograd */

@@ -16,7 +16,7 @@
 #include "dispatch/op_impl.h"
 #include "core/tls.h"
 #include "ops/kernels.h"
-#include "profiler/record.h"
+#include "dispatch/observe.h"
 
 static uint32_t tensor_args(const ct_op *op) {
     uint32_t m = 0;
@@ -142,11 +142,11 @@ CT_KERNEL(ct_k_autograd_fallback) {
 /* detach's manual autograd kernel (VariableTypeManual.cpp): a "detach" range, then below
  * autograd; the result has no history. */
 CT_KERNEL(ct_k_autograd_detach) {
-    void *rec = ct_record_function_begin("detach", args, 1, NULL);
+    void *rec = ct_record_range_begin("detach", args, 1, NULL);
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET);
     int rc = ct_redispatch(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
     ct_key_guard_pop(&g);
-    ct_record_function_end(rec);
+    ct_record_range_end(rec);
     return rc;
 }

@@ -26,6 +26,7 @@ typedef struct ct_tls {
     bool grad_disabled;     /* GradMode (zero = enabled) */
     bool inference_mode;    /* InferenceMode */
     int function_modes;     /* depth of this thread's function-mode stack (0: none active) */
+    int dispatch_modes;     /* depth of this thread's dispatch-mode stack (TorchDispatchModeTLS), kept by modes */
 } ct_tls;
 
 extern _Thread_local ct_tls ct_tls_state;

@@ -14,6 +14,7 @@
 #include "dispatch/trace_impl.h"
 
 ct_call_observer ct_profiler_observer;
+ct_range_observer ct_range_observer_hooks;
 
 #define CT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

@@ -12,6 +12,7 @@
 #include "modes/modes_impl.h"
 #include "ops/builtin.h"
 #include "profiler/profiler_impl.h"
+#include "subclass/subclass_impl.h"
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -20,6 +21,7 @@ static void start(void) {
     ct_ops_register();        /* ops: the built-in operators, their CPU and composite kernels, the
                                  BackendSelect / ADInplaceOrView / Autocast fallthroughs */
     ct_modes_register();      /* modes: the Python, PythonTLSSnapshot and PythonDispatcher fallbacks */
+    ct_subclass_register();   /* subclass: a wrapper's __torch_dispatch__ */
     ct_profiler_register();   /* profiler: the record_function operators' kernels */
     ct_autograd_register();   /* autograd, last as VariableType is generated from every kernel: the
                                  Autograd and ADInplaceOrView kernels, the autograd fallbacks, the

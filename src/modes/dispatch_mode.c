@@ -10,7 +10,8 @@
 #include "core/tls.h"
 #include "modes/modes_impl.h"
 #include "ops/kernels.h"
-#include "profiler/record.h"
+#include "dispatch/observe.h"
+#include "dispatch/py_interpreter.h"
 
 typedef struct mode_entry {
     ct_dispatch_mode_fn fn;
@@ -42,12 +43,14 @@ int ct_dispatch_mode_push(ct_dispatch_mode_fn fn, void *ud) {
     modes.stack[modes.len].fn = fn;
     modes.stack[modes.len].ud = ud;
     modes.len++;
+    ct_tls_state.dispatch_modes = modes.len;
     return 0;
 }
 
 int ct_dispatch_mode_pop(void) {
     if (modes.len == 0) return ct_error_set(CT_ERR_RUNTIME, "trying to pop from empty mode stack");
     modes.len--;
+    ct_tls_state.dispatch_modes = modes.len;
     if (modes.len == 0) set_python_keys_included(false);
     return 0;
 }
@@ -95,17 +98,17 @@ CT_KERNEL(ct_k_python_fallback) {
     t->excluded_xor = (ct_tls_excluded_raw(t) | CT_AFTER_PYTHON_KEYSET) ^ CT_DEFAULT_EXCLUDED;
     int rc;
     if (modes.len > 0) {
-        void *rec = ct_record_function_begin("PythonDispatchMode", args, op->nargs, op);
+        void *rec = ct_record_range_begin("PythonDispatchMode", args, op->nargs, op);
         rc = ct_dispatch_on_mode(op, args, rets);
-        ct_record_function_end(rec);
+        ct_record_range_end(rec);
     } else {
         ct_tensor *sub = NULL;
         for (int i = 0; i < op->nargs && !sub; i++)
             if (args[i].tag == CT_TAG_TENSOR && args[i].u.t->subclass) sub = args[i].u.t;
         if (sub) {
-            void *rec = ct_record_function_begin("PythonSubclass", args, op->nargs, op);
-            rc = ct_subclass_dispatch(sub, op, args, rets);
-            ct_record_function_end(rec);
+            void *rec = ct_record_range_begin("PythonSubclass", args, op->nargs, op);
+            rc = ct_py_interpreter_hooks.subclass_dispatch(sub, op, args, rets);
+            ct_record_range_end(rec);
         } else {
             /* no mode and no wrapper argument (e.g. a factory while only Python is included):
              * drop the Python key and carry on */
@@ -129,7 +132,7 @@ int ct_python_detach(ct_tensor *t, ct_tensor **out) {
         tls_on_entry.excluded_xor = ct_tls_state.excluded_xor;
         set_here = true;
     }
-    int rc = modes.len > 0 ? ct_dispatch_on_mode(detach, args, rets) : ct_subclass_dispatch(t, detach, args, rets);
+    int rc = modes.len > 0 ? ct_dispatch_on_mode(detach, args, rets) : ct_py_interpreter_hooks.subclass_dispatch(t, detach, args, rets);
     if (set_here) tls_on_entry.set = false;
     if (rc != 0) return -1;
     if (rets[0].tag != CT_TAG_TENSOR) return ct_error_set(CT_ERR_RUNTIME, "detach returned no tensor");

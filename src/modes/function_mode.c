@@ -7,6 +7,7 @@
 #include "dispatch/op_impl.h"
 #include "core/tls.h"
 #include "modes/function_impl.h"
+#include "modes/modes_impl.h"
 #include "ops/api_call.h"
 
 typedef struct fmode_entry {

@@ -5,7 +5,7 @@
 #include "ctorch/error.h"
 #include "ctorch/subclass.h"
 #include "core/startup.h"
-#include "modes/modes_impl.h"
+#include "dispatch/py_interpreter.h"
 #include "ctorch/autograd.h"
 #include "subclass/subclass_impl.h"
 
@@ -87,3 +87,5 @@ int ct_subclass_dispatch(ct_tensor *t, const ct_op *op, ct_value *args, ct_value
     if (rc != 0) ct_values_release(rets, ct_op_num_returns(op));
     return rc;
 }
+
+void ct_subclass_register(void) { ct_py_interpreter_hooks.subclass_dispatch = ct_subclass_dispatch; }
