@@ -64,7 +64,7 @@ static int check_inplace(const ct_op *op, ct_tensor *self, bool requires_grad) {
     return 0;
 }
 
-CT_KERNEL(ct_k_autograd) {
+int ct_k_autograd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     const ct_deriv *d = ct_deriv_for(op);
     uint32_t diff = d ? d->diff_args : tensor_args(op);
     bool any = ct_any_requires_grad(args, diff, op->nargs);
@@ -131,7 +131,7 @@ fail:
 
 /* The autograd fallback (VariableFallbackKernel.cpp) for operators without an autograd
  * kernel, e.g. user-defined ones: route below autograd; outputs get no history. */
-CT_KERNEL(ct_k_autograd_fallback) {
+int ct_k_autograd_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
     int rc = ct_redispatch(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
@@ -141,7 +141,7 @@ CT_KERNEL(ct_k_autograd_fallback) {
 
 /* detach's manual autograd kernel (VariableTypeManual.cpp): a "detach" range, then below
  * autograd; the result has no history. */
-CT_KERNEL(ct_k_autograd_detach) {
+int ct_k_autograd_detach(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     void *rec = ct_record_range_begin("detach", args, 1, NULL);
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET);

@@ -21,7 +21,7 @@ static int as_view(ct_tensor *self, ct_tensor *out) {
     return 0;
 }
 
-CT_KERNEL(ct_k_adinplace_or_view) {
+int ct_k_adinplace_or_view(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
     int rc = ct_redispatch(op, ks & CT_AFTER_ADINPLACEORVIEW_KEYSET, args, rets);
@@ -40,7 +40,7 @@ CT_KERNEL(ct_k_adinplace_or_view) {
 }
 
 /* make_variable_non_differentiable_view(self, detach(self)) */
-CT_KERNEL(ct_k_adinplace_detach) {
+int ct_k_adinplace_detach(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
     int rc = ct_redispatch(op, ks & CT_AFTER_ADINPLACEORVIEW_KEYSET, args, rets);

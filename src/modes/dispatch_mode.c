@@ -67,7 +67,7 @@ int ct_dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets) {
     return rc;
 }
 
-CT_KERNEL(ct_k_python_tls_snapshot_fallback) {
+int ct_k_python_tls_snapshot_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     bool set_here = false;
     if (!tls_on_entry.set) { /* MaybeSetTLSOnEntryGuard */
         tls_on_entry.set = true;
@@ -80,7 +80,7 @@ CT_KERNEL(ct_k_python_tls_snapshot_fallback) {
     return rc;
 }
 
-CT_KERNEL(ct_k_python_dispatcher_fallback) {
+int ct_k_python_dispatcher_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     return ct_redispatch(op, ks & CT_FULL_AFTER(CT_KEY_PythonDispatcher), args, rets);
 }
 
@@ -88,7 +88,7 @@ CT_KERNEL(ct_k_python_dispatcher_fallback) {
 #define CT_AFTER_PYTHON_KEYSET                                                                    \
     (ct_keyset_full() ^ (CT_FULL_AFTER(CT_KEY_Python) | CT_FUNCTIONALITY_BIT(CT_KEY_Python)))
 
-CT_KERNEL(ct_k_python_fallback) {
+int ct_k_python_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_tls *t = &ct_tls_state;
     ct_keyset saved_inc = t->included_xor, saved_exc = t->excluded_xor;
     if (tls_on_entry.set) { /* ForceDispatchKeyGuard(tls_on_entry) */

@@ -4,6 +4,8 @@
 
 #include "ctorch/dispatch.h"
 
+/* The kernel signature (ct_kernel_fn), for declarations; definitions write it out so that code
+ * navigation tools see every kernel's name. */
 #define CT_KERNEL(fn) int fn(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
 
 #define CT_IMPL(key, fn) CT_KERNEL(fn);

@@ -309,7 +309,7 @@ struct ct_record_function {
 };
 
 /* profiler::_record_function_enter_new(str name, str? args=None) -> _RecordFunction */
-CT_KERNEL(ct_k_record_function_enter_new) {
+int ct_k_record_function_enter_new(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     if (args[0].tag != CT_TAG_STRING) return ct_error_set(CT_ERR_TYPE, "_record_function_enter_new(): argument 'name' must be str");
@@ -321,7 +321,7 @@ CT_KERNEL(ct_k_record_function_enter_new) {
 }
 
 /* profiler::_record_function_exit._RecordFunction(_RecordFunction _0) -> () */
-CT_KERNEL(ct_k_record_function_exit) {
+int ct_k_record_function_exit(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     (void)rets;
