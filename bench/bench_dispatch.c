@@ -1,18 +1,24 @@
-/* Dispatcher cost, ctorch beside libtorch in one run.
+/* Dispatcher cost and a MiniGPT training step, ctorch beside libtorch and PyTorch in one run.
  *
- *   bench_dispatch [ITERS] [PEER]
+ *   bench_dispatch [ITERS] [PEER] [PYTORCH_CMD] [STEPS]
  *
- * Times the same operations in ctorch and (when PEER, the libtorch program built from
- * bench/peer/libtorch_bench.cpp, exists) in libtorch, each as the best of 5 timed loops, and
- * prints nanoseconds per call and the ratio. Also shows what observing costs in ctorch: the
- * decision trace collected in memory, and printed (to /dev/null). */
+ * Times the same operations in ctorch, in libtorch (when PEER, the program built from
+ * bench/peer/libtorch_bench.cpp, exists) and in PyTorch (when PYTORCH_CMD, a command that runs
+ * bench/peer/pytorch_bench.py under a Python with torch, is given), each as the best of 5 timed
+ * loops, and prints nanoseconds per call and the ratios. The last row is one training step of
+ * MiniGPT with minigpt.py's defaults (examples/minigpt.c; torch::nn in the libtorch peer,
+ * minigpt.py's own classes in the PyTorch one): forward, cross_entropy, backward,
+ * clip_grad_norm_, AdamW, zero_grad, loss.item(). Also shows what observing costs in ctorch:
+ * the decision trace collected in memory, and printed (to /dev/null). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "ctorch/ctorch.h"
+#include "ctorch/optim.h"
 #include "ctorch/profiler.h"
+#include "minigpt.h"
 
 static double now_ns(void) {
     struct timespec ts;
@@ -37,6 +43,12 @@ static double ns_per_call(bench_fn f, void *ud, long iters) {
 typedef struct ctx {
     ct_tensor *a, *b, *a32, *b32, *ag;
     const ct_op *noop;
+    /* MiniGPT with minigpt.py's defaults, its optimizer and one batch */
+    ct_module *gpt;
+    ct_optimizer *opt;
+    ct_tensor *x, *y;
+    double clip;
+    int failed;
 } ctx;
 
 static void add_1elem(void *ud) {
@@ -61,6 +73,24 @@ static void noop_op(void *ud) {
 static void mm_32(void *ud) {
     ctx *c = ud;
     ct_tensor_release(ct_mm(c->a32, c->b32));
+}
+
+static void minigpt_step(void *ud) {
+    ctx *c = ud;
+    double loss;
+    if (ct_gpt_train_step(c->gpt, c->opt, c->x, c->y, c->clip, &loss) != 0) c->failed = 1;
+}
+
+static int minigpt_setup(ctx *c) {
+    ct_gpt_args a;
+    ct_gpt_args_defaults(&a);
+    ct_gpt_config cfg = ct_gpt_config_from_args(&a);
+    ct_manual_seed(a.seed);
+    c->gpt = ct_gpt_new(&cfg);
+    c->opt = c->gpt ? ct_gpt_make_optimizer(c->gpt, a.lr, 0.1) : NULL;
+    c->clip = a.clip;
+    c->failed = 0;
+    return c->opt && ct_gpt_make_batch(&cfg, a.batch, a.seed + 1, &c->x, &c->y) == 0 ? 0 : -1;
 }
 
 static int noop_kernel(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
@@ -94,13 +124,18 @@ typedef struct peer_row {
     double ns;
 } peer_row;
 
-static int read_peer(const char *path, long iters, peer_row *rows, int max) {
+static int read_peer(const char *path, bool quote, long iters, long steps, peer_row *rows, int max) {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %ld 2>/dev/null", path, iters);
+    if (!path || !*path) return 0;
+    snprintf(cmd, sizeof cmd, quote ? "'%s' %ld %ld 2>/dev/null" : "%s %ld %ld 2>/dev/null", path, iters, steps);
     FILE *p = popen(cmd, "r");
     if (!p) return 0;
     int n = 0;
-    while (n < max && fscanf(p, "%63s %lf", rows[n].name, &rows[n].ns) == 2) n++;
+    char line[256];
+    while (n < max && fgets(line, sizeof line, p)) {
+        if (line[0] == '#') printf("%s", line); /* what the peer says it is */
+        else if (sscanf(line, "%63s %lf", rows[n].name, &rows[n].ns) == 2) n++;
+    }
     pclose(p);
     return n;
 }
@@ -114,6 +149,9 @@ static double peer_ns(const peer_row *rows, int n, const char *name) {
 int main(int argc, char **argv) {
     long iters = argc > 1 ? atol(argv[1]) : 200000;
     const char *peer = argc > 2 ? argv[2] : "bench/libtorch_bench";
+    const char *python = argc > 3 ? argv[3] : NULL; /* a shell command line */
+    long steps = argc > 4 ? atol(argv[4]) : 20;
+    if (steps < 1) steps = 1;
     ctx c;
     int64_t one = 1, sq[2] = {32, 32};
     c.a = ct_ones(&one, 1, CT_DTYPE_UNDEFINED);
@@ -127,6 +165,10 @@ int main(int argc, char **argv) {
         return 1;
     }
     ct_register_kernel(c.noop, CT_KEY_CPU, noop_kernel, "bench/bench_dispatch.c");
+    if (minigpt_setup(&c) != 0) {
+        fprintf(stderr, "bench_dispatch: MiniGPT: %s\n", ct_error_message());
+        return 1;
+    }
 
     struct {
         const char *name, *label;
@@ -138,18 +180,32 @@ int main(int argc, char **argv) {
         {"empty_1elem", "empty({1})", empty_1elem, 1},
         {"noop_op", "custom op, kernel returns input", noop_op, 1},
         {"mm_32x32", "mm 32x32", mm_32, 10},
+        {"minigpt_step", "MiniGPT training step (defaults)", minigpt_step, -1},
     };
-    peer_row rows[32];
-    int npeer = read_peer(peer, iters, rows, 32);
-    printf("ns per call, best of 5 loops of %ld calls (1 thread)\n\n", iters);
-    printf("%-36s %12s %12s %10s\n", "operation", "ctorch", npeer ? "libtorch" : "libtorch(-)", "ratio");
+    peer_row rows[32], prows[32];
+    int npeer = read_peer(peer, true, iters, steps, rows, 32);
+    int npy = read_peer(python, false, iters, steps, prows, 32);
+    printf("ns per call, best of 5 loops of %ld calls (MiniGPT: %ld steps; 1 thread)\n\n", iters, steps);
+    printf("%-36s %12s %12s %12s %10s %10s\n", "operation", "ctorch", npeer ? "libtorch" : "libtorch(-)",
+           npy ? "PyTorch" : "PyTorch(-)", "libtorch/", "PyTorch/");
+    printf("%-36s %12s %12s %12s %10s %10s\n", "", "", "", "", "ctorch", "ctorch");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        double ours = ns_per_call(cases[i].f, &c, iters / cases[i].div);
-        double theirs = peer_ns(rows, npeer, cases[i].name);
-        if (theirs > 0)
-            printf("%-36s %12.1f %12.1f %9.1fx\n", cases[i].label, ours, theirs, theirs / ours);
-        else
-            printf("%-36s %12.1f %12s %10s\n", cases[i].label, ours, "n/a", "");
+        double ours = cases[i].div < 0 ? ns_per_call(cases[i].f, &c, steps) : ns_per_call(cases[i].f, &c, iters / cases[i].div);
+        double lt = peer_ns(rows, npeer, cases[i].name), py = peer_ns(prows, npy, cases[i].name);
+        char lts[32] = "n/a", pys[32] = "n/a", ltr[32] = "", pyr[32] = "";
+        if (lt > 0) {
+            snprintf(lts, sizeof lts, "%.1f", lt);
+            snprintf(ltr, sizeof ltr, "%.2fx", lt / ours);
+        }
+        if (py > 0) {
+            snprintf(pys, sizeof pys, "%.1f", py);
+            snprintf(pyr, sizeof pyr, "%.2fx", py / ours);
+        }
+        printf("%-36s %12.1f %12s %12s %10s %10s\n", cases[i].label, ours, lts, pys, ltr, pyr);
+    }
+    if (c.failed) {
+        fprintf(stderr, "bench_dispatch: the MiniGPT step failed: %s\n", ct_error_message());
+        return 1;
     }
     printf("\nobserving in ctorch (add, 1 element):\n");
     double base = ns_per_call(add_1elem, &c, iters);
@@ -188,11 +244,16 @@ int main(int argc, char **argv) {
                shapes ? "profiler, record_shapes=True" : "profiler, record_shapes=False", ns, ns - base,
                (double)overhead / (double)(events ? events : 1), 1e3 / ns, 1e3 / base);
     }
-    if (!npeer) printf("\n(libtorch side not run: build %s from bench/peer/libtorch_bench.cpp; see bench/README.md)\n", peer);
+    if (!npeer) printf("\n(libtorch side not run: build %s from bench/peer/libtorch_bench.cpp)\n", peer);
+    if (!npy) printf("(PyTorch side not run: give a command that runs bench/peer/pytorch_bench.py with torch)\n");
     ct_tensor_release(c.a);
     ct_tensor_release(c.b);
     ct_tensor_release(c.a32);
     ct_tensor_release(c.b32);
     ct_tensor_release(c.ag);
+    ct_tensor_release(c.x);
+    ct_tensor_release(c.y);
+    ct_optimizer_free(c.opt);
+    ct_module_free(c.gpt);
     return 0;
 }

@@ -16,6 +16,7 @@
  * Every statement in REPORT.md is printed next to the log that backs it, and the sentences
  * that interpret the logs are built from what the logs contain. */
 #include "lab00.h"
+#include "files.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -25,13 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "build_info.h"
 #include "ctorch/autograd.h"
 #include "ctorch/ctorch.h"
+#include "ctorch/json.h"
 #include "ctorch/mode.h"
 #include "ctorch/profiler.h"
 #include "ctorch/trace.h"
-#include "util/json.h"
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
@@ -145,41 +145,6 @@ static void table_header(FILE *f, const char *table) {
         fwrite(p, 1, len, f);
         p = e ? e + 1 : NULL;
     }
-}
-
-static int mkdir_p(const char *path) {
-    char buf[4096];
-    size_t n = strlen(path);
-    if (n == 0 || n >= sizeof buf) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    memcpy(buf, path, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] == '/' || buf[i] == '\0') {
-            char c = buf[i];
-            buf[i] = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-            buf[i] = c;
-        }
-    }
-    struct stat st;
-    if (stat(path, &st) != 0) return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return 0;
-}
-
-static int write_out(const char *dir, const char *name, const char *content) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (ct_json_write_file_atomic(path, content) != 0) {
-        fprintf(stderr, "ctorch lab00: cannot write %s: %s\n", path, ct_error_message());
-        return -1;
-    }
-    return 0;
 }
 
 /* ---- the lab ------------------------------------------------------------------------------ */
@@ -488,7 +453,7 @@ static char *make_trace_log(const lab *L) {
     if (text_open(&t) != 0) return NULL;
     FILE *f = t.f;
     fprintf(f, "# Lab 00 trace log (ctorch %s, following PyTorch %s, seed %llu)\n\n", CTORCH_VERSION_STRING,
-            CTORCH_PYTORCH_VERSION, (unsigned long long)L->seed);
+            ct_build_config()->pytorch_version, (unsigned long long)L->seed);
     fprintf(f, "## dispatch-mode log: linear(x, W, b)\n");
     oplog_print_lines(f, &L->linear_log);
     fprintf(f, "\n## dispatch-mode log: addmm(b, x, W.T), W.T inside the mode\n");
@@ -563,12 +528,12 @@ static char *make_report(const lab *L, const char *timestamp) {
     fprintf(f, "Written by `ctorch lab00` on %s.\n\n", timestamp);
     fprintf(f, "## Versions\n\n");
     fprintf(f, "- ctorch %s (sources %.16s...), built by %s (%s), BLAS: %s\n", CTORCH_VERSION_STRING,
-            CTORCH_SOURCE_HASH, CTORCH_COMPILER, *CTORCH_BUILD_TYPE ? CTORCH_BUILD_TYPE : "default build type",
-            CTORCH_BLAS_NAME);
+            ct_build_config()->source_hash, ct_build_config()->compiler, *ct_build_config()->build_type ? ct_build_config()->build_type : "default build type",
+            ct_build_config()->blas);
     fprintf(f, "- follows PyTorch %s: op names, overloads, dispatch keys, key-set printouts, autograd node names,\n"
                "  profiler tables and random numbers are PyTorch 2.6's; its reference run of this lab printed\n"
                "  `torch 2.6.0+debian`.\n",
-            CTORCH_PYTORCH_VERSION);
+            ct_build_config()->pytorch_version);
     fprintf(f, "- seed %llu (`torch.manual_seed`), x: 2x64, W: 600x64, b: 600, all float32 with requires_grad=True.\n\n",
             (unsigned long long)L->seed);
 
@@ -688,7 +653,7 @@ static char *make_report(const lab *L, const char *timestamp) {
             am_key, amr_key, am_set, am_key);
     fprintf(f, "The autograd kernel recorded the graph and excluded the autograd keys before redispatching, so\n"
                "the CPU kernel (%s) did the arithmetic. ",
-            CTORCH_BLAS_NAME);
+            ct_build_config()->blas);
     fprintf(f, "The backward was recorded as `%s`%s.\n\n", grad_fn_name,
             prof_addmm_bw ? ", which the profiler shows running in backward inside "
                             "`autograd::engine::evaluate_function: AddmmBackward0`"
@@ -737,7 +702,7 @@ static char *make_report(const lab *L, const char *timestamp) {
                "   bias into the output (`expand`, `copy_`) and accumulates the product onto it in one gemm\n"
                "   with beta and alpha (%s).\n",
             amr_key, addmm_inner_mm_add ? "an inner mm/add" : "no `aten::mm`, `aten::matmul` or `aten::add`",
-            CTORCH_BLAS_NAME);
+            ct_build_config()->blas);
     return text_close(&t);
 }
 
@@ -746,19 +711,19 @@ static char *make_manifest(const lab *L, const char *timestamp, const char *comm
     if (!m) return NULL;
     cJSON_AddStringToObject(m, "lab", "00-dispatcher-trace");
     cJSON_AddStringToObject(m, "ctorch_version", CTORCH_VERSION_STRING);
-    cJSON_AddStringToObject(m, "pytorch_version_followed", CTORCH_PYTORCH_VERSION);
+    cJSON_AddStringToObject(m, "pytorch_version_followed", ct_build_config()->pytorch_version);
     /* the generator's seed (torch.initial_seed()) as an exact integer: a double would round
      * seeds above 2^53 */
     char seed[24];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)L->seed);
     cJSON_AddRawToObject(m, "seed", seed);
     cJSON_AddStringToObject(m, "timestamp_utc", timestamp);
-    cJSON_AddStringToObject(m, "source_hash", CTORCH_SOURCE_HASH);
-    cJSON_AddStringToObject(m, "compiler", CTORCH_COMPILER);
-    cJSON_AddStringToObject(m, "compiler_flags", CTORCH_C_FLAGS);
-    cJSON_AddStringToObject(m, "build_type", CTORCH_BUILD_TYPE);
-    cJSON_AddStringToObject(m, "blas", CTORCH_BLAS_NAME);
-    cJSON_AddStringToObject(m, "json_library", CTORCH_JSON_NAME);
+    cJSON_AddStringToObject(m, "source_hash", ct_build_config()->source_hash);
+    cJSON_AddStringToObject(m, "compiler", ct_build_config()->compiler);
+    cJSON_AddStringToObject(m, "compiler_flags", ct_build_config()->c_flags);
+    cJSON_AddStringToObject(m, "build_type", ct_build_config()->build_type);
+    cJSON_AddStringToObject(m, "blas", ct_build_config()->blas);
+    cJSON_AddStringToObject(m, "json_library", ct_build_config()->json_library);
     if (command) cJSON_AddStringToObject(m, "command", command);
     cJSON *files = cJSON_AddArrayToObject(m, "files");
     cJSON_AddItemToArray(files, cJSON_CreateString("trace.log"));
@@ -784,7 +749,7 @@ int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, FI
         return 2;
     }
     /* the folder first: an unwritable --out fails before any work */
-    if (mkdir_p(out_dir) != 0) {
+    if (ct_example_mkdir_p(out_dir) != 0) {
         fprintf(stderr, "ctorch lab00: cannot create the output folder '%s': %s\n", out_dir, strerror(errno));
         return 2;
     }
@@ -824,9 +789,9 @@ int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, FI
         goto done;
     }
     rc = 2;
-    if (write_out(out_dir, "trace.log", trace_log) != 0) goto done;
-    if (write_out(out_dir, "REPORT.md", report) != 0) goto done;
-    if (write_out(out_dir, "manifest.json", manifest) != 0) goto done;
+    if (ct_example_write_file("ctorch lab00", out_dir, "trace.log", trace_log) != 0) goto done;
+    if (ct_example_write_file("ctorch lab00", out_dir, "REPORT.md", report) != 0) goto done;
+    if (ct_example_write_file("ctorch lab00", out_dir, "manifest.json", manifest) != 0) goto done;
     if (progress) fprintf(progress, "lab00: wrote %s/trace.log, %s/REPORT.md, %s/manifest.json\n", out_dir, out_dir, out_dir);
     rc = 0;
 done:

@@ -13,13 +13,13 @@
 
 #include "ctorch/autograd.h"
 #include "ctorch/ctorch.h"
+#include "ctorch/json.h"
 #include "ctorch/mode.h"
 #include "ctorch/nn.h"
 #include "ctorch/optim.h"
 #include "ctorch/subclass.h"
 #include "seed_arg.h"
 #include "step_tracer.h"
-#include "util/json.h"
 
 static const char *const MM_LIKE[] = {"aten.mm.default", "aten.addmm.default", "aten.bmm.default"};
 
@@ -71,7 +71,7 @@ static int run_step(uint64_t seed, ct_op_counter *counter, step_out *out) {
     if (!opt) goto done;
     if (counter && (ct_op_counter_set_phase(counter, "forward") != 0 || ct_op_counter_push(counter) != 0)) goto done;
     out->logits = ct_module_forward(model, x);
-    loss = out->logits ? ct_cross_entropy(out->logits, y, NULL, CT_REDUCTION_MEAN, -100, 0.0) : NULL;
+    loss = out->logits ? ct_cross_entropy(out->logits, y, NULL, -100, CT_REDUCTION_MEAN, 0.0) : NULL;
     int ok = loss != NULL;
     if (counter) ct_op_counter_set_phase(counter, "backward");
     ok = ok && ct_backward(loss, NULL, false) == 0;
@@ -125,7 +125,7 @@ static int subclass_step(uint64_t seed, ct_logging_tensor_log *log, ct_tensor **
     h1 = ct_linear(lx, w[0], w[1]);
     h = h1 ? ct_relu(h1) : NULL;
     logits = h ? ct_linear(h, w[2], w[3]) : NULL;
-    loss = logits ? ct_cross_entropy(logits, ly, NULL, CT_REDUCTION_MEAN, -100, 0.0) : NULL;
+    loss = logits ? ct_cross_entropy(logits, ly, NULL, -100, CT_REDUCTION_MEAN, 0.0) : NULL;
     if (!loss || ct_backward(loss, NULL, false) != 0) goto done;
     *grad_is_logging = ct_logging_tensor_elem(ct_tensor_grad(w[0])) != NULL;
     for (int i = 0; i < 4; i++) {

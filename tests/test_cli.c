@@ -125,7 +125,7 @@ static void expect_help(const char *const *args, const char *cmd) {
 }
 
 static void test_help_and_version(const cJSON *golden) {
-    static const char *const required[] = {"keys", "dump", "ops", "trace", "lab00", "step", "help"};
+    static const char *const required[] = {"keys", "dump", "ops", "trace", "lab00", "step", "gpt", "help"};
     char names[MAX_COMMANDS][32];
     const char *help_args[] = {"--help", NULL}, *h_args[] = {"-h", NULL}, *help_cmd[] = {"help", NULL};
     run_result r = run_ctorch(help_args);
@@ -205,7 +205,8 @@ static void test_usage_errors(const cJSON *golden) {
     static const struct {
         const char *name, *args_ok[3]; /* arguments that make a valid call, before the extra one */
     } cmds[] = {{"keys", {NULL}},  {"dump", {"aten::add.Tensor", NULL}}, {"ops", {NULL}}, {"trace", {NULL}},
-                {"lab00", {NULL}}, {"step", {"--seed", "1", NULL}},       {"help", {"step", NULL}}};
+                {"lab00", {NULL}}, {"step", {"--seed", "1", NULL}},       {"help", {"step", NULL}},
+                {"gpt", {"--tied", NULL}}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         const char *n = cmds[i].name;
         const char *u1[] = {n, "--bogus", NULL}, *u2[] = {n, "-q", NULL}, *u3[] = {n, "--help=yes", NULL};

@@ -138,7 +138,7 @@ static ct_profiler *seed_step_profile(void) {
     ct_tensor *x = ct_randn_generator(xs, 2, g, CT_DTYPE_UNDEFINED), *y = ct_randint_generator(0, 4, ys, 1, g, CT_DTYPE_UNDEFINED);
     ct_profiler *p = ct_profiler_start(true);
     ct_tensor *logits = ct_module_forward(model, x);
-    ct_tensor *loss = ct_cross_entropy(logits, y, NULL, CT_REDUCTION_MEAN, -100, 0.0);
+    ct_tensor *loss = ct_cross_entropy(logits, y, NULL, -100, CT_REDUCTION_MEAN, 0.0);
     CHECK_INT_EQ(ct_backward(loss, NULL, false), 0);
     CHECK_INT_EQ(ct_optimizer_step(opt), 0);
     CHECK_INT_EQ(ct_profiler_stop(p), 0);

@@ -12,6 +12,8 @@
 #include "ctorch/dtype.h"
 #include "ctorch/error.h"
 #include "ctorch/export.h"
+#include "ctorch/factory.h"
+#include "ctorch/json.h"
 #include "ctorch/keys.h"
 #include "ctorch/mode.h"
 #include "ctorch/nn.h"

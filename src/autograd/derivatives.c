@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "autograd/autograd_impl.h"
+#include "autograd/formulas.h"
 #include "autograd/node.h"
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"

@@ -295,12 +295,26 @@ static int call_node(ct_node *fn, ct_tensor **inputs, ct_tensor **outputs) {
         for (int i = 0; i < fn->n_inputs; i++) any = any || inputs[i];
         if (any) {
             ct_tensor *per_arg[CT_MAX_OP_ARGS] = {NULL};
-            rc = fn->deriv->formula(fn, inputs, per_arg);
+            /* gradients of Tensor[] elements go by edge (fn->list_grads); other ops need no array */
+            bool has_list = false;
+            for (int a = 0; fn->op && a < fn->op->nargs && !has_list; a++)
+                has_list = fn->op->args[a].type == CT_TY_TENSORLIST && fn->edge_of_arg[a] >= 0;
+            fn->list_grads = has_list && fn->n_next ? ct_calloc((size_t)fn->n_next, sizeof *fn->list_grads) : NULL;
+            rc = has_list && fn->n_next && !fn->list_grads ? -1 : fn->deriv->formula(fn, inputs, per_arg);
             for (int a = 0; a < CT_MAX_OP_ARGS; a++) {
                 int e = fn->edge_of_arg[a];
-                if (e >= 0 && rc == 0) outputs[e] = per_arg[a];
+                bool is_list = fn->op && a < fn->op->nargs && fn->op->args[a].type == CT_TY_TENSORLIST;
+                if (e >= 0 && rc == 0 && !is_list) outputs[e] = per_arg[a];
                 else ct_tensor_release(per_arg[a]);
+                if (e >= 0 && is_list && fn->list_grads)
+                    for (int64_t k = 0; k < fn->list_len[a]; k++) {
+                        if (rc == 0) outputs[e + k] = fn->list_grads[e + k];
+                        else ct_tensor_release(fn->list_grads[e + k]);
+                        fn->list_grads[e + k] = NULL;
+                    }
             }
+            ct_free(fn->list_grads);
+            fn->list_grads = NULL;
         }
     }
     ct_record_range_end(rec);

@@ -27,14 +27,28 @@ int ct_k_adinplace_or_view(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     int rc = ct_redispatch(op, ks & CT_AFTER_ADINPLACEORVIEW_KEYSET, args, rets);
     ct_key_guard_pop(&g);
     if (rc != 0) return rc;
-    if (op->inplace) {
-        ct_tensor_bump_version(args[0].u.t);
+    if (op->mutates) {
+        /* increment_version of every written argument (self of an in-place op, out of an out= op) */
+        for (int i = 0; i < op->nargs; i++) {
+            if (!op->args[i].alias_write) continue;
+            if (args[i].tag == CT_TAG_TENSOR) ct_tensor_bump_version(args[i].u.t);
+            else if (args[i].tag == CT_TAG_TENSORLIST)
+                for (int64_t k = 0; k < args[i].u.tlist.len; k++) ct_tensor_bump_version(args[i].u.tlist.items[k]);
+        }
     } else if (op->view && args[0].tag == CT_TAG_TENSOR) {
-        for (int r = 0; r < op->nrets; r++)
-            if (rets[r].tag == CT_TAG_TENSOR && as_view(args[0].u.t, rets[r].u.t) != 0) {
+        for (int r = 0; r < op->nrets; r++) {
+            int bad = 0;
+            if (rets[r].tag == CT_TAG_TENSOR) {
+                bad = as_view(args[0].u.t, rets[r].u.t);
+            } else if (rets[r].tag == CT_TAG_TENSORLIST) { /* split: every piece is a view of self */
+                for (int64_t k = 0; k < rets[r].u.tlist.len && !bad; k++)
+                    bad = as_view(args[0].u.t, rets[r].u.tlist.items[k]);
+            }
+            if (bad) {
                 ct_values_release(rets, op->nrets);
                 return -1;
             }
+        }
     }
     return 0;
 }

@@ -50,10 +50,12 @@ static ct_node *node_alloc(const char *name, const char *py_name, int n_next, in
     return n;
 }
 
-ct_node *ct_node_new_formula(const ct_deriv *d, const ct_op *op, int n_inputs) {
+ct_node *ct_node_new_formula(const ct_deriv *d, const ct_op *op, const ct_value *args, int n_inputs) {
     int n_next = 0;
-    for (int i = 0; i < op->nargs; i++)
-        if (d->diff_args >> i & 1u) n_next++;
+    for (int i = 0; i < op->nargs; i++) {
+        if (!(d->diff_args >> i & 1u)) continue;
+        n_next += args[i].tag == CT_TAG_TENSORLIST ? (int)args[i].u.tlist.len : 1;
+    }
     ct_node *n = node_alloc(d->name, d->name, n_next, n_inputs);
     if (!n) return NULL;
     /* Node(sequence_nr = at::sequence_number::get_and_increment()) */
@@ -61,9 +63,27 @@ ct_node *ct_node_new_formula(const ct_deriv *d, const ct_op *op, int n_inputs) {
     n->deriv = d;
     n->op = op;
     int e = 0;
-    for (int i = 0; i < op->nargs; i++)
-        if (d->diff_args >> i & 1u) n->edge_of_arg[i] = e++;
+    for (int i = 0; i < op->nargs; i++) {
+        if (args[i].tag == CT_TAG_TENSORLIST) n->list_len[i] = args[i].u.tlist.len;
+        if (!(d->diff_args >> i & 1u)) continue;
+        n->edge_of_arg[i] = e;
+        e += args[i].tag == CT_TAG_TENSORLIST ? (int)args[i].u.tlist.len : 1;
+    }
     return n;
+}
+
+int ct_node_set_num_inputs(ct_node *n, int n_inputs) {
+    if (n_inputs <= n->n_inputs) {
+        n->n_inputs = n_inputs;
+        return 0;
+    }
+    ct_tensor_meta *m = ct_calloc((size_t)n_inputs, sizeof *m);
+    if (!m) return -1;
+    memcpy(m, n->input_meta, sizeof *m * (size_t)n->n_inputs);
+    ct_free(n->input_meta);
+    n->input_meta = m;
+    n->n_inputs = n_inputs;
+    return 0;
 }
 
 ct_node *ct_graph_root_new(ct_edge *roots, ct_tensor *const *grads, int n) {
@@ -121,6 +141,10 @@ void ct_node_release(ct_node *n) {
         ct_free(n->args);
         ct_free(n->list_store);
         ct_free(n->arg_meta);
+        for (int i = 0; i < CT_MAX_OP_ARGS; i++) {
+            ct_free(n->list_meta[i]);
+            ct_free(n->strings[i]);
+        }
         ct_free(n);
         live_nodes--;
         n = tail;
@@ -223,7 +247,22 @@ ct_edge ct_gradient_edge(ct_tensor *t) {
 
 bool ct_node_needs(const ct_node *n, int arg) {
     int e = n->edge_of_arg[arg];
-    if (e < 0 || !n->next[e].fn) return false;
+    if (e < 0) return false;
+    if (n->list_len[arg] > 0 || (n->op && n->op->args[arg].type == CT_TY_TENSORLIST)) {
+        /* a Tensor[] argument: any of its elements */
+        for (int64_t k = 0; k < n->list_len[arg]; k++)
+            if (ct_node_needs_elem(n, arg, k)) return true;
+        return false;
+    }
+    if (!n->next[e].fn) return false;
+    return n->needed ? n->needed[e] : true;
+}
+
+bool ct_node_needs_elem(const ct_node *n, int arg, int64_t k) {
+    int e = n->edge_of_arg[arg];
+    if (e < 0 || k < 0 || k >= n->list_len[arg]) return false;
+    e += (int)k;
+    if (!n->next[e].fn) return false;
     return n->needed ? n->needed[e] : true;
 }
 
@@ -290,8 +329,13 @@ int ct_set_history(ct_tensor *t, ct_node *fn, uint32_t output_nr) {
 
 bool ct_any_requires_grad(const ct_value *args, uint32_t mask, int nargs) {
     if (ct_tls_state.grad_disabled) return false;
-    for (int i = 0; i < nargs; i++)
-        if ((mask >> i & 1u) && args[i].tag == CT_TAG_TENSOR && ct_tensor_requires_grad(args[i].u.t)) return true;
+    for (int i = 0; i < nargs; i++) {
+        if (!(mask >> i & 1u)) continue;
+        if (args[i].tag == CT_TAG_TENSOR && ct_tensor_requires_grad(args[i].u.t)) return true;
+        if (args[i].tag == CT_TAG_TENSORLIST)
+            for (int64_t k = 0; k < args[i].u.tlist.len; k++)
+                if (ct_tensor_requires_grad(args[i].u.tlist.items[k])) return true;
+    }
     return false;
 }
 

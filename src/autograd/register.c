@@ -7,7 +7,7 @@
 #include "ops/builtin.h"
 
 /* Kernels written for one op (VariableTypeManual.cpp), and the VariableType kernels PyTorch
- * registers for the CompositeImplicitAutograd ops linear and matmul (derivatives.yaml entries
+ * registers for the CompositeImplicitAutograd ops linear, matmul and narrow (derivatives.yaml entries
  * used by nested tensors; the composite kernel still fills AutogradCPU, as the precedence
  * rules say). */
 static const struct {
@@ -19,6 +19,8 @@ static const struct {
     {CT_OPID_detach, CT_KEY_ADInplaceOrView, ct_k_adinplace_detach},
     {CT_OPID_linear, CT_KEY_Autograd, ct_k_autograd},
     {CT_OPID_matmul, CT_KEY_Autograd, ct_k_autograd},
+    {CT_OPID_narrow, CT_KEY_Autograd, ct_k_autograd},
+    {CT_OPID_narrow, CT_KEY_ADInplaceOrView, ct_k_adinplace_or_view},
 };
 
 static void register_generic(ct_opid id) {
@@ -26,17 +28,17 @@ static void register_generic(ct_opid id) {
     if (!op || op->regs[CT_KEY_CompositeImplicitAutograd].present) return;
     /* VariableType: every non-composite op has an autograd kernel (gen_variable_type.py). */
     if (!op->regs[CT_KEY_Autograd].present)
-        ct_register_kernel(op, CT_KEY_Autograd, ct_k_autograd, "src/autograd/autograd_kernel.c");
-    /* ADInplaceOrViewType: every in-place and view op (gen_inplace_or_view_type.py). */
-    if ((op->inplace || op->view) && !op->regs[CT_KEY_ADInplaceOrView].present && !ct_builtin_no_adinplace(id))
-        ct_register_kernel(op, CT_KEY_ADInplaceOrView, ct_k_adinplace_or_view, "src/autograd/inplace_or_view.c");
+        ct_register_kernel(op, CT_KEY_Autograd, ct_k_autograd, CT_HERE);
+    /* ADInplaceOrViewType: every in-place, out= and view op (gen_inplace_or_view_type.py). */
+    if ((op->mutates || op->view) && !op->regs[CT_KEY_ADInplaceOrView].present && !ct_builtin_no_adinplace(id))
+        ct_register_kernel(op, CT_KEY_ADInplaceOrView, ct_k_adinplace_or_view, CT_HERE);
 }
 
 void ct_autograd_register(void) {
     ct_autograd_install_meta_hooks();
-    ct_register_fallback(CT_KEY_AutogradCPU, ct_k_autograd_fallback, "src/autograd/autograd_kernel.c (autograd fallback)");
-    ct_register_fallback(CT_KEY_AutogradOther, ct_k_autograd_fallback, "src/autograd/autograd_kernel.c (autograd fallback)");
+    ct_register_fallback(CT_KEY_AutogradCPU, ct_k_autograd_fallback, CT_HERE);
+    ct_register_fallback(CT_KEY_AutogradOther, ct_k_autograd_fallback, CT_HERE);
     for (size_t i = 0; i < sizeof manual / sizeof manual[0]; i++)
-        ct_register_kernel(ct_builtin_ops[manual[i].id], manual[i].key, manual[i].fn, "src/autograd/register.c (VariableTypeManual)");
+        ct_register_kernel(ct_builtin_ops[manual[i].id], manual[i].key, manual[i].fn, CT_HERE);
     for (int id = 0; id < CT_OPID_COUNT; id++) register_generic((ct_opid)id);
 }

@@ -3,4 +3,4 @@
 
 /* Zero-initialised: PyTorch's defaults (Note [TLS stored XOR defaults]). */
 _Thread_local ct_tls ct_tls_state;
-int ct_global_observe;
+atomic_int ct_global_observe;

@@ -4,6 +4,7 @@
 #ifndef CT_TLS_H
 #define CT_TLS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -30,24 +31,16 @@ typedef struct ct_tls {
 } ct_tls;
 
 extern _Thread_local ct_tls ct_tls_state;
-extern int ct_global_observe; /* process-wide CT_OBSERVE_* bits (trace printing) */
+/* process-wide CT_OBSERVE_* bits (trace printing): set by any thread, read on every call with a
+ * relaxed load (a plain load on x86-64 and AArch64) */
+extern atomic_int ct_global_observe;
+static inline int ct_global_observe_bits(void) {
+    return atomic_load_explicit(&ct_global_observe, memory_order_relaxed);
+}
 
 #define CT_DEFAULT_INCLUDED                                                                       \
     (CT_FUNCTIONALITY_BIT(CT_KEY_BackendSelect) | CT_FUNCTIONALITY_BIT(CT_KEY_ADInplaceOrView))
-#define CT_DEFAULT_EXCLUDED                                                                       \
-    (CT_FUNCTIONALITY_BIT(CT_KEY_AutocastCPU) | CT_FUNCTIONALITY_BIT(CT_KEY_AutocastXPU) |        \
-     CT_FUNCTIONALITY_BIT(CT_KEY_AutocastIPU) | CT_FUNCTIONALITY_BIT(CT_KEY_AutocastHPU) |        \
-     CT_FUNCTIONALITY_BIT(CT_KEY_AutocastXLA) | CT_FUNCTIONALITY_BIT(CT_KEY_AutocastMPS) |        \
-     CT_FUNCTIONALITY_BIT(CT_KEY_AutocastCUDA) | CT_FUNCTIONALITY_BIT(CT_KEY_AutocastPrivateUse1))
-
-/* DispatchKeySet(FULL_AFTER, k) for a functionality key k, as a constant expression. */
-#define CT_FULL_AFTER(k) ((CT_FUNCTIONALITY_BIT(k) - 1) | CT_FUNCTIONALITY_BIT(CT_KEY_PythonDispatcher))
-#define CT_AUTOGRAD_KEYSET                                                                        \
-    (CT_FUNCTIONALITY_BIT(CT_KEY_AutogradFunctionality) | CT_FUNCTIONALITY_BIT(CT_KEY_AutogradOther) | \
-     CT_FUNCTIONALITY_BIT(CT_KEY_AutogradNestedTensor))
-#define CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW (CT_AUTOGRAD_KEYSET | CT_FUNCTIONALITY_BIT(CT_KEY_ADInplaceOrView))
-#define CT_AFTER_AUTOGRAD_KEYSET CT_FULL_AFTER(CT_KEY_AutogradOther)
-#define CT_AFTER_ADINPLACEORVIEW_KEYSET CT_FULL_AFTER(CT_KEY_ADInplaceOrView)
+#define CT_DEFAULT_EXCLUDED CT_AUTOCAST_KEYSET
 
 static inline ct_keyset ct_tls_included_raw(const ct_tls *t) {
     return t->included_xor ^ CT_DEFAULT_INCLUDED;

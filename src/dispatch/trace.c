@@ -75,8 +75,10 @@ static ct_keyset ks_get(const ks_table *t, uint16_t i) { return i < t->n ? t->ke
 
 /* ---- per-thread state ---- */
 
-static int print_level;  /* 0 off, 1 PyTorch's lines, 2 full decisions */
-static FILE *trace_stream;
+/* process-wide: any thread may set them while others print (relaxed: each is one word that is
+ * read whole; the stream's own lock orders the lines) */
+static atomic_int print_level;  /* 0 off, 1 PyTorch's lines, 2 full decisions */
+static FILE *_Atomic trace_stream;
 
 typedef struct collector {
     bool on;
@@ -113,14 +115,15 @@ static ks_table *table_for_record(void) {
 }
 
 void ct_trace_set_print(int level) {
-    print_level = level < 0 ? 0 : level > 2 ? 2 : level;
-    if (print_level > 0)
-        ct_global_observe |= CT_OBSERVE_TRACE_PRINT;
+    level = level < 0 ? 0 : level > 2 ? 2 : level;
+    atomic_store_explicit(&print_level, level, memory_order_relaxed);
+    if (level > 0)
+        atomic_fetch_or_explicit(&ct_global_observe, CT_OBSERVE_TRACE_PRINT, memory_order_relaxed);
     else
-        ct_global_observe &= ~CT_OBSERVE_TRACE_PRINT;
+        atomic_fetch_and_explicit(&ct_global_observe, ~CT_OBSERVE_TRACE_PRINT, memory_order_relaxed);
 }
-int ct_trace_print_level(void) { return print_level; }
-void ct_trace_set_stream(FILE *f) { trace_stream = f; }
+int ct_trace_print_level(void) { return atomic_load_explicit(&print_level, memory_order_relaxed); }
+void ct_trace_set_stream(FILE *f) { atomic_store_explicit(&trace_stream, f, memory_order_relaxed); }
 
 int ct_trace_set_capacity(size_t records) {
     if (records == 0 || records > CT_TRACE_MAX_CAPACITY)
@@ -270,12 +273,13 @@ size_t ct_trace_format(const ct_dispatch_record *r, bool full, char *buf, size_t
 /* ---- recording (Note [One emit point]) ---- */
 
 static void emit(const ct_trace_rec *c, const ks_table *t) {
-    if (ct_global_observe & CT_OBSERVE_TRACE_PRINT) {
+    if (ct_global_observe_bits() & CT_OBSERVE_TRACE_PRINT) {
         ct_dispatch_record r;
         expand(c, t, &r);
         char line[8192];
-        size_t n = ct_trace_format(&r, print_level >= 2, line, sizeof line);
-        FILE *f = trace_stream ? trace_stream : stderr;
+        size_t n = ct_trace_format(&r, ct_trace_print_level() >= 2, line, sizeof line);
+        FILE *f = atomic_load_explicit(&trace_stream, memory_order_relaxed);
+        if (!f) f = stderr;
         fwrite(line, 1, n < sizeof line ? n : sizeof line - 1, f);
     }
     if (coll.on) {
@@ -289,8 +293,8 @@ static void fill_slot(ct_trace_rec *c, ks_table *t, const ct_op *op, ct_keyset k
     int slot = ct_slot_index(ks);
     c->dispatch = ks_intern(t, ks);
     c->slot_index = (uint16_t)slot;
-    c->slot = (uint8_t)op->meta[slot].kind;
-    c->where = op->meta[slot].where;
+    c->slot = atomic_load_explicit(&op->meta[slot].kind, memory_order_relaxed);
+    c->where = atomic_load_explicit(&op->meta[slot].where, memory_order_relaxed);
 }
 
 static uint16_t depth16(int d) { return (uint16_t)(d < 0 ? 0 : d > 0xFFFF ? 0xFFFF : d); }
@@ -311,7 +315,10 @@ void ct_trace_call(const ct_op *op, const ct_value *args, ct_keyset args_ks, ct_
             aks = args[i].u.t->keys;
         else if (args[i].tag == CT_TAG_GENERATOR) /* CPUGeneratorImpl carries DispatchKeySet(CPU) */
             aks = CT_FUNCTIONALITY_BIT(CT_KEY_Dense) | CT_BACKEND_BIT(CT_BACKEND_CPU);
-        else
+        else if (args[i].tag == CT_TAG_TENSORLIST) { /* a list shows the union of its tensors' key sets */
+            aks = 0;
+            for (int64_t k = 0; k < args[i].u.tlist.len; k++) aks |= args[i].u.tlist.items[k]->keys;
+        } else
             continue;
         c.arg_index[c.n_args] = (uint8_t)i;
         c.arg_keys[c.n_args++] = ks_intern(t, aks);

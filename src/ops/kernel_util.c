@@ -96,6 +96,12 @@ ct_dtype ct_result_type2(const ct_tensor *a, const ct_tensor *b) {
     return rt_result(&s);
 }
 
+ct_dtype ct_result_type_n(ct_tensor *const *ts, int64_t n) {
+    rt_state s = {CT_DTYPE_UNDEFINED, CT_DTYPE_UNDEFINED, CT_DTYPE_UNDEFINED};
+    for (int64_t i = 0; i < n; i++) rt_add_tensor(&s, ts[i]);
+    return rt_result(&s);
+}
+
 ct_dtype ct_result_type_scalar(const ct_tensor *a, ct_scalar sc) {
     rt_state s = {CT_DTYPE_UNDEFINED, CT_DTYPE_UNDEFINED, CT_DTYPE_UNDEFINED};
     rt_add_tensor(&s, a);

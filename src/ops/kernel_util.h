@@ -47,6 +47,8 @@ ct_dtype ct_scalar_dtype(ct_scalar s);
 /* torch.result_type over tensors (and an optional wrapped scalar). */
 ct_dtype ct_result_type2(const ct_tensor *a, const ct_tensor *b);
 ct_dtype ct_result_type_scalar(const ct_tensor *a, ct_scalar s);
+/* torch.result_type over n tensors (at::native::result_type(TensorList), as cat uses it). */
+ct_dtype ct_result_type_n(ct_tensor *const *ts, int64_t n);
 /* canCast(from, to) and the error for an in-place result that cannot be cast. */
 bool ct_can_cast(ct_dtype from, ct_dtype to);
 

@@ -10,11 +10,13 @@
 
 #define CT_IMPL(key, fn) CT_KERNEL(fn);
 #define CT_NO_ADINPLACEORVIEW
+#define CT_OTHER_BACKEND_KERNEL
 #define CT_OP(id, schema, ...) __VA_ARGS__
 #include "ops/ops.def"
 #undef CT_OP
 #undef CT_IMPL
 #undef CT_NO_ADINPLACEORVIEW
+#undef CT_OTHER_BACKEND_KERNEL
 
 /* The generic BackendSelect kernel (RegisterBackendSelect: picks the backend from the options).
  * The generic kernels of higher layers are declared by those layers (autograd/autograd_impl.h,

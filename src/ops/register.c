@@ -12,9 +12,6 @@ typedef struct impl_def {
     ct_kernel_fn fn;
 } impl_def;
 
-#define CT_LINE_STR2(x) #x
-#define CT_LINE_STR(x) CT_LINE_STR2(x)
-
 typedef struct op_def {
     const char *schema;
     const char *where;
@@ -23,14 +20,16 @@ typedef struct op_def {
 
 #define CT_IMPL(key, fn) {CT_KEY_##key, fn},
 #define CT_NO_ADINPLACEORVIEW {CT_KEY_COUNT, NULL},
+#define CT_OTHER_BACKEND_KERNEL {(ct_dispatch_key)(CT_KEY_COUNT + 1), NULL},
 static const op_def defs[CT_OPID_COUNT] = {
-/* each list ends with {Undefined, NULL}; CT_NO_ADINPLACEORVIEW is the entry {COUNT, NULL} */
-#define CT_OP(id, schema, ...) {schema, "src/ops/ops.def:" CT_LINE_STR(__LINE__), {__VA_ARGS__ {CT_KEY_Undefined, NULL}}},
+/* each list ends with {Undefined, NULL}; the markers are entries with a NULL kernel */
+#define CT_OP(id, schema, ...) {schema, CT_HERE, {__VA_ARGS__ {CT_KEY_Undefined, NULL}}}, /* the ops.def line that defines it */
 #include "ops/ops.def"
 #undef CT_OP
 };
 #undef CT_IMPL
 #undef CT_NO_ADINPLACEORVIEW
+#undef CT_OTHER_BACKEND_KERNEL
 
 static void register_builtin(ct_opid id) {
     const op_def *d = &defs[id];
@@ -41,8 +40,15 @@ static void register_builtin(ct_opid id) {
         return;
     }
     ct_builtin_ops[id] = (ct_op *)op;
-    for (const impl_def *im = d->impls; im->key != CT_KEY_Undefined; im++)
-        if (im->key != CT_KEY_COUNT) ct_register_kernel(op, im->key, im->fn, d->where); /* COUNT: the marker */
+    for (const impl_def *im = d->impls; im->key != CT_KEY_Undefined; im++) {
+        if (im->key == CT_KEY_COUNT) continue; /* the CT_NO_ADINPLACEORVIEW marker (read by autograd) */
+        if ((int)im->key == CT_KEY_COUNT + 1) { /* the CT_OTHER_BACKEND_KERNEL marker */
+            ((ct_op *)op)->other_backend_kernel = true;
+            ct_op_update_table((ct_op *)op);
+            continue;
+        }
+        ct_register_kernel(op, im->key, im->fn, d->where);
+    }
 }
 
 bool ct_builtin_no_adinplace(ct_opid id) {
@@ -54,12 +60,10 @@ bool ct_builtin_no_adinplace(ct_opid id) {
 
 void ct_ops_register(void) {
     /* Backend fallbacks, as PyTorch registers them (TORCH_LIBRARY_IMPL(_, Key, m) { m.fallback(...) }). */
-    ct_register_fallback(CT_KEY_BackendSelect, NULL, "src/ops/register.c (BackendSelectFallbackKernel)");
-    ct_register_fallback(CT_KEY_ADInplaceOrView, NULL, "src/ops/register.c (VariableFallbackKernel)");
-    const ct_dispatch_key autocast[] = {CT_KEY_AutocastCPU, CT_KEY_AutocastXPU, CT_KEY_AutocastIPU,
-                                        CT_KEY_AutocastHPU, CT_KEY_AutocastXLA, CT_KEY_AutocastMPS,
-                                        CT_KEY_AutocastCUDA, CT_KEY_AutocastPrivateUse1};
-    for (size_t i = 0; i < sizeof autocast / sizeof autocast[0]; i++)
-        ct_register_fallback(autocast[i], NULL, "src/ops/register.c (autocast_mode)");
+    ct_register_fallback(CT_KEY_BackendSelect, NULL, CT_HERE);   /* BackendSelectFallbackKernel */
+    ct_register_fallback(CT_KEY_ADInplaceOrView, NULL, CT_HERE); /* VariableFallbackKernel */
+    /* autocast_mode: a fallthrough for every key of autocast_dispatch_keyset */
+    for (int k = CT_AUTOCAST_FIRST_KEY; k <= CT_AUTOCAST_LAST_KEY; k++)
+        ct_register_fallback((ct_dispatch_key)k, NULL, CT_HERE);
     for (int id = 0; id < CT_OPID_COUNT; id++) register_builtin((ct_opid)id);
 }

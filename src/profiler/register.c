@@ -10,7 +10,7 @@ void ct_profiler_register(void) {
     ct_range_observer_hooks.begin_seq = ct_record_function_begin_seq;
     ct_range_observer_hooks.end = ct_record_function_end;
     ct_register_kernel(ct_builtin_ops[CT_OPID__record_function_enter_new], CT_KEY_CompositeImplicitAutograd,
-                       ct_k_record_function_enter_new, "src/profiler/register.c (record_function_ops)");
+                       ct_k_record_function_enter_new, CT_HERE);
     ct_register_kernel(ct_builtin_ops[CT_OPID__record_function_exit], CT_KEY_CompositeImplicitAutograd,
-                       ct_k_record_function_exit, "src/profiler/register.c (record_function_ops)");
+                       ct_k_record_function_exit, CT_HERE);
 }

@@ -67,6 +67,16 @@ int ct_rng_uniform_bounds(ct_dtype dtype, double *from, double *to);
 /* normal_impl_'s check: std >= 0 ("normal expects std >= 0.0, but found std -1"). 0 or -1. */
 int ct_rng_normal_check(double std);
 
+/* Tensor.bernoulli_(p) for every dtype: 1 where a uniform double draw is below p, else 0.
+ * 0, or -1 for an invalid dtype. PyTorch builds with MKL draw these from MKL's generator
+ * instead (see docs/minigpt.md); this is the build without it. */
+int ct_rng_bernoulli(ct_generator *g, void *data, int64_t n, ct_dtype dtype, double p);
+/* Tensor.exponential_(lambda) for the four floating dtypes: (-1 / lambda) * log(1 - u) of a
+ * uniform double draw u. 0, or -1 (not implemented for the dtype). */
+int ct_rng_exponential(ct_generator *g, void *data, int64_t n, ct_dtype dtype, double lambda);
+/* One uniform_real_distribution<double>(0, 1) draw (locks the generator for it). */
+double ct_rng_uniform_double(ct_generator *g);
+
 /* One locked 32-bit word (CPUGeneratorImpl::random) / 64-bit word (random64: the first word
  * drawn is the high half). */
 uint32_t ct_rng_random32(ct_generator *g);

@@ -6,7 +6,7 @@
 #include "commands.h"
 #include "ctorch/ctorch.h"
 #include "step_tracer.h"
-#include "util/json.h"
+#include "ctorch/json.h"
 
 static int run_step(const ct_command *self, int argc, char **argv) {
     static const struct option longopts[] = {CT_CLI_HELP_OPTION,
