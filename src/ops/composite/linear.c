@@ -215,7 +215,7 @@ static ct_tensor *matmul_batched(ct_tensor *tensor1, ct_tensor *tensor2) {
 }
 
 /* matmul(Tensor self, Tensor other): _matmul_impl without out= */
-CT_KERNEL(ct_k_matmul) {
+int ct_k_matmul(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *t1 = ARG_T(0), *t2 = ARG_T(1);

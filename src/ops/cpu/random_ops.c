@@ -211,7 +211,7 @@ static int gen_exponential(ct_generator *g, void *buf, int64_t n, ct_dtype dt, c
 }
 
 /* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) */
-CT_KERNEL(ct_k_bernoulli__float) {
+int ct_k_bernoulli__float(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -223,7 +223,7 @@ CT_KERNEL(ct_k_bernoulli__float) {
 }
 
 /* exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) */
-CT_KERNEL(ct_k_exponential_) {
+int ct_k_exponential_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -286,7 +286,7 @@ static int multinomial_replacement(ct_tensor *self, int64_t n_sample, ct_generat
 /* multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None)
  * Without replacement or for one sample: argmax (or top-k) of self / q with q ~ Exp(1), drawn
  * by exponential_ into a tensor like self. */
-CT_KERNEL(ct_k_multinomial) {
+int ct_k_multinomial(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
