@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "ctorch/error.h"
-#include "util/json.h"
+#include "ctorch/json.h"
 
 int ct_example_mkdir_p(const char *path) {
     char buf[4096];
