@@ -527,9 +527,10 @@ int ct_example_minigpt(const ct_gpt_args *a, char **json, char **summary, double
     if (!opt || ct_gpt_make_batch(&c, a->batch, a->seed + 1, &x, &y) != 0) goto done;
 
     /* one traced step, per phase */
-    if (ct_dispatch_mode_push(phase_log_dispatch, &log) != 0) goto done;
+    int mode = ct_dispatch_mode_push(phase_log_dispatch, &log);
+    if (mode < 0) goto done;
     int step_rc = train_step(model, opt, x, y, a->clip, &log, &logits, &losses[0]);
-    ct_dispatch_mode_pop();
+    if (ct_dispatch_mode_pop(mode) != 0) step_rc = -1;
     if (step_rc != 0) goto done;
     if (log.oom) {
         ct_error_set(CT_ERR_NOMEM, "out of memory recording the op log");

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCTORCH_LTO=ON >/dev/null
 cmake --build build -j"$(nproc)"
 ./build/bin/ctorch keys
 ./build/bin/ctorch dump aten::addmm

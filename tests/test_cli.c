@@ -125,7 +125,7 @@ static void expect_help(const char *const *args, const char *cmd) {
 }
 
 static void test_help_and_version(const cJSON *golden) {
-    static const char *const required[] = {"keys", "dump", "ops", "trace", "lab00", "step", "gpt", "help"};
+    static const char *const required[] = {"keys", "dump", "ops", "trace", "diff", "lab00", "step", "gpt", "help"};
     char names[MAX_COMMANDS][32];
     const char *help_args[] = {"--help", NULL}, *h_args[] = {"-h", NULL}, *help_cmd[] = {"help", NULL};
     run_result r = run_ctorch(help_args);
@@ -205,8 +205,8 @@ static void test_usage_errors(const cJSON *golden) {
     static const struct {
         const char *name, *args_ok[3]; /* arguments that make a valid call, before the extra one */
     } cmds[] = {{"keys", {NULL}},  {"dump", {"aten::add.Tensor", NULL}}, {"ops", {NULL}}, {"trace", {NULL}},
-                {"lab00", {NULL}}, {"step", {"--seed", "1", NULL}},       {"help", {"step", NULL}},
-                {"gpt", {"--tied", NULL}}};
+                {"diff", {"a.jsonl", "b.jsonl", NULL}}, {"lab00", {NULL}}, {"step", {"--seed", "1", NULL}},
+                {"help", {"step", NULL}}, {"gpt", {"--tied", NULL}}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         const char *n = cmds[i].name;
         const char *u1[] = {n, "--bogus", NULL}, *u2[] = {n, "-q", NULL}, *u3[] = {n, "--help=yes", NULL};
@@ -494,14 +494,14 @@ static void test_example_programs(void) {
     CHECK_STR_EQ(a.out, b.out);
     run_free(&a);
     run_free(&b);
-    const char *lab_bad[] = {"unused", "-9223372036854775809", NULL}, *lab_extra[] = {"a", "1", "2", NULL};
+    const char *lab_bad[] = {"unused", "-9223372036854775809", NULL}, *lab_extra[] = {"a", "1", "2", "3", NULL};
     r = run_program("example_lab00", lab_bad);
     CHECK_INT_EQ(r.status, 2);
     CHECK_STR_EQ(r.err, "example_lab00: SEED: Overflow when unpacking long\n");
     run_free(&r);
     r = run_program("example_lab00", lab_extra);
     CHECK_INT_EQ(r.status, 2);
-    CHECK_STR_EQ(r.err, "usage: example_lab00 [OUT_DIR] [SEED]\n");
+    CHECK_STR_EQ(r.err, "usage: example_lab00 [OUT_DIR] [SEED] [REFERENCE_DIR]\n");
     run_free(&r);
 }
 

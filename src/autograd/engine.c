@@ -17,6 +17,8 @@
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
 #include "core/tls.h"
+#include "ops/builtin.h"
+#include "dispatch/trace_file.h"
 #include "ops/convert.h"
 #include "ops/kernel_util.h"
 #include "dispatch/observe.h"
@@ -242,6 +244,16 @@ static bool obeys_layout_contract(const ct_tensor *grad, const ct_tensor *var) {
     return true;
 }
 
+/* Tensor::new_empty_strided(sizes, strides) as C++ calls it: every option left unset (None),
+ * where the typed wrapper passes pin_memory=False as Python's binding does. */
+static ct_tensor *new_empty_strided_cxx(ct_tensor *self, const ct_tensor *like) {
+    ct_value args[7] = {ct_tensor_value(self), ct_intlist(like->sizes, like->ndim), ct_intlist(like->strides, like->ndim),
+                        ct_none(), ct_none(), ct_none(), ct_none()};
+    ct_value rets[1] = {ct_none()};
+    if (ct_call(ct_builtin(CT_OPID_new_empty_strided), args, rets) != 0) return NULL;
+    return rets[0].u.t;
+}
+
 /* AccumulateGrad::apply */
 static int accumulate_grad(ct_node *fn, ct_tensor *new_grad) {
     ct_tensor *var = fn->variable;
@@ -259,7 +271,7 @@ static int accumulate_grad(ct_node *fn, ct_tensor *new_grad) {
             g = ct_detach(new_grad);
         } else if (ct_is_non_overlapping_and_dense(var)) {
             /* clone_obey_contract: new_grad.new_empty_strided(variable's geometry).copy_(new_grad) */
-            g = ct_new_empty_strided(new_grad, var->sizes, var->ndim, var->strides, var->ndim, CT_DTYPE_UNDEFINED);
+            g = new_empty_strided_cxx(new_grad, var);
             if (g && ct_copy_(g, new_grad, false) != 0) {
                 ct_tensor_release(g);
                 g = NULL;
@@ -285,6 +297,9 @@ static int call_node(ct_node *fn, ct_tensor **inputs, ct_tensor **outputs) {
     int nin = fn->n_inputs < CT_MAX_OP_RETS ? fn->n_inputs : CT_MAX_OP_RETS;
     for (int i = 0; i < nin; i++) in_vals[i] = inputs[i] ? ct_tensor_value(inputs[i]) : ct_none();
     void *rec = ct_record_range_begin_seq(NULL, fn->name, in_vals, nin, (int64_t)fn->sequence_nr, fn->thread_id);
+    /* the hops the node makes name it, and the forward op that made it, in a trace file */
+    ct_trace_node_scope scope;
+    ct_trace_node_enter(&scope, fn->py_name, fn->sequence_nr, fn->sequence_nr != UINT64_MAX);
     int rc = 0;
     if (fn->variable) {
         rc = accumulate_grad(fn, inputs[0]);
@@ -317,6 +332,7 @@ static int call_node(ct_node *fn, ct_tensor **inputs, ct_tensor **outputs) {
             fn->list_grads = NULL;
         }
     }
+    ct_trace_node_exit(&scope);
     ct_record_range_end(rec);
     return rc;
 }

@@ -18,8 +18,8 @@
 static _Thread_local int64_t live_nodes; /* per thread, like the tensor counters */
 int64_t ct_testing_live_nodes(void) { return live_nodes; }
 
-static _Thread_local uint64_t sequence_counter;
-uint64_t ct_sequence_number_peek(void) { return sequence_counter; }
+/* at::sequence_number: per thread, in the dispatcher's thread state (core/tls.h) */
+uint64_t ct_sequence_number_peek(void) { return ct_tls_state.sequence_nr; }
 
 static uint64_t thread_id(void) {
     static _Thread_local char marker;
@@ -59,7 +59,7 @@ ct_node *ct_node_new_formula(const ct_deriv *d, const ct_op *op, const ct_value 
     ct_node *n = node_alloc(d->name, d->name, n_next, n_inputs);
     if (!n) return NULL;
     /* Node(sequence_nr = at::sequence_number::get_and_increment()) */
-    n->sequence_nr = sequence_counter++;
+    n->sequence_nr = ct_tls_state.sequence_nr++;
     n->deriv = d;
     n->op = op;
     int e = 0;
@@ -94,7 +94,7 @@ ct_node *ct_graph_root_new(ct_edge *roots, ct_tensor *const *grads, int n) {
         ct_node_release(r);
         return NULL;
     }
-    r->sequence_nr = sequence_counter++;
+    r->sequence_nr = ct_tls_state.sequence_nr++;
     for (int i = 0; i < n; i++) {
         r->next[i] = roots[i];
         roots[i].fn = NULL;

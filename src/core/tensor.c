@@ -152,6 +152,7 @@ static ct_tensor *tensor_new(ct_storage *storage, int64_t offset, const int64_t 
     t->autograd = NULL;
     t->subclass = NULL;
     t->subclass_data = NULL;
+    atomic_init(&t->trace_id, 0);
     live_tensors++;
     return t;
 }

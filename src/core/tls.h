@@ -14,8 +14,11 @@
 enum {
     CT_OBSERVE_TRACE_PRINT = 1 << 0,
     CT_OBSERVE_TRACE_COLLECT = 1 << 1,
-    CT_OBSERVE_PROFILER = 1 << 2
+    CT_OBSERVE_PROFILER = 1 << 2,
+    CT_OBSERVE_TRACE_FILE = 1 << 3
 };
+/* The observers that want every hop's decision record (call and redispatch). */
+#define CT_OBSERVE_TRACE_ANY (CT_OBSERVE_TRACE_PRINT | CT_OBSERVE_TRACE_COLLECT | CT_OBSERVE_TRACE_FILE)
 
 typedef struct ct_tls {
     /* Note [TLS stored XOR defaults]: zero-initialised memory means PyTorch's defaults
@@ -28,6 +31,8 @@ typedef struct ct_tls {
     bool inference_mode;    /* InferenceMode */
     int function_modes;     /* depth of this thread's function-mode stack (0: none active) */
     int dispatch_modes;     /* depth of this thread's dispatch-mode stack (TorchDispatchModeTLS), kept by modes */
+    uint64_t sequence_nr;   /* at::sequence_number: the number the next autograd node gets (kept
+                               here, below autograd, so the trace file can read it) */
 } ct_tls;
 
 extern _Thread_local ct_tls ct_tls_state;

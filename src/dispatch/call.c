@@ -52,7 +52,7 @@ int ct_call(const ct_op *op, ct_value *args, ct_value *rets) {
 }
 
 int ct_redispatch(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    if (CT_UNLIKELY((ct_tls_state.observe | ct_global_observe_bits()) & (CT_OBSERVE_TRACE_PRINT | CT_OBSERVE_TRACE_COLLECT)))
+    if (CT_UNLIKELY((ct_tls_state.observe | ct_global_observe_bits()) & CT_OBSERVE_TRACE_ANY))
         return redispatch_traced(op, ks, args, rets);
     return ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
 }
@@ -118,7 +118,7 @@ static int call_observed(const ct_op *op, ct_value *args, ct_value *rets) {
     ct_keyset args_ks = extract_keys(op, args);
     ct_keyset ks = compute_keyset(op, args_ks, tls);
     int observe = tls->observe | ct_global_observe_bits();
-    bool tracing = (observe & (CT_OBSERVE_TRACE_PRINT | CT_OBSERVE_TRACE_COLLECT)) != 0;
+    bool tracing = (observe & CT_OBSERVE_TRACE_ANY) != 0;
     if (tracing) {
         ++tls->trace_depth; /* DispatchTraceNestingGuard: raised before printing */
         ct_trace_call(op, args, args_ks, ks, tls);
@@ -135,7 +135,7 @@ static int call_observed(const ct_op *op, ct_value *args, ct_value *rets) {
 static int redispatch_traced(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_tls *tls = &ct_tls_state;
     ++tls->trace_depth;
-    ct_trace_redispatch(op, ks, tls);
+    ct_trace_redispatch(op, ks, args, tls);
     int rc = ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
     tls->trace_depth--;
     return rc;

@@ -13,8 +13,11 @@
  *   stores further sets as "lost", also counted, rather than growing.
  *
  * Note [One emit point]
- *   Every record, call or redispatch, passes through emit(): printing, the ring, and any later
- *   sink (a file writer) hang off that one function. */
+ *   Every record, call or redispatch, passes through emit(): printing, the ring and the trace
+ *   file (dispatch/trace_file.c) hang off that one function. The file writer gets the hop's key
+ *   sets as they were, not through the key-set table (which may have run out of room), and the
+ *   hop's arguments; it streams each hop out through its own fixed buffer, so a file holds any
+ *   number of hops while memory stays flat, independent of the ring. */
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +27,7 @@
 #include "ctorch/trace.h"
 #include "dispatch/op_impl.h"
 #include "core/tls.h"
+#include "dispatch/trace_file.h"
 #include "dispatch/trace_impl.h"
 
 #define KS_LOST 0xFFFFu
@@ -272,7 +276,9 @@ size_t ct_trace_format(const ct_dispatch_record *r, bool full, char *buf, size_t
 
 /* ---- recording (Note [One emit point]) ---- */
 
-static void emit(const ct_trace_rec *c, const ks_table *t) {
+/* full: the same hop with its key sets as they were, for the trace file (built only while one
+ * is open); args: the hop's boxed arguments */
+static void emit(const ct_trace_rec *c, const ks_table *t, const ct_dispatch_record *full, const ct_value *args) {
     if (ct_global_observe_bits() & CT_OBSERVE_TRACE_PRINT) {
         ct_dispatch_record r;
         expand(c, t, &r);
@@ -287,6 +293,7 @@ static void emit(const ct_trace_rec *c, const ks_table *t) {
         coll.total++;
         if (++coll.pos == coll.cap) coll.pos = 0;
     }
+    if (full) ct_trace_file_hop(full, args);
 }
 
 static void fill_slot(ct_trace_rec *c, ks_table *t, const ct_op *op, ct_keyset ks) {
@@ -306,6 +313,7 @@ void ct_trace_call(const ct_op *op, const ct_value *args, ct_keyset args_ks, ct_
     c.kind = CT_HOP_CALL;
     c.depth = depth16(tls->trace_depth);
     c.n_args = 0;
+    ct_keyset raw[CT_TRACE_MAX_ARGS];
     uint32_t m = op->dispatch_args;
     while (m && c.n_args < CT_TRACE_MAX_ARGS) {
         int i = __builtin_ctz(m);
@@ -320,18 +328,41 @@ void ct_trace_call(const ct_op *op, const ct_value *args, ct_keyset args_ks, ct_
             for (int64_t k = 0; k < args[i].u.tlist.len; k++) aks |= args[i].u.tlist.items[k]->keys;
         } else
             continue;
+        raw[c.n_args] = aks;
         c.arg_index[c.n_args] = (uint8_t)i;
         c.arg_keys[c.n_args++] = ks_intern(t, aks);
     }
     ct_keyset inc = ct_tls_included_raw(tls), exc = ct_tls_excluded_raw(tls);
+    ct_keyset merged = ct_keyset_sub(args_ks | inc, exc);
     c.included = ks_intern(t, inc);
     c.excluded = ks_intern(t, exc);
-    c.merged = ks_intern(t, ct_keyset_sub(args_ks | inc, exc));
+    c.merged = ks_intern(t, merged);
     fill_slot(&c, t, op, ks);
-    emit(&c, t);
+    if (!(ct_global_observe & CT_OBSERVE_TRACE_FILE)) {
+        emit(&c, t, NULL, args);
+        return;
+    }
+    ct_dispatch_record r;
+    memset(&r, 0, sizeof r);
+    r.kind = CT_HOP_CALL;
+    r.depth = c.depth;
+    r.op = op;
+    r.n_tensor_args = c.n_args;
+    for (int i = 0; i < c.n_args; i++) {
+        r.arg_keys[i] = raw[i];
+        r.arg_index[i] = c.arg_index[i];
+    }
+    r.tls_included = inc;
+    r.tls_excluded = exc;
+    r.merged = merged;
+    r.dispatch = ks;
+    r.key = ks == 0 ? CT_KEY_Undefined : ct_key_of_slot(c.slot_index);
+    r.slot = (ct_slot_kind)c.slot;
+    r.where = c.where;
+    emit(&c, t, &r, args);
 }
 
-void ct_trace_redispatch(const ct_op *op, ct_keyset ks, const ct_tls *tls) {
+void ct_trace_redispatch(const ct_op *op, ct_keyset ks, const ct_value *args, const ct_tls *tls) {
     ks_table *t = table_for_record();
     ct_trace_rec c;
     c.op = op;
@@ -341,5 +372,19 @@ void ct_trace_redispatch(const ct_op *op, ct_keyset ks, const ct_tls *tls) {
     c.included = c.excluded = KS_LOST;
     c.merged = ks_intern(t, ks);
     fill_slot(&c, t, op, ks);
-    emit(&c, t);
+    if (!(ct_global_observe & CT_OBSERVE_TRACE_FILE)) {
+        emit(&c, t, NULL, args);
+        return;
+    }
+    ct_dispatch_record r;
+    memset(&r, 0, sizeof r);
+    r.kind = CT_HOP_REDISPATCH;
+    r.depth = c.depth;
+    r.op = op;
+    r.merged = ks;
+    r.dispatch = ks;
+    r.key = ks == 0 ? CT_KEY_Undefined : ct_key_of_slot(c.slot_index);
+    r.slot = (ct_slot_kind)c.slot;
+    r.where = c.where;
+    emit(&c, t, &r, args);
 }

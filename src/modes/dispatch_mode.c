@@ -9,6 +9,7 @@
 #include "dispatch/op_impl.h"
 #include "ops/builtin.h"
 #include "core/tls.h"
+#include "dispatch/trace_file.h"
 #include "modes/modes_impl.h"
 #include "ops/kernels.h"
 #include "dispatch/observe.h"
@@ -150,6 +151,9 @@ int ct_python_detach(ct_tensor *t, ct_tensor **out) {
         tls_on_entry.excluded_xor = ct_tls_state.excluded_xor;
         set_here = true;
     }
+    /* the handler sees this detach without a dispatcher hop: a trace file records it all the same */
+    if (ct_global_observe & CT_OBSERVE_TRACE_FILE)
+        ct_trace_file_direct(detach, args, CT_KEY_Python, "shallow_copy_and_detach (PyInterpreter::detach)");
     int rc = modes.len > 0 ? ct_dispatch_on_mode(detach, args, rets) : ct_py_interpreter_hooks.subclass_dispatch(t, detach, args, rets);
     if (set_here) tls_on_entry.set = false;
     if (rc != 0) return -1;

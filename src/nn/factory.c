@@ -56,13 +56,13 @@ static ct_tensor *lift(ct_tensor *raw, ct_dtype dt, bool requires_grad) {
 }
 
 ct_tensor *ct_tensor_new(const double *data, const int64_t *sizes, int ndim, ct_tensor_options opts) {
-    ct_dtype dt;
+    ct_dtype dt = CT_DTYPE_UNDEFINED;
     if (resolve_dtype(opts.dtype, ct_default_dtype(), &dt) != 0) return NULL;
     return lift(ct_tensor_from_doubles(data, sizes, ndim, dt), dt, opts.requires_grad);
 }
 
 ct_tensor *ct_tensor_new_int64(const int64_t *data, const int64_t *sizes, int ndim, ct_tensor_options opts) {
-    ct_dtype dt;
+    ct_dtype dt = CT_DTYPE_UNDEFINED;
     if (resolve_dtype(opts.dtype, CT_INT64, &dt) != 0) return NULL;
     ct_tensor *raw = ct_tensor_from_data(data, sizes, ndim, CT_INT64);
     if (raw && dt != CT_INT64) {

@@ -26,6 +26,7 @@
 #ifndef CT_RANDOM_RNG_H
 #define CT_RANDOM_RNG_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -94,5 +95,10 @@ uint64_t ct_rng_next64_locked(ct_generator *g);
  * present, stores it in *out, clears it and returns true. */
 bool ct_rng_take_normal_locked(ct_generator *g, double *out);
 void ct_rng_set_normal_locked(ct_generator *g, double v);
+
+/* Called by ct_manual_seed (torch.manual_seed) with the seed, when set: how a trace file,
+ * opened by a layer above, learns where the program seeded. */
+typedef void (*ct_seed_observer_fn)(uint64_t seed);
+extern _Atomic(ct_seed_observer_fn) ct_manual_seed_observer;
 
 #endif /* CT_RANDOM_RNG_H */

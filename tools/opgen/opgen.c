@@ -14,7 +14,8 @@
  *   Generator? -> ct_generator * (NULL = None)   custom classes -> void *
  *   Tensor[] -> ct_tensor *const *name, int64_t name_len     bool[N] -> const bool *name, int64_t name_len
  *   Layout?, Device?, bool? pin_memory: not in the C signature (ctorch has one layout and one
- *   device); they are passed as None.
+ *   device); they are passed as PyTorch 2.6's Python bindings pass them to the dispatcher:
+ *   pin_memory=False always, device=cpu for a factory (no Tensor argument), None otherwise.
  * Returns: one Tensor -> ct_tensor * (new reference, NULL on error); an in-place op -> int
  * (0 or -1); several Tensors -> int with ct_tensor ** out-parameters; a Scalar -> int with a
  * ct_scalar * out-parameter; a bool -> int with bool *; a custom class -> void *; () -> int;
@@ -71,11 +72,21 @@ static int c_param(FILE *f, const ct_arg *a) {
     }
 }
 
-/* C expression boxing argument a into a ct_value. */
-static void c_box(FILE *f, const ct_arg *a) {
+static bool has_tensor_arg(const ct_op *op) {
+    for (int i = 0; i < op->nargs; i++)
+        if (op->args[i].type == CT_TY_TENSOR || op->args[i].type == CT_TY_TENSORLIST) return true;
+    return false;
+}
+
+/* C expression boxing argument a of op into a ct_value. */
+static void c_box(FILE *f, const ct_op *op, const ct_arg *a) {
     const char *n = a->name;
     if (omitted(a)) {
-        fprintf(f, "ct_none()");
+        /* torch.zeros(2) reaches the dispatcher as zeros([2], device=cpu, pin_memory=False),
+         * torch.ones_like(t) as ones_like(t, pin_memory=False) */
+        if (a->type == CT_TY_BOOL) fprintf(f, "ct_bool(false)");
+        else if (a->type == CT_TY_DEVICE && !has_tensor_arg(op)) fprintf(f, "(ct_value){.tag = CT_TAG_DEVICE, .u = {.i = 0}}");
+        else fprintf(f, "ct_none()");
         return;
     }
     switch (a->type) {
@@ -227,7 +238,7 @@ static void body(FILE *f, const entry *e, const ct_op *op) {
     fprintf(f, "    ct_value a[%d];\n", op->nargs > 0 ? op->nargs : 1);
     for (int i = 0; i < op->nargs; i++) {
         fprintf(f, "    a[%d] = ", i);
-        c_box(f, &op->args[i]);
+        c_box(f, op, &op->args[i]);
         fprintf(f, ";\n");
     }
     int nr = op->nrets > 0 ? op->nrets : 1;
