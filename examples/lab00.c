@@ -45,7 +45,6 @@
 #include "render.h"
 #include "trace_diff.h"
 #include "trace_read.h"
-#include "util/json.h"
 
 #define WARMUP_RUNS 2
 

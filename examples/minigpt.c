@@ -17,8 +17,8 @@
 #include "ctorch/optim.h"
 #include "minigpt.h"
 #include "seed_arg.h"
-#include "util/json.h"
-#include "util/pyfloat.h"
+#include "ctorch/json.h"
+#include "ctorch/text.h"
 
 void ct_gpt_args_defaults(ct_gpt_args *a) {
     memset(a, 0, sizeof *a);

@@ -22,8 +22,8 @@
 #include "ctorch/trace.h"
 #include "files.h"
 #include "minigpt.h"
-#include "util/json.h"
-#include "util/strbuf.h"
+#include "ctorch/json.h"
+#include "ctorch/text.h"
 
 #define WHO "ctorch gpt"
 

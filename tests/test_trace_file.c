@@ -18,7 +18,9 @@
 #include "util/json.h"
 
 #if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/allocator_interface.h>
+/* the sanitizer runtime's own count (declared here: GCC ships the function in libasan but not
+ * always the header that declares it) */
+size_t __sanitizer_get_current_allocated_bytes(void);
 static long long heap_in_use(void) { return (long long)__sanitizer_get_current_allocated_bytes(); }
 #else
 /* bytes in use: from the heap, and in blocks big enough to be mapped on their own */

@@ -24,6 +24,7 @@
 #include "ctorch/subclass.h"
 #include "ctorch/tensor.h"
 #include "ctorch/testing.h"
+#include "ctorch/text.h"
 #include "ctorch/trace.h"
 #include "ctorch/value.h"
 #include "ctorch/version.h"

@@ -18,7 +18,7 @@
 #include "ctorch/ctorch.h"
 #include "minigpt.h"
 #include "seed_arg.h"
-#include "util/json.h"
+#include "ctorch/json.h"
 
 /* argparse's "argument --x: invalid int value: 'y'" */
 static int parse_int(const ct_command *self, const char *opt, const char *text, int64_t *out) {

@@ -13,7 +13,9 @@ while read -r obj; do
   src=$(printf '%s\n' "$obj" | sed -e 's|.*/CMakeFiles/[^/]*\.dir/||' -e 's|\.o$||')
   "$objdump" -t "$obj" | awk -v src="$src" '
     $3 == "O" && ($4 == ".bss" || $4 == ".data" || $4 ~ /^\.(bss|data)\./) && $4 !~ /rel\.ro/ {
-      name = $NF; sub(/\.[0-9]+$/, "", name); print src, name }'
+      name = $NF; sub(/\.[0-9]+$/, "", name)
+      if (name ~ /^__(odr_asan|asan|tsan|ubsan)/) next  # markers the sanitizers add
+      print src, name }'
 done < "$objects" | sort -u > "$found"
 grep -v '^#' "$list" | awk 'NF >= 3 { print $1, $2 }' | sort -u > "$listed"
 rc=0

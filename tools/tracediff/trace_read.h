@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "util/json.h"
+#include "ctorch/json.h"
 
 /* Which records are compared, and by what they are aligned. */
 typedef enum ct_tr_view {
