@@ -14,7 +14,8 @@
  * observers on, choose the calls per batch from the warm-up rate so a batch lasts about
  * --batch-ms, then time --batches batches.
  *
- * Uses only the public API (include/ctorch), so it measures what a program linking ctorch gets.
+ * Uses only the public API (include/ctorch), and MiniGPT from examples/minigpt.c (itself on the
+ * public API), so it measures what a program linking ctorch gets.
  * The thread count is pinned by the environment the caller sets (OPENBLAS_NUM_THREADS and
  * friends): ctorch runs its own work on the calling thread; only the BLAS may use more. */
 #include <dlfcn.h>
@@ -33,6 +34,7 @@
 #include "ctorch/optim.h"
 #include "ctorch/profiler.h"
 #include "ctorch/trace.h"
+#include "minigpt.h"
 
 #ifndef CT_BENCH_VERSION
 #define CT_BENCH_VERSION "unknown"
@@ -434,6 +436,51 @@ static int trace_off(void *p) {
     return rc;
 }
 
+/* ---- MiniGPT's training step ----------------------------------------------------------------- */
+
+/* minigpt.py's MiniGPT with its defaults (examples/minigpt.c: vocab 600, block 32, 2 layers, 4
+ * heads, d_model 64, dropout 0.1, batch 4), AdamW as make_optimizer builds it; one call =
+ * forward with cross_entropy, backward, clip_grad_norm_, step, zero_grad, loss.item(). */
+typedef struct gpt_st {
+    ct_module *model;
+    ct_optimizer *opt;
+    ct_tensor *x, *y;
+    double clip;
+} gpt_st;
+
+static void gpt_teardown(void *p) {
+    gpt_st *s = p;
+    if (!s) return;
+    ct_tensor_release(s->x);
+    ct_tensor_release(s->y);
+    ct_optimizer_free(s->opt);
+    ct_module_free(s->model);
+    free(s);
+}
+
+static void *gpt_setup(void) {
+    gpt_st *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    ct_gpt_args a;
+    ct_gpt_args_defaults(&a);
+    ct_gpt_config cfg = ct_gpt_config_from_args(&a);
+    ct_manual_seed(a.seed);
+    s->model = ct_gpt_new(&cfg);
+    s->opt = s->model ? ct_gpt_make_optimizer(s->model, a.lr, 0.1) : NULL;
+    s->clip = a.clip;
+    if (!s->opt || ct_gpt_make_batch(&cfg, a.batch, a.seed + 1, &s->x, &s->y) != 0) {
+        gpt_teardown(s);
+        return NULL;
+    }
+    return s;
+}
+
+static int gpt_run(void *p) {
+    gpt_st *s = p;
+    double loss;
+    return ct_gpt_train_step(s->model, s->opt, s->x, s->y, s->clip, &loss);
+}
+
 /* ---- memory over a long training loop ------------------------------------------------------ */
 
 static long current_rss_kb(void) {
@@ -500,6 +547,7 @@ static const timed_case TIMED[] = {
     {"step_d4", step4_setup, step_run, NULL, NULL, step_teardown},
     {"step_d16", step16_setup, step_run, NULL, NULL, step_teardown},
     {"step_d64", step64_setup, step_run, NULL, NULL, step_teardown},
+    {"minigpt_step", gpt_setup, gpt_run, NULL, NULL, gpt_teardown},
     {"addmm256", sq256_setup, addmm_run, NULL, NULL, mat_teardown},
     {"addmm2048", sq2048_setup, addmm_run, NULL, NULL, mat_teardown},
     {"mm2048", sq2048_setup, mm_run, NULL, NULL, mat_teardown},

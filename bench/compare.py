@@ -58,6 +58,7 @@ CASES = [
     Case("step_d4", "  4 hidden layers (width 32)"),
     Case("step_d16", "  16 hidden layers"),
     Case("step_d64", "  64 hidden layers"),
+    Case("minigpt_step", "MiniGPT training step (minigpt.py defaults)", group="gpt"),
     Case("addmm256", "addmm 256x256x256, bias [256]", flops=2 * 256 ** 3),
     Case("addmm2048", "addmm 2048x2048x2048, bias [2048]", group="gemm", flops=2 * 2048 ** 3),
     Case("mm2048", "mm 2048x2048x2048", group="gemm", flops=2 * 2048 ** 3),
@@ -95,7 +96,7 @@ def thread_env(t):
 
 def programs(a):
     b = os.path.join(a.build, "bench")
-    small = ["small", "gemm"]
+    small = ["small", "gpt", "gemm"]
     out = []
 
     def exe(name):

@@ -4,7 +4,8 @@
 #
 # Peers: libtorch 1.13 in C++ (Debian's libtorch-dev) at 1 and 2 threads, PyTorch 1.13
 # (Debian's python3-torch, /usr/bin/python3) and PyTorch 2.6 (run by ../shared/tools/torchref
-# when the shared folder is beside the checkout). Missing peers are installed with apt when this
+# when the shared folder is beside the checkout). The MiniGPT training step (minigpt.py's
+# defaults) is one of the cases. Missing peers are installed with apt when this
 # machine allows it; a peer that still cannot run is reported and its column shows "—".
 set -euo pipefail
 cd "$(dirname "$0")/.."

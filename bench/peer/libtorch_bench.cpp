@@ -10,6 +10,7 @@
 #include <ATen/Parallel.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/library.h>
+#include <torch/torch.h>
 #include <torch/nn.h>
 #include <torch/optim.h>
 #include <torch/version.h>
@@ -19,10 +20,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -122,6 +125,110 @@ struct Step {
     }
 };
 
+// ---- MiniGPT in torch::nn, module for module as minigpt.py writes it ----
+struct CausalSelfAttentionImpl : torch::nn::Module {
+    int64_t n_head, d_model;
+    torch::nn::Linear qkv{nullptr}, proj{nullptr};
+    torch::nn::Dropout attn_drop{nullptr}, resid_drop{nullptr};
+    torch::Tensor mask;
+    CausalSelfAttentionImpl(int64_t d, int64_t nh, int64_t block, double p) : n_head(nh), d_model(d) {
+        qkv = register_module("qkv", torch::nn::Linear(d, 3 * d));
+        proj = register_module("proj", torch::nn::Linear(d, d));
+        attn_drop = register_module("attn_drop", torch::nn::Dropout(p));
+        resid_drop = register_module("resid_drop", torch::nn::Dropout(p));
+        mask = register_buffer("mask", torch::tril(torch::ones({block, block})).view({1, 1, block, block}));
+    }
+    torch::Tensor forward(const torch::Tensor& x) {
+        int64_t B = x.size(0), T = x.size(1), C = x.size(2);
+        auto parts = qkv(x).split(C, 2);
+        auto q = parts[0].view({B, T, n_head, C / n_head}).transpose(1, 2);
+        auto k = parts[1].view({B, T, n_head, C / n_head}).transpose(1, 2);
+        auto v = parts[2].view({B, T, n_head, C / n_head}).transpose(1, 2);
+        auto att = torch::matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt((double)k.size(-1)));
+        att = att.masked_fill(mask.slice(2, 0, T).slice(3, 0, T) == 0, -std::numeric_limits<double>::infinity());
+        att = attn_drop(torch::softmax(att, -1));
+        auto y = torch::matmul(att, v).transpose(1, 2).contiguous().view({B, T, C});
+        return resid_drop(proj(y));
+    }
+};
+TORCH_MODULE(CausalSelfAttention);
+
+struct BlockImpl : torch::nn::Module {
+    torch::nn::LayerNorm ln1{nullptr}, ln2{nullptr};
+    CausalSelfAttention attn{nullptr};
+    torch::nn::Sequential mlp{nullptr};
+    BlockImpl(int64_t d, int64_t nh, int64_t block, double p) {
+        ln1 = register_module("ln1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+        attn = register_module("attn", CausalSelfAttention(d, nh, block, p));
+        ln2 = register_module("ln2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+        mlp = register_module("mlp", torch::nn::Sequential(torch::nn::Linear(d, 4 * d), torch::nn::GELU(),
+                                                           torch::nn::Linear(4 * d, d), torch::nn::Dropout(p)));
+    }
+    torch::Tensor forward(torch::Tensor x) {
+        x = x + attn(ln1(x));
+        return x + mlp->forward(ln2(x));
+    }
+};
+TORCH_MODULE(Block);
+
+struct MiniGPTImpl : torch::nn::Module {
+    int64_t vocab;
+    torch::nn::Embedding tok_emb{nullptr}, pos_emb{nullptr};
+    torch::nn::Dropout drop{nullptr};
+    torch::nn::ModuleList blocks{nullptr};
+    torch::nn::LayerNorm ln_f{nullptr};
+    torch::nn::Linear head{nullptr};
+    MiniGPTImpl(int64_t v, int64_t block, int64_t n_layer, int64_t nh, int64_t d, double p) : vocab(v) {
+        tok_emb = register_module("tok_emb", torch::nn::Embedding(v, d));
+        pos_emb = register_module("pos_emb", torch::nn::Embedding(block, d));
+        drop = register_module("drop", torch::nn::Dropout(p));
+        blocks = register_module("blocks", torch::nn::ModuleList());
+        for (int64_t i = 0; i < n_layer; i++) blocks->push_back(Block(d, nh, block, p));
+        ln_f = register_module("ln_f", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+        head = register_module("head", torch::nn::Linear(d, v));
+    }
+    torch::Tensor forward(const torch::Tensor& idx, const torch::Tensor& targets) {
+        int64_t T = idx.size(1);
+        auto pos = torch::arange(0, T, torch::kLong);
+        auto x = drop(tok_emb(idx) + pos_emb(pos));
+        for (const auto& b : *blocks) x = b->as<BlockImpl>()->forward(x);
+        auto logits = head(ln_f(x));
+        return torch::nn::functional::cross_entropy(logits.view({-1, vocab}), targets.view(-1));
+    }
+};
+TORCH_MODULE(MiniGPT);
+
+// minigpt.py's training step with its defaults: forward with cross_entropy, backward,
+// clip_grad_norm_(1.0), AdamW (lr 3e-3, betas (0.9, 0.95), weight decay 0.1 on the matrices),
+// zero_grad, loss.item()
+struct GptStep {
+    MiniGPT model{nullptr};
+    std::unique_ptr<torch::optim::AdamW> opt;
+    at::Tensor x, y;
+    GptStep() {
+        torch::manual_seed(0);
+        model = MiniGPT(600, 32, 2, 4, 64, 0.1);
+        std::vector<torch::Tensor> decay, no_decay;
+        for (auto& p : model->parameters()) (p.dim() >= 2 ? decay : no_decay).push_back(p);
+        using torch::optim::AdamWOptions;
+        std::vector<torch::optim::OptimizerParamGroup> groups;
+        groups.emplace_back(decay, std::make_unique<AdamWOptions>(AdamWOptions(3e-3).betas({0.9, 0.95}).weight_decay(0.1)));
+        groups.emplace_back(no_decay, std::make_unique<AdamWOptions>(AdamWOptions(3e-3).betas({0.9, 0.95}).weight_decay(0.0)));
+        opt = std::make_unique<torch::optim::AdamW>(groups, AdamWOptions(3e-3).betas({0.9, 0.95}));
+        auto data = torch::randint(0, 600, {4, 33}, torch::kLong);
+        x = data.slice(1, 0, 32).contiguous();
+        y = data.slice(1, 1, 33).contiguous();
+    }
+    void run() {
+        auto loss = model->forward(x, y);
+        loss.backward();
+        torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
+        opt->step();
+        opt->zero_grad();
+        (void)loss.item<double>();
+    }
+};
+
 void run_case(const std::string& id, const Opts& o) {
     static const std::map<std::string, std::string> skipped = {
         {"add1_mode", "no dispatch modes in the C++ API"},
@@ -138,6 +245,7 @@ void run_case(const std::string& id, const Opts& o) {
     at::Tensor a = at::ones({1}), b = at::ones({1});
     at::Tensor x, w, bias;
     std::shared_ptr<Step> step;
+    std::shared_ptr<GptStep> gpt;
     auto square = [&](int64_t n) {
         x = at::randn({n, n});
         w = at::randn({n, n});
@@ -171,6 +279,9 @@ void run_case(const std::string& id, const Opts& o) {
         int hidden = id == "step" ? 1 : std::atoi(id.c_str() + 6);
         step = std::make_shared<Step>(hidden);
         c.run = [&] { step->run(); };
+    } else if (id == "minigpt_step") {
+        gpt = std::make_shared<GptStep>();
+        c.run = [&] { gpt->run(); };
     } else if (id == "addmm256" || id == "addmm2048") {
         square(id == "addmm256" ? 256 : 2048);
         c.run = [&] { auto r = at::addmm(bias, x, w); };

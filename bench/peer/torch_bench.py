@@ -171,6 +171,30 @@ def make_step(hidden):
     return step
 
 
+def make_minigpt_step():
+    """minigpt.py's MiniGPT with its default options, its own classes (tests/golden/record/
+    minigpt.py); one step = forward with cross_entropy, backward, clip_grad_norm_(1.0), AdamW as
+    make_optimizer builds it, zero_grad(set_to_none=True), loss.item()."""
+    sys.dont_write_bytecode = True  # nothing written into the source tree
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "golden", "record"))
+    import minigpt  # noqa: E402
+    c = minigpt.Config()
+    torch.manual_seed(0)
+    model = minigpt.MiniGPT(c)
+    opt = minigpt.make_optimizer(model, 3e-3, 0.1)
+    x, y = minigpt.make_batch(c, 4, 1)
+
+    def step():
+        _, loss = model(x, y)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        loss.item()
+
+    return step
+
+
 def square(n):
     return torch.randn(n, n), torch.randn(n, n), torch.randn(n)
 
@@ -208,6 +232,8 @@ def build(case_id):
         return with_mode(make_step(1))
     if case_id == "step_profiler":
         return with_profiler(make_step(1))
+    if case_id == "minigpt_step":
+        return Case(make_minigpt_step())
     if case_id in ("addmm256", "addmm2048"):
         x, w, bias = square(256 if case_id == "addmm256" else 2048)
         return Case(lambda: torch.addmm(bias, x, w))
@@ -226,6 +252,9 @@ def main():
     for case_id in filter(None, opts.cases.split(",")):
         if case_id in SKIPPED:
             emit({"case": case_id, "skip": SKIPPED[case_id]})
+            continue
+        if case_id == "minigpt_step" and tuple(int(v) for v in torch.__version__.split(".")[:2]) < (2, 1):
+            emit({"case": case_id, "skip": "minigpt.py needs PyTorch 2.1 or later (LayerNorm's bias argument)"})
             continue
         try:
             c = build(case_id)
