@@ -10,7 +10,7 @@
 #include "ctorch/autograd.h"
 #include "ctorch/ctorch.h"
 #include "ctorch/testing.h"
-#include "dispatch/registry.h"
+#include "ops/builtin.h"
 #include "harness.h"
 
 #define MAXIN 4

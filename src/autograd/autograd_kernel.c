@@ -9,13 +9,14 @@
  *   4. set_history on the outputs (rebase_history for in-place), then save outputs */
 #include <string.h>
 
+#include "autograd/autograd_impl.h"
 #include "autograd/node.h"
 #include "core/alloc.h"
 #include "ctorch/error.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "ops/kernels.h"
-#include "profiler/record.h"
+#include "dispatch/observe.h"
 
 static uint32_t tensor_args(const ct_op *op) {
     uint32_t m = 0;
@@ -74,7 +75,7 @@ static int check_inplace(const ct_op *op, ct_tensor *self, bool requires_grad) {
     return 0;
 }
 
-CT_KERNEL(ct_k_autograd) {
+int ct_k_autograd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     const ct_deriv *d = ct_deriv_for(op);
     uint32_t diff = d ? d->diff_args : tensor_args(op);
     bool any = ct_any_requires_grad(args, diff, op->nargs);
@@ -161,7 +162,7 @@ fail:
 
 /* The autograd fallback (VariableFallbackKernel.cpp) for operators without an autograd
  * kernel, e.g. user-defined ones: route below autograd; outputs get no history. */
-CT_KERNEL(ct_k_autograd_fallback) {
+int ct_k_autograd_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
     int rc = ct_redispatch(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
@@ -171,12 +172,12 @@ CT_KERNEL(ct_k_autograd_fallback) {
 
 /* detach's manual autograd kernel (VariableTypeManual.cpp): a "detach" range, then below
  * autograd; the result has no history. */
-CT_KERNEL(ct_k_autograd_detach) {
-    void *rec = ct_record_function_begin("detach", args, 1, NULL);
+int ct_k_autograd_detach(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    void *rec = ct_record_range_begin("detach", args, 1, NULL);
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET);
     int rc = ct_redispatch(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
     ct_key_guard_pop(&g);
-    ct_record_function_end(rec);
+    ct_record_range_end(rec);
     return rc;
 }

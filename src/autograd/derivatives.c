@@ -14,7 +14,7 @@
 #include "autograd/node.h"
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
-#include "dispatch/registry.h"
+#include "ops/builtin.h"
 #include "ops/convert.h"
 
 #define A(i) (1u << (i))

@@ -16,12 +16,12 @@
 #include "core/alloc.h"
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
-#include "dispatch/registry.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
+#include "ops/builtin.h"
 #include "dispatch/trace_file.h"
 #include "ops/convert.h"
 #include "ops/kernel_util.h"
-#include "profiler/record.h"
+#include "dispatch/observe.h"
 
 /* ---- node -> value maps (open addressing on the node pointer) ---- */
 
@@ -296,7 +296,7 @@ static int call_node(ct_node *fn, ct_tensor **inputs, ct_tensor **outputs) {
     ct_value in_vals[CT_MAX_OP_RETS + 1];
     int nin = fn->n_inputs < CT_MAX_OP_RETS ? fn->n_inputs : CT_MAX_OP_RETS;
     for (int i = 0; i < nin; i++) in_vals[i] = inputs[i] ? ct_tensor_value(inputs[i]) : ct_none();
-    void *rec = ct_record_function_begin_seq(NULL, fn->name, in_vals, nin, (int64_t)fn->sequence_nr, fn->thread_id);
+    void *rec = ct_record_range_begin_seq(NULL, fn->name, in_vals, nin, (int64_t)fn->sequence_nr, fn->thread_id);
     /* the hops the node makes name it, and the forward op that made it, in a trace file */
     ct_trace_node_scope scope;
     ct_trace_node_enter(&scope, fn->py_name, fn->sequence_nr, fn->sequence_nr != UINT64_MAX);
@@ -333,7 +333,7 @@ static int call_node(ct_node *fn, ct_tensor **inputs, ct_tensor **outputs) {
         }
     }
     ct_trace_node_exit(&scope);
-    ct_record_function_end(rec);
+    ct_record_range_end(rec);
     return rc;
 }
 
@@ -398,7 +398,7 @@ static int compute_dependencies(graph_task *gt, ct_node *root) {
 
 static int evaluate_function(graph_task *gt, task t) {
     ct_node *fn = t.fn;
-    void *rec = ct_record_function_begin_seq("autograd::engine::evaluate_function: ", fn->name, NULL, 0,
+    void *rec = ct_record_range_begin_seq("autograd::engine::evaluate_function: ", fn->name, NULL, 0,
                                              (int64_t)fn->sequence_nr, fn->thread_id);
     ct_tensor **outputs = fn->n_next ? ct_calloc((size_t)fn->n_next, sizeof *outputs) : NULL;
     int rc = fn->n_next && !outputs ? -1 : 0;
@@ -447,7 +447,7 @@ static int evaluate_function(graph_task *gt, task t) {
     if (outputs)
         for (int i = 0; i < fn->n_next; i++) ct_tensor_release(outputs[i]);
     ct_free(outputs);
-    ct_record_function_end(rec);
+    ct_record_range_end(rec);
     return rc;
 }
 

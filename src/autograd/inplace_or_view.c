@@ -2,10 +2,11 @@
  * ops bump the version counter their tensor shares with its views; view ops record their
  * base (as_view); detach makes its result a non-differentiable view via
  * shallow_copy_and_detach, which under a dispatch mode logs a second aten.detach. */
+#include "autograd/autograd_impl.h"
 #include "autograd/node.h"
 #include "core/tensor_impl.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "ops/kernels.h"
 
 /* as_view(base, output): the output remembers the tensor its storage belongs to. */
@@ -20,7 +21,7 @@ static int as_view(ct_tensor *self, ct_tensor *out) {
     return 0;
 }
 
-CT_KERNEL(ct_k_adinplace_or_view) {
+int ct_k_adinplace_or_view(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
     int rc = ct_redispatch(op, ks & CT_AFTER_ADINPLACEORVIEW_KEYSET, args, rets);
@@ -53,7 +54,7 @@ CT_KERNEL(ct_k_adinplace_or_view) {
 }
 
 /* make_variable_non_differentiable_view(self, detach(self)) */
-CT_KERNEL(ct_k_adinplace_detach) {
+int ct_k_adinplace_detach(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
     int rc = ct_redispatch(op, ks & CT_AFTER_ADINPLACEORVIEW_KEYSET, args, rets);

@@ -4,20 +4,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "autograd/autograd_impl.h"
 #include "autograd/node.h"
 #include "core/alloc.h"
+#include "core/startup.h"
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
 #include "ctorch/testing.h"
-#include "dispatch/registry.h"
-#include "dispatch/tls.h"
-#include "modes/modes_impl.h"
+#include "core/tls.h"
+#include "dispatch/py_interpreter.h"
 #include "ops/views.h"
 
 static _Thread_local int64_t live_nodes; /* per thread, like the tensor counters */
 int64_t ct_testing_live_nodes(void) { return live_nodes; }
 
-/* at::sequence_number: per thread, in the dispatcher's thread state (dispatch/tls.h) */
+/* at::sequence_number: per thread, in the dispatcher's thread state (core/tls.h) */
 uint64_t ct_sequence_number_peek(void) { return ct_tls_state.sequence_nr; }
 
 static uint64_t thread_id(void) {
@@ -343,9 +344,9 @@ bool ct_any_requires_grad(const ct_value *args, uint32_t mask, int nargs) {
 ct_tensor *ct_shallow_copy_and_detach(ct_tensor *t) {
     ct_tensor *r = NULL;
     bool python_excluded = ct_keyset_has(ct_tls_excluded(), CT_KEY_Python);
-    if (!python_excluded && (ct_dispatch_mode_stack_len() > 0 || ct_keyset_has(t->keys, CT_KEY_Python))) {
+    if (!python_excluded && (ct_tls_state.dispatch_modes > 0 || ct_keyset_has(t->keys, CT_KEY_Python))) {
         /* pyinterpreter()->detach(self): dispatches aten::detach to the mode (or subclass) */
-        if (ct_python_detach(t, &r) != 0) return NULL;
+        if (ct_py_interpreter_hooks.detach(t, &r) != 0) return NULL;
     } else {
         r = ct_make_alias(t, t->sizes, t->strides, t->ndim, t->storage_offset);
     }
@@ -450,3 +451,29 @@ void ct_node_release_variables(ct_node *n) {
     for (int i = 0; i < CT_MAX_OP_RETS; i++) ct_saved_release(&n->saved_rets[i]);
     n->released = true;
 }
+
+/* ---- autograd metadata: created here, released and named through the hooks core calls
+ * (ct_autograd_meta_hooks, c10's AutogradMetaInterface) ---- */
+
+ct_autograd_meta *ct_tensor_autograd_meta(ct_tensor *t) {
+    if (!t->autograd) {
+        ct_library_ensure();
+        t->autograd = ct_calloc(1, sizeof *t->autograd);
+    }
+    return t->autograd;
+}
+
+static void meta_release(ct_autograd_meta *m) {
+    ct_tensor_release(m->grad);
+    ct_node_release(m->grad_fn);
+    ct_tensor_release(m->base);
+    ct_free(m);
+}
+
+static const char *meta_grad_fn_name(const ct_autograd_meta *m) {
+    return m->grad_fn ? ct_node_py_name(m->grad_fn) : NULL;
+}
+
+static const ct_autograd_meta_hooks hooks = {meta_release, meta_grad_fn_name};
+
+void ct_autograd_install_meta_hooks(void) { ct_autograd_hooks = &hooks; }

@@ -99,6 +99,10 @@ struct ct_deriv {
 /* Looks up the derivative of a built-in op (NULL if it has none). */
 const ct_deriv *ct_deriv_for(const ct_op *op);
 
+/* The tensor's autograd metadata, created on first need (PyTorch's AutogradMeta, made by the
+ * factory autograd installs). Starts the library first, so core's hooks are in place. */
+ct_autograd_meta *ct_tensor_autograd_meta(ct_tensor *t);
+
 /* ---- nodes ---- */
 
 void ct_node_release(ct_node *n);

@@ -10,13 +10,11 @@
 #include "ctorch/trace.h"
 #include "dispatch/observe.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/registry.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "dispatch/trace_impl.h"
 
-_Thread_local ct_tls ct_tls_state;
-atomic_int ct_global_observe;
 ct_call_observer ct_profiler_observer;
+ct_range_observer ct_range_observer_hooks;
 
 #define CT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/keys_impl.h"
 #include "ctorch/dispatch.h"
 
 #define CT_MAX_OP_ARGS 16
@@ -91,20 +92,6 @@ struct ct_op {
     int64_t calls;
 };
 
-/* Index of a runtime key's slot in every op's table (getDispatchTableIndexForDispatchKey). */
-int ct_runtime_slot_of_key(ct_dispatch_key k);
-/* Slot for a key set (getDispatchTableIndexForDispatchKeySet). The offset table is filled by
- * ct_keys_init(), which the registry runs before any operator exists. */
-extern int ct_functionality_offset[CT_NUM_FUNCTIONALITY_KEYS];
-extern const bool ct_functionality_per_backend[CT_NUM_FUNCTIONALITY_KEYS];
-void ct_keys_init(void);
-static inline int ct_slot_index(ct_keyset ks) {
-    uint64_t fbits = ks >> CT_NUM_BACKENDS;
-    int f = fbits ? 64 - __builtin_clzll(fbits) : 0;
-    if (!ct_functionality_per_backend[f]) return ct_functionality_offset[f];
-    uint64_t bbits = (ks & CT_BACKEND_BITS_MASK) >> 1;
-    return ct_functionality_offset[f] + (bbits ? 64 - __builtin_clzll(bbits) : 0);
-}
 /* The kernel in slot `slot` of op's table, and the op's non-fallthrough key set (relaxed loads:
  * Note [Tables read while a kernel is registered]). */
 static inline ct_kernel_fn ct_op_kernel(const ct_op *op, int slot) {
@@ -113,8 +100,6 @@ static inline ct_kernel_fn ct_op_kernel(const ct_op *op, int slot) {
 static inline ct_keyset ct_op_nonfallthrough(const ct_op *op) {
     return atomic_load_explicit(&op->non_fallthrough, memory_order_relaxed);
 }
-/* The runtime key a slot stands for. */
-ct_dispatch_key ct_key_of_slot(int slot);
 
 /* Parses `schema` into op (names, args, returns). Returns 0 or -1 with a RuntimeError. */
 int ct_schema_parse(const char *schema, ct_op *op);

@@ -10,7 +10,7 @@
 #include "ctorch/error.h"
 #include "ctorch/tensor.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/registry.h"
+#include "core/startup.h"
 #include "util/strbuf.h"
 
 /* Note [Op lookup while another thread defines an op]
@@ -46,11 +46,11 @@ const int ct_num_implemented_runtime_keys =
     (int)(sizeof ct_implemented_runtime_keys / sizeof ct_implemented_runtime_keys[0]);
 
 int ct_op_count(void) {
-    ct_registry_init();
+    ct_library_ensure();
     return published_ops();
 }
 const ct_op *ct_op_at(int i) {
-    ct_registry_init();
+    ct_library_ensure();
     return i >= 0 && i < published_ops() ? *op_slot(i) : NULL;
 }
 
@@ -78,7 +78,7 @@ const ct_op *ct_op_find(const char *qualified_name) {
         ct_error_set(CT_ERR_VALUE, "ct_op_find: name is NULL");
         return NULL;
     }
-    ct_registry_init();
+    ct_library_ensure();
     size_t len = strlen(qualified_name);
     const char *dot = strrchr(qualified_name, '.');
     if (dot && strcmp(dot, ".default") == 0) len = (size_t)(dot - qualified_name);

@@ -26,7 +26,7 @@
 #include "ctorch/error.h"
 #include "ctorch/trace.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "dispatch/trace_file.h"
 #include "dispatch/trace_impl.h"
 

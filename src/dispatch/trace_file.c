@@ -24,7 +24,7 @@
 #include "core/tensor_impl.h"
 #include "ctorch/error.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "dispatch/trace_file.h"
 #include "random/rng.h"
 #include "util/json.h"

@@ -2,7 +2,7 @@
  *
  * The writer sits in the dispatch layer. What it needs from layers above reaches it through
  * the dispatcher's own thread state, never by a call upwards: the autograd sequence number
- * lives in ct_tls (dispatch/tls.h), and the backward node being run is set by the engine
+ * lives in ct_tls (core/tls.h), and the backward node being run is set by the engine
  * through ct_trace_node_enter. */
 #ifndef CT_TRACE_FILE_H
 #define CT_TRACE_FILE_H

@@ -7,12 +7,13 @@
 #include "ctorch/error.h"
 
 #include "dispatch/op_impl.h"
-#include "dispatch/registry.h"
-#include "dispatch/tls.h"
+#include "ops/builtin.h"
+#include "core/tls.h"
 #include "dispatch/trace_file.h"
 #include "modes/modes_impl.h"
 #include "ops/kernels.h"
-#include "profiler/record.h"
+#include "dispatch/observe.h"
+#include "dispatch/py_interpreter.h"
 
 typedef struct mode_entry {
     ct_dispatch_mode_fn fn;
@@ -41,10 +42,12 @@ static void set_python_keys_included(bool on) {
 static void stack_push(mode_entry e) {
     if (modes.len == 0) set_python_keys_included(true);
     modes.stack[modes.len++] = e;
+    ct_tls_state.dispatch_modes = modes.len;
 }
 
 static mode_entry stack_pop(void) {
     mode_entry e = modes.stack[--modes.len];
+    ct_tls_state.dispatch_modes = modes.len;
     if (modes.len == 0) set_python_keys_included(false);
     return e;
 }
@@ -52,7 +55,7 @@ static mode_entry stack_pop(void) {
 int ct_dispatch_mode_push(ct_dispatch_mode_fn fn, void *ud) {
     if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_dispatch_mode_push: handler is NULL");
     if (modes.len == CT_MAX_MODES) return ct_error_set(CT_ERR_RUNTIME, "ct_dispatch_mode_push: too many nested modes (%d)", CT_MAX_MODES);
-    ct_registry_init();
+    ct_library_ensure();
     modes.last_handle = modes.last_handle == INT_MAX ? 1 : modes.last_handle + 1;
     stack_push((mode_entry){fn, ud, modes.last_handle});
     return modes.last_handle;
@@ -79,7 +82,7 @@ int ct_dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets) {
     return rc;
 }
 
-CT_KERNEL(ct_k_python_tls_snapshot_fallback) {
+int ct_k_python_tls_snapshot_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     bool set_here = false;
     if (!tls_on_entry.set) { /* MaybeSetTLSOnEntryGuard */
         tls_on_entry.set = true;
@@ -92,7 +95,7 @@ CT_KERNEL(ct_k_python_tls_snapshot_fallback) {
     return rc;
 }
 
-CT_KERNEL(ct_k_python_dispatcher_fallback) {
+int ct_k_python_dispatcher_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     return ct_redispatch(op, ks & CT_FULL_AFTER(CT_KEY_PythonDispatcher), args, rets);
 }
 
@@ -100,7 +103,7 @@ CT_KERNEL(ct_k_python_dispatcher_fallback) {
 #define CT_AFTER_PYTHON_KEYSET                                                                    \
     (ct_keyset_full() ^ (CT_FULL_AFTER(CT_KEY_Python) | CT_FUNCTIONALITY_BIT(CT_KEY_Python)))
 
-CT_KERNEL(ct_k_python_fallback) {
+int ct_k_python_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_tls *t = &ct_tls_state;
     ct_keyset saved_inc = t->included_xor, saved_exc = t->excluded_xor;
     if (tls_on_entry.set) { /* ForceDispatchKeyGuard(tls_on_entry) */
@@ -110,9 +113,9 @@ CT_KERNEL(ct_k_python_fallback) {
     t->excluded_xor = (ct_tls_excluded_raw(t) | CT_AFTER_PYTHON_KEYSET) ^ CT_DEFAULT_EXCLUDED;
     int rc;
     if (modes.len > 0) {
-        void *rec = ct_record_function_begin("PythonDispatchMode", args, op->nargs, op);
+        void *rec = ct_record_range_begin("PythonDispatchMode", args, op->nargs, op);
         rc = ct_dispatch_on_mode(op, args, rets);
-        ct_record_function_end(rec);
+        ct_record_range_end(rec);
     } else {
         ct_tensor *sub = NULL;
         for (int i = 0; i < op->nargs && !sub; i++) {
@@ -122,9 +125,9 @@ CT_KERNEL(ct_k_python_fallback) {
                     if (args[i].u.tlist.items[k]->subclass) sub = args[i].u.tlist.items[k];
         }
         if (sub) {
-            void *rec = ct_record_function_begin("PythonSubclass", args, op->nargs, op);
-            rc = ct_subclass_dispatch(sub, op, args, rets);
-            ct_record_function_end(rec);
+            void *rec = ct_record_range_begin("PythonSubclass", args, op->nargs, op);
+            rc = ct_py_interpreter_hooks.subclass_dispatch(sub, op, args, rets);
+            ct_record_range_end(rec);
         } else {
             /* no mode and no wrapper argument (e.g. a factory while only Python is included):
              * drop the Python key and carry on */
@@ -151,7 +154,7 @@ int ct_python_detach(ct_tensor *t, ct_tensor **out) {
     /* the handler sees this detach without a dispatcher hop: a trace file records it all the same */
     if (ct_global_observe_bits() & CT_OBSERVE_TRACE_FILE)
         ct_trace_file_direct(detach, args, CT_KEY_Python, "shallow_copy_and_detach (PyInterpreter::detach)");
-    int rc = modes.len > 0 ? ct_dispatch_on_mode(detach, args, rets) : ct_subclass_dispatch(t, detach, args, rets);
+    int rc = modes.len > 0 ? ct_dispatch_on_mode(detach, args, rets) : ct_py_interpreter_hooks.subclass_dispatch(t, detach, args, rets);
     if (set_here) tls_on_entry.set = false;
     if (rc != 0) return -1;
     if (rets[0].tag != CT_TAG_TENSOR) return ct_error_set(CT_ERR_RUNTIME, "detach returned no tensor");

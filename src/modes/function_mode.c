@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "dispatch/op_impl.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "modes/function_impl.h"
+#include "modes/modes_impl.h"
 #include "ops/api_call.h"
 
 typedef struct fmode_entry {
@@ -21,7 +22,7 @@ static _Thread_local struct {
 int ct_function_mode_push(ct_function_mode_fn fn, void *ud) {
     if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_function_mode_push: handler is NULL");
     if (fmodes.len == CT_MAX_MODES) return ct_error_set(CT_ERR_RUNTIME, "ct_function_mode_push: too many nested modes (%d)", CT_MAX_MODES);
-    ct_registry_init();
+    ct_library_ensure();
     fmodes.stack[fmodes.len].fn = fn;
     fmodes.stack[fmodes.len].ud = ud;
     fmodes.len++;

@@ -13,7 +13,7 @@
 #include "ctorch/factory.h"
 #include "ctorch/ops_generated.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/registry.h"
+#include "ops/builtin.h"
 #include "modes/function_impl.h"
 
 /* AutogradMeta::set_requires_grad as a factory's requires_grad=True reaches it (after the op) */

@@ -3,7 +3,7 @@
 #include "ctorch/nn.h"
 #include "ctorch/ops_generated.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/registry.h"
+#include "ops/builtin.h"
 #include "modes/function_impl.h"
 
 /* F.cross_entropy(input, target, weight, size_average, ignore_index, reduce, reduction,

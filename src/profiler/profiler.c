@@ -10,8 +10,8 @@
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
 #include "ctorch/profiler.h"
-#include "dispatch/registry.h"
-#include "dispatch/tls.h"
+#include "core/startup.h"
+#include "core/tls.h"
 #include "ops/kernels.h"
 #include "profiler/aggregate.h"
 #include "profiler/profiler_state.h"
@@ -20,7 +20,7 @@
 #include "util/strbuf.h"
 
 ct_profiler *ct_profiler_start(bool record_shapes) {
-    ct_registry_init();
+    ct_library_ensure();
     if (ct_tls_profiler && ct_tls_profiler->recording) {
         ct_error_set(CT_ERR_RUNTIME, "Profiler is already enabled on this thread");
         return NULL;
@@ -380,7 +380,7 @@ struct ct_record_function {
 };
 
 /* profiler::_record_function_enter_new(str name, str? args=None) -> _RecordFunction */
-CT_KERNEL(ct_k_record_function_enter_new) {
+int ct_k_record_function_enter_new(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     if (args[0].tag != CT_TAG_STRING) return ct_error_set(CT_ERR_TYPE, "_record_function_enter_new(): argument 'name' must be str");
@@ -392,7 +392,7 @@ CT_KERNEL(ct_k_record_function_enter_new) {
 }
 
 /* profiler::_record_function_exit._RecordFunction(_RecordFunction _0) -> () */
-CT_KERNEL(ct_k_record_function_exit) {
+int ct_k_record_function_exit(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     (void)rets;

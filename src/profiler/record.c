@@ -31,7 +31,7 @@
 #include "ctorch/profiler.h"
 #include "dispatch/observe.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "profiler/profiler_state.h"
 #include "profiler/record.h"
 #include "util/strbuf.h"

@@ -307,7 +307,7 @@ int main(int argc, char **argv) {
                "#include <stdbool.h>\n#include <stdint.h>\n\n#include \"ctorch/dtype.h\"\n#include \"ctorch/export.h\"\n#include \"ctorch/value.h\"\n\n"
                "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
     fprintf(c, "/* Generated from src/ops/ops.def by tools/opgen/opgen.c. Do not edit. */\n"
-               "#include \"ctorch/ops_generated.h\"\n#include \"ctorch/error.h\"\n#include \"dispatch/tls.h\"\n#include \"ops/api_call.h\"\n\n");
+               "#include \"ctorch/ops_generated.h\"\n#include \"ctorch/error.h\"\n#include \"core/tls.h\"\n#include \"ops/api_call.h\"\n\n");
     int rc = 0;
     for (int i = 0; i < N_ENTRIES; i++) {
         const entry *e = &entries[i];

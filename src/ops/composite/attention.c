@@ -75,7 +75,7 @@ static ct_tensor *convert_mask(ct_tensor *mask) {
 
 /* scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None,
  *   float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False) */
-CT_KERNEL(ct_k_scaled_dot_product_attention) {
+int ct_k_scaled_dot_product_attention(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *q = ARG_T(0), *k = ARG_T(1), *v = ARG_T(2), *mask_in = ARG_OPT_T(3);
@@ -103,7 +103,7 @@ CT_KERNEL(ct_k_scaled_dot_product_attention) {
 /* _scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None,
  *   float dropout_p=0., bool is_causal=False, Tensor? dropout_mask=None, *, float? scale=None,
  *   bool enable_gqa=False) -> (Tensor, Tensor) */
-CT_KERNEL(ct_k__scaled_dot_product_attention_math) {
+int ct_k__scaled_dot_product_attention_math(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *q_in = ARG_T(0), *key = ARG_T(1), *value = ARG_T(2), *mask_in = ARG_OPT_T(3), *dropout_mask = ARG_OPT_T(6);
@@ -262,7 +262,7 @@ static void scores(const ct_tensor *q, const ct_tensor *k, const ct_tensor *mask
 /* _scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value,
  *   float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None)
  *   -> (Tensor output, Tensor logsumexp) */
-CT_KERNEL(ct_k__scaled_dot_product_flash_attention_for_cpu) {
+int ct_k__scaled_dot_product_flash_attention_for_cpu(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *q = ARG_T(0), *k = ARG_T(1), *v = ARG_T(2), *mask = ARG_OPT_T(5);
@@ -318,7 +318,7 @@ CT_KERNEL(ct_k__scaled_dot_product_flash_attention_for_cpu) {
  *   Tensor? attn_mask=None, float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value)
  * P = exp(scores - logsumexp), dV = P^T dO, dP = dO V^T, D = rowsum(dO * O), dS = P (dP - D),
  * dQ = scale dS K, dK = scale dS^T Q */
-CT_KERNEL(ct_k__scaled_dot_product_flash_attention_for_cpu_backward) {
+int ct_k__scaled_dot_product_flash_attention_for_cpu_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *go = ARG_T(0), *q = ARG_T(1), *k = ARG_T(2), *v = ARG_T(3), *o = ARG_T(4), *lse = ARG_T(5), *mask = ARG_OPT_T(8);

@@ -28,7 +28,7 @@ static ct_tensor *flatten_nd_linear(ct_tensor *input, ct_tensor *weight, ct_tens
 }
 
 /* linear(Tensor input, Tensor weight, Tensor? bias=None) */
-CT_KERNEL(ct_k_linear) {
+int ct_k_linear(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *input = ARG_T(0), *weight = ARG_T(1), *bias = ARG_OPT_T(2);
@@ -215,7 +215,7 @@ static ct_tensor *matmul_batched(ct_tensor *tensor1, ct_tensor *tensor2) {
 }
 
 /* matmul(Tensor self, Tensor other): _matmul_impl without out= */
-CT_KERNEL(ct_k_matmul) {
+int ct_k_matmul(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *t1 = ARG_T(0), *t2 = ARG_T(1);

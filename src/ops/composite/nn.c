@@ -11,7 +11,7 @@
 
 /* embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False,
  * bool sparse=False): index_select along dim 0, viewed back to indices' shape + [D] */
-CT_KERNEL(ct_k_embedding) {
+int ct_k_embedding(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *weight = ARG_T(0), *indices = ARG_T(1);
@@ -36,7 +36,7 @@ CT_KERNEL(ct_k_embedding) {
 
 /* embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, SymInt padding_idx,
  * bool scale_grad_by_freq, bool sparse) */
-CT_KERNEL(ct_k_embedding_backward) {
+int ct_k_embedding_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     if (ARG_B(5))
@@ -46,7 +46,7 @@ CT_KERNEL(ct_k_embedding_backward) {
 
 /* layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None,
  * float eps=1e-05, bool cudnn_enable=True): the first output of native_layer_norm */
-CT_KERNEL(ct_k_layer_norm) {
+int ct_k_layer_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *out = NULL, *mean = NULL, *rstd = NULL;
@@ -60,7 +60,7 @@ CT_KERNEL(ct_k_layer_norm) {
 
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None): _softmax of self (converted to
  * dtype first when one is given) */
-CT_KERNEL(ct_k_softmax) {
+int ct_k_softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -76,7 +76,7 @@ CT_KERNEL(ct_k_softmax) {
 
 /* _safe_softmax(Tensor self, int dim, ScalarType? dtype=None): softmax, with rows that are
  * all -inf set to 0 instead of NaN */
-CT_KERNEL(ct_k__safe_softmax) {
+int ct_k__safe_softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -99,7 +99,7 @@ CT_KERNEL(ct_k__safe_softmax) {
 /* dropout(Tensor input, float p, bool train): on the CPU the fused kernel is never acceptable,
  * so _dropout_impl: input itself when p == 0, not training or empty; input * 0 for p == 1;
  * otherwise input * (empty_like(input).bernoulli_(1 - p).div_(1 - p)) */
-CT_KERNEL(ct_k_dropout) {
+int ct_k_dropout(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *input = ARG_T(0);
@@ -123,7 +123,7 @@ CT_KERNEL(ct_k_dropout) {
 
 /* where.Scalar(Tensor condition, Scalar self, Scalar other): both as 0-dim tensors of their
  * result type (other first), then where.self */
-CT_KERNEL(ct_k_where_scalar) {
+int ct_k_where_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_scalar a = args[1], b = args[2];
@@ -142,7 +142,7 @@ CT_KERNEL(ct_k_where_scalar) {
 
 /* where.ScalarOther(Tensor condition, Tensor self, Scalar other): self converted to the result
  * type, other wrapped as a 0-dim number */
-CT_KERNEL(ct_k_where_scalarother) {
+int ct_k_where_scalarother(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(1);
@@ -156,7 +156,7 @@ CT_KERNEL(ct_k_where_scalarother) {
 }
 
 /* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) */
-CT_KERNEL(ct_k_where_scalarself) {
+int ct_k_where_scalarself(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *other = ARG_T(2);
@@ -170,7 +170,7 @@ CT_KERNEL(ct_k_where_scalarself) {
 }
 
 /* item(Tensor self) -> Scalar: _local_scalar_dense of a one-element tensor */
-CT_KERNEL(ct_k_item) {
+int ct_k_item(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -183,7 +183,7 @@ CT_KERNEL(ct_k_item) {
 }
 
 /* div_.Scalar(Tensor(a!) self, Scalar other): self.div_(wrapped_scalar_tensor(other)) */
-CT_KERNEL(ct_k_div__scalar) {
+int ct_k_div__scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *w = ct_wrap_scalar(args[1]);

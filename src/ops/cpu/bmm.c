@@ -112,7 +112,7 @@ static void small_bmm(ct_tensor *res, const ct_tensor *b1, const ct_tensor *b2) 
 }
 
 /* bmm(Tensor self, Tensor mat2) -> Tensor */
-CT_KERNEL(ct_k_bmm) {
+int ct_k_bmm(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *b1 = ARG_T(0), *b2 = ARG_T(1);

@@ -6,7 +6,7 @@
 #include "core/alloc.h"
 #include "ops/kernel_util.h"
 
-CT_KERNEL(ct_k_embedding_dense_backward) {
+int ct_k_embedding_dense_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *grad = ARG_T(0), *indices = ARG_T(1);

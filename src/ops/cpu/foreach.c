@@ -11,7 +11,7 @@ static int check_list(const ct_value *v) {
 }
 
 /* _foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[] */
-CT_KERNEL(ct_k__foreach_norm) {
+int ct_k__foreach_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     if (check_list(&args[0]) != 0) return -1;
@@ -32,7 +32,7 @@ CT_KERNEL(ct_k__foreach_norm) {
 }
 
 /* _foreach_mul_.Tensor(Tensor(a!)[] self, Tensor other) -> () */
-CT_KERNEL(ct_k__foreach_mul_) {
+int ct_k__foreach_mul_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *scalar = ARG_T(1);

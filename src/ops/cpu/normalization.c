@@ -79,7 +79,7 @@ static int stat_shape(const ct_tensor *input, int64_t nn, int64_t *shape) {
 
 /* native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps)
  *   -> (Tensor, Tensor, Tensor) */
-CT_KERNEL(ct_k_native_layer_norm) {
+int ct_k_native_layer_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *input = ARG_T(0), *weight = ARG_OPT_T(2), *bias = ARG_OPT_T(3);
@@ -136,7 +136,7 @@ CT_KERNEL(ct_k_native_layer_norm) {
  *   Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
  * dx = a*dy*g + b*x + c with a = rstd, b = (db*mean - ds) * a^3 / N, c = -b*mean - db*a/N,
  * ds = sum(dy*g*x), db = sum(dy*g); dgamma = sum over rows of dy*(x - mean)*rstd; dbeta = sum of dy */
-CT_KERNEL(ct_k_native_layer_norm_backward) {
+int ct_k_native_layer_norm_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *dy = ARG_T(0), *input = ARG_T(1), *mean = ARG_T(3), *rstd = ARG_T(4);

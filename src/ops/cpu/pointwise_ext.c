@@ -233,19 +233,19 @@ static int floating_unary(const ct_op *op, ct_tensor *self, pw_kind kind, const 
 }
 
 /* sqrt(Tensor self) -> Tensor */
-CT_KERNEL(ct_k_sqrt) {
+int ct_k_sqrt(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     return floating_unary(op, ARG_T(0), PW_SQRT, "sqrt_vml_cpu", rets);
 }
 
 /* reciprocal(Tensor self) -> Tensor */
-CT_KERNEL(ct_k_reciprocal) {
+int ct_k_reciprocal(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     return floating_unary(op, ARG_T(0), PW_RECIPROCAL, "reciprocal_cpu", rets);
 }
 
 /* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor */
-CT_KERNEL(ct_k_clamp) {
+int ct_k_clamp(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -279,7 +279,7 @@ CT_KERNEL(ct_k_clamp) {
 }
 
 /* clamp_max(Tensor self, Scalar max) -> Tensor */
-CT_KERNEL(ct_k_clamp_max) {
+int ct_k_clamp_max(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -302,7 +302,7 @@ static int gelu_kind(const ct_value *v, bool backward, pw_kind *kind) {
 }
 
 /* gelu(Tensor self, *, str approximate='none') -> Tensor */
-CT_KERNEL(ct_k_gelu) {
+int ct_k_gelu(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -315,7 +315,7 @@ CT_KERNEL(ct_k_gelu) {
 }
 
 /* gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor */
-CT_KERNEL(ct_k_gelu_backward) {
+int ct_k_gelu_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *ins[2] = {ARG_T(0), ARG_T(1)};
@@ -344,13 +344,13 @@ static int lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight, bool inplace,
     return apply(ins, 2, &c, self->dtype, self->dtype, inplace ? self : NULL, rets);
 }
 
-CT_KERNEL(ct_k_lerp_scalar) {
+int ct_k_lerp_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return lerp(ARG_T(0), ARG_T(1), args[2], false, rets);
 }
 
-CT_KERNEL(ct_k_lerp_scalar_) {
+int ct_k_lerp_scalar_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return lerp(ARG_T(0), ARG_T(1), args[2], true, rets);
@@ -373,29 +373,29 @@ static int addc(ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value, 
     return apply(ins, 3, &c, rt, rt, inplace ? self : NULL, rets);
 }
 
-CT_KERNEL(ct_k_addcmul) {
+int ct_k_addcmul(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return addc(ARG_T(0), ARG_T(1), ARG_T(2), args[3], PW_ADDCMUL, false, rets);
 }
-CT_KERNEL(ct_k_addcmul_) {
+int ct_k_addcmul_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return addc(ARG_T(0), ARG_T(1), ARG_T(2), args[3], PW_ADDCMUL, true, rets);
 }
-CT_KERNEL(ct_k_addcdiv) {
+int ct_k_addcdiv(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return addc(ARG_T(0), ARG_T(1), ARG_T(2), args[3], PW_ADDCDIV, false, rets);
 }
-CT_KERNEL(ct_k_addcdiv_) {
+int ct_k_addcdiv_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return addc(ARG_T(0), ARG_T(1), ARG_T(2), args[3], PW_ADDCDIV, true, rets);
 }
 
 /* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor */
-CT_KERNEL(ct_k_where) {
+int ct_k_where(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *cond = ARG_T(0), *ins[3] = {ARG_T(0), ARG_T(1), ARG_T(2)};
@@ -426,7 +426,7 @@ CT_KERNEL(ct_k_where) {
 }
 
 /* eq.Tensor(Tensor self, Tensor other) -> Tensor */
-CT_KERNEL(ct_k_eq_tensor) {
+int ct_k_eq_tensor(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *ins[2] = {ARG_T(0), ARG_T(1)};
@@ -461,20 +461,20 @@ static int maximum(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_value *rets) {
     return apply(ins, 2, &c, rt, rt, NULL, rets);
 }
 
-CT_KERNEL(ct_k_maximum) {
+int ct_k_maximum(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return maximum(ARG_T(0), ARG_T(1), NULL, rets);
 }
 
-CT_KERNEL(ct_k_maximum_out) {
+int ct_k_maximum_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return maximum(ARG_T(0), ARG_T(1), ARG_T(2), rets);
 }
 
 /* logical_not(Tensor self) -> Tensor */
-CT_KERNEL(ct_k_logical_not) {
+int ct_k_logical_not(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);

@@ -81,7 +81,7 @@ static int gen_random(ct_generator *g, void *buf, int64_t n, ct_dtype dt, const 
 static ct_generator *gen_arg(const ct_value *v) { return v->tag == CT_TAG_GENERATOR ? v->u.g : NULL; }
 
 /* normal_(Tensor(a!) self, float mean=0., float std=1., *, Generator? generator=None) */
-CT_KERNEL(ct_k_normal_) {
+int ct_k_normal_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -92,7 +92,7 @@ CT_KERNEL(ct_k_normal_) {
 }
 
 /* uniform_(Tensor(a!) self, float from=0., float to=1., *, Generator? generator=None) */
-CT_KERNEL(ct_k_uniform_) {
+int ct_k_uniform_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -103,7 +103,7 @@ CT_KERNEL(ct_k_uniform_) {
 }
 
 /* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) */
-CT_KERNEL(ct_k_random_) {
+int ct_k_random_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -148,7 +148,7 @@ static int check_float_factory(const char *name, ct_dtype dt) {
     return 0;
 }
 
-CT_KERNEL(ct_k_randn) {
+int ct_k_randn(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_dtype dt = ct_arg_dtype(&args[1], ct_default_dtype());
@@ -156,7 +156,7 @@ CT_KERNEL(ct_k_randn) {
     return factory_then(&args[0], dt, fill_normal01, NULL, NULL, rets);
 }
 
-CT_KERNEL(ct_k_randn_generator) {
+int ct_k_randn_generator(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_dtype dt = ct_arg_dtype(&args[2], ct_default_dtype());
@@ -164,7 +164,7 @@ CT_KERNEL(ct_k_randn_generator) {
     return factory_then(&args[0], dt, fill_normal01, gen_arg(&args[1]), NULL, rets);
 }
 
-CT_KERNEL(ct_k_rand) {
+int ct_k_rand(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_dtype dt = ct_arg_dtype(&args[1], ct_default_dtype());
@@ -172,7 +172,7 @@ CT_KERNEL(ct_k_rand) {
     return factory_then(&args[0], dt, fill_uniform01, NULL, NULL, rets);
 }
 
-CT_KERNEL(ct_k_rand_generator) {
+int ct_k_rand_generator(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_dtype dt = ct_arg_dtype(&args[2], ct_default_dtype());
@@ -180,14 +180,14 @@ CT_KERNEL(ct_k_rand_generator) {
     return factory_then(&args[0], dt, fill_uniform01, gen_arg(&args[1]), NULL, rets);
 }
 
-CT_KERNEL(ct_k_randint) {
+int ct_k_randint(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     int64_t lh[2] = {args[0].u.i, args[1].u.i};
     return factory_then(&args[2], ct_arg_dtype(&args[3], CT_INT64), fill_randint, NULL, lh, rets);
 }
 
-CT_KERNEL(ct_k_randint_generator) {
+int ct_k_randint_generator(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     int64_t lh[2] = {args[0].u.i, args[1].u.i};
@@ -211,7 +211,7 @@ static int gen_exponential(ct_generator *g, void *buf, int64_t n, ct_dtype dt, c
 }
 
 /* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) */
-CT_KERNEL(ct_k_bernoulli__float) {
+int ct_k_bernoulli__float(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -223,7 +223,7 @@ CT_KERNEL(ct_k_bernoulli__float) {
 }
 
 /* exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) */
-CT_KERNEL(ct_k_exponential_) {
+int ct_k_exponential_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -286,7 +286,7 @@ static int multinomial_replacement(ct_tensor *self, int64_t n_sample, ct_generat
 /* multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None)
  * Without replacement or for one sample: argmax (or top-k) of self / q with q ~ Exp(1), drawn
  * by exponential_ into a tensor like self. */
-CT_KERNEL(ct_k_multinomial) {
+int ct_k_multinomial(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);

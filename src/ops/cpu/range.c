@@ -12,14 +12,14 @@ static ct_tensor *arange3(ct_scalar start, ct_scalar end, ct_scalar step, const 
 }
 
 /* arange(Scalar end, *, dtype, layout, device, pin_memory) */
-CT_KERNEL(ct_k_arange) {
+int ct_k_arange(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     return ct_ret(rets, 0, arange3(ct_int(0), args[0], ct_int(1), &args[1]));
 }
 
 /* arange.start(Scalar start, Scalar end, *, dtype, layout, device, pin_memory) */
-CT_KERNEL(ct_k_arange_start) {
+int ct_k_arange_start(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     return ct_ret(rets, 0, arange3(args[0], args[1], ct_int(1), &args[2]));
@@ -28,7 +28,7 @@ CT_KERNEL(ct_k_arange_start) {
 static bool integral(ct_scalar s) { return s.tag == CT_TAG_INT || s.tag == CT_TAG_BOOL; }
 
 /* arange.start_step(Scalar start, Scalar end, Scalar step=1, *, dtype, layout, device, pin_memory) */
-CT_KERNEL(ct_k_arange_start_step) {
+int ct_k_arange_start_step(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_scalar start = args[0], end = args[1], step = args[2];

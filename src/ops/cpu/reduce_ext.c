@@ -35,7 +35,7 @@ static int64_t out_index(const ct_tensor *t, const bool *mask, int64_t lin) {
 }
 
 /* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (bool, or uint8 for uint8 input) */
-CT_KERNEL(ct_k_all_dim) {
+int ct_k_all_dim(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -56,7 +56,7 @@ CT_KERNEL(ct_k_all_dim) {
 
 /* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor: the first index of the
  * maximum (NaN counts as the maximum) */
-CT_KERNEL(ct_k_argmax) {
+int ct_k_argmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -125,13 +125,13 @@ static int extreme(ct_tensor *self, bool want_max, ct_value *rets) {
     return ct_ret(rets, 0, out);
 }
 
-CT_KERNEL(ct_k_max) {
+int ct_k_max(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return extreme(ARG_T(0), true, rets);
 }
 
-CT_KERNEL(ct_k_min) {
+int ct_k_min(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return extreme(ARG_T(0), false, rets);
@@ -139,7 +139,7 @@ CT_KERNEL(ct_k_min) {
 
 /* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *,
  * ScalarType? dtype=None) -> Tensor */
-CT_KERNEL(ct_k_linalg_vector_norm) {
+int ct_k_linalg_vector_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -208,7 +208,7 @@ CT_KERNEL(ct_k_linalg_vector_norm) {
 }
 
 /* _local_scalar_dense(Tensor self) -> Scalar: the single element, as an int, a float or a bool */
-CT_KERNEL(ct_k__local_scalar_dense) {
+int ct_k__local_scalar_dense(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);

@@ -9,7 +9,7 @@
 #include "ops/kernel_util.h"
 
 /* slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) */
-CT_KERNEL(ct_k_slice) {
+int ct_k_slice(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -40,7 +40,7 @@ CT_KERNEL(ct_k_slice) {
 
 /* slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, SymInt end, SymInt step):
  * zeros of the input's shape with grad_output copied into the slice */
-CT_KERNEL(ct_k_slice_backward) {
+int ct_k_slice_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *grad = ARG_T(0);
@@ -59,7 +59,7 @@ CT_KERNEL(ct_k_slice_backward) {
 
 /* select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index): zeros of
  * the input's shape with grad_output copied into the selected slice */
-CT_KERNEL(ct_k_select_backward) {
+int ct_k_select_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *grad = ARG_T(0);
@@ -103,7 +103,7 @@ static ct_tensor *narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t le
     return ct_slice(self, dim, &s, &e, 1);
 }
 
-CT_KERNEL(ct_k_narrow) {
+int ct_k_narrow(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return ct_ret(rets, 0, narrow(ARG_T(0), ARG_I(1), ARG_I(2), ARG_I(3)));
@@ -119,7 +119,7 @@ static void list_free(ct_tensor **l, int64_t n) {
 }
 
 /* split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[] */
-CT_KERNEL(ct_k_split) {
+int ct_k_split(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -155,7 +155,7 @@ CT_KERNEL(ct_k_split) {
 }
 
 /* split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[] */
-CT_KERNEL(ct_k_split_with_sizes) {
+int ct_k_split_with_sizes(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -201,7 +201,7 @@ CT_KERNEL(ct_k_split_with_sizes) {
 static bool cat_skip(const ct_tensor *t) { return t->numel == 0 && t->ndim == 1; }
 
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
-CT_KERNEL(ct_k_cat) {
+int ct_k_cat(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *const *ts = args[0].u.tlist.items;
@@ -269,7 +269,7 @@ CT_KERNEL(ct_k_cat) {
 }
 
 /* stack(Tensor[] tensors, int dim=0) -> Tensor */
-CT_KERNEL(ct_k_stack) {
+int ct_k_stack(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *const *ts = args[0].u.tlist.items;
@@ -325,7 +325,7 @@ typedef struct tril_ctx {
 } tril_ctx;
 
 /* tril(Tensor self, int diagonal=0) -> Tensor */
-CT_KERNEL(ct_k_tril) {
+int ct_k_tril(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -358,7 +358,7 @@ CT_KERNEL(ct_k_tril) {
 /* ---- index_select ---- */
 
 /* index_select(Tensor self, int dim, Tensor index) -> Tensor */
-CT_KERNEL(ct_k_index_select) {
+int ct_k_index_select(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *index = ARG_T(2);

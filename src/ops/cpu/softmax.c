@@ -6,7 +6,7 @@
 #include "ops/kernel_util.h"
 
 /* _softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
-CT_KERNEL(ct_k__softmax) {
+int ct_k__softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -47,7 +47,7 @@ CT_KERNEL(ct_k__softmax) {
 
 /* _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype):
  * grad_input = (grad_output - sum(grad_output * output, dim)) * output */
-CT_KERNEL(ct_k__softmax_backward_data) {
+int ct_k__softmax_backward_data(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *g = ARG_T(0), *out = ARG_T(1);

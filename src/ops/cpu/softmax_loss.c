@@ -58,7 +58,7 @@ static void log_softmax_backward_dense(const ct_tensor *g, const ct_tensor *out,
 }
 
 /* _log_softmax(Tensor self, int dim, bool half_to_float) */
-CT_KERNEL(ct_k__log_softmax) {
+int ct_k__log_softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -102,7 +102,7 @@ CT_KERNEL(ct_k__log_softmax) {
 
 /* _log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype):
  * grad_input = grad_output - exp(output) * sum(grad_output, dim) */
-CT_KERNEL(ct_k__log_softmax_backward_data) {
+int ct_k__log_softmax_backward_data(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *g = ARG_T(0), *out = ARG_T(1);
@@ -180,7 +180,7 @@ static double x_at(const ct_tensor *self, int64_t i, int64_t c) {
 
 /* nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index)
  *   -> (Tensor output, Tensor total_weight) */
-CT_KERNEL(ct_k_nll_loss_forward) {
+int ct_k_nll_loss_forward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *target = ARG_T(1), *weight = ARG_OPT_T(2);
@@ -222,7 +222,7 @@ CT_KERNEL(ct_k_nll_loss_forward) {
 
 /* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction,
  *                   SymInt ignore_index, Tensor total_weight) -> Tensor */
-CT_KERNEL(ct_k_nll_loss_backward) {
+int ct_k_nll_loss_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *g = ARG_T(0), *self = ARG_T(1), *target = ARG_T(2), *weight = ARG_OPT_T(3), *tw = ARG_T(6);
@@ -256,7 +256,7 @@ CT_KERNEL(ct_k_nll_loss_backward) {
 
 /* _to_copy(Tensor self, *, dtype, layout, device, pin_memory, non_blocking, memory_format):
  * keeps a dense tensor's strides (empty_strided), then copy_ */
-CT_KERNEL(ct_k__to_copy) {
+int ct_k__to_copy(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_tensor *self = ARG_T(0);

@@ -34,7 +34,7 @@ static void int_gemv(const int64_t *a, const int64_t *x, int64_t *y, int64_t m, 
 }
 
 /* dot(Tensor self, Tensor tensor) -> Tensor */
-CT_KERNEL(ct_k_dot) {
+int ct_k_dot(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *a = ARG_T(0), *b = ARG_T(1);
@@ -66,7 +66,7 @@ CT_KERNEL(ct_k_dot) {
 }
 
 /* mv(Tensor self, Tensor vec) -> Tensor: addmv_(empty(self.size(0)), self, vec, 0, 1) */
-CT_KERNEL(ct_k_mv) {
+int ct_k_mv(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *mat = ARG_T(0), *vec = ARG_T(1);

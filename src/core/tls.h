@@ -1,4 +1,6 @@
-/* Thread-local dispatcher state. */
+/* Thread-local dispatcher state: the included/excluded key sets, grad and inference mode, what
+ * observes the calls and the mode depths. Core state, as c10/core/impl/LocalDispatchKeySet,
+ * GradMode and InferenceMode are: a new tensor reads inference mode here. Defined in core/tls.c. */
 #ifndef CT_TLS_H
 #define CT_TLS_H
 
@@ -28,6 +30,7 @@ typedef struct ct_tls {
     bool grad_disabled;     /* GradMode (zero = enabled) */
     bool inference_mode;    /* InferenceMode */
     int function_modes;     /* depth of this thread's function-mode stack (0: none active) */
+    int dispatch_modes;     /* depth of this thread's dispatch-mode stack (TorchDispatchModeTLS), kept by modes */
     uint64_t sequence_nr;   /* at::sequence_number: the number the next autograd node gets (kept
                                here, below autograd, so the trace file can read it) */
 } ct_tls;

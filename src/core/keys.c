@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ctorch/keys.h"
-#include "dispatch/op_impl.h"
+#include "core/keys_impl.h"
 
 static const char *const functionality_names[] = {
 #define CT_X_(n, pb) #n,
