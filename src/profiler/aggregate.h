@@ -64,11 +64,17 @@ typedef struct ct_prof_row {
     int64_t count;                 /* number of events */
     double cpu_time_total_us;      /* sum of the events' end_us - start_us */
     double self_cpu_time_total_us; /* sum of the events' self times */
+    int64_t cpu_memory_usage;      /* profile_memory: sum of the events' bytes */
+    int64_t self_cpu_memory_usage; /* sum of each event's bytes minus its children's */
+    const char **stack;            /* group_by_stack_n: the first event's first n frames (the
+                                      strings are the events'), else NULL */
+    size_t n_stack;
 } ct_prof_row;
 
 typedef struct ct_prof_rows {
     ct_prof_row *rows;
     size_t n;
+    bool profile_memory;           /* the table shows "CPU Mem" and "Self CPU Mem" */
 } ct_prof_rows;
 
 /* EventList.key_averages(group_by_input_shapes): one row per key in order of first occurrence
@@ -85,6 +91,10 @@ int ct_prof_key_averages(const ct_prof_events *evs, bool group_by_input_shape, c
  * what PyTorch divides by 1000: use it when the events hold absolute clock readings. */
 int ct_prof_key_averages_since(const ct_prof_events *evs, int64_t trace_start_ns, bool group_by_input_shape,
                                ct_prof_rows *out);
+/* The same, keyed also by the first group_by_stack_n frames of the events' stacks
+ * (key_averages(group_by_stack_n=n)); the rows keep those frames for "Source Location". */
+int ct_prof_key_averages_ex(const ct_prof_events *evs, int64_t trace_start_ns, bool group_by_input_shape,
+                            int group_by_stack_n, ct_prof_rows *out);
 /* Frees the rows' strings and array and empties *rows. NULL is a no-op. */
 void ct_prof_rows_free(ct_prof_rows *rows);
 
