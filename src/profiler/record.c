@@ -2,7 +2,7 @@
  * autograd engine, the Python-key fallback and record_function, kept per profiling thread.
  *
  * Note [Profiler recording]
- *   A range is recorded as a 56-byte ct_prof_raw in chunks of 1024 that never move (no
+ *   A range is recorded as a 64-byte ct_prof_raw in chunks of 1024 that never move (no
  *   reallocation and copying as the list grows); its name is an immortal string (an op's name,
  *   a literal) or a copy kept once per distinct name, so recording a range allocates nothing
  *   but a new chunk every 1024 ranges. Recording stops at max_events ranges (a million unless
@@ -782,7 +782,8 @@ void ct_record_function_end(void *handle) {
     pop_event(t, idx);
     if (idx >= 0 && (size_t)idx < t->n_raw) {
         ct_prof_raw *e = ct_prof_raw_at(t, (size_t)idx);
-        if (e->pushed_frame && t->frame) t->frame = t->frame->up;
+        /* back to the frame before this range's own (also past frames of ranges left open inside) */
+        if (e->pushed_frame && e->frame) t->frame = e->frame->up;
     }
     leave(g);
 }
