@@ -82,6 +82,13 @@ static void test_memory(const cJSON *mem) {
     CHECK_MSG(t && strstr(t, header), "the memory table's header:\n%s\nwant:\n%s", t ? t : "", header);
     CHECK(t && strstr(t, "       4.00 Kb       4.00 Kb             1  \n") && strstr(t, "      -4.00 Kb      -4.00 Kb             1  \n"));
     ct_free(t);
+    /* the same bytes as CSV and JSON */
+    char *csv = ct_profiler_table_csv(p, NULL, -1, false), *js = ct_profiler_table_json(p, NULL, -1, false);
+    CHECK(csv && strstr(csv, "CPU time avg,CPU Mem,Self CPU Mem,# of Calls\n") && strstr(csv, ",4096,4096,1\n") &&
+          strstr(csv, "[memory],") && strstr(csv, ",-4096,-4096,1\n"));
+    CHECK(js && strstr(js, "\"cpu_memory_usage\": 4096") && strstr(js, "\"self_cpu_memory_usage\": -4096"));
+    ct_free(csv);
+    ct_free(js);
     /* sorted by what each op itself allocated */
     t = ct_profiler_table(p, "self_cpu_memory_usage", 2, false);
     CHECK(t && strstr(t, "aten::addmm") && strstr(t, "aten::clamp_min") && !strstr(t, "aten::linear"));

@@ -127,8 +127,9 @@ void ct_prof_rows_free(ct_prof_rows *rows);
 char *ct_prof_table(const ct_prof_rows *rows, const char *sort_by, int row_limit, const char *header);
 
 /* The rows of ct_prof_table(rows, sort_by, row_limit, ...), same order, same count, as CSV:
- *   Name,Self CPU %,Self CPU,CPU total %,CPU total,CPU time avg,# of Calls[,Input Shapes]
- * (the table's column names; Input Shapes when the table has that column), then one line per
+ *   Name,Self CPU %,Self CPU,CPU total %,CPU total,CPU time avg[,CPU Mem,Self CPU Mem],# of Calls[,Input Shapes]
+ * (the table's column names; the memory ones, in bytes, with profile_memory; Input Shapes when
+ * the table has that column), then one line per
  * row: the full name (never cut), the percentages as numbers without the "%" (time * 100.0 /
  * total, "NaN" where the table prints NaN), the times in microseconds, the count, the full
  * shapes string. Numbers are the shortest decimal that reads back as the same double (Python's
@@ -141,7 +142,8 @@ char *ct_prof_rows_csv(const ct_prof_rows *rows, const char *sort_by, int row_li
 /* The same rows as a JSON array (ct_json_dumps, indent 2), one object per row:
  *   {"name": ..., "input_shapes": ... (only for rows grouped by shape), "count": ...,
  *    "self_cpu_time_total_us": ..., "cpu_time_total_us": ..., "cpu_time_avg_us": ...,
- *    "self_cpu_percent": ..., "cpu_total_percent": ...}
+ *    "self_cpu_percent": ..., "cpu_total_percent": ...,
+ *    "cpu_memory_usage": ..., "self_cpu_memory_usage": ... (bytes, only with profile_memory)}
  * times in microseconds and percentages (0-100) as full-precision numbers, a percentage null
  * where the table prints NaN. With no rows, "[]". Errors as ct_prof_rows_csv. Returns a string
  * for ct_free or NULL. */
