@@ -14,6 +14,7 @@
 #include "ctorch/error.h"
 #include "ctorch/nn.h"
 #include "ctorch/ops_generated.h"
+#include "util/grow.h"
 #include "util/pyfloat.h"
 
 typedef enum { MOD_LINEAR, MOD_RELU, MOD_SEQUENTIAL, MOD_EMBEDDING, MOD_LAYER_NORM, MOD_GELU, MOD_DROPOUT, MOD_MODULE_LIST, MOD_CUSTOM } mod_kind;
@@ -33,11 +34,14 @@ struct ct_module {
     char *type_name;    /* the class name: "Linear", ..., or a custom module's */
     bool training;
     named_entry *params;
-    int nparams, cap_params;
+    int nparams;
+    size_t cap_params;
     named_entry *buffers;
-    int nbuffers, cap_buffers;
+    int nbuffers;
+    size_t cap_buffers;
     child_entry *children;
-    int nchildren, cap_children;
+    int nchildren;
+    size_t cap_children;
     /* per kind */
     int64_t in_features, out_features;   /* Linear; Embedding: num_embeddings, embedding_dim */
     int64_t normalized_shape[CT_MAX_DIMS];
@@ -122,7 +126,7 @@ static child_entry *find_child(const ct_module *m, const char *name) {
 }
 
 /* Adds or replaces name -> t (retained) in a named list. */
-static int put_named(named_entry **v, int *n, int *cap, const char *name, ct_tensor *t) {
+static int put_named(named_entry **v, int *n, size_t *cap, const char *name, ct_tensor *t) {
     named_entry *e = find_named(*v, *n, name);
     if (e) {
         ct_tensor_retain(t);
@@ -130,13 +134,7 @@ static int put_named(named_entry **v, int *n, int *cap, const char *name, ct_ten
         e->t = t;
         return 0;
     }
-    if (*n == *cap) {
-        int nc = *cap ? *cap * 2 : 4;
-        named_entry *nv = ct_realloc(*v, sizeof *nv * (size_t)nc);
-        if (!nv) return -1;
-        *v = nv;
-        *cap = nc;
-    }
+    if (ct_grow(*v, *cap, (size_t)*n + 1, 4) != 0) return -1;
     char *copy = ct_strdup(name);
     if (!copy) return -1;
     (*v)[*n].name = copy;
@@ -179,15 +177,9 @@ int ct_module_register_module(ct_module *m, const char *name, ct_module *child) 
         ct_module_free(child);
         return -1;
     }
-    if (m->nchildren == m->cap_children) {
-        int nc = m->cap_children ? m->cap_children * 2 : 4;
-        child_entry *nv = ct_realloc(m->children, sizeof *nv * (size_t)nc);
-        if (!nv) {
-            ct_module_free(child);
-            return -1;
-        }
-        m->children = nv;
-        m->cap_children = nc;
+    if (ct_grow(m->children, m->cap_children, (size_t)m->nchildren + 1, 4) != 0) {
+        ct_module_free(child);
+        return -1;
     }
     char *copy = ct_strdup(name);
     if (!copy) {
@@ -518,7 +510,8 @@ bool ct_module_is_training(const ct_module *m) { return m && m->training; }
 
 typedef struct walk {
     ct_named_tensor *v;
-    int n, cap;
+    int n;
+    size_t cap;
     bool names;
     bool fail;
 } walk;
@@ -533,15 +526,9 @@ static void walk_params(const ct_module *m, const char *prefix, walk *w) {
     for (int i = 0; i < m->nparams && !w->fail; i++) {
         ct_tensor *t = m->params[i].t;
         if (!t || seen(w, t)) continue;
-        if (w->n == w->cap) {
-            int nc = w->cap ? w->cap * 2 : 16;
-            ct_named_tensor *nv = ct_realloc(w->v, sizeof *nv * (size_t)nc);
-            if (!nv) {
-                w->fail = true;
-                return;
-            }
-            w->v = nv;
-            w->cap = nc;
+        if (ct_grow(w->v, w->cap, (size_t)w->n + 1, 16) != 0) {
+            w->fail = true;
+            return;
         }
         char *name = NULL;
         if (w->names) {
