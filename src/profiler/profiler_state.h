@@ -6,6 +6,7 @@
 
 #include "ctorch/profiler.h"
 #include "profiler/profiler_impl.h"
+#include "util/hindex.h"
 
 #define CT_PROF_MAX_DEPTH 512
 
@@ -61,8 +62,9 @@ typedef struct ct_prof_thread {
     size_t raw_chunks, raw_chunks_cap;
     size_t n_raw;                 /* ranges recorded */
     int64_t allowance;            /* ranges this thread may still record before asking the pool */
-    char **names;                 /* owned copies of names that are not immortal (open addressing) */
+    char **names;                 /* owned copies of names that are not immortal, in order made */
     size_t names_n, names_cap;
+    ct_hindex names_ix;           /* name -> its copy */
     int32_t stack[CT_PROF_MAX_DEPTH];
     int depth;
     const ct_prof_frame *frame;   /* with_stack: the innermost located range's frame, or NULL */

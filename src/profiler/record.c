@@ -37,6 +37,7 @@
 #include "core/tls.h"
 #include "profiler/profiler_state.h"
 #include "profiler/record.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
 
 _Thread_local ct_profiler *ct_tls_profiler;
@@ -311,50 +312,30 @@ int ct_prof_format_inputs(ct_profiler *p) {
 
 /* ---- names ---- */
 
-static uint64_t name_hash(const char *a, const char *b) {
-    uint64_t h = 14695981039346656037ULL;
-    for (const char *s = a; s && *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    for (const char *s = b; s && *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
 static bool name_equal(const char *s, const char *a, size_t la, const char *b) {
     if (la && strncmp(s, a, la) != 0) return false;
     return strcmp(s + la, b ? b : "") == 0;
 }
 
-static bool names_grow(ct_prof_thread *t) {
-    size_t ncap = t->names_cap ? t->names_cap * 2 : 64;
-    char **nt = ct_calloc(ncap, sizeof *nt);
-    if (!nt) return false;
-    for (size_t i = 0; i < t->names_cap; i++) {
-        char *s = t->names[i];
-        if (!s) continue;
-        size_t h = (size_t)name_hash(s, NULL) & (ncap - 1);
-        while (nt[h]) h = (h + 1) & (ncap - 1);
-        nt[h] = s;
-    }
-    ct_free(t->names);
-    t->names = nt;
-    t->names_cap = ncap;
-    return true;
-}
+static uint64_t name_hash_of(const void *ctx, uint32_t i) { return ct_hash_str2(((char *const *)ctx)[i], NULL); }
 
-/* The profiler's copy of prefix + name, made once per distinct name; NULL when out of memory. */
+/* The thread's copy of prefix + name, made once per distinct name; NULL when out of memory. */
 static const char *intern_name(ct_prof_thread *t, const char *prefix, const char *name) {
-    if ((t->names_n + 1) * 2 > t->names_cap && !names_grow(t)) return NULL;
+    if (ct_grow(t->names, t->names_cap, t->names_n + 1, 64) != 0 ||
+        ct_hindex_reserve(&t->names_ix, t->names_n + 1, name_hash_of, t->names) != 0)
+        return NULL;
     size_t la = prefix ? strlen(prefix) : 0;
-    size_t h = (size_t)name_hash(prefix, name) & (t->names_cap - 1);
-    for (char *s; (s = t->names[h]) != NULL; h = (h + 1) & (t->names_cap - 1))
-        if (name_equal(s, prefix, la, name)) return s;
+    size_t h = ct_hindex_first(&t->names_ix, ct_hash_str2(prefix, name));
+    for (uint32_t e; (e = t->names_ix.slots[h]) != 0; h = ct_hindex_next(&t->names_ix, h))
+        if (name_equal(t->names[e - 1], prefix, la, name)) return t->names[e - 1];
     size_t lb = name ? strlen(name) : 0;
     char *s = ct_malloc(la + lb + 1);
     if (!s) return NULL;
     if (la) memcpy(s, prefix, la);
     if (lb) memcpy(s + la, name, lb);
     s[la + lb] = '\0';
-    t->names[h] = s;
-    t->names_n++;
+    t->names[t->names_n] = s;
+    ct_hindex_put(&t->names_ix, h, t->names_n++);
     return s;
 }
 
@@ -363,13 +344,7 @@ static const char *intern_name(ct_prof_thread *t, const char *prefix, const char
 static ct_prof_raw *raw_slot(ct_prof_thread *t, size_t i) {
     size_t c = i >> CT_PROF_RAW_CHUNK_SHIFT;
     if (c == t->raw_chunks) {
-        if (t->raw_chunks == t->raw_chunks_cap) {
-            size_t ncap = t->raw_chunks_cap ? t->raw_chunks_cap * 2 : 16;
-            ct_prof_raw **nr = ct_realloc(t->raw, ncap * sizeof *nr);
-            if (!nr) return NULL;
-            t->raw = nr;
-            t->raw_chunks_cap = ncap;
-        }
+        if (ct_grow(t->raw, t->raw_chunks_cap, t->raw_chunks + 1, 16) != 0) return NULL;
         ct_prof_raw *chunk = ct_malloc(sizeof(ct_prof_raw) << CT_PROF_RAW_CHUNK_SHIFT);
         if (!chunk) return NULL;
         t->raw[t->raw_chunks++] = chunk;
@@ -380,8 +355,9 @@ static ct_prof_raw *raw_slot(ct_prof_thread *t, size_t i) {
 static void thread_free(ct_prof_thread *t) {
     for (size_t c = 0; c < t->raw_chunks; c++) ct_free(t->raw[c]);
     ct_free(t->raw);
-    for (size_t i = 0; i < t->names_cap; i++) ct_free(t->names[i]);
+    for (size_t i = 0; i < t->names_n; i++) ct_free(t->names[i]);
     ct_free(t->names);
+    ct_hindex_free(&t->names_ix);
     ct_free(t->mem);
     ct_prof_chunk *c = t->arena;
     while (c) {
