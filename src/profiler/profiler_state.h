@@ -112,6 +112,10 @@ uint64_t ct_prof_next_gen(void);
 void ct_prof_close_open(ct_profiler *p);
 /* Builds p->evs from the recorded ranges. 0 or -1 (CT_ERR_NOMEM). */
 int ct_prof_build_events(ct_profiler *p);
+/* n bytes of t's arena (they never move), or NULL when out of memory. */
+unsigned char *ct_prof_arena_take(ct_prof_thread *t, size_t n);
+/* record_shapes: copies the n inputs into t's arena for e (no shapes kept when out of memory). */
+void ct_prof_record_inputs(ct_prof_thread *t, ct_prof_raw *e, const ct_value *in, int n);
 /* Turns every event's raw inputs into the strings reports print (record_shapes). 0 or -1. */
 int ct_prof_format_inputs(ct_profiler *p);
 /* Frees the recorded ranges, the input arena and the name table. */
