@@ -40,6 +40,9 @@ struct ct_profiler {
     int64_t dropped;              /* ranges not recorded: over max_events or nested too deep */
     char **names;                 /* owned copies of names that are not immortal (open addressing) */
     size_t names_n, names_cap;
+    struct {                      /* the last copy found for a (prefix, name) pair of pointers */
+        const char *prefix, *name, *copy;
+    } name_memo[64];
     bool record_shapes;
     bool recording;
     bool finalized;               /* events built, inputs formatted, duplicate nodes merged */

@@ -337,10 +337,27 @@ static bool names_grow(ct_profiler *p) {
     return true;
 }
 
+static const char *intern_name_slow(ct_profiler *p, const char *prefix, size_t la, const char *name);
 /* The profiler's copy of prefix + name, made once per distinct name; NULL when out of memory. */
 static const char *intern_name(ct_profiler *p, const char *prefix, const char *name) {
-    if ((p->names_n + 1) * 2 > p->names_cap && !names_grow(p)) return NULL;
     size_t la = prefix ? strlen(prefix) : 0;
+    /* a backward node's name comes back with the same pointers every step: look there first,
+     * and still compare the text (a freed name's address can be reused) */
+    size_t mi = (((uintptr_t)name >> 3) ^ ((uintptr_t)prefix >> 5)) & 63;
+    if (p->name_memo[mi].copy && p->name_memo[mi].name == name && p->name_memo[mi].prefix == prefix &&
+        name_equal(p->name_memo[mi].copy, prefix, la, name))
+        return p->name_memo[mi].copy;
+    const char *s = intern_name_slow(p, prefix, la, name);
+    if (s) {
+        p->name_memo[mi].prefix = prefix;
+        p->name_memo[mi].name = name;
+        p->name_memo[mi].copy = s;
+    }
+    return s;
+}
+
+static const char *intern_name_slow(ct_profiler *p, const char *prefix, size_t la, const char *name) {
+    if ((p->names_n + 1) * 2 > p->names_cap && !names_grow(p)) return NULL;
     size_t h = (size_t)name_hash(prefix, name) & (p->names_cap - 1);
     for (char *s; (s = p->names[h]) != NULL; h = (h + 1) & (p->names_cap - 1))
         if (name_equal(s, prefix, la, name)) return s;
@@ -383,6 +400,7 @@ void ct_prof_recording_free(ct_profiler *p) {
     ct_free(p->names);
     p->names = NULL;
     p->names_n = p->names_cap = 0;
+    memset(p->name_memo, 0, sizeof p->name_memo);
     ct_prof_chunk *c = p->arena;
     while (c) {
         ct_prof_chunk *next = c->next;
