@@ -144,13 +144,12 @@ static ct_tensor *tensor_new(ct_storage *storage, int64_t offset, const int64_t 
     t->keys = ct_default_cpu_keyset(t->is_inference);
     t->allow_metadata_change = true;
     t->wrapped_number = false;
-    if (ndim > 0) {
-        memcpy(t->sizes, sizes, (size_t)ndim * sizeof(int64_t));
-        if (strides)
-            memcpy(t->strides, strides, (size_t)ndim * sizeof(int64_t));
-        else
-            ct_contiguous_strides(sizes, ndim, t->strides);
-    }
+    /* a few words each: plain loops, not library calls */
+    for (int i = 0; i < ndim; i++) t->sizes[i] = sizes[i];
+    if (strides)
+        for (int i = 0; i < ndim; i++) t->strides[i] = strides[i];
+    else
+        ct_contiguous_strides(sizes, ndim, t->strides);
     t->autograd = NULL;
     t->subclass = NULL;
     t->subclass_data = NULL;

@@ -58,9 +58,14 @@ typedef struct ks_table {
     ct_hindex ix;
     uint32_t n, cap;
     uint64_t lost;
+    /* the thread-local sets change rarely: their last values and indices, two pairs (inside
+     * and outside autograd's exclusion), each valid while its memo_n equals n + 1 */
+    ct_keyset memo_inc[2], memo_exc[2];
+    uint16_t memo_inc_i[2], memo_exc_i[2];
+    uint32_t memo_n[2];
 } ks_table;
 
-static uint16_t ks_intern(ks_table *t, ct_keyset ks) {
+static inline uint16_t ks_intern(ks_table *t, ct_keyset ks) {
     size_t s = ct_hindex_first(&t->ix, ks);
     for (uint32_t e; (e = t->ix.slots[s]) != 0; s = ct_hindex_next(&t->ix, s))
         if (t->keys[e - 1] == ks) return (uint16_t)(e - 1);
@@ -109,6 +114,7 @@ static ks_table *table_for_record(void) {
         t->keys = scratch.keys;
         ct_hindex_init_fixed(&t->ix, scratch.slots, 2 * KS_SCRATCH_CAP);
         t->n = 0;
+        t->memo_n[0] = t->memo_n[1] = 0;
         t->cap = KS_SCRATCH_CAP;
     }
     return t;
@@ -151,6 +157,7 @@ int ct_trace_begin(void) {
     coll.kt.keys = (ct_keyset *)(block + ring_bytes);
     ct_hindex_init_fixed(&coll.kt.ix, (uint32_t *)(block + ring_bytes + keys_bytes), 2 * KS_TABLE_CAP);
     coll.kt.n = 0;
+    coll.kt.memo_n[0] = coll.kt.memo_n[1] = 0;
     coll.kt.cap = KS_TABLE_CAP;
     coll.kt.lost = 0;
     coll.on = true;
@@ -272,16 +279,20 @@ size_t ct_trace_format(const ct_dispatch_record *r, bool full, char *buf, size_t
 
 /* full: the same hop with its key sets as they were, for the trace file (built only while one
  * is open); args: the hop's boxed arguments */
-static void emit(const ct_trace_rec *c, const ks_table *t, const ct_dispatch_record *full, const ct_value *args) {
-    if (ct_global_observe_bits() & CT_OBSERVE_TRACE_PRINT) {
-        ct_dispatch_record r;
-        expand(c, t, &r);
-        char line[8192];
-        size_t n = ct_trace_format(&r, ct_trace_print_level() >= 2, line, sizeof line);
-        FILE *f = atomic_load_explicit(&trace_stream, memory_order_relaxed);
-        if (!f) f = stderr;
-        fwrite(line, 1, n < sizeof line ? n : sizeof line - 1, f);
-    }
+static __attribute__((noinline)) void print_hop(const ct_trace_rec *c, const ks_table *t) {
+    ct_dispatch_record r;
+    expand(c, t, &r);
+    char line[8192];
+    size_t n = ct_trace_format(&r, ct_trace_print_level() >= 2, line, sizeof line);
+    FILE *f = atomic_load_explicit(&trace_stream, memory_order_relaxed);
+    if (!f) f = stderr;
+    fwrite(line, 1, n < sizeof line ? n : sizeof line - 1, f);
+}
+
+/* inlined into both kinds of hop: collecting alone is a copy into the ring */
+static inline __attribute__((always_inline)) void emit(const ct_trace_rec *c, const ks_table *t,
+                                                       const ct_dispatch_record *full, const ct_value *args) {
+    if (ct_global_observe_bits() & CT_OBSERVE_TRACE_PRINT) print_hop(c, t);
     if (coll.on) {
         coll.ring[coll.pos] = *c;
         coll.total++;
@@ -290,9 +301,11 @@ static void emit(const ct_trace_rec *c, const ks_table *t, const ct_dispatch_rec
     if (full) ct_trace_file_hop(full, args);
 }
 
-static void fill_slot(ct_trace_rec *c, ks_table *t, const ct_op *op, ct_keyset ks) {
+/* merged/merged_i: the hop's merged set and its index (the dispatch set often equals it) */
+static inline void fill_slot(ct_trace_rec *c, ks_table *t, const ct_op *op, ct_keyset ks, ct_keyset merged,
+                             uint16_t merged_i) {
     int slot = ct_slot_index(ks);
-    c->dispatch = ks_intern(t, ks);
+    c->dispatch = ks == merged ? merged_i : ks_intern(t, ks);
     c->slot_index = (uint16_t)slot;
     c->slot = atomic_load_explicit(&op->meta[slot].kind, memory_order_relaxed);
     c->where = atomic_load_explicit(&op->meta[slot].where, memory_order_relaxed);
@@ -340,10 +353,23 @@ void ct_trace_call(const ct_op *op, const ct_value *args, ct_keyset args_ks, ct_
     }
     ct_keyset inc = ct_tls_included_raw(tls), exc = ct_tls_excluded_raw(tls);
     ct_keyset merged = ct_keyset_sub(args_ks | inc, exc);
-    c.included = ks_intern(t, inc);
-    c.excluded = ks_intern(t, exc);
-    c.merged = ks_intern(t, merged);
-    fill_slot(&c, t, op, ks);
+    int mi = t->memo_exc[1] == exc && t->memo_inc[1] == inc;
+    if (t->memo_n[mi] == t->n + 1 && t->memo_inc[mi] == inc && t->memo_exc[mi] == exc) {
+        c.included = t->memo_inc_i[mi];
+        c.excluded = t->memo_exc_i[mi];
+    } else {
+        c.included = ks_intern(t, inc);
+        c.excluded = ks_intern(t, exc);
+        mi = t->memo_n[0] == t->n + 1; /* keep a valid first pair, else replace it */
+        t->memo_inc[mi] = inc;
+        t->memo_exc[mi] = exc;
+        t->memo_inc_i[mi] = c.included;
+        t->memo_exc_i[mi] = c.excluded;
+        t->memo_n[mi] = t->n + 1;
+    }
+    /* one tensor argument and no thread-local change: merged is that argument's set */
+    c.merged = c.n_args == 1 && raw[0] == merged ? c.arg_keys[0] : ks_intern(t, merged);
+    fill_slot(&c, t, op, ks, merged, c.merged);
     if (!(ct_global_observe_bits() & CT_OBSERVE_TRACE_FILE)) {
         emit(&c, t, NULL, args);
         return;
@@ -370,7 +396,7 @@ void ct_trace_redispatch(const ct_op *op, ct_keyset ks, const ct_value *args, co
     c.n_args = 0;
     c.included = c.excluded = KS_LOST;
     c.merged = ks_intern(t, ks);
-    fill_slot(&c, t, op, ks);
+    fill_slot(&c, t, op, ks, ks, c.merged);
     if (!(ct_global_observe_bits() & CT_OBSERVE_TRACE_FILE)) {
         emit(&c, t, NULL, args);
         return;

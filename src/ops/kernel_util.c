@@ -186,8 +186,19 @@ double *ct_to_double_buffer(const ct_tensor *t) {
 /* TensorImpl::is_non_overlapping_and_dense: the strides, ordered, are those of a contiguous
  * tensor with permuted dimensions (size-1 dimensions ignored). */
 bool ct_is_non_overlapping_and_dense(const ct_tensor *t) {
-    int perm[CT_MAX_DIMS];
     int n = t->ndim;
+    if (t->numel > 0) {
+        /* contiguous (size-1 dimensions aside) is dense: what the sort below would find */
+        int64_t want = 1;
+        int i = n - 1;
+        for (; i >= 0; i--) {
+            if (t->sizes[i] == 1) continue;
+            if (t->strides[i] != want) break;
+            want *= t->sizes[i];
+        }
+        if (i < 0) return true;
+    }
+    int perm[CT_MAX_DIMS];
     for (int i = 0; i < n; i++) perm[i] = i;
     for (int i = 1; i < n; i++) {
         int p = perm[i], j = i - 1;
@@ -284,16 +295,16 @@ static bool same_sizes(const ct_tensor *t, const int64_t *sizes, int ndim) {
  *     allocate_or_resize_outputs gives the output contiguous strides in that order
  *     (plain contiguous when the order stayed reversed). */
 ct_tensor *ct_iter_alloc_output(const int64_t *sizes, int ndim, ct_dtype dtype, const ct_tensor *const *ins, int nin) {
-    bool all_same_shape = nin > 0, all_contig = true, all_dense = true;
+    bool all_same_shape = nin > 0, all_contig = true;
     for (int k = 0; k < nin; k++) {
         all_same_shape = all_same_shape && same_sizes(ins[k], sizes, ndim);
         all_contig = all_contig && ct_tensor_is_contiguous(ins[k]);
-        all_dense = all_dense && ct_is_non_overlapping_and_dense(ins[k]);
     }
     if (all_same_shape) {
         /* compute_fast_setup_type */
         if (all_contig) return ct_tensor_alloc(sizes, ndim, dtype, false);
-        bool same_strides = all_dense;
+        bool same_strides = true;
+        for (int k = 0; same_strides && k < nin; k++) same_strides = ct_is_non_overlapping_and_dense(ins[k]);
         for (int k = 1; same_strides && k < nin; k++)
             same_strides = memcmp(ins[k]->strides, ins[0]->strides, sizeof(int64_t) * (size_t)ndim) == 0;
         if (same_strides) return alloc_dense_strided(sizes, ins[nin - 1]->strides, ndim, dtype);

@@ -65,6 +65,9 @@ typedef struct ct_prof_thread {
     char **names;                 /* owned copies of names that are not immortal, in order made */
     size_t names_n, names_cap;
     ct_hindex names_ix;           /* name -> its copy */
+    struct {                      /* the last copy found for a (prefix, name) pair of pointers */
+        const char *prefix, *name, *copy;
+    } name_memo[64];
     int32_t stack[CT_PROF_MAX_DEPTH];
     int depth;
     const ct_prof_frame *frame;   /* with_stack: the innermost located range's frame, or NULL */

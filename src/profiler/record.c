@@ -80,12 +80,29 @@ static bool name_equal(const char *s, const char *a, size_t la, const char *b) {
 
 static uint64_t name_hash_of(const void *ctx, uint32_t i) { return ct_hash_str2(((char *const *)ctx)[i], NULL); }
 
+static const char *intern_name_slow(ct_prof_thread *t, const char *prefix, size_t la, const char *name);
 /* The thread's copy of prefix + name, made once per distinct name; NULL when out of memory. */
 static const char *intern_name(ct_prof_thread *t, const char *prefix, const char *name) {
+    size_t la = prefix ? strlen(prefix) : 0;
+    /* a backward node's name comes back with the same pointers every step: look there first,
+     * and still compare the text (a freed name's address can be reused) */
+    size_t mi = (((uintptr_t)name >> 3) ^ ((uintptr_t)prefix >> 5)) & 63;
+    if (t->name_memo[mi].copy && t->name_memo[mi].name == name && t->name_memo[mi].prefix == prefix &&
+        name_equal(t->name_memo[mi].copy, prefix, la, name))
+        return t->name_memo[mi].copy;
+    const char *s = intern_name_slow(t, prefix, la, name);
+    if (s) {
+        t->name_memo[mi].prefix = prefix;
+        t->name_memo[mi].name = name;
+        t->name_memo[mi].copy = s;
+    }
+    return s;
+}
+
+static const char *intern_name_slow(ct_prof_thread *t, const char *prefix, size_t la, const char *name) {
     if (ct_grow(t->names, t->names_cap, t->names_n + 1, 64) != 0 ||
         ct_hindex_reserve(&t->names_ix, t->names_n + 1, name_hash_of, t->names) != 0)
         return NULL;
-    size_t la = prefix ? strlen(prefix) : 0;
     size_t h = ct_hindex_first(&t->names_ix, ct_hash_str2(prefix, name));
     for (uint32_t e; (e = t->names_ix.slots[h]) != 0; h = ct_hindex_next(&t->names_ix, h))
         if (name_equal(t->names[e - 1], prefix, la, name)) return t->names[e - 1];

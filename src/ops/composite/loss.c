@@ -3,13 +3,14 @@
  * (TensorConversions.cpp). */
 #include <math.h>
 
+#include "ops/builtin.h"
 #include "ops/convert.h"
 #include "ops/kernel_util.h"
 
 /* Tensor.to(options, non_blocking=false, copy=false): the to.dtype_layout overload, with the
  * options a tensor's own options() carry (dtype, strided layout, cpu device). */
 ct_tensor *ct_to_options(ct_tensor *self, ct_dtype dt) {
-    const ct_op *op = ct_op_find("aten::to.dtype_layout");
+    const ct_op *op = ct_builtin(CT_OPID_to_dtype_layout);
     ct_value a[8];
     a[0] = ct_tensor_value(self);
     a[1] = ct_int(dt);

@@ -46,6 +46,11 @@ static inline int64_t clamp_min_i64(int64_t a, int64_t al) { return a < al ? al 
         const T al = ALPHA_##T((const ct_vec_scalars *)ctx);                                                    \
         const int64_t so = strides[0], sa = strides[1], sb = strides[2];                                        \
         const int64_t es = (int64_t)sizeof(T);                                                                  \
+        if (size1 == 1 && size0 < 4) { /* a few elements: no vector set-up */                                   \
+            for (int64_t i = 0; i < size0; i++)                                                                 \
+                *(T *)(data[0] + i * so) = OP(*(const T *)(data[1] + i * sa), *(const T *)(data[2] + i * sb), al); \
+            return;                                                                                             \
+        }                                                                                                       \
         for (int64_t j = 0; j < size1; j++) {                                                                   \
             char *po = data[0] + j * strides[3];                                                                \
             const char *pa = data[1] + j * strides[4], *pb = data[2] + j * strides[5];                          \
@@ -74,6 +79,10 @@ static inline int64_t clamp_min_i64(int64_t a, int64_t al) { return a < al ? al 
         const T al = ALPHA_##T((const ct_vec_scalars *)ctx);                                                    \
         const int64_t so = strides[0], sa = strides[1];                                                         \
         const int64_t es = (int64_t)sizeof(T);                                                                  \
+        if (size1 == 1 && size0 < 4) { /* a few elements: no vector set-up */                                   \
+            for (int64_t i = 0; i < size0; i++) *(T *)(data[0] + i * so) = OP(*(const T *)(data[1] + i * sa), al); \
+            return;                                                                                             \
+        }                                                                                                       \
         for (int64_t j = 0; j < size1; j++) {                                                                   \
             char *po = data[0] + j * strides[2];                                                                \
             const char *pa = data[1] + j * strides[3];                                                          \
