@@ -56,6 +56,10 @@ int ct_function_num_args(const ct_function *func);
 int ct_function_num_returns(const ct_function *func);
 /* Runs the function (lower function modes first). */
 int ct_function_call(const ct_function *func, ct_value *args, ct_value *rets);
+/* Calls op the way its typed wrapper (ct_addmm, ct_linear, ...) does: offered to the top function
+ * mode first (its handler sees a function named like the torch function, "addmm"), then
+ * dispatched with ct_call. Arguments and returns follow ct_call's convention. 0 or -1. */
+int ct_call_function(const ct_op *op, ct_value *args, ct_value *rets);
 
 /* ---- built-in modes ---- */
 

@@ -14,6 +14,7 @@
 #include "subclass/subclass_impl.h"
 
 static atomic_llong live_tensors;
+static int null_tensor(const char *fn) { return ct_error_set(CT_ERR_VALUE, "%s: tensor is NULL", fn); }
 static atomic_llong live_storages;
 
 int64_t ct_testing_live_tensors(void) { return (int64_t)atomic_load(&live_tensors); }
@@ -127,6 +128,8 @@ ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *si
     t->autograd = NULL;
     t->subclass = NULL;
     t->subclass_data = NULL;
+    t->binding = NULL;
+    t->binding_owned = false;
     atomic_fetch_add_explicit(&live_tensors, 1, memory_order_relaxed);
     return t;
 }
@@ -151,9 +154,38 @@ ct_tensor *ct_tensor_retain(ct_tensor *t) {
     return t;
 }
 
+/* Set once by a language binding (ct_set_tensor_binding_release_hook). */
+static _Atomic(ct_binding_release_fn) binding_release_hook;
+
+void ct_set_tensor_binding_release_hook(ct_binding_release_fn hook) { atomic_store(&binding_release_hook, hook); }
+
+void *ct_tensor_binding(const ct_tensor *t, bool *owned) {
+    if (owned) *owned = t ? t->binding_owned : false;
+    if (!t) null_tensor("ct_tensor_binding");
+    return t ? t->binding : NULL;
+}
+
+int ct_tensor_set_binding(ct_tensor *t, void *obj, bool owned) {
+    if (!t) return null_tensor("ct_tensor_set_binding");
+    if (owned && (!obj || !atomic_load(&binding_release_hook)))
+        return ct_error_set(CT_ERR_VALUE, "ct_tensor_set_binding: an owned binding needs an object and a release hook");
+    t->binding = obj;
+    t->binding_owned = owned;
+    return 0;
+}
+
 void ct_tensor_release(ct_tensor *t) {
     if (!t) return;
     if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1) return;
+    if (t->binding_owned) {
+        /* the binding's object lives no longer than the tensor that holds it; the hook may
+         * release other tensors (never this one: nothing can reach it any more) */
+        ct_binding_release_fn hook = atomic_load(&binding_release_hook);
+        void *obj = t->binding;
+        t->binding = NULL;
+        t->binding_owned = false;
+        if (hook && obj) hook(obj);
+    }
     if (t->autograd) {
         ct_tensor_release(t->autograd->grad);
         ct_node_release(t->autograd->grad_fn);
@@ -225,7 +257,6 @@ ct_tensor *ct_tensor_scalar(double v, ct_dtype dtype) { return ct_tensor_from_do
 
 /* ---- metadata ---- */
 
-static int null_tensor(const char *fn) { return ct_error_set(CT_ERR_VALUE, "%s: tensor is NULL", fn); }
 
 int ct_tensor_ndim(const ct_tensor *t) { return t ? t->ndim : null_tensor("ct_tensor_ndim"); }
 const int64_t *ct_tensor_sizes(const ct_tensor *t) {

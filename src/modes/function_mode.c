@@ -82,6 +82,13 @@ int ct_function_mode_call_op(const ct_op *op, ct_value *args, ct_value *rets) {
     return ct_function_call(&op_functions[op->id], args, rets);
 }
 
+int ct_call_function(const ct_op *op, ct_value *args, ct_value *rets) {
+    if (!op || (!args && op->nargs > 0) || (!rets && op->nrets > 0))
+        return ct_error_set(CT_ERR_VALUE, "ct_call_function: NULL argument");
+    if (__builtin_expect(ct_tls_state.function_modes != 0, 0)) return ct_function_mode_call_op(op, args, rets);
+    return ct_call(op, args, rets);
+}
+
 int ct_function_invoke(const ct_function *f, ct_value *args, ct_value *rets) {
     if (__builtin_expect(ct_tls_state.function_modes != 0, 0)) return ct_function_call(f, args, rets);
     return run_impl(f, args, rets);

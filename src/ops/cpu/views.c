@@ -386,6 +386,36 @@ CT_KERNEL(ct_k_select) {
     return ct_ret(rets, 0, ct_as_strided(self, sizes, n, strides, n, &off));
 }
 
+/* slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1):
+ * start and end are clamped into [0, size] after wrapping negatives, as at::native::slice does */
+CT_KERNEL(ct_k_slice) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    if (self->ndim == 0) return ct_error_set(CT_ERR_INDEX, "slice() cannot be applied to a 0-dim tensor.");
+    int64_t d;
+    if (ct_wrap_dim(ARG_I(1), self->ndim, &d) != 0) return -1;
+    int64_t step = ARG_I(4), size = self->sizes[d];
+    if (step <= 0) return ct_error_set(CT_ERR_RUNTIME, "slice step must be positive");
+    int64_t start = ARG_IS_NONE(2) ? 0 : ARG_I(2);
+    int64_t end = ARG_IS_NONE(3) ? INT64_MAX : ARG_I(3);
+    if (start < 0) start += size;
+    if (end < 0) end += size;
+    if (start < 0) start = 0;
+    else if (start >= size) start = size;
+    if (end < start) end = start;
+    else if (end >= size) end = size;
+    int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+    for (int i = 0; i < self->ndim; i++) {
+        sizes[i] = self->sizes[i];
+        strides[i] = self->strides[i];
+    }
+    sizes[d] = (end - start + step - 1) / step;
+    strides[d] *= step;
+    int64_t off = self->storage_offset + start * self->strides[d];
+    return ct_ret(rets, 0, ct_as_strided(self, sizes, self->ndim, strides, self->ndim, &off));
+}
+
 /* reshape(Tensor(a) self, SymInt[] shape): a view when the geometry allows, else a copy */
 CT_KERNEL(ct_k_reshape) {
     (void)op;
