@@ -8,6 +8,7 @@ int ct_cmd_ops(int argc, char **argv);
 int ct_cmd_trace(int argc, char **argv);
 int ct_cmd_step(int argc, char **argv);
 int ct_cmd_lab00(int argc, char **argv);
+int ct_cmd_python(int argc, char **argv);
 
 /* Reads the value of `--seed` (a non-negative integer) for command `cmd`; on bad text prints
  * the command's error and returns -1. */

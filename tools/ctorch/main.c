@@ -33,6 +33,8 @@ static void usage(FILE *f) {
             "                       (default DIR experiments/25-dispatcher-trace, seed 42)\n"
             "  step [--seed N] [--json-out FILE]\n"
             "                       the training-step tracer: per-phase op counts, LoggingTensor run, JSON\n"
+            "  python SCRIPT.py [ARGS]\n"
+            "                       run a PyTorch script on ctorch (its package importable as torch and ctorch)\n"
             "  help                 this text\n");
 }
 
@@ -48,6 +50,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "trace") == 0) return ct_cmd_trace(argc - 1, argv + 1);
     if (strcmp(cmd, "step") == 0) return ct_cmd_step(argc - 1, argv + 1);
     if (strcmp(cmd, "lab00") == 0) return ct_cmd_lab00(argc - 1, argv + 1);
+    if (strcmp(cmd, "python") == 0) return ct_cmd_python(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
         return 0;
