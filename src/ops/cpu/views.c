@@ -416,6 +416,42 @@ CT_KERNEL(ct_k_slice) {
     return ct_ret(rets, 0, ct_as_strided(self, sizes, self->ndim, strides, self->ndim, &off));
 }
 
+/* select_backward / slice_backward: zeros of the input's sizes whose selected part receives the
+ * gradient (select_backward_symint, slice_backward in FunctionsManual.cpp / TensorShape.cpp) */
+static int index_backward(ct_value *args, ct_value *rets, bool is_slice) {
+    ct_tensor *grad = ARG_T(0);
+    ct_tensor *z = ct_zeros(args[1].u.list.data, args[1].u.list.len, grad->dtype);
+    if (!z) return -1;
+    ct_tensor *part;
+    if (is_slice) {
+        int64_t start = ARG_I(3), end = ARG_I(4);
+        part = ct_slice(z, ARG_I(2), &start, &end, ARG_I(5));
+    } else {
+        part = ct_select(z, ARG_I(2), ARG_I(3));
+    }
+    int rc = part ? ct_copy_(part, grad, false) : -1;
+    ct_tensor_release(part);
+    if (rc != 0) {
+        ct_tensor_release(z);
+        return -1;
+    }
+    return ct_ret(rets, 0, z);
+}
+
+/* select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) */
+CT_KERNEL(ct_k_select_backward) {
+    (void)op;
+    (void)ks;
+    return index_backward(args, rets, false);
+}
+
+/* slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, SymInt end, SymInt step) */
+CT_KERNEL(ct_k_slice_backward) {
+    (void)op;
+    (void)ks;
+    return index_backward(args, rets, true);
+}
+
 /* reshape(Tensor(a) self, SymInt[] shape): a view when the geometry allows, else a copy */
 CT_KERNEL(ct_k_reshape) {
     (void)op;

@@ -20,7 +20,7 @@ aten::zeros_like aten::rsub.Scalar aten::sqrt aten::pow.Tensor_Scalar aten::abs 
 aten::new_empty_strided aten::squeeze_.dim aten::select_backward aten::dot aten::mv aten::new_empty aten::new_zeros
 aten::lerp.Scalar aten::add_.Scalar aten::sub.Scalar aten::sub_.Scalar aten::div_.Scalar aten::clamp aten::where.ScalarSelf aten::ge.Scalar
 aten::_foreach_add_.List aten::masked_fill.Scalar aten::sum.IntList_out aten::zeros.names aten::exp_ aten::expand_as aten::view_as aten::reshape_as
-aten::bitwise_not aten::masked_select
+aten::bitwise_not aten::masked_select aten::slice_backward
 profiler::_record_function_enter_new profiler::_record_function_exit._RecordFunction""".split()
 KEYS = ["Undefined", "CPU", "BackendSelect", "Python", "ADInplaceOrView", "AutogradOther", "AutogradCPU",
         "AutocastCPU", "PythonTLSSnapshot", "PythonDispatcher"]
