@@ -59,6 +59,19 @@ static void binding_slot(void) {
     CHECK_ERROR(CT_ERR_VALUE, "ct_tensor_set_binding: tensor is NULL");
 }
 
+static void wrapped_numbers(void) {
+    ct_tensor *w = ct_wrapped_number(ct_double(2.5));
+    CHECK(ct_tensor_is_wrapped_number(w));
+    ct_tensor *d = ct_detach(w);
+    CHECK(!ct_tensor_is_wrapped_number(d));
+    ct_tensor *s = ct_tensor_scalar(2.5, CT_FLOAT64);
+    CHECK(!ct_tensor_is_wrapped_number(s));
+    CHECK(!ct_tensor_is_wrapped_number(NULL));
+    ct_tensor_release(d);
+    ct_tensor_release(s);
+    ct_tensor_release(w);
+}
+
 static void node_references(void) {
     int64_t s[2] = {2, 2};
     ct_tensor *x = ct_ones(s, 2, CT_DTYPE_UNDEFINED);
@@ -213,6 +226,7 @@ static void slice_op(void) {
 int main(void) {
     int64_t live = ct_testing_live_tensors();
     binding_slot();
+    wrapped_numbers();
     node_references();
     schema_info();
     call_function();

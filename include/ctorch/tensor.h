@@ -94,6 +94,9 @@ bool ct_tensor_shares_storage(const ct_tensor *a, const ct_tensor *b);
 int64_t ct_tensor_version(const ct_tensor *t);
 /* True for tensors created under inference mode. */
 bool ct_tensor_is_inference(const ct_tensor *t);
+/* True for a Python number wrapped as a 0-dim tensor (ct_wrapped_number); false for NULL. A
+ * binding hands such an argument to its handlers as the number again, as PyTorch does. */
+bool ct_tensor_is_wrapped_number(const ct_tensor *t);
 
 /* ---- element access ---- */
 

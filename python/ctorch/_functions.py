@@ -11,8 +11,14 @@ def _def(name, overloads, factory=False):
     __all__.append(name)
 
 
-tensor = _C.tensor
 allclose = _C.allclose
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """torch.tensor(data): a new leaf holding a copy of data (nested lists of numbers); function modes see it."""
+    from .overrides import _call_through_modes
+    return _call_through_modes(tensor, (data,), {"dtype": dtype, "device": device, "requires_grad": requires_grad,
+                                                 "pin_memory": pin_memory}, _C.tensor)
 
 # factories (requires_grad= accepted, set on the result)
 for _name, _ovs in {

@@ -52,7 +52,8 @@ class Tensor(_C.TensorBase):
 
     # ---- autograd ----
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        _C._backward(self, gradient, retain_graph, create_graph, inputs)
+        from . import autograd
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def retain_grad(self):
         raise _missing("Tensor.retain_grad is not implemented in ctorch")

@@ -32,5 +32,17 @@ def has_torch_function(args):
     return False
 
 
+def _call_through_modes(func, args, kwargs, impl):
+    """A Python-level torch function: offered to the innermost function mode first (popped while
+    its __torch_function__ runs, as ctorch does for its own functions), else impl(*args, **kwargs)."""
+    if _C._len_torch_function_stack() == 0:
+        return impl(*args, **kwargs)
+    mode = _C._pop_function_mode()
+    try:
+        return mode.__torch_function__(func, (), args, kwargs)
+    finally:
+        _C._push_function_mode(mode)
+
+
 def __getattr__(name):
     raise _C.NotImplementedInCtorch(f"torch.overrides.{name} is not implemented in ctorch")

@@ -278,7 +278,8 @@ static int find_param(const ctpy_schema *s, PyObject *name) {
 }
 
 int ctpy_parse(const ctpy_schema *s, const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-               ctpy_args *out, char *why, size_t why_size) {
+               int flags, ctpy_args *out, char *why, size_t why_size) {
+    bool numbers_ok = (flags & CTPY_NUMBERS_AS_TENSORS) || s->numbers_as_tensors;
     PyObject *vals[CTPY_MAX_ARGS] = {NULL};
     bool preboxed[CTPY_MAX_ARGS] = {false};
     out->n_owned = 0;
@@ -326,6 +327,16 @@ int ctpy_parse(const ctpy_schema *s, const char *fname, PyObject *const *args, P
         const ct_arg_info *info = &s->args[i];
         if (preboxed[i]) continue;
         if (!vals[i]) {
+            if ((flags & CTPY_FACTORY_OPTIONS) && info->kind == CT_ARG_BOOL && info->optional &&
+                strcmp(info->name, "pin_memory") == 0) {
+                out->v[i] = ct_bool(false); /* the Python binding's TensorOptions set it */
+                continue;
+            }
+            if ((flags & CTPY_FACTORY_OPTIONS) && info->kind == CT_ARG_DEVICE && s->args[0].kind != CT_ARG_TENSOR) {
+                out->v[i].tag = CT_TAG_DEVICE; /* r.device(): the default device, given explicitly */
+                out->v[i].u.i = 0;
+                continue;
+            }
             if (info->has_default) {
                 out->v[i] = info->default_value;
                 continue;
@@ -334,7 +345,7 @@ int ctpy_parse(const ctpy_schema *s, const char *fname, PyObject *const *args, P
             ctpy_args_release(out);
             return CTPY_PARSE_MISMATCH;
         }
-        int r = box(vals[i], info, out, i, s->numbers_as_tensors);
+        int r = box(vals[i], info, out, i, numbers_ok);
         if (r == CTPY_PARSE_OK) continue;
         ctpy_args_release(out);
         if (r == CTPY_PARSE_ERROR) return r;
@@ -369,7 +380,18 @@ static PyObject *borrowed_or_none(PyObject *o) {
 PyObject *ctpy_value_to_py(const ct_value *v, ct_arg_kind kind) {
     switch (v->tag) {
     case CT_TAG_NONE: Py_RETURN_NONE;
-    case CT_TAG_TENSOR: return ctpy_wrap_borrowed(v->u.t);
+    case CT_TAG_TENSOR:
+        if (ct_tensor_is_wrapped_number(v->u.t)) {
+            /* a Python number wrapped by the caller is handed to handlers as the number again */
+            double d;
+            if (ct_tensor_item(v->u.t, &d) != 0) return ctpy_raise();
+            switch (ct_tensor_dtype(v->u.t)) {
+            case CT_BOOL: return PyBool_FromLong(d != 0);
+            case CT_INT64: return PyLong_FromLongLong(*(const int64_t *)ct_tensor_data_ptr(v->u.t));
+            default: return PyFloat_FromDouble(d);
+            }
+        }
+        return ctpy_wrap_borrowed(v->u.t);
     case CT_TAG_INT:
         if (kind == CT_ARG_SCALARTYPE) {
             PyObject *d = ctpy_dtype_object((ct_dtype)v->u.i);

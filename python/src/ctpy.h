@@ -120,10 +120,15 @@ typedef struct {
 int ctpy_schema_init(ctpy_schema *s, const ct_op *op);
 
 enum { CTPY_PARSE_OK = 1, CTPY_PARSE_MISMATCH = 0, CTPY_PARSE_ERROR = -1 };
+enum {
+    CTPY_NUMBERS_AS_TENSORS = 1, /* a Python number may stand for any Tensor argument (torch.ops calls) */
+    CTPY_FACTORY_OPTIONS = 2     /* torch.zeros & co.: pin_memory=False and (not *_like) device=cpu given,
+                                    as the Python binding's TensorOptions do */
+};
 /* Parses vectorcall arguments against the schema. On MISMATCH (no exception set) `why`
  * describes the first problem, in PyTorch's words. */
 int ctpy_parse(const ctpy_schema *s, const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-               ctpy_args *out, char *why, size_t why_size);
+               int flags, ctpy_args *out, char *why, size_t why_size);
 /* A Python value for an argument of kind `kind` (borrowed ct value). New reference. */
 PyObject *ctpy_value_to_py(const ct_value *v, ct_arg_kind kind);
 /* PyTorch's (args, kwargs) for a handler: positional arguments up to the last one that is not

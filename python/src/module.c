@@ -332,10 +332,14 @@ static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
     PyMem_Free(st.d);
     PyMem_Free(st.i);
     if (!t) return ctpy_raise();
-    /* internal_new_from_data ends with at::lift_fresh (a dispatch mode sees it) */
-    ct_tensor *l = ct_lift_fresh(t);
+    /* internal_new_from_data ends with at::lift_fresh: a dispatch mode sees it, a function mode
+     * only sees torch.tensor (the Python package offers that call to function modes) */
+    const ct_op *lift = ct_op_find("aten::lift_fresh");
+    ct_value la[1] = {ct_tensor_value(t)}, lr[1] = {ct_none()};
+    int lrc = lift ? ct_call(lift, la, lr) : -1;
     ct_tensor_release(t);
-    if (!l) return ctpy_raise();
+    if (lrc != 0) return ctpy_raise();
+    ct_tensor *l = lr[0].u.t;
     if (requires_grad && ct_tensor_set_requires_grad(l, true) != 0) {
         ct_tensor_release(l);
         return ctpy_raise();

@@ -45,7 +45,7 @@ static PyObject *call_op(const ctpy_schema *s, const char *fname, PyObject *cons
                          PyObject *kwnames, bool through_function_modes) {
     ctpy_args a;
     char why[512];
-    int r = ctpy_parse(s, fname, args, nargs, kwnames, &a, why, sizeof why);
+    int r = ctpy_parse(s, fname, args, nargs, kwnames, CTPY_NUMBERS_AS_TENSORS, &a, why, sizeof why);
     if (r == CTPY_PARSE_ERROR) return NULL;
     if (r == CTPY_PARSE_MISMATCH) {
         PyErr_SetString(PyExc_TypeError, why);
@@ -264,7 +264,9 @@ static PyObject *invalid_combination(const char *fname, PyObject *const *args, P
         const char *sch = ct_op_schema(op);
         const char *open = strchr(sch, '(');
         const char *arrow = strstr(sch, ") -> ");
-        PyObject *line = PyUnicode_FromFormat("\n * %.*s)", (int)(arrow && open ? arrow - open : 0), open ? open : "");
+        PyObject *sig = PyUnicode_FromStringAndSize(open ? open : "", arrow && open ? arrow - open : 0);
+        PyObject *line = sig ? PyUnicode_FromFormat("\n * %U)", sig) : NULL;
+        Py_XDECREF(sig);
         PyObject *joined = line ? PyUnicode_Concat(msg, line) : NULL;
         Py_XDECREF(line);
         Py_DECREF(msg);
@@ -279,13 +281,13 @@ static PyObject *invalid_combination(const char *fname, PyObject *const *args, P
 
 /* Tries each candidate in order; the first whose schema accepts the arguments runs. */
 static PyObject *call_candidates(const char *fname, PyObject *cands, PyObject *missing, PyObject *const *args,
-                                 Py_ssize_t nargs, PyObject *kwnames, bool through_function_modes) {
+                                 Py_ssize_t nargs, PyObject *kwnames, bool through_function_modes, int flags) {
     char why[512] = "", first_why[512] = "";
     Py_ssize_t n = PyTuple_GET_SIZE(cands);
     for (Py_ssize_t i = 0; i < n; i++) {
         CtOpOverloadObject *o = (CtOpOverloadObject *)PyTuple_GET_ITEM(cands, i);
         ctpy_args a;
-        int r = ctpy_parse(&o->schema, fname, args, nargs, kwnames, &a, why, sizeof why);
+        int r = ctpy_parse(&o->schema, fname, args, nargs, kwnames, flags, &a, why, sizeof why);
         if (r == CTPY_PARSE_ERROR) return NULL;
         if (r == CTPY_PARSE_MISMATCH) {
             if (!first_why[0]) memcpy(first_why, why, sizeof why);
@@ -327,7 +329,8 @@ static PyObject *packet_vectorcall(PyObject *self, PyObject *const *args, size_t
     CtPacketObject *p = (CtPacketObject *)self;
     const char *q = PyUnicode_AsUTF8(p->qualified);
     const char *c = strstr(q, "::");
-    return call_candidates(c ? c + 2 : q, p->overloads, NULL, args, PyVectorcall_NARGS(nargsf), kwnames, true);
+    return call_candidates(c ? c + 2 : q, p->overloads, NULL, args, PyVectorcall_NARGS(nargsf), kwnames, true,
+                           CTPY_NUMBERS_AS_TENSORS);
 }
 
 static void packet_dealloc(PyObject *self) {
@@ -339,15 +342,20 @@ static void packet_dealloc(PyObject *self) {
 
 static PyObject *packet_str(PyObject *self) {
     /* str(aten.addmm) is "aten.addmm" */
-    const char *q = PyUnicode_AsUTF8(((CtPacketObject *)self)->qualified);
-    const char *c = strstr(q, "::");
-    return PyUnicode_FromFormat("%.*s.%s", (int)(c - q), q, c + 2);
+    PyObject *q = ((CtPacketObject *)self)->qualified;
+    PyObject *sep = PyUnicode_FromString("::"), *dot = PyUnicode_FromString(".");
+    PyObject *r = sep && dot ? PyUnicode_Replace(q, sep, dot, 1) : NULL;
+    Py_XDECREF(sep);
+    Py_XDECREF(dot);
+    return r;
 }
 
 static PyObject *packet_repr(PyObject *self) {
-    const char *q = PyUnicode_AsUTF8(((CtPacketObject *)self)->qualified);
-    const char *c = strstr(q, "::");
-    return PyUnicode_FromFormat("<OpOverloadPacket(op='%.*s.%s')>", (int)(c - q), q, c + 2);
+    PyObject *s = packet_str(self);
+    if (!s) return NULL;
+    PyObject *r = PyUnicode_FromFormat("<OpOverloadPacket(op='%U')>", s);
+    Py_DECREF(s);
+    return r;
 }
 
 static PyObject *packet_getattro(PyObject *self, PyObject *name) {
@@ -502,7 +510,8 @@ static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size
             break;
         }
     }
-    PyObject *r = call_candidates(fname, f->cands, f->missing, use_args, nargs, use_kw, true);
+    PyObject *r = call_candidates(fname, f->cands, f->missing, use_args, nargs, use_kw, true,
+                                  (f->flags & FN_FACTORY) ? CTPY_FACTORY_OPTIONS : 0);
     Py_XDECREF(kwtmp);
     if (r && requires_grad == 1) {
         if (!ctpy_is_tensor(r) || ct_tensor_set_requires_grad(ctpy_tensor(r), true) != 0) {

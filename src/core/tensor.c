@@ -278,6 +278,7 @@ ct_keyset ct_tensor_keyset(const ct_tensor *t) {
     return t ? t->keys : 0;
 }
 bool ct_tensor_is_inference(const ct_tensor *t) { return t && t->is_inference; }
+bool ct_tensor_is_wrapped_number(const ct_tensor *t) { return t && t->wrapped_number; }
 int64_t ct_tensor_version(const ct_tensor *t) {
     if (!t) return null_tensor("ct_tensor_version");
     return t->vstore ? t->vstore->version : 0;

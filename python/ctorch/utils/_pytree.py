@@ -1,5 +1,5 @@
 """torch.utils._pytree: flatten / unflatten / map over nested tuples, lists, dicts and namedtuples
-(None is a leaf-less node, as in PyTorch's pytree)."""
+(anything else, None included, is a leaf, as in PyTorch's pytree)."""
 from collections import OrderedDict, namedtuple
 
 
@@ -36,9 +36,7 @@ def _is_namedtuple(x):
 
 
 def _children(x):
-    """(children, context, type) of a container node, or None for a leaf."""
-    if x is None:
-        return [], None, type(None)
+    """(children, context, type) of a container node, or None for a leaf (None is a leaf)."""
     if _is_namedtuple(x):
         return list(x), type(x), namedtuple
     t = type(x)
@@ -74,8 +72,6 @@ def _build(s, it):
     if s.type is None:
         return next(it)
     kids = [_build(c, it) for c in s.children_specs]
-    if s.type is type(None):
-        return None
     if s.type is namedtuple:
         return s.context(*kids)
     if s.type is tuple:
