@@ -747,7 +747,11 @@ static char *make_manifest(const lab *L, const char *timestamp, const char *comm
     cJSON_AddStringToObject(m, "lab", "00-dispatcher-trace");
     cJSON_AddStringToObject(m, "ctorch_version", CTORCH_VERSION_STRING);
     cJSON_AddStringToObject(m, "pytorch_version_followed", CTORCH_PYTORCH_VERSION);
-    cJSON_AddNumberToObject(m, "seed", (double)L->seed);
+    /* the generator's seed (torch.initial_seed()) as an exact integer: a double would round
+     * seeds above 2^53 */
+    char seed[24];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)L->seed);
+    cJSON_AddRawToObject(m, "seed", seed);
     cJSON_AddStringToObject(m, "timestamp_utc", timestamp);
     cJSON_AddStringToObject(m, "source_hash", CTORCH_SOURCE_HASH);
     cJSON_AddStringToObject(m, "compiler", CTORCH_COMPILER);

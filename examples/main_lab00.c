@@ -3,13 +3,23 @@
  *     example_lab00 [OUT_DIR] [SEED]
  *
  * runs the lab part by part and writes OUT_DIR/trace.log, REPORT.md and manifest.json
- * (default experiments/25-dispatcher-trace, seed 42). */
-#include <stdlib.h>
+ * (default experiments/25-dispatcher-trace, seed 42; SEED is any int torch.manual_seed takes). */
+#include <stdio.h>
 
+#include "ctorch/error.h"
 #include "lab00.h"
+#include "seed_arg.h"
 
 int main(int argc, char **argv) {
+    if (argc > 3) {
+        fprintf(stderr, "usage: example_lab00 [OUT_DIR] [SEED]\n");
+        return 2;
+    }
     const char *out = argc > 1 ? argv[1] : "experiments/25-dispatcher-trace";
-    unsigned long long seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 42;
-    return ct_example_lab00(out, (uint64_t)seed, "example_lab00", stdout);
+    ct_example_seed seed = {42, false};
+    if (argc > 2 && ct_example_seed_parse(argv[2], &seed) != 0) {
+        fprintf(stderr, "example_lab00: SEED: %s\n", ct_error_message());
+        return 2;
+    }
+    return ct_example_lab00(out, seed.value, "example_lab00", stdout);
 }

@@ -17,6 +17,7 @@
 #include "ctorch/nn.h"
 #include "ctorch/optim.h"
 #include "ctorch/subclass.h"
+#include "seed_arg.h"
 #include "step_tracer.h"
 #include "util/json.h"
 
@@ -256,4 +257,17 @@ int ct_example_subclass_log(uint64_t seed, char ***names, size_t *n) {
     }
     ct_logging_tensor_log_free(log);
     return rc;
+}
+
+int ct_example_step_seed(const char *text, uint64_t *seed) {
+    ct_example_seed model, batch;
+    if (!seed) return ct_error_set(CT_ERR_VALUE, "ct_example_step_seed: seed is NULL");
+    if (ct_example_seed_parse(text, &model) != 0) return -1;
+    if (ct_example_seed_add(model, 1, &batch) != 0) {
+        char m[CT_EXAMPLE_SEED_TEXT_MAX];
+        return ct_error_set(CT_ERR_RUNTIME, "%s (from make_batch(seed + 1) with seed %s)", ct_error_message(),
+                            ct_example_seed_format(model, m));
+    }
+    *seed = model.value;
+    return 0;
 }

@@ -15,8 +15,14 @@ int ct_example_make_batch(uint64_t seed, ct_tensor **x, ct_tensor **y);
 ct_module *ct_example_make_model(uint64_t seed);
 
 /* The seed script's result object for `seed`, as json.dumps(result, indent=2) prints it
- * (ct_free), or NULL with an error. */
+ * (ct_free), or NULL with an error. make_model gets seed and make_batch seed + 1 (modulo 2^64:
+ * what manual_seed makes of the script's int for every seed ct_example_step_seed accepts). */
 char *ct_example_step_json(uint64_t seed);
+/* The script's --seed text as the generator seed ct_example_step_json takes: any int
+ * torch.manual_seed accepts (seed_arg.h) whose successor it accepts too, since the script's
+ * make_batch(seed + 1) seeds a generator with it; 2^64 - 1 fails there as in PyTorch
+ * ("Overflow when unpacking long"). Returns 0, or -1 with ct_example_seed_parse's errors. */
+int ct_example_step_seed(const char *text, uint64_t *seed);
 /* The LoggingTensor log of subclass_step(seed): *names (free() the array; the strings are
  * borrowed) and its length. 0 or -1. */
 int ct_example_subclass_log(uint64_t seed, char ***names, size_t *n);

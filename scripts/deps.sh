@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# Installs the libraries ctorch prefers (OpenBLAS, cJSON, pkg-config to find them) when this is a
-# Debian machine we may install on. Never fails: without them the build uses its built-in
-# fallbacks (a plain GEMM loop and a small JSON reader/writer).
+# Installs the libraries ctorch builds on when this is a Debian machine we may install on:
+# cJSON (libcjson-dev, required: the build stops without it), OpenBLAS (libopenblas-dev,
+# optional: without it matrix products use a plain loop) and pkg-config to find them.
+# Never fails itself; cmake says what is still missing.
+#   scripts/deps.sh [graphviz]   graphviz: also Graphviz, to draw docs/architecture/*.svg
 set -u
 want=()
 command -v pkg-config >/dev/null 2>&1 || want+=(pkg-config)
 pkg-config --exists openblas 2>/dev/null || want+=(libopenblas-dev)
 pkg-config --exists libcjson 2>/dev/null || want+=(libcjson-dev)
+for extra in "$@"; do
+  case $extra in
+    graphviz) command -v dot >/dev/null 2>&1 || want+=(graphviz) ;;
+    *) echo "deps: unknown extra '$extra'" >&2 ;;
+  esac
+done
 [ ${#want[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "deps: installing ${want[*]}" >&2
   { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${want[@]}"; } >/dev/null 2>&1 \
-    || echo "deps: could not install ${want[*]}; building with the built-in fallbacks" >&2
+    || echo "deps: could not install ${want[*]}" >&2
 else
-  echo "deps: ${want[*]} missing and cannot be installed here; building with the built-in fallbacks" >&2
+  echo "deps: ${want[*]} missing and cannot be installed here (apt-get install ${want[*]} as root)" >&2
 fi
 exit 0

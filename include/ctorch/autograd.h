@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctorch/export.h"
 #include "ctorch/tensor.h"
 
 #ifdef __cplusplus
@@ -28,51 +29,51 @@ typedef struct ct_node ct_node;
 /* ---- tensors ---- */
 
 /* Tensor.requires_grad_(flag). Errors (PyTorch's): a non-floating dtype, or a non-leaf. */
-int ct_tensor_set_requires_grad(ct_tensor *t, bool requires_grad);
-bool ct_tensor_requires_grad(const ct_tensor *t);
+CT_API int ct_tensor_set_requires_grad(ct_tensor *t, bool requires_grad);
+CT_API bool ct_tensor_requires_grad(const ct_tensor *t);
 /* Tensor.is_leaf: no grad_fn. */
-bool ct_tensor_is_leaf(const ct_tensor *t);
+CT_API bool ct_tensor_is_leaf(const ct_tensor *t);
 /* Tensor.grad: borrowed, NULL if none. */
-ct_tensor *ct_tensor_grad(const ct_tensor *t);
+CT_API ct_tensor *ct_tensor_grad(const ct_tensor *t);
 /* Sets (retains) or clears (NULL) Tensor.grad. */
-int ct_tensor_set_grad(ct_tensor *t, ct_tensor *grad);
+CT_API int ct_tensor_set_grad(ct_tensor *t, ct_tensor *grad);
 /* Tensor.grad_fn: borrowed, NULL for leaves. */
-ct_node *ct_tensor_grad_fn(const ct_tensor *t);
+CT_API ct_node *ct_tensor_grad_fn(const ct_tensor *t);
 /* Which output of its grad_fn the tensor is. */
-uint32_t ct_tensor_output_nr(const ct_tensor *t);
+CT_API uint32_t ct_tensor_output_nr(const ct_tensor *t);
 
 /* Tensor.backward(gradient=grad, retain_graph=retain_graph). grad may be NULL for a one-element
  * output (the engine seeds it with ones_like, as torch.autograd does). Returns 0 or -1 with
  * PyTorch's error (e.g. "element 0 of tensors does not require grad and does not have a
  * grad_fn", "grad can be implicitly created only for scalar outputs", backward twice). */
-int ct_backward(ct_tensor *t, ct_tensor *grad, bool retain_graph);
+CT_API int ct_backward(ct_tensor *t, ct_tensor *grad, bool retain_graph);
 /* torch.autograd.backward(tensors, grad_tensors): grads may be NULL, or hold NULL entries. */
-int ct_autograd_backward(ct_tensor *const *tensors, ct_tensor *const *grads, size_t n, bool retain_graph);
+CT_API int ct_autograd_backward(ct_tensor *const *tensors, ct_tensor *const *grads, size_t n, bool retain_graph);
 
 /* ---- nodes ---- */
 
 /* Adds a reference to a node (so it outlives the tensor or node it was borrowed from) and
  * returns n; ct_node_release drops one and frees the node, and the references it holds to the
  * nodes after it, with the last. NULL is allowed and ignored by both. */
-ct_node *ct_node_retain(ct_node *n);
-void ct_node_release(ct_node *n);
+CT_API ct_node *ct_node_retain(ct_node *n);
+CT_API void ct_node_release(ct_node *n);
 
 /* Node.name(): "AddmmBackward0", "torch::autograd::AccumulateGrad". */
-const char *ct_node_name(const ct_node *n);
+CT_API const char *ct_node_name(const ct_node *n);
 /* type(grad_fn).__name__: "AddmmBackward0", "AccumulateGrad". */
-const char *ct_node_py_name(const ct_node *n);
+CT_API const char *ct_node_py_name(const ct_node *n);
 /* The node's sequence number (UINT64_MAX for AccumulateGrad). */
-uint64_t ct_node_sequence_nr(const ct_node *n);
+CT_API uint64_t ct_node_sequence_nr(const ct_node *n);
 /* len(grad_fn.next_functions) and entry i: the next node (NULL for None) and its input_nr. */
-int ct_node_num_next(const ct_node *n);
-ct_node *ct_node_next(const ct_node *n, int i, uint32_t *input_nr);
+CT_API int ct_node_num_next(const ct_node *n);
+CT_API ct_node *ct_node_next(const ct_node *n, int i, uint32_t *input_nr);
 /* For AccumulateGrad: the leaf it accumulates into (borrowed), else NULL. */
-ct_tensor *ct_node_variable(const ct_node *n);
+CT_API ct_tensor *ct_node_variable(const ct_node *n);
 /* "<AddmmBackward0 object at 0x...>" (ct_free). */
-char *ct_node_repr(const ct_node *n);
+CT_API char *ct_node_repr(const ct_node *n);
 /* The grad_fn tree in the style of torchviz / repeated next_functions, one node per line,
  * indented by depth (ct_free). */
-char *ct_node_format_graph(const ct_node *n);
+CT_API char *ct_node_format_graph(const ct_node *n);
 
 /* ---- grad modes ---- */
 
@@ -85,17 +86,17 @@ typedef struct ct_grad_mode_guard {
 } ct_grad_mode_guard;
 
 /* torch.no_grad(): graph recording off; the autograd key still routes every call. */
-void ct_no_grad_enter(ct_grad_mode_guard *g);
+CT_API void ct_no_grad_enter(ct_grad_mode_guard *g);
 /* torch.enable_grad(). */
-void ct_enable_grad_enter(ct_grad_mode_guard *g);
+CT_API void ct_enable_grad_enter(ct_grad_mode_guard *g);
 /* torch.inference_mode(): grad off, autograd keys excluded in TLS, ADInplaceOrView no longer
  * included; tensors created inside have DispatchKeySet(CPU, AutocastCPU). */
-void ct_inference_mode_enter(ct_grad_mode_guard *g);
+CT_API void ct_inference_mode_enter(ct_grad_mode_guard *g);
 /* Leaves the mode entered with g (LIFO). */
-void ct_grad_mode_exit(ct_grad_mode_guard *g);
+CT_API void ct_grad_mode_exit(ct_grad_mode_guard *g);
 /* torch.is_grad_enabled() / torch.is_inference_mode_enabled(). */
-bool ct_is_grad_enabled(void);
-bool ct_is_inference_mode_enabled(void);
+CT_API bool ct_is_grad_enabled(void);
+CT_API bool ct_is_inference_mode_enabled(void);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctorch/export.h"
 #include "ctorch/keys.h"
 #include "ctorch/value.h"
 
@@ -33,21 +34,21 @@ typedef int (*ct_kernel_fn)(const ct_op *op, ct_keyset ks, ct_value *args, ct_va
 /* Finds an operator by qualified name, "aten::addmm" or "aten::add.Tensor" (".default"
  * and a bare name mean the empty overload). Borrowed, valid for the process; NULL with a
  * RuntimeError if there is no such operator. */
-const ct_op *ct_op_find(const char *qualified_name);
+CT_API const ct_op *ct_op_find(const char *qualified_name);
 /* "aten::addmm" / "aten::add.Tensor" (toString(OperatorName)). */
-const char *ct_op_name(const ct_op *op);
+CT_API const char *ct_op_name(const ct_op *op);
 /* "aten::addmm": the name without overload, as the profiler records it. */
-const char *ct_op_base_name(const ct_op *op);
+CT_API const char *ct_op_base_name(const ct_op *op);
 /* "" or "Tensor". */
-const char *ct_op_overload(const ct_op *op);
+CT_API const char *ct_op_overload(const ct_op *op);
 /* Python's str(OpOverload): "aten.addmm.default", "aten.add.Tensor". */
-const char *ct_op_python_name(const ct_op *op);
+CT_API const char *ct_op_python_name(const ct_op *op);
 /* The full schema: "aten::addmm(Tensor self, Tensor mat1, ...) -> Tensor". */
-const char *ct_op_schema(const ct_op *op);
-int ct_op_num_args(const ct_op *op);
-int ct_op_num_returns(const ct_op *op);
+CT_API const char *ct_op_schema(const ct_op *op);
+CT_API int ct_op_num_args(const ct_op *op);
+CT_API int ct_op_num_returns(const ct_op *op);
 /* Name of argument i ("self"), NULL if out of range. */
-const char *ct_op_arg_name(const ct_op *op, int i);
+CT_API const char *ct_op_arg_name(const ct_op *op, int i);
 
 /* What an argument or return of a schema is (torch.FunctionSchema's Argument). */
 typedef enum ct_arg_kind {
@@ -83,34 +84,34 @@ typedef struct ct_arg_info {
 /* Fills *out for argument (or return) i of op. Strings and lists are borrowed from the op and
  * live for the process. Returns 0, or -1 with a ValueError (NULL op or out) or an IndexError (i
  * out of range). */
-int ct_op_arg_info(const ct_op *op, int i, ct_arg_info *out);
-int ct_op_return_info(const ct_op *op, int i, ct_arg_info *out);
+CT_API int ct_op_arg_info(const ct_op *op, int i, ct_arg_info *out);
+CT_API int ct_op_return_info(const ct_op *op, int i, ct_arg_info *out);
 
 /* Number of operators registered; ct_op_at(i) for 0 <= i < count. */
-int ct_op_count(void);
-const ct_op *ct_op_at(int i);
+CT_API int ct_op_count(void);
+CT_API const ct_op *ct_op_at(int i);
 
 /* Fills args[n_given .. num_args) from the schema's defaults. Returns 0, or -1 with
  * PyTorch's TypeError when a missing argument has no default. */
-int ct_op_fill_defaults(const ct_op *op, ct_value *args, int n_given);
+CT_API int ct_op_fill_defaults(const ct_op *op, ct_value *args, int n_given);
 
 /* ---- calling ---- */
 
 /* Dispatcher::call. args: exactly ct_op_num_args(op) values (borrowed); rets: room for
  * ct_op_num_returns(op) values, filled with new references on success. */
-int ct_call(const ct_op *op, ct_value *args, ct_value *rets);
+CT_API int ct_call(const ct_op *op, ct_value *args, ct_value *rets);
 /* Dispatcher::redispatch with an explicit key set (no extraction, no TLS, no profiler event). */
-int ct_redispatch(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets);
+CT_API int ct_redispatch(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets);
 /* The key set ct_call would dispatch on for these arguments, without calling anything. */
-ct_keyset ct_dispatch_keyset_for(const ct_op *op, const ct_value *args);
+CT_API ct_keyset ct_dispatch_keyset_for(const ct_op *op, const ct_value *args);
 /* Releases the references held by vals[0..n) and sets them to NONE. */
-void ct_values_release(ct_value *vals, int n);
+CT_API void ct_values_release(ct_value *vals, int n);
 
 /* ---- thread-local include / exclude sets ---- */
 
 /* torch._C._dispatch_tls_local_include_set() / _exclude_set(). */
-ct_keyset ct_tls_included(void);
-ct_keyset ct_tls_excluded(void);
+CT_API ct_keyset ct_tls_included(void);
+CT_API ct_keyset ct_tls_excluded(void);
 
 /* A guard saves the thread's sets; pop restores exactly what was saved (LIFO use). */
 typedef struct ct_key_guard {
@@ -118,30 +119,30 @@ typedef struct ct_key_guard {
     ct_keyset saved_excluded;
 } ct_key_guard;
 /* IncludeDispatchKeyGuard / ExcludeDispatchKeyGuard. */
-void ct_key_guard_include(ct_key_guard *g, ct_keyset ks);
-void ct_key_guard_exclude(ct_key_guard *g, ct_keyset ks);
-void ct_key_guard_pop(ct_key_guard *g);
+CT_API void ct_key_guard_include(ct_key_guard *g, ct_keyset ks);
+CT_API void ct_key_guard_exclude(ct_key_guard *g, ct_keyset ks);
+CT_API void ct_key_guard_pop(ct_key_guard *g);
 /* Direct edits (torch._C._dispatch_tls_set_dispatch_key_included / _excluded). */
-void ct_tls_set_included(ct_dispatch_key k, bool on);
-void ct_tls_set_excluded(ct_dispatch_key k, bool on);
+CT_API void ct_tls_set_included(ct_dispatch_key k, bool on);
+CT_API void ct_tls_set_excluded(ct_dispatch_key k, bool on);
 
 /* ---- registration ---- */
 
 /* Defines a new operator from a schema string ("myns::foo(Tensor self) -> Tensor").
  * Returns it, or NULL with PyTorch's error if the schema is malformed or already defined. */
-const ct_op *ct_op_define(const char *schema, const char *where);
+CT_API const ct_op *ct_op_define(const char *schema, const char *where);
 /* Registers `fn` for `op` at `key`, which may be a runtime key (CPU, AutogradCPU, Python, ...)
  * or an alias key (CompositeImplicitAutograd, CompositeExplicitAutograd, Autograd).
  * A later registration for the same key replaces the earlier one (PyTorch keeps a list and
  * warns; ctorch keeps the newest). `where` is shown by ct_op_dump (e.g. "src/ops/x.c:12").
  * Recomputes the op's dispatch table. Returns 0 or -1. */
-int ct_register_kernel(const ct_op *op, ct_dispatch_key key, ct_kernel_fn fn, const char *where);
+CT_API int ct_register_kernel(const ct_op *op, ct_dispatch_key key, ct_kernel_fn fn, const char *where);
 /* Registers a fallthrough for `op` at a runtime key. */
-int ct_register_fallthrough(const ct_op *op, ct_dispatch_key key, const char *where);
+CT_API int ct_register_fallthrough(const ct_op *op, ct_dispatch_key key, const char *where);
 /* Removes op's registration at key (-1 if there was none). */
-int ct_deregister_kernel(const ct_op *op, ct_dispatch_key key);
+CT_API int ct_deregister_kernel(const ct_op *op, ct_dispatch_key key);
 /* Backend fallback for every operator at a runtime key; fn == NULL registers a fallthrough. */
-int ct_register_fallback(ct_dispatch_key key, ct_kernel_fn fn, const char *where);
+CT_API int ct_register_fallback(ct_dispatch_key key, ct_kernel_fn fn, const char *where);
 
 /* How a dispatch-table slot was filled (the labels of torch._C._dispatch_dump_table). */
 typedef enum ct_slot_kind {
@@ -161,16 +162,16 @@ typedef struct ct_slot_info {
 } ct_slot_info;
 
 /* The computed table entry for a runtime key. */
-ct_slot_info ct_op_slot(const ct_op *op, ct_dispatch_key runtime_key);
+CT_API ct_slot_info ct_op_slot(const ct_op *op, ct_dispatch_key runtime_key);
 /* "kernel", "default backend kernel", "math kernel", "autograd kernel", "backend fallback", "missing". */
-const char *ct_slot_kind_name(ct_slot_kind kind);
+CT_API const char *ct_slot_kind_name(ct_slot_kind kind);
 /* The op's keys that are not fallthrough (DispatchKeyExtractor::nonFallthroughKeys_). */
-ct_keyset ct_op_non_fallthrough_keys(const ct_op *op);
+CT_API ct_keyset ct_op_non_fallthrough_keys(const ct_op *op);
 
 /* torch._C._dispatch_dump(name) and _dispatch_dump_table(name): malloc'd text (ct_free),
  * NULL with an error if the op is unknown. */
-char *ct_op_dump(const ct_op *op);
-char *ct_op_dump_table(const ct_op *op);
+CT_API char *ct_op_dump(const ct_op *op);
+CT_API char *ct_op_dump_table(const ct_op *op);
 
 #ifdef __cplusplus
 }

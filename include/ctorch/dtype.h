@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "ctorch/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,26 +26,26 @@ typedef enum ct_dtype {
 } ct_dtype;
 
 /* True for the six dtypes above. */
-bool ct_dtype_valid(int dtype);
+CT_API bool ct_dtype_valid(int dtype);
 /* Bytes per element (0 for an invalid dtype). */
-size_t ct_dtype_size(ct_dtype dtype);
+CT_API size_t ct_dtype_size(ct_dtype dtype);
 /* c10::toString: "Float", "Double", "Half", "BFloat16", "Long", "Bool". */
-const char *ct_dtype_name(ct_dtype dtype);
+CT_API const char *ct_dtype_name(ct_dtype dtype);
 /* Python spelling: "torch.float32", "torch.float16", "torch.int64", ... */
-const char *ct_dtype_python_name(ct_dtype dtype);
+CT_API const char *ct_dtype_python_name(ct_dtype dtype);
 /* caffe2::TypeMeta name, as the profiler's "Input type" shows it: "float", "long int", "c10::Half". */
-const char *ct_dtype_type_meta_name(ct_dtype dtype);
-bool ct_dtype_is_floating(ct_dtype dtype);
+CT_API const char *ct_dtype_type_meta_name(ct_dtype dtype);
+CT_API bool ct_dtype_is_floating(ct_dtype dtype);
 /* torch.promote_types for two tensor dtypes. */
-ct_dtype ct_dtype_promote(ct_dtype a, ct_dtype b);
+CT_API ct_dtype ct_dtype_promote(ct_dtype a, ct_dtype b);
 /* torch.get_default_dtype() (float32). */
-ct_dtype ct_default_dtype(void);
+CT_API ct_dtype ct_default_dtype(void);
 
 /* IEEE binary16 and bfloat16 conversions, round-to-nearest-even like c10::Half / c10::BFloat16. */
-uint16_t ct_float_to_half(float f);
-float ct_half_to_float(uint16_t h);
-uint16_t ct_float_to_bfloat16(float f);
-float ct_bfloat16_to_float(uint16_t b);
+CT_API uint16_t ct_float_to_half(float f);
+CT_API float ct_half_to_float(uint16_t h);
+CT_API uint16_t ct_float_to_bfloat16(float f);
+CT_API float ct_bfloat16_to_float(uint16_t b);
 
 #ifdef __cplusplus
 }

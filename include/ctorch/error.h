@@ -10,6 +10,8 @@
 #ifndef CTORCH_ERROR_H
 #define CTORCH_ERROR_H
 
+#include "ctorch/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,15 +29,15 @@ typedef enum ct_error_kind {
 } ct_error_kind;
 
 /* The last error on this thread, CT_OK if none since ct_error_clear(). */
-ct_error_kind ct_error_code(void);
+CT_API ct_error_kind ct_error_code(void);
 /* Its message ("" if none). Borrowed: valid until the next ctorch call on this thread. */
-const char *ct_error_message(void);
+CT_API const char *ct_error_message(void);
 /* Python's name for the kind: "RuntimeError", "ValueError", ... */
-const char *ct_error_kind_name(ct_error_kind kind);
-void ct_error_clear(void);
+CT_API const char *ct_error_kind_name(ct_error_kind kind);
+CT_API void ct_error_clear(void);
 
 /* Sets the error (printf-style message). Returns -1 so callers can `return ct_error_set(...)`. */
-int ct_error_set(ct_error_kind kind, const char *fmt, ...)
+CT_API int ct_error_set(ct_error_kind kind, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "ctorch/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -109,34 +110,34 @@ typedef uint64_t ct_keyset;
 #define CT_BACKEND_BITS_MASK ((((ct_keyset)1) << CT_NUM_BACKENDS) - 1)
 
 /* Name of a key as PyTorch's toString(DispatchKey) prints it ("AutogradCPU"). Never NULL. */
-const char *ct_key_name(ct_dispatch_key k);
+CT_API const char *ct_key_name(ct_dispatch_key k);
 /* Key from its name, or -1 if unknown. */
-int ct_key_from_name(const char *name);
+CT_API int ct_key_from_name(const char *name);
 
 /* The set holding exactly key k (two bits for a per-backend runtime key, none for aliases). */
-ct_keyset ct_keyset_of(ct_dispatch_key k);
-bool ct_keyset_has(ct_keyset ks, ct_dispatch_key k);
+CT_API ct_keyset ct_keyset_of(ct_dispatch_key k);
+CT_API bool ct_keyset_has(ct_keyset ks, ct_dispatch_key k);
 /* PyTorch's `a - b`: removes only functionality bits; backend bits stay. */
 static inline ct_keyset ct_keyset_sub(ct_keyset a, ct_keyset b) {
     return a & (CT_BACKEND_BITS_MASK | ~b);
 }
 /* Highest-priority runtime key of the set (highestPriorityTypeId), CT_KEY_Undefined if empty. */
-ct_dispatch_key ct_keyset_highest(ct_keyset ks);
+CT_API ct_dispatch_key ct_keyset_highest(ct_keyset ks);
 /* DispatchKeySet(FULL_AFTER, k): every bit strictly below k's functionality bit, plus PythonDispatcher. */
-ct_keyset ct_keyset_full_after(ct_dispatch_key k);
+CT_API ct_keyset ct_keyset_full_after(ct_dispatch_key k);
 /* DispatchKeySet(FULL). */
-ct_keyset ct_keyset_full(void);
+CT_API ct_keyset ct_keyset_full(void);
 
 /* Writes "DispatchKeySet(CPU, ADInplaceOrView, AutogradCPU, AutocastCPU)" into buf (always
  * NUL-terminated when size > 0). Returns the length the full string needs, like snprintf. */
-size_t ct_keyset_format(ct_keyset ks, char *buf, size_t size);
+CT_API size_t ct_keyset_format(ct_keyset ks, char *buf, size_t size);
 
 /* Named sets from c10/core/DispatchKeySet.h. */
-ct_keyset ct_autograd_dispatch_keyset(void);                   /* {AutogradFunctionality, AutogradOther, AutogradNestedTensor} */
-ct_keyset ct_autograd_dispatch_keyset_with_ADInplaceOrView(void);
-ct_keyset ct_after_autograd_keyset(void);                      /* FULL_AFTER(AutogradOther) */
-ct_keyset ct_after_ADInplaceOrView_keyset(void);               /* FULL_AFTER(ADInplaceOrView) */
-ct_keyset ct_python_ks(void);                                   /* {Python, PythonTLSSnapshot} */
+CT_API ct_keyset ct_autograd_dispatch_keyset(void);                   /* {AutogradFunctionality, AutogradOther, AutogradNestedTensor} */
+CT_API ct_keyset ct_autograd_dispatch_keyset_with_ADInplaceOrView(void);
+CT_API ct_keyset ct_after_autograd_keyset(void);                      /* FULL_AFTER(AutogradOther) */
+CT_API ct_keyset ct_after_ADInplaceOrView_keyset(void);               /* FULL_AFTER(ADInplaceOrView) */
+CT_API ct_keyset ct_python_ks(void);                                   /* {Python, PythonTLSSnapshot} */
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "ctorch/dispatch.h"
+#include "ctorch/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,10 +36,10 @@ typedef int (*ct_dispatch_mode_fn)(void *ud, const ct_op *op, ct_value *args, ct
 #define CT_MAX_MODES 16
 
 /* Pushes a mode (enters it). Returns 0, or -1 if the stack is full. */
-int ct_dispatch_mode_push(ct_dispatch_mode_fn fn, void *ud);
+CT_API int ct_dispatch_mode_push(ct_dispatch_mode_fn fn, void *ud);
 /* Pops the top mode (exits it). Returns 0, or -1 if the stack is empty. */
-int ct_dispatch_mode_pop(void);
-int ct_dispatch_mode_stack_len(void);
+CT_API int ct_dispatch_mode_pop(void);
+CT_API int ct_dispatch_mode_stack_len(void);
 
 /* ---- function modes ---- */
 
@@ -47,60 +48,60 @@ typedef struct ct_function ct_function;
  * ct_function_call(func, args, rets). */
 typedef int (*ct_function_mode_fn)(void *ud, const ct_function *func, ct_value *args, ct_value *rets);
 
-int ct_function_mode_push(ct_function_mode_fn fn, void *ud);
-int ct_function_mode_pop(void);
+CT_API int ct_function_mode_push(ct_function_mode_fn fn, void *ud);
+CT_API int ct_function_mode_pop(void);
 /* The function's public name: "linear", "relu", "cross_entropy", "addmm", ... */
-const char *ct_function_name(const ct_function *func);
+CT_API const char *ct_function_name(const ct_function *func);
 /* Its argument count (args arrays passed to handlers have this many values). */
-int ct_function_num_args(const ct_function *func);
-int ct_function_num_returns(const ct_function *func);
+CT_API int ct_function_num_args(const ct_function *func);
+CT_API int ct_function_num_returns(const ct_function *func);
 /* Runs the function (lower function modes first). */
-int ct_function_call(const ct_function *func, ct_value *args, ct_value *rets);
+CT_API int ct_function_call(const ct_function *func, ct_value *args, ct_value *rets);
 /* Calls op the way its typed wrapper (ct_addmm, ct_linear, ...) does: offered to the top function
  * mode first (its handler sees a function named like the torch function, "addmm"), then
  * dispatched with ct_call. Arguments and returns follow ct_call's convention. 0 or -1. */
-int ct_call_function(const ct_op *op, ct_value *args, ct_value *rets);
+CT_API int ct_call_function(const ct_op *op, ct_value *args, ct_value *rets);
 
 /* ---- built-in modes ---- */
 
 /* A logging dispatch mode: records str(func) of every op it sees, in order
  * ("aten.t.default", "aten.addmm.default", ...). */
 typedef struct ct_op_logger ct_op_logger;
-ct_op_logger *ct_op_logger_new(void);
-void ct_op_logger_free(ct_op_logger *l);
+CT_API ct_op_logger *ct_op_logger_new(void);
+CT_API void ct_op_logger_free(ct_op_logger *l);
 /* Enters / exits the mode. */
-int ct_op_logger_push(ct_op_logger *l);
-int ct_op_logger_pop(ct_op_logger *l);
-size_t ct_op_logger_count(const ct_op_logger *l);
-const char *ct_op_logger_get(const ct_op_logger *l, size_t i);
-void ct_op_logger_clear(ct_op_logger *l);
+CT_API int ct_op_logger_push(ct_op_logger *l);
+CT_API int ct_op_logger_pop(ct_op_logger *l);
+CT_API size_t ct_op_logger_count(const ct_op_logger *l);
+CT_API const char *ct_op_logger_get(const ct_op_logger *l, size_t i);
+CT_API void ct_op_logger_clear(ct_op_logger *l);
 /* The log as "['aten.t.default', 'aten.addmm.default']" (Python's str of the list; ct_free). */
-char *ct_op_logger_format(const ct_op_logger *l);
+CT_API char *ct_op_logger_format(const ct_op_logger *l);
 
 /* A function-mode logger: records ct_function_name of every public call. */
 typedef struct ct_function_logger ct_function_logger;
-ct_function_logger *ct_function_logger_new(void);
-void ct_function_logger_free(ct_function_logger *l);
-int ct_function_logger_push(ct_function_logger *l);
-int ct_function_logger_pop(ct_function_logger *l);
-size_t ct_function_logger_count(const ct_function_logger *l);
-const char *ct_function_logger_get(const ct_function_logger *l, size_t i);
+CT_API ct_function_logger *ct_function_logger_new(void);
+CT_API void ct_function_logger_free(ct_function_logger *l);
+CT_API int ct_function_logger_push(ct_function_logger *l);
+CT_API int ct_function_logger_pop(ct_function_logger *l);
+CT_API size_t ct_function_logger_count(const ct_function_logger *l);
+CT_API const char *ct_function_logger_get(const ct_function_logger *l, size_t i);
 
 /* A counting dispatch mode with named phases: counts[phase][str(func)] += 1. */
 typedef struct ct_op_counter ct_op_counter;
-ct_op_counter *ct_op_counter_new(void);
-void ct_op_counter_free(ct_op_counter *c);
-int ct_op_counter_push(ct_op_counter *c);
-int ct_op_counter_pop(ct_op_counter *c);
+CT_API ct_op_counter *ct_op_counter_new(void);
+CT_API void ct_op_counter_free(ct_op_counter *c);
+CT_API int ct_op_counter_push(ct_op_counter *c);
+CT_API int ct_op_counter_pop(ct_op_counter *c);
 /* Sets the phase the following ops are counted under (copied; created on first use). */
-int ct_op_counter_set_phase(ct_op_counter *c, const char *phase);
+CT_API int ct_op_counter_set_phase(ct_op_counter *c, const char *phase);
 /* Count of `name` in `phase` (0 if none). */
-int64_t ct_op_counter_get(const ct_op_counter *c, const char *phase, const char *name);
+CT_API int64_t ct_op_counter_get(const ct_op_counter *c, const char *phase, const char *name);
 /* Total count of a phase, or of all phases when phase is NULL. */
-int64_t ct_op_counter_total(const ct_op_counter *c, const char *phase);
+CT_API int64_t ct_op_counter_total(const ct_op_counter *c, const char *phase);
 /* Distinct names in a phase, sorted; *names receives an array of borrowed strings (ct_free the
  * array). Returns the count, or -1. */
-int ct_op_counter_names(const ct_op_counter *c, const char *phase, const char ***names);
+CT_API int ct_op_counter_names(const ct_op_counter *c, const char *phase, const char ***names);
 
 #ifdef __cplusplus
 }

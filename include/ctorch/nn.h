@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ctorch/export.h"
 #include "ctorch/tensor.h"
 
 #ifdef __cplusplus
@@ -24,36 +25,36 @@ extern "C" {
 typedef struct ct_module ct_module;
 
 /* nn.Linear(in_features, out_features, bias). NULL with an error on bad sizes. */
-ct_module *ct_nn_linear(int64_t in_features, int64_t out_features, bool bias);
+CT_API ct_module *ct_nn_linear(int64_t in_features, int64_t out_features, bool bias);
 /* nn.ReLU() */
-ct_module *ct_nn_relu(void);
+CT_API ct_module *ct_nn_relu(void);
 /* nn.Sequential(*mods): takes ownership of mods[0..n) (also on failure). */
-ct_module *ct_nn_sequential(ct_module *const *mods, int n);
-void ct_module_free(ct_module *m);
+CT_API ct_module *ct_nn_sequential(ct_module *const *mods, int n);
+CT_API void ct_module_free(ct_module *m);
 /* module(input). New reference, or NULL. */
-ct_tensor *ct_module_forward(ct_module *m, ct_tensor *input);
+CT_API ct_tensor *ct_module_forward(ct_module *m, ct_tensor *input);
 /* "Linear", "ReLU", "Sequential". */
-const char *ct_module_name(const ct_module *m);
+CT_API const char *ct_module_name(const ct_module *m);
 /* list(module.parameters()) in PyTorch's order; stores up to max borrowed pointers in out and
  * returns how many parameters there are (out may be NULL to count). */
-int ct_module_parameters(const ct_module *m, ct_tensor **out, int max);
-ct_tensor *ct_nn_linear_weight(const ct_module *m);
-ct_tensor *ct_nn_linear_bias(const ct_module *m);
+CT_API int ct_module_parameters(const ct_module *m, ct_tensor **out, int max);
+CT_API ct_tensor *ct_nn_linear_weight(const ct_module *m);
+CT_API ct_tensor *ct_nn_linear_bias(const ct_module *m);
 /* repr(module), e.g. "Linear(in_features=16, out_features=32, bias=True)" (ct_free). */
-char *ct_module_repr(const ct_module *m);
+CT_API char *ct_module_repr(const ct_module *m);
 
 /* torch.nn.init.kaiming_uniform_(t, a, mode="fan_in", nonlinearity="leaky_relu") and
  * torch.nn.init.uniform_(t, a, b), under no_grad, on the default generator. */
-int ct_nn_init_kaiming_uniform_(ct_tensor *t, double a);
-int ct_nn_init_uniform_(ct_tensor *t, double low, double high);
+CT_API int ct_nn_init_kaiming_uniform_(ct_tensor *t, double a);
+CT_API int ct_nn_init_uniform_(ct_tensor *t, double low, double high);
 
 /* Reductions as strings, like the Python API. */
 typedef enum ct_reduction { CT_REDUCTION_NONE = 0, CT_REDUCTION_MEAN = 1, CT_REDUCTION_SUM = 2 } ct_reduction;
 
 /* F.cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean',
  * label_smoothing=0.0): seen by function modes as "cross_entropy". weight may be NULL. */
-ct_tensor *ct_cross_entropy(ct_tensor *input, ct_tensor *target, ct_tensor *weight, ct_reduction reduction,
-                            int64_t ignore_index, double label_smoothing);
+CT_API ct_tensor *ct_cross_entropy(ct_tensor *input, ct_tensor *target, ct_tensor *weight, ct_reduction reduction,
+                                   int64_t ignore_index, double label_smoothing);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 
+#include "ctorch/export.h"
 #include "ctorch/tensor.h"
 
 #ifdef __cplusplus
@@ -29,18 +30,18 @@ typedef struct ct_sgd_options {
 } ct_sgd_options;
 
 /* SGD(params, lr=lr): every other option at PyTorch's default. */
-ct_sgd_options ct_sgd_defaults(double lr);
+CT_API ct_sgd_options ct_sgd_defaults(double lr);
 
 typedef struct ct_optimizer ct_optimizer;
 
 /* torch.optim.SGD(params, ...): NULL with PyTorch's ValueError for bad options or a non-leaf
  * parameter ("can't optimize a non-leaf Tensor"). */
-ct_optimizer *ct_sgd_new(ct_tensor *const *params, int n, ct_sgd_options options);
+CT_API ct_optimizer *ct_sgd_new(ct_tensor *const *params, int n, ct_sgd_options options);
 /* optimizer.step(). Parameters without a gradient are skipped. 0 or -1. */
-int ct_optimizer_step(ct_optimizer *opt);
+CT_API int ct_optimizer_step(ct_optimizer *opt);
 /* optimizer.zero_grad(set_to_none). 0 or -1. */
-int ct_optimizer_zero_grad(ct_optimizer *opt, bool set_to_none);
-void ct_optimizer_free(ct_optimizer *opt);
+CT_API int ct_optimizer_zero_grad(ct_optimizer *opt, bool set_to_none);
+CT_API void ct_optimizer_free(ct_optimizer *opt);
 
 #ifdef __cplusplus
 }

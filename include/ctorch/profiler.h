@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "ctorch/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,27 +31,27 @@ typedef struct ct_profiler ct_profiler;
 
 /* Starts recording this thread (with torch.profiler.profile(record_shapes=...):). At most one
  * profiler records a thread at a time. New profiler or NULL with an error. */
-ct_profiler *ct_profiler_start(bool record_shapes);
+CT_API ct_profiler *ct_profiler_start(bool record_shapes);
 /* Stops recording (leaving the with block). Returns 0 or -1. */
-int ct_profiler_stop(ct_profiler *p);
-void ct_profiler_free(ct_profiler *p);
+CT_API int ct_profiler_stop(ct_profiler *p);
+CT_API void ct_profiler_free(ct_profiler *p);
 
 /* prof.key_averages(group_by_input_shape).table(sort_by=..., row_limit=...): PyTorch's layout.
  * sort_by may be NULL (no sorting), "cpu_time_total", "self_cpu_time_total", "count", ... */
-char *ct_profiler_table(ct_profiler *p, const char *sort_by, int row_limit, bool group_by_input_shape);
+CT_API char *ct_profiler_table(ct_profiler *p, const char *sort_by, int row_limit, bool group_by_input_shape);
 /* The same rows as CSV / JSON (docs/profiler.md). */
-char *ct_profiler_table_csv(ct_profiler *p, const char *sort_by, int row_limit, bool group_by_input_shape);
-char *ct_profiler_table_json(ct_profiler *p, const char *sort_by, int row_limit, bool group_by_input_shape);
+CT_API char *ct_profiler_table_csv(ct_profiler *p, const char *sort_by, int row_limit, bool group_by_input_shape);
+CT_API char *ct_profiler_table_json(ct_profiler *p, const char *sort_by, int row_limit, bool group_by_input_shape);
 /* The event tree: one line per event, "  " per depth, name, then "  " and the input shapes when
  * recorded (the format of the recorded reference trees). */
-char *ct_profiler_tree(ct_profiler *p);
+CT_API char *ct_profiler_tree(ct_profiler *p);
 /* prof.export_chrome_trace(path): writes the trace atomically. 0 or -1 (CT_ERR_IO). */
-int ct_profiler_export_chrome_trace(ct_profiler *p, const char *path);
+CT_API int ct_profiler_export_chrome_trace(ct_profiler *p, const char *path);
 /* The trace as a string (ct_free). */
-char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name);
+CT_API char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name);
 
 /* Number of events recorded (after PyTorch's filtering and duplicate-node merging). */
-size_t ct_profiler_num_events(ct_profiler *p);
+CT_API size_t ct_profiler_num_events(ct_profiler *p);
 
 /* One event of prof.function_events (torch.autograd.profiler_util.FunctionEvent). Strings are
  * owned by the profiler and live until ct_profiler_free. */
@@ -66,17 +67,30 @@ typedef struct ct_profiler_event_info {
 /* Event i (0 <= i < ct_profiler_num_events(p)), in start order (parents before children): the
  * same events the tables and the tree show. Returns 0, or -1 with an error (profiler still
  * recording, NULL argument, or an IndexError for i out of range). */
-int ct_profiler_event(ct_profiler *p, size_t i, ct_profiler_event_info *out);
-/* What recording cost: nanoseconds spent inside the profiler's hooks, and events recorded. */
-int64_t ct_profiler_overhead_ns(const ct_profiler *p);
-int64_t ct_profiler_raw_event_count(const ct_profiler *p);
+CT_API int ct_profiler_event(ct_profiler *p, size_t i, ct_profiler_event_info *out);
+/* What recording cost: nanoseconds spent inside the profiler's hooks (measured on the first 64
+ * ranges and every 64th after them, and scaled to all of them), and ranges recorded. */
+CT_API int64_t ct_profiler_overhead_ns(const ct_profiler *p);
+CT_API int64_t ct_profiler_raw_event_count(const ct_profiler *p);
+
+/* Memory is bounded: a profiler records at most max_events ranges (56 bytes each, plus their
+ * inputs with record_shapes), CT_PROFILER_DEFAULT_MAX_EVENTS unless set; ranges past the limit,
+ * or nested deeper than 512, are not recorded and are counted. Reports then cover the ranges
+ * recorded. */
+#define CT_PROFILER_DEFAULT_MAX_EVENTS ((size_t)1 << 20)
+#define CT_PROFILER_MAX_EVENTS_LIMIT ((size_t)1 << 31)
+/* Sets p's limit (0 records nothing more); ranges already recorded stay. 0, or -1
+ * (CT_ERR_VALUE) when p is NULL or max_events is over CT_PROFILER_MAX_EVENTS_LIMIT. */
+CT_API int ct_profiler_set_max_events(ct_profiler *p, size_t max_events);
+/* Ranges not recorded because of the limit or the nesting depth. */
+CT_API int64_t ct_profiler_dropped_events(const ct_profiler *p);
 
 /* with torch.profiler.record_function(name): dispatches profiler::_record_function_enter_new
  * (seen by dispatch modes) and opens a user range; exit dispatches
  * profiler::_record_function_exit._RecordFunction and closes it. */
 typedef struct ct_record_function ct_record_function;
-ct_record_function *ct_record_function_enter(const char *name);
-int ct_record_function_exit(ct_record_function *rf);
+CT_API ct_record_function *ct_record_function_enter(const char *name);
+CT_API int ct_record_function_exit(ct_record_function *rf);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,7 @@
 
 #include <stdint.h>
 
+#include "ctorch/export.h"
 #include "ctorch/keys.h"
 #include "ctorch/value.h" /* typedef struct ct_generator ct_generator */
 
@@ -36,36 +37,36 @@ extern "C" {
 
 /* torch.Generator(): a new CPU generator seeded with CT_DEFAULT_RNG_SEED. New reference, or
  * NULL (CT_ERR_NOMEM, or CT_ERR_RUNTIME if its mutex could not be created). */
-ct_generator *ct_generator_new(void);
+CT_API ct_generator *ct_generator_new(void);
 
 /* Generator.manual_seed(seed): re-seeds the engine and forgets any cached normal sample
  * (CPUGeneratorImpl::set_current_seed). The engine uses the low 32 bits of the seed, as
  * PyTorch's does, but the full 64-bit value is kept for ct_generator_initial_seed().
  * Returns 0, or -1 with CT_ERR_VALUE if g is NULL. */
-int ct_generator_manual_seed(ct_generator *g, uint64_t seed);
+CT_API int ct_generator_manual_seed(ct_generator *g, uint64_t seed);
 
 /* Generator.initial_seed(): the last seed given (CT_DEFAULT_RNG_SEED for a new generator).
  * Returns 0 with CT_ERR_VALUE set if g is NULL. */
-uint64_t ct_generator_initial_seed(const ct_generator *g);
+CT_API uint64_t ct_generator_initial_seed(const ct_generator *g);
 
 /* Adds a reference and returns g (NULL is allowed and returned). */
-ct_generator *ct_generator_retain(ct_generator *g);
+CT_API ct_generator *ct_generator_retain(ct_generator *g);
 /* Drops a reference; frees the generator with the last one. NULL is ignored. */
-void ct_generator_release(ct_generator *g);
+CT_API void ct_generator_release(ct_generator *g);
 
 /* torch.default_generator: the process-wide generator that random operations use when no
  * generator is given. Borrowed. Like PyTorch's it is seeded non-deterministically when first
  * used (c10::detail::getNonDeterministicRandom: 64 bits from /dev/urandom, falling back to the
  * clock), so call ct_manual_seed() first for a reproducible stream. Never NULL. */
-ct_generator *ct_default_generator(void);
+CT_API ct_generator *ct_default_generator(void);
 
 /* torch.manual_seed(seed): seeds the default generator. (Python's manual_seed also accepts a
  * negative int, which it wraps to 64 bits: manual_seed(-1) is seed 2^64 - 1.) */
-void ct_manual_seed(uint64_t seed);
+CT_API void ct_manual_seed(uint64_t seed);
 
 /* The dispatch key set a generator argument contributes to an operator call:
  * DispatchKeySet(CPU) (Generator::key_set() of a CPUGeneratorImpl). CT_KEYSET_EMPTY for NULL. */
-ct_keyset ct_generator_keyset(const ct_generator *g);
+CT_API ct_keyset ct_generator_keyset(const ct_generator *g);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "ctorch/dispatch.h"
+#include "ctorch/export.h"
 #include "ctorch/tensor.h"
 
 #ifdef __cplusplus
@@ -30,32 +31,32 @@ typedef int (*ct_subclass_dispatch_fn)(void *cls_data, const ct_op *op, ct_value
 
 /* A new wrapper type. `name` is copied; release_data (may be NULL) frees a wrapper's payload
  * when the wrapper dies. Free the type with ct_subclass_free after its last wrapper died. */
-ct_subclass *ct_subclass_new(const char *name, ct_subclass_dispatch_fn fn, void *cls_data, void (*release_data)(void *payload));
-void ct_subclass_free(ct_subclass *cls);
-const char *ct_subclass_name(const ct_subclass *cls);
+CT_API ct_subclass *ct_subclass_new(const char *name, ct_subclass_dispatch_fn fn, void *cls_data, void (*release_data)(void *payload));
+CT_API void ct_subclass_free(ct_subclass *cls);
+CT_API const char *ct_subclass_name(const ct_subclass *cls);
 
 /* _make_wrapper_subclass(cls, size, strides, storage_offset, dtype, requires_grad): a new
  * wrapper (new reference) owning `payload` (released with release_data). strides NULL means
  * contiguous. On failure the payload is NOT released. */
-ct_tensor *ct_subclass_make_wrapper(ct_subclass *cls, const int64_t *sizes, const int64_t *strides, int ndim,
-                                    int64_t storage_offset, ct_dtype dtype, bool requires_grad, void *payload);
+CT_API ct_tensor *ct_subclass_make_wrapper(ct_subclass *cls, const int64_t *sizes, const int64_t *strides, int ndim,
+                                           int64_t storage_offset, ct_dtype dtype, bool requires_grad, void *payload);
 /* The wrapper's type (NULL for a plain tensor) and payload (borrowed). */
-const ct_subclass *ct_tensor_subclass(const ct_tensor *t);
-void *ct_tensor_subclass_payload(const ct_tensor *t);
+CT_API const ct_subclass *ct_tensor_subclass(const ct_tensor *t);
+CT_API void *ct_tensor_subclass_payload(const ct_tensor *t);
 
 /* ---- LoggingTensor: the seed's wrapper, which logs str(func) of every op it reaches ---- */
 
 typedef struct ct_logging_tensor_log ct_logging_tensor_log;
 /* A log and its wrapper type; free with ct_logging_tensor_log_free after its wrappers died. */
-ct_logging_tensor_log *ct_logging_tensor_log_new(void);
-void ct_logging_tensor_log_free(ct_logging_tensor_log *log);
+CT_API ct_logging_tensor_log *ct_logging_tensor_log_new(void);
+CT_API void ct_logging_tensor_log_free(ct_logging_tensor_log *log);
 /* LoggingTensor(elem, log, requires_grad): wraps elem (retained). New reference. */
-ct_tensor *ct_logging_tensor_new(ct_logging_tensor_log *log, ct_tensor *elem, bool requires_grad);
+CT_API ct_tensor *ct_logging_tensor_new(ct_logging_tensor_log *log, ct_tensor *elem, bool requires_grad);
 /* The wrapped tensor (borrowed), or NULL if t is not a LoggingTensor. */
-ct_tensor *ct_logging_tensor_elem(const ct_tensor *t);
-size_t ct_logging_tensor_log_count(const ct_logging_tensor_log *log);
-const char *ct_logging_tensor_log_get(const ct_logging_tensor_log *log, size_t i);
-const ct_subclass *ct_logging_tensor_class(const ct_logging_tensor_log *log);
+CT_API ct_tensor *ct_logging_tensor_elem(const ct_tensor *t);
+CT_API size_t ct_logging_tensor_log_count(const ct_logging_tensor_log *log);
+CT_API const char *ct_logging_tensor_log_get(const ct_logging_tensor_log *log, size_t i);
+CT_API const ct_subclass *ct_logging_tensor_class(const ct_logging_tensor_log *log);
 
 #ifdef __cplusplus
 }

@@ -13,12 +13,24 @@
 #include "dispatch/tls.h"
 #include "subclass/subclass_impl.h"
 
-static atomic_llong live_tensors;
 static int null_tensor(const char *fn) { return ct_error_set(CT_ERR_VALUE, "%s: tensor is NULL", fn); }
-static atomic_llong live_storages;
+/* Leak counters for tests: per thread (created minus destroyed here), so counting costs no
+ * locked instruction on the hot path. */
+static _Thread_local int64_t live_tensors;
+static _Thread_local int64_t live_storages;
 
-int64_t ct_testing_live_tensors(void) { return (int64_t)atomic_load(&live_tensors); }
-int64_t ct_testing_live_storages(void) { return (int64_t)atomic_load(&live_storages); }
+int64_t ct_testing_live_tensors(void) { return live_tensors; }
+int64_t ct_testing_live_storages(void) { return live_storages; }
+
+/* Note [Last reference]
+ * Releasing the only reference needs no atomic read-modify-write: nobody else can retain an
+ * object nobody else holds, and the acquire load pairs with the release decrement of whoever
+ * dropped the previous reference. A new tensor's storage is handed over, not retained and
+ * released. Together these take four locked instructions off every new tensor. */
+static inline bool drop_ref(atomic_long *rc) {
+    if (atomic_load_explicit(rc, memory_order_acquire) == 1) return true;
+    return atomic_fetch_sub_explicit(rc, 1, memory_order_acq_rel) == 1;
+}
 
 /* ---- storage ---- */
 
@@ -40,7 +52,7 @@ ct_storage *ct_storage_new(int64_t nbytes, bool zero) {
     atomic_init(&s->refcount, 1);
     s->nbytes = nbytes;
     s->version = 0;
-    atomic_fetch_add_explicit(&live_storages, 1, memory_order_relaxed);
+    live_storages++;
     return s;
 }
 
@@ -50,9 +62,9 @@ void ct_storage_retain(ct_storage *s) {
 
 void ct_storage_release(ct_storage *s) {
     if (!s) return;
-    if (atomic_fetch_sub_explicit(&s->refcount, 1, memory_order_acq_rel) == 1) {
-        ct_aligned_free(s);
-        atomic_fetch_sub_explicit(&live_storages, 1, memory_order_relaxed);
+    if (drop_ref(&s->refcount)) {
+        ct_aligned_free(s, CT_STORAGE_HEADER + (size_t)s->nbytes);
+        live_storages--;
     }
 }
 
@@ -61,8 +73,10 @@ void ct_storage_release(ct_storage *s) {
 ct_keyset ct_default_cpu_keyset(bool inference) {
     /* TensorImpl constructor: backend key | autocast key for it; then, unless in inference
      * mode, | ADInplaceOrView | Autograd<backend>. */
-    ct_keyset ks = ct_keyset_of(CT_KEY_CPU) | ct_keyset_of(CT_KEY_AutocastCPU);
-    if (!inference) ks |= ct_keyset_of(CT_KEY_ADInplaceOrView) | ct_keyset_of(CT_KEY_AutogradCPU);
+    ct_keyset ks = CT_FUNCTIONALITY_BIT(CT_KEY_Dense) | CT_BACKEND_BIT(CT_BACKEND_CPU) | CT_FUNCTIONALITY_BIT(CT_KEY_AutocastCPU);
+    if (!inference)
+        ks |= CT_FUNCTIONALITY_BIT(CT_KEY_ADInplaceOrView) | CT_FUNCTIONALITY_BIT(CT_KEY_AutogradFunctionality) |
+              CT_BACKEND_BIT(CT_BACKEND_CPU);
     return ks;
 }
 
@@ -92,22 +106,35 @@ int ct_check_sizes(const int64_t *sizes, int64_t ndim, int64_t *numel_out) {
                                 "Trying to create tensor with negative dimension %lld: [%s]",
                                 (long long)sizes[i], buf);
         }
-        if (sizes[i] != 0 && n > INT64_MAX / sizes[i])
+        if (__builtin_mul_overflow(n, sizes[i], &n))
             return ct_error_set(CT_ERR_RUNTIME, "numel: integer multiplication overflow");
-        n *= sizes[i];
     }
     if (numel_out) *numel_out = n;
     return 0;
 }
 
-ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *sizes,
-                          const int64_t *strides, int ndim, ct_dtype dtype) {
-    int64_t numel;
-    if (ct_check_sizes(sizes, ndim, &numel) != 0) return NULL;
+/* A header over storage with a known element count; sizes already checked. Takes over the
+ * caller's reference to storage (Note [Last reference]), also when it fails. */
+static ct_tensor *tensor_new(ct_storage *storage, int64_t offset, const int64_t *sizes, const int64_t *strides,
+                             int ndim, int64_t numel, ct_dtype dtype) {
     ct_tensor *t = ct_malloc(sizeof *t);
-    if (!t) return NULL;
+    if (!t) {
+        ct_storage_release(storage);
+        return NULL;
+    }
+    if (ndim <= CT_INLINE_DIMS) {
+        t->sizes = t->inline_geom;
+        t->strides = t->inline_geom + CT_INLINE_DIMS;
+    } else {
+        t->sizes = ct_malloc(2 * sizeof(int64_t) * (size_t)ndim);
+        if (!t->sizes) {
+            ct_free(t);
+            ct_storage_release(storage);
+            return NULL;
+        }
+        t->strides = t->sizes + ndim;
+    }
     atomic_init(&t->refcount, 1);
-    ct_storage_retain(storage);
     t->storage = storage;
     t->vstore = storage;
     t->storage_offset = offset;
@@ -130,23 +157,29 @@ ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *si
     t->subclass_data = NULL;
     t->binding = NULL;
     t->binding_owned = false;
-    atomic_fetch_add_explicit(&live_tensors, 1, memory_order_relaxed);
+    live_tensors++;
     return t;
+}
+
+ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *sizes,
+                          const int64_t *strides, int ndim, ct_dtype dtype) {
+    int64_t numel;
+    if (ct_check_sizes(sizes, ndim, &numel) != 0) return NULL;
+    ct_storage_retain(storage);
+    return tensor_new(storage, offset, sizes, strides, ndim, numel, dtype);
 }
 
 ct_tensor *ct_tensor_alloc(const int64_t *sizes, int ndim, ct_dtype dtype, bool zero) {
     int64_t numel;
     if (ct_check_sizes(sizes, ndim, &numel) != 0) return NULL;
-    size_t es = ct_dtype_size(dtype);
-    if (numel > 0 && (size_t)numel > SIZE_MAX / es) {
+    int64_t nbytes;
+    if (__builtin_mul_overflow(numel, (int64_t)ct_dtype_size(dtype), &nbytes)) {
         ct_error_set(CT_ERR_RUNTIME, "numel: integer multiplication overflow");
         return NULL;
     }
-    ct_storage *s = ct_storage_new(numel * (int64_t)es, zero);
+    ct_storage *s = ct_storage_new(nbytes, zero);
     if (!s) return NULL;
-    ct_tensor *t = ct_tensor_make(s, 0, sizes, NULL, ndim, dtype);
-    ct_storage_release(s);
-    return t;
+    return tensor_new(s, 0, sizes, NULL, ndim, numel, dtype);
 }
 
 ct_tensor *ct_tensor_retain(ct_tensor *t) {
@@ -176,7 +209,7 @@ int ct_tensor_set_binding(ct_tensor *t, void *obj, bool owned) {
 
 void ct_tensor_release(ct_tensor *t) {
     if (!t) return;
-    if (atomic_fetch_sub_explicit(&t->refcount, 1, memory_order_acq_rel) != 1) return;
+    if (!drop_ref(&t->refcount)) return;
     if (t->binding_owned) {
         /* the binding's object lives no longer than the tensor that holds it; the hook may
          * release other tensors (never this one: nothing can reach it any more) */
@@ -195,8 +228,9 @@ void ct_tensor_release(ct_tensor *t) {
     if (t->vstore != t->storage) ct_storage_release(t->vstore);
     if (t->subclass) ct_subclass_release_data(t);
     ct_storage_release(t->storage);
+    if (t->sizes != t->inline_geom) ct_free(t->sizes);
     ct_free(t);
-    atomic_fetch_sub_explicit(&live_tensors, 1, memory_order_relaxed);
+    live_tensors--;
 }
 
 int64_t ct_tensor_refcount(const ct_tensor *t) {

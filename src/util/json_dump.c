@@ -1,7 +1,6 @@
 /*
- * JSON helpers on top of either cJSON backend (util/json.h): strict parsing with ctorch
- * errors, Python-compatible dumping, atomic file replacement. Only the public cJSON API is
- * used here, so this file behaves the same with the system library and the built-in one.
+ * JSON functions on top of cJSON (util/json.h): strict parsing with ctorch errors,
+ * Python-compatible dumping, atomic file replacement. Only cJSON's public API is used.
  */
 #include "util/json.h"
 #include "util/pyfloat.h"
@@ -10,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +40,12 @@ static void decode_error(const char *what, const char *text, size_t pos) {
     ct_error_set(CT_ERR_VALUE, "%s: line %zu column %zu (char %zu)", what, line, pos - line_start + 1, pos);
 }
 
+/* cJSON's parser resets and sets a process-wide error position (global_error, behind
+ * cJSON_GetErrorPtr) on every call, without a lock: two threads parsing at once race on it.
+ * ctorch never reads it (the end of the value comes back through return_parse_end), but the
+ * writes alone are a data race, so parses go one at a time. */
+static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
+
 cJSON *ct_json_parse(const char *text, size_t len) {
     if (!text) {
         ct_error_set(CT_ERR_VALUE, "ct_json_parse: text is NULL");
@@ -53,9 +59,12 @@ cJSON *ct_json_parse(const char *text, size_t len) {
         return NULL;
     }
     const char *end = NULL;
-    /* require_null_terminated = 0: the check for trailing data is done here, the same way
-     * for both backends (cJSON would demand a NUL inside the buffer). */
+    /* require_null_terminated = 0: the check for trailing data is done here, so that the text
+     * need not end in a NUL (cJSON would demand one inside the buffer) and the error can say
+     * where the extra data starts. */
+    pthread_mutex_lock(&parse_lock);
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    pthread_mutex_unlock(&parse_lock);
     if (!root) {
         if (ct_error_code() == CT_ERR_NOMEM) return NULL; /* ct_malloc said so: keep it */
         size_t pos = (end && end >= text && end <= text + len) ? (size_t)(end - text) : 0;

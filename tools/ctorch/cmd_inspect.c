@@ -1,4 +1,5 @@
 /* ctorch keys / dump / ops / trace: look at the dispatcher. */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,9 +16,9 @@ static void print_keys(const char *label, ct_tensor *t) {
     printf("%-34s %s\n", label, buf);
 }
 
-int ct_cmd_keys(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
+static int run_keys(const ct_command *self, int argc, char **argv) {
+    int rc = ct_cli_parse_plain(self, argc, argv, 0);
+    if (rc != CT_CLI_GO_ON) return rc;
     int64_t two = 2;
     ct_tensor *f32 = ct_empty(&two, 1, CT_FLOAT32, CT_MEMORY_FORMAT_NONE);
     ct_tensor *f16 = ct_empty(&two, 1, CT_FLOAT16, CT_MEMORY_FORMAT_NONE);
@@ -44,12 +45,19 @@ int ct_cmd_keys(int argc, char **argv) {
     return 0;
 }
 
-int ct_cmd_dump(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: ctorch dump OP   (e.g. ctorch dump aten::addmm)\n");
-        return 2;
-    }
-    const ct_op *op = ct_op_find(argv[1]);
+const ct_command ct_cmd_keys = {
+    "keys", "", "print the dispatch key sets of sample tensors (float32, float16, int64, ...)",
+    "Prints the dispatch key set of an empty tensor of each dtype and of a view, as\n"
+    "torch._C._dispatch_keys prints them, and the thread-local include and exclude sets.\n"
+    "\noptions:\n"
+    "  -h, --help           show this help and exit\n",
+    run_keys};
+
+static int run_dump(const ct_command *self, int argc, char **argv) {
+    int rc = ct_cli_parse_plain(self, argc, argv, 1);
+    if (rc != CT_CLI_GO_ON) return rc;
+    if (optind == argc) return ct_cli_usage_error(self, "which operator? (e.g. ctorch dump aten::addmm)");
+    const ct_op *op = ct_op_find(argv[optind]);
     if (!op) {
         fprintf(stderr, "ctorch: %s\n", ct_error_message());
         return 1;
@@ -67,17 +75,34 @@ int ct_cmd_dump(int argc, char **argv) {
     return 0;
 }
 
-int ct_cmd_ops(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
+const ct_command ct_cmd_dump = {
+    "dump", "OP", "print an operator's schema, registrations and computed dispatch table\n"
+    "                       (like torch._C._dispatch_dump / _dispatch_dump_table), e.g. aten::addmm",
+    "Prints the schema of the operator OP (a name with its overload, e.g. aten::addmm or\n"
+    "aten::add.Tensor), the kernels registered for it and where, and the dispatch table computed\n"
+    "from them, as torch._C._dispatch_dump and _dispatch_dump_table print them.\n"
+    "\noptions:\n"
+    "  -h, --help           show this help and exit\n",
+    run_dump};
+
+static int run_ops(const ct_command *self, int argc, char **argv) {
+    int rc = ct_cli_parse_plain(self, argc, argv, 0);
+    if (rc != CT_CLI_GO_ON) return rc;
     ct_op_find("aten::add.Tensor"); /* make sure the registry is up */
     for (int i = 0; i < ct_op_count(); i++) printf("%s\n", ct_op_schema(ct_op_at(i)));
     return 0;
 }
 
-int ct_cmd_trace(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
+const ct_command ct_cmd_ops = {
+    "ops", "", "list every operator",
+    "Prints the schema of every operator, one per line, in the order they were defined.\n"
+    "\noptions:\n"
+    "  -h, --help           show this help and exit\n",
+    run_ops};
+
+static int run_trace(const ct_command *self, int argc, char **argv) {
+    int rc = ct_cli_parse_plain(self, argc, argv, 0);
+    if (rc != CT_CLI_GO_ON) return rc;
     ct_manual_seed(42);
     int64_t xs[2] = {2, 64}, ws[2] = {600, 64}, bs[1] = {600};
     ct_tensor *x = ct_randn(xs, 2, CT_DTYPE_UNDEFINED);
@@ -99,3 +124,12 @@ int ct_cmd_trace(int argc, char **argv) {
     ct_tensor_release(b);
     return 0;
 }
+
+const ct_command ct_cmd_trace = {
+    "trace", "", "run linear(x, W, b) with the full decision trace on",
+    "Runs linear(x, W, b) on x 2x64, W 600x64, b 600 (torch.manual_seed(42), randn) with the\n"
+    "dispatcher's decision trace printed in full: for every hop each argument's key set, the\n"
+    "thread-local include and exclude sets, the merged set, the winning key and the kernel.\n"
+    "\noptions:\n"
+    "  -h, --help           show this help and exit\n",
+    run_trace};

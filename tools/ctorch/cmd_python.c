@@ -4,6 +4,7 @@
  * as for any ctorch program. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,19 +35,21 @@ static int package_dir(char *out, size_t size) {
     return access(init, R_OK) == 0 ? 0 : -1;
 }
 
-int ct_cmd_python(int argc, char **argv) {
+static int run_python(const ct_command *self, int argc, char **argv) {
+    static const struct option longopts[] = {CT_CLI_HELP_OPTION, {0, 0, 0, 0}};
+    int c;
+    ct_cli_getopt_reset();
+    /* "+": options end at SCRIPT; everything after it is the script's own */
+    while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+        if (c == 'h') return ct_cli_help(self);
+        return ct_cli_option_error(self, c, argv);
+    }
+    if (optind == argc) return ct_cli_usage_error(self, "which script? (e.g. ctorch python train.py)");
 #ifndef CTORCH_PYTHON_EXECUTABLE
-    (void)argc;
-    (void)argv;
     fprintf(stderr, "ctorch python: this ctorch was built without the Python front-end (Python's headers were not "
                     "found; install python3-dev and rebuild)\n");
     return 2;
 #else
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        fprintf(argc < 2 ? stderr : stdout, "usage: ctorch python SCRIPT.py [ARGS]\n"
-                                            "  runs SCRIPT.py with ctorch importable as `torch` and `ctorch`\n");
-        return argc < 2 ? 2 : 0;
-    }
     char dir[PATH_MAX];
     if (package_dir(dir, sizeof dir) != 0) {
         fprintf(stderr, "ctorch python: the Python package was not found beside this program (../python/ctorch)\n");
@@ -62,14 +65,17 @@ int ct_cmd_python(int argc, char **argv) {
         return 2;
     }
     free(path);
-    /* python -m ctorch._run SCRIPT ARGS... */
-    char **args = calloc((size_t)argc + 4, sizeof *args);
+    /* python -s -m ctorch._run SCRIPT ARGS...: -s leaves the user's site-packages out; the
+     * package puts itself in front of any installed torch (ctorch._alias) */
+    int nscript = argc - optind;
+    char **args = calloc((size_t)nscript + 5, sizeof *args);
     if (!args) return 2;
     args[0] = (char *)CTORCH_PYTHON_EXECUTABLE;
-    args[1] = (char *)"-m";
-    args[2] = (char *)"ctorch._run";
-    for (int i = 1; i < argc; i++) args[2 + i] = argv[i];
-    args[argc + 2] = NULL;
+    args[1] = (char *)"-s";
+    args[2] = (char *)"-m";
+    args[3] = (char *)"ctorch._run";
+    for (int i = 0; i < nscript; i++) args[4 + i] = argv[optind + i];
+    args[4 + nscript] = NULL;
     fflush(stdout);
     execv(CTORCH_PYTHON_EXECUTABLE, args);
     fprintf(stderr, "ctorch python: cannot run %s: %s\n", CTORCH_PYTHON_EXECUTABLE, strerror(errno));
@@ -77,3 +83,13 @@ int ct_cmd_python(int argc, char **argv) {
     return 2;
 #endif
 }
+
+const ct_command ct_cmd_python = {
+    "python", "SCRIPT.py [ARGS]",
+    "run a PyTorch script on ctorch (its package importable as torch and ctorch)",
+    "Runs SCRIPT.py as __main__ with ctorch's Python front-end importable as `torch` and as\n"
+    "`ctorch` (an installed PyTorch is not used), passing ARGS to the script as sys.argv[1:].\n"
+    "CTORCH_SHOW_DISPATCH_TRACE=1 prints every dispatch decision, as for any ctorch program.\n"
+    "\noptions (before SCRIPT.py; what follows it is the script's):\n"
+    "  -h, --help           show this help and exit\n",
+    run_python};

@@ -1,28 +1,35 @@
 /* ctorch step [--seed N] [--json-out FILE]: the training-step tracer, printing the seed
  * script's JSON. */
+#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "commands.h"
 #include "ctorch/ctorch.h"
 #include "step_tracer.h"
 #include "util/json.h"
 
-int ct_cmd_step(int argc, char **argv) {
-    unsigned long long seed = 0;
+static int run_step(const ct_command *self, int argc, char **argv) {
+    static const struct option longopts[] = {CT_CLI_HELP_OPTION,
+                                             {"seed", required_argument, NULL, 's'},
+                                             {"json-out", required_argument, NULL, 'j'},
+                                             {0, 0, 0, 0}};
+    uint64_t seed = 0;
     const char *json_out = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
-            if (ct_cli_parse_seed("step", argv[++i], &seed) != 0) return 2;
-        } else if (strcmp(argv[i], "--json-out") == 0 && i + 1 < argc) {
-            json_out = argv[++i];
-        } else {
-            fprintf(stderr, "usage: ctorch step [--seed N] [--json-out FILE]\n");
-            return 2;
+    int c;
+    ct_cli_getopt_reset();
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h': return ct_cli_help(self);
+        case 's':
+            if (ct_example_step_seed(optarg, &seed) != 0)
+                return ct_cli_seed_error(self);
+            break;
+        case 'j': json_out = optarg; break;
+        default: return ct_cli_option_error(self, c, argv);
         }
     }
-    char *json = ct_example_step_json((uint64_t)seed);
+    if (ct_cli_no_more_args(self, argc, argv, optind, 0)) return 2;
+    char *json = ct_example_step_json(seed);
     if (!json) {
         fprintf(stderr, "ctorch step: %s\n", ct_error_message());
         return 1;
@@ -36,3 +43,18 @@ int ct_cmd_step(int argc, char **argv) {
     ct_free(json);
     return 0;
 }
+
+const ct_command ct_cmd_step = {
+    "step", "[--seed N] [--json-out FILE]",
+    "the training-step tracer: per-phase op counts, LoggingTensor run, JSON",
+    "The training-step tracer: one SGD step of a 2-layer MLP with cross-entropy, run plainly,\n"
+    "under an op-counting dispatch mode and on LoggingTensor wrappers; prints the seed script's\n"
+    "JSON (per-phase aten op counts, the LoggingTensor log's size, the runs' comparisons).\n"
+    "\noptions:\n"
+    "  --seed N             the script's --seed (default 0): the model is made after\n"
+    "                       torch.manual_seed(N), the batch from a generator seeded with N + 1.\n"
+    "                       Any int from -9223372036854775808 to 18446744073709551614, a negative\n"
+    "                       one meaning 2^64 + N, as in PyTorch\n"
+    "  --json-out FILE      also write the JSON to FILE (replaced atomically)\n"
+    "  -h, --help           show this help and exit\n",
+    run_step};

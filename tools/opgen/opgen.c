@@ -264,7 +264,7 @@ int main(int argc, char **argv) {
     }
     fprintf(h, "/* Generated from src/ops/ops.def by tools/opgen/opgen.c. Do not edit. */\n"
                "#ifndef CTORCH_OPS_GENERATED_H\n#define CTORCH_OPS_GENERATED_H\n\n"
-               "#include <stdbool.h>\n#include <stdint.h>\n\n#include \"ctorch/dtype.h\"\n#include \"ctorch/value.h\"\n\n"
+               "#include <stdbool.h>\n#include <stdint.h>\n\n#include \"ctorch/dtype.h\"\n#include \"ctorch/export.h\"\n#include \"ctorch/value.h\"\n\n"
                "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
     fprintf(c, "/* Generated from src/ops/ops.def by tools/opgen/opgen.c. Do not edit. */\n"
                "#include \"ctorch/ops_generated.h\"\n#include \"ctorch/error.h\"\n#include \"dispatch/tls.h\"\n#include \"ops/api_call.h\"\n\n");
@@ -278,7 +278,7 @@ int main(int argc, char **argv) {
             rc = 1;
             continue;
         }
-        fprintf(h, "/* %s\n * %s */\n", op.schema, ret_doc(ret_kind_of(&op)));
+        fprintf(h, "/* %s\n * %s */\nCT_API ", op.schema, ret_doc(ret_kind_of(&op)));
         if (signature(h, e, &op) != 0) {
             fprintf(stderr, "opgen: %s: an argument type has no C mapping\n", e->id);
             rc = 1;

@@ -67,11 +67,11 @@ class FunctionEventAvg:
 
     def __init__(self, row):
         self.key = row.get("name")
-        self.count = row.get("calls")
+        self.count = int(row["count"])
         self.input_shapes = row.get("input_shapes")
-        self.self_cpu_time_total = row.get("self_cpu_us", 0.0)
-        self.cpu_time_total = row.get("cpu_total_us", 0.0)
-        self.cpu_time = row.get("cpu_time_avg_us", 0.0)
+        self.self_cpu_time_total = row["self_cpu_time_total_us"]
+        self.cpu_time_total = row["cpu_time_total_us"]
+        self.cpu_time = row["cpu_time_avg_us"]
         self.row = row
 
     def __repr__(self):
