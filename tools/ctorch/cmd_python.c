@@ -90,6 +90,7 @@ const ct_command ct_cmd_python = {
     "Runs SCRIPT.py as __main__ with ctorch's Python front-end importable as `torch` and as\n"
     "`ctorch` (an installed PyTorch is not used), passing ARGS to the script as sys.argv[1:].\n"
     "CTORCH_SHOW_DISPATCH_TRACE=1 prints every dispatch decision, as for any ctorch program.\n"
-    "\noptions (before SCRIPT.py; what follows it is the script's):\n"
+    "Options go before SCRIPT.py; everything after it is the script's.\n"
+    "\noptions:\n"
     "  -h, --help           show this help and exit\n",
     run_python};

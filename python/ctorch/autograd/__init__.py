@@ -7,7 +7,8 @@ from . import graph, profiler  # noqa: F401
 def _make_grads(outputs, grads):
     """The gradients backward starts from: given ones checked against their outputs, and
     ones_like for a scalar output that requires grad (as torch.autograd._make_grads)."""
-    from .. import ones_like, preserve_format
+    from .._functions import ones_like
+    from .._device_mod import preserve_format
     new_grads = []
     for out, grad in zip(outputs, grads):
         if isinstance(grad, _C.TensorBase):
