@@ -66,6 +66,7 @@ typedef enum ct_arg_kind {
     CT_ARG_INTLIST,      /* int[], int[N], SymInt[] */
     CT_ARG_TENSORLIST,
     CT_ARG_STRINGLIST,
+    CT_ARG_BOOLLIST,     /* bool[N]: boxed as an int list of 0 and 1 */
     CT_ARG_OBJECT,       /* __torch__.torch.classes.* (CT_TAG_OBJECT) */
     CT_ARG_NONE          /* the "()" return */
 } ct_arg_kind;
@@ -106,6 +107,9 @@ CT_API int ct_redispatch(const ct_op *op, ct_keyset ks, ct_value *args, ct_value
 CT_API ct_keyset ct_dispatch_keyset_for(const ct_op *op, const ct_value *args);
 /* Releases the references held by vals[0..n) and sets them to NONE. */
 CT_API void ct_values_release(ct_value *vals, int n);
+/* An owned Tensor[] value (what a kernel or handler stores as a Tensor[] return): a new array
+ * holding a new reference to each of items[0..len). 0, or -1 with an error (out untouched). */
+CT_API int ct_tensor_list_new(ct_tensor *const *items, int64_t len, ct_value *out);
 
 /* ---- thread-local include / exclude sets ---- */
 
@@ -128,13 +132,20 @@ CT_API void ct_tls_set_excluded(ct_dispatch_key k, bool on);
 
 /* ---- registration ---- */
 
+/* The registration site "file:line" of the line it is written on, as TORCH_LIBRARY_IMPL records
+ * one for every m.impl / m.fallback: pass it as `where` ("registered at" in ct_op_dump). With
+ * -fmacro-prefix-map=<source dir>/= (as ctorch's own build uses) the file is relative. */
+#define CT_HERE_STR2_(x) #x
+#define CT_HERE_STR_(x) CT_HERE_STR2_(x)
+#define CT_HERE (__FILE__ ":" CT_HERE_STR_(__LINE__))
+
 /* Defines a new operator from a schema string ("myns::foo(Tensor self) -> Tensor").
  * Returns it, or NULL with PyTorch's error if the schema is malformed or already defined. */
 CT_API const ct_op *ct_op_define(const char *schema, const char *where);
 /* Registers `fn` for `op` at `key`, which may be a runtime key (CPU, AutogradCPU, Python, ...)
  * or an alias key (CompositeImplicitAutograd, CompositeExplicitAutograd, Autograd).
  * A later registration for the same key replaces the earlier one (PyTorch keeps a list and
- * warns; ctorch keeps the newest). `where` is shown by ct_op_dump (e.g. "src/ops/x.c:12").
+ * warns; ctorch keeps the newest). `where` is shown by ct_op_dump (e.g. "src/ops/x.c:12"; CT_HERE).
  * Recomputes the op's dispatch table. Returns 0 or -1. */
 CT_API int ct_register_kernel(const ct_op *op, ct_dispatch_key key, ct_kernel_fn fn, const char *where);
 /* Registers a fallthrough for `op` at a runtime key. */
@@ -151,7 +162,9 @@ typedef enum ct_slot_kind {
     CT_SLOT_DEFAULT_BACKEND,  /* "default backend kernel": CompositeExplicitAutograd */
     CT_SLOT_MATH,             /* "math kernel": CompositeImplicitAutograd */
     CT_SLOT_AUTOGRAD,         /* "autograd kernel": the Autograd alias */
-    CT_SLOT_FALLBACK          /* "backend fallback" */
+    CT_SLOT_FALLBACK,         /* "backend fallback" */
+    CT_SLOT_AMBIGUOUS_AUTOGRADOTHER /* "ambiguous autogradother": a CompositeImplicitAutograd op that also has a
+                                     * kernel for a backend served by AutogradOther */
 } ct_slot_kind;
 
 typedef struct ct_slot_info {

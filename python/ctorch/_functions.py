@@ -92,6 +92,12 @@ for _name, _ovs in {
     "cat": ["aten::cat"],
     "stack": ["aten::stack"],
     "isclose": ["aten::isclose"],
+    "tril": ["aten::tril"],
+    "multinomial": ["aten::multinomial"],
+    "embedding": ["aten::embedding"],
+    "layer_norm": ["aten::layer_norm"],
+    "dropout": ["aten::dropout"],
+    "narrow": ["aten::narrow"],
     "equal": ["aten::equal"],
 }.items():
     _def(_name, _ovs)

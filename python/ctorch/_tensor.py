@@ -222,6 +222,18 @@ class Tensor(_C.TensorBase):
     new_zeros = _fn("new_zeros", ["aten::new_zeros"])
     new_empty = _fn("new_empty", ["aten::new_empty"])
     unbind = _fn("unbind", ["aten::unbind.int"])
+    tril = _fn("tril", ["aten::tril"])
+    multinomial = _fn("multinomial", ["aten::multinomial"])
+    narrow = _fn("narrow", ["aten::narrow"])
+    gelu = _fn("gelu", ["aten::gelu"])
+    _split = _fn("split", ["aten::split.Tensor"])
+    _split_with_sizes = _fn("split_with_sizes", ["aten::split_with_sizes"])
+
+    def split(self, split_size, dim=0):
+        """torch._VF.split / split_with_sizes, as Tensor.split calls them; a tuple of views."""
+        if isinstance(split_size, int):
+            return tuple(self._split(split_size, dim))
+        return tuple(self._split_with_sizes(split_size, dim))
 
 
 _to_dtype = _C._op_overload("aten::to.dtype")

@@ -57,6 +57,7 @@ static const char *kind_name(ct_arg_kind k) {
     case CT_ARG_INTLIST: return "tuple of ints";
     case CT_ARG_TENSORLIST: return "tuple of Tensors";
     case CT_ARG_STRINGLIST: return "tuple of strs";
+    case CT_ARG_BOOLLIST: return "tuple of bools";
     case CT_ARG_OBJECT: return "ScriptObject";
     default: return "None";
     }
@@ -120,6 +121,24 @@ static int box_intlist(PyObject *o, const ct_arg_info *info, ctpy_args *a, int i
         dst[k] = v;
     }
     a->v[i] = ct_intlist(dst, n);
+    return CTPY_PARSE_OK;
+}
+
+/* Tensor[]: a tuple or list of tensors, borrowed for the call */
+static int box_tensorlist(PyObject *o, ctpy_args *a, int i) {
+    if (!PyTuple_Check(o) && !PyList_Check(o)) return CTPY_PARSE_MISMATCH;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    PyObject **items = PySequence_Fast_ITEMS(o);
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (!ctpy_is_tensor(items[k])) return CTPY_PARSE_MISMATCH;
+    if (n > CTPY_TL_POOL - a->n_tl) {
+        ctpy_not_implemented("more than %d tensors in the list arguments of one call", CTPY_TL_POOL);
+        return CTPY_PARSE_ERROR;
+    }
+    ct_tensor **dst = a->tl_pool + a->n_tl;
+    for (Py_ssize_t k = 0; k < n; k++) dst[k] = ctpy_tensor(items[k]);
+    a->n_tl += (int)n;
+    a->v[i] = ct_tensor_list_value(dst, n);
     return CTPY_PARSE_OK;
 }
 
@@ -255,6 +274,19 @@ static int box(PyObject *o, const ct_arg_info *info, ctpy_args *a, int i, bool n
         return CTPY_PARSE_OK;
     }
     case CT_ARG_INTLIST: return box_intlist(o, info, a, i);
+    case CT_ARG_TENSORLIST: return box_tensorlist(o, a, i);
+    case CT_ARG_BOOLLIST: {
+        if (!PyTuple_Check(o) && !PyList_Check(o)) return CTPY_PARSE_MISMATCH;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        if (n > CT_MAX_DIMS) return CTPY_PARSE_MISMATCH;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            PyObject *x = PySequence_Fast_GET_ITEM(o, k);
+            if (!PyBool_Check(x)) return CTPY_PARSE_MISMATCH;
+            a->lists[i][k] = x == Py_True;
+        }
+        a->v[i] = ct_intlist(a->lists[i], n);
+        return CTPY_PARSE_OK;
+    }
     case CT_ARG_OBJECT: {
         void *p = ctpy_script_object_ptr(o);
         if (!p) return CTPY_PARSE_MISMATCH;
@@ -283,6 +315,7 @@ int ctpy_parse(const ctpy_schema *s, const char *fname, PyObject *const *args, P
     PyObject *vals[CTPY_MAX_ARGS] = {NULL};
     bool preboxed[CTPY_MAX_ARGS] = {false};
     out->n_owned = 0;
+    out->n_tl = 0;
     int np = s->npositional;
     /* torch.zeros(2, 3), x.view(2, 3), x.permute(1, 0): ints given one by one fill the only
      * positional int-list parameter (after self) */
@@ -407,7 +440,8 @@ PyObject *ctpy_value_to_py(const ct_value *v, ct_arg_kind kind) {
     case CT_TAG_INTLIST: {
         PyObject *l = PyList_New(v->u.list.len);
         for (int64_t k = 0; l && k < v->u.list.len; k++) {
-            PyObject *x = PyLong_FromLongLong(v->u.list.data[k]);
+            PyObject *x = kind == CT_ARG_BOOLLIST ? PyBool_FromLong(v->u.list.data[k] != 0)
+                                                  : PyLong_FromLongLong(v->u.list.data[k]);
             if (!x) {
                 Py_DECREF(l);
                 return NULL;
@@ -420,6 +454,18 @@ PyObject *ctpy_value_to_py(const ct_value *v, ct_arg_kind kind) {
     case CT_TAG_GENERATOR: return ctpy_generator_wrap(v->u.g);
     case CT_TAG_DEVICE: return borrowed_or_none(ctpy_cpu_device);
     case CT_TAG_OBJECT: return ctpy_script_object(v->u.obj);
+    case CT_TAG_TENSORLIST: {
+        PyObject *l = PyList_New(v->u.tlist.len);
+        for (int64_t k = 0; l && k < v->u.tlist.len; k++) {
+            PyObject *x = ctpy_wrap_borrowed(v->u.tlist.items[k]);
+            if (!x) {
+                Py_DECREF(l);
+                return NULL;
+            }
+            PyList_SET_ITEM(l, k, x);
+        }
+        return l;
+    }
     }
     Py_RETURN_NONE;
 }
@@ -491,6 +537,19 @@ static int one_ret(PyObject *o, const ct_arg_info *info, ct_value *r) {
         *r = ct_object(p);
         return 0;
     }
+    case CT_ARG_TENSORLIST: {
+        if (!PyTuple_Check(o) && !PyList_Check(o)) break;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        for (Py_ssize_t k = 0; k < n; k++)
+            if (!ctpy_is_tensor(PySequence_Fast_GET_ITEM(o, k))) goto mismatch;
+        ct_tensor *items[CTPY_TL_POOL];
+        if (n > CTPY_TL_POOL) {
+            ctpy_not_implemented("a handler result of more than %d tensors", CTPY_TL_POOL);
+            return -1;
+        }
+        for (Py_ssize_t k = 0; k < n; k++) items[k] = ctpy_tensor(PySequence_Fast_GET_ITEM(o, k));
+        return ct_tensor_list_new(items, n, r) == 0 ? 0 : ctpy_raise_int();
+    }
     case CT_ARG_INT:
         if (!is_int(o)) break;
         *r = ct_int(PyLong_AsLongLong(o));
@@ -509,6 +568,7 @@ static int one_ret(PyObject *o, const ct_arg_info *info, ct_value *r) {
         break;
     default: break;
     }
+mismatch:
     PyErr_Format(PyExc_TypeError, "expected %s as a result, got %s", kind_name(info->kind), py_type_name(o));
     return -1;
 }
@@ -539,6 +599,7 @@ PyObject *ctpy_rets_to_py(const ctpy_schema *s, ct_value *rets) {
             rets[i] = ct_none();
         } else {
             out[i] = ctpy_value_to_py(&rets[i], s->rets[i].kind);
+            ct_values_release(&rets[i], 1);
         }
         if (!out[i]) {
             ct_values_release(rets + i + 1, s->nrets - i - 1);
@@ -579,7 +640,13 @@ int ctpy_py_to_tagged(PyObject *o, ctpy_args *a, int i) {
         v->tag = CT_TAG_DEVICE;
         v->u.i = 0;
     } else if (ctpy_script_object_ptr(o)) *v = ct_object(ctpy_script_object_ptr(o));
-    else if (PyTuple_Check(o) || PyList_Check(o)) {
+    else if ((PyTuple_Check(o) || PyList_Check(o)) && PySequence_Fast_GET_SIZE(o) > 0 &&
+             ctpy_is_tensor(PySequence_Fast_GET_ITEM(o, 0))) {
+        int r = box_tensorlist(o, a, i);
+        if (r == CTPY_PARSE_OK) return 0;
+        if (r == CTPY_PARSE_MISMATCH) PyErr_Format(PyExc_TypeError, "expected a list of Tensors, got %s", py_type_name(o));
+        return -1;
+    } else if (PyTuple_Check(o) || PyList_Check(o)) {
         ct_arg_info info = {.name = "", .type = "int[]", .kind = CT_ARG_INTLIST};
         int r = box_intlist(o, &info, a, i);
         if (r == CTPY_PARSE_OK) return 0;

@@ -100,11 +100,15 @@ PyObject *ctpy_scalar_to_py(const ct_value *v);
 
 /* ---- boxing.c ---- */
 /* Scratch for one call's arguments. */
+#define CTPY_TL_POOL 256
 typedef struct {
     ct_value v[CTPY_MAX_ARGS];
     int64_t lists[CTPY_MAX_ARGS][CT_MAX_DIMS];
     ct_tensor *owned[CTPY_MAX_ARGS]; /* wrapped numbers made for this call */
     int n_owned;
+    /* the items of Tensor[] arguments (borrowed from the caller's Python sequences) */
+    ct_tensor *tl_pool[CTPY_TL_POOL];
+    int n_tl;
 } ctpy_args;
 void ctpy_args_release(ctpy_args *a);
 
@@ -186,6 +190,8 @@ typedef struct {
 extern PyTypeObject CtGenerator_Type;
 PyObject *ctpy_generator_wrap(ct_generator *g); /* borrowed g */
 int ctpy_generator_init(PyObject *m);
+/* ---- nn.c ---- */
+int ctpy_nn_init(PyObject *m);
 
 /* Adds functions to the module; each file's table. */
 int ctpy_add_functions(PyObject *m, PyMethodDef *defs);

@@ -9,6 +9,9 @@ static PyObject *str_torch_dispatch, *str_torch_function;
 /* The Python modes pushed from Python, bottom first. The C stacks hold the same objects as
  * their handlers' user data; these lists keep them alive while pushed. */
 static PyObject *dispatch_modes, *function_modes;
+/* The handle ct_dispatch_mode_push gave each mode on this thread's C stack, by stack position:
+ * _pop_mode exits the innermost one with its own handle. */
+static _Thread_local int dispatch_handles[CT_MAX_MODES];
 
 bool ctpy_dispatch_mode_active(void) { return ct_dispatch_mode_stack_len() > 0; }
 
@@ -39,9 +42,11 @@ static int dispatch_handler(void *ud, const ct_op *op, ct_value *args, ct_value 
 
 static PyObject *push_dispatch_mode(PyObject *unused, PyObject *mode) {
     (void)unused;
-    if (ct_dispatch_mode_push(dispatch_handler, mode) != 0) return ctpy_raise();
+    int handle = ct_dispatch_mode_push(dispatch_handler, mode);
+    if (handle < 0) return ctpy_raise();
+    dispatch_handles[ct_dispatch_mode_stack_len() - 1] = handle;
     if (PyList_Append(dispatch_modes, mode) < 0) {
-        ct_dispatch_mode_pop();
+        ct_dispatch_mode_pop(handle);
         return NULL;
     }
     Py_RETURN_NONE;
@@ -55,7 +60,7 @@ static PyObject *pop_dispatch_mode(PyObject *unused, PyObject *noargs) {
         PyErr_SetString(PyExc_RuntimeError, "trying to pop from empty mode stack");
         return NULL;
     }
-    if (ct_dispatch_mode_pop() != 0) return ctpy_raise();
+    if (ct_dispatch_mode_pop(dispatch_handles[ct_dispatch_mode_stack_len() - 1]) != 0) return ctpy_raise();
     PyObject *mode = PyList_GET_ITEM(dispatch_modes, n - 1);
     Py_INCREF(mode);
     if (PyList_SetSlice(dispatch_modes, n - 1, n, NULL) < 0) {
@@ -126,6 +131,7 @@ static PyObject *mode_function_vectorcall(PyObject *self, PyObject *const *args,
                             ct_function_name(f), want, nargs);
     ctpy_args a;
     a.n_owned = 0;
+    a.n_tl = 0;
     for (Py_ssize_t i = 0; i < nargs; i++)
         if (ctpy_py_to_tagged(args[i], &a, (int)i) != 0) return NULL;
     ct_value rets[CTPY_MAX_RETS];
@@ -203,12 +209,13 @@ static int function_handler(void *ud, const ct_function *f, ct_value *args, ct_v
     int rc = 0;
     if (nrets == 1 || nrets == 0) {
         ctpy_args a;
+        a.n_owned = a.n_tl = 0;
         if (nrets == 1) {
             if (ctpy_py_to_tagged(res, &a, 0) != 0) rc = -1;
             else {
                 rets[0] = a.v[0];
                 if (rets[0].tag == CT_TAG_TENSOR) ct_tensor_retain(rets[0].u.t);
-                if (rets[0].tag == CT_TAG_INTLIST) {
+                if (rets[0].tag == CT_TAG_INTLIST || rets[0].tag == CT_TAG_TENSORLIST) {
                     PyErr_SetString(PyExc_TypeError, "a list result from __torch_function__ is not supported");
                     rets[0] = ct_none();
                     rc = -1;
@@ -218,12 +225,19 @@ static int function_handler(void *ud, const ct_function *f, ct_value *args, ct_v
     } else if ((PyTuple_Check(res) || PyList_Check(res)) && PySequence_Fast_GET_SIZE(res) == nrets) {
         for (int i = 0; i < nrets && rc == 0; i++) {
             ctpy_args a;
+            a.n_owned = a.n_tl = 0;
             if (ctpy_py_to_tagged(PySequence_Fast_GET_ITEM(res, i), &a, 0) != 0) {
                 ct_values_release(rets, i);
                 rc = -1;
             } else {
                 rets[i] = a.v[0];
                 if (rets[i].tag == CT_TAG_TENSOR) ct_tensor_retain(rets[i].u.t);
+                if (rets[i].tag == CT_TAG_INTLIST || rets[i].tag == CT_TAG_TENSORLIST) {
+                    PyErr_SetString(PyExc_TypeError, "a list result from __torch_function__ is not supported");
+                    rets[i] = ct_none();
+                    ct_values_release(rets, i);
+                    rc = -1;
+                }
             }
         }
     } else {

@@ -440,7 +440,7 @@ static PyObject *py_cross_entropy(PyObject *unused, PyObject *args) {
     if (!y) return NULL;
     ct_tensor *wt = NULL;
     if (w != Py_None && !(wt = ctpy_tensor_arg(w, "cross_entropy_loss(): argument 'weight' (position 3)"))) return NULL;
-    return ctpy_wrap(ct_cross_entropy(x, y, wt, (ct_reduction)reduction, ignore_index, smoothing));
+    return ctpy_wrap(ct_cross_entropy(x, y, wt, ignore_index, (ct_reduction)reduction, smoothing));
 }
 
 /* ---- misc ---- */
@@ -548,7 +548,7 @@ PyMODINIT_FUNC PyInit__C(void) {
     if (PyModule_AddObject(m, "dtype", (PyObject *)&CtDtype_Type) < 0) goto fail;
     if (ctpy_errors_init(m) < 0 || ctpy_tensor_init(m) < 0 || ctpy_ops_init(m) < 0 || ctpy_modes_init(m) < 0 ||
         ctpy_subclass_init(m) < 0 || ctpy_autograd_init(m) < 0 || ctpy_profiler_init(m) < 0 ||
-        ctpy_generator_init(m) < 0)
+        ctpy_generator_init(m) < 0 || ctpy_nn_init(m) < 0)
         goto fail;
     if (PyModule_AddStringConstant(m, "_pytorch_version", CTORCH_PYTORCH_VERSION) < 0 ||
         PyModule_AddStringConstant(m, "_ctorch_version", CTORCH_VERSION_STRING) < 0)

@@ -545,7 +545,7 @@ static ct_tensor *call_view(const char *name, ct_value *args, int n) {
     for (int i = 0; i < n; i++) full[i] = args[i];
     if (ct_op_fill_defaults(op, full, n) != 0) return NULL;
     ct_value r[1] = {ct_none()};
-    if (ct_call_function(op, full, r) != 0) return NULL;
+    if (ct_op_invoke(op, full, r) != 0) return NULL;
     return r[0].u.t;
 }
 
@@ -599,6 +599,7 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index) {
             PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", ndim);
         return NULL;
     }
+    bool lone_slice = !PyTuple_Check(index) && PySlice_Check(index);
     ct_tensor *cur = ct_tensor_retain(t);
     int64_t dim = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -619,7 +620,10 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index) {
                 PyErr_SetString(PyExc_ValueError, "step must be greater than zero");
                 goto fail;
             }
-            if (start == 0 && stop >= size && step == 1) { /* applySlice's shortcut: no op */
+            /* applySlice's shortcut (no op) when the slice names the whole dimension exactly
+             * (x[:, :T] with T the size; an open end is INT64_MAX there and still slices); a
+             * lone slice (x[:2]) never takes it, as get_item calls applySlice */
+            if (!lone_slice && start == 0 && stop == size && step == 1) {
                 dim++;
                 continue;
             }

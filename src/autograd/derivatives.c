@@ -10,10 +10,11 @@
 #include <string.h>
 
 #include "autograd/autograd_impl.h"
+#include "autograd/formulas.h"
 #include "autograd/node.h"
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
-#include "dispatch/registry.h"
+#include "ops/builtin.h"
 #include "ops/convert.h"
 
 #define A(i) (1u << (i))
@@ -169,21 +170,6 @@ static int ct_d_identity(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
 
 static int ct_d_unsqueeze(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     NEED_OK(out[0] = ct_squeeze_dim(grads[0], iarg(n, 1)));
-    return 0;
-}
-
-static int ct_d_select(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
-    const ct_tensor_meta *m = meta(n, 0);
-    NEED_OK(out[0] = ct_select_backward(grads[0], m->sizes, m->ndim, iarg(n, 1), iarg(n, 2)));
-    return 0;
-}
-
-static int ct_d_slice(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
-    /* slice_backward_wrapper: a missing start is 0, a missing end INT64_MAX */
-    const ct_tensor_meta *m = meta(n, 0);
-    int64_t start = n->args[2].tag == CT_TAG_NONE ? 0 : iarg(n, 2);
-    int64_t end = n->args[3].tag == CT_TAG_NONE ? INT64_MAX : iarg(n, 3);
-    NEED_OK(out[0] = ct_slice_backward(grads[0], m->sizes, m->ndim, iarg(n, 1), start, end, iarg(n, 4)));
     return 0;
 }
 

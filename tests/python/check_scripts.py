@@ -6,6 +6,12 @@ recorded output. Run by ctest with the system interpreter (it imports no torch i
   check_scripts.py CTORCH ref SCRIPT RECORDED.out [--rtol R]
                                                          line by line, apart from what a run cannot
                                                          repeat (below)
+  check_scripts.py CTORCH minigpt SCRIPT RECORDING.json...
+                                                         minigpt.py run with each recording's options:
+                                                         op logs (every phase, in order), op counts,
+                                                         parameter count and sampled tokens exactly;
+                                                         losses within a relative 1e-5, first logits
+                                                         and head weights within 1e-4 (+1e-6)
   check_scripts.py CTORCH run SCRIPT [ARGS]              the script must exit 0 (it checks itself)
   check_scripts.py CTORCH trace SCRIPT                   with CTORCH_SHOW_DISPATCH_TRACE=2, the script's
                                                          aten::linear call must be traced exactly as
@@ -125,6 +131,66 @@ def compare_ref(got_text, want_text, rtol, label):
     return not problems
 
 
+def minigpt_args(config, json_out):
+    """minigpt.py's command line for a recording's vars(args)."""
+    args = []
+    for key, value in config.items():
+        if key == "json_out":
+            continue
+        flag = "--" + key.replace("_", "-")
+        if isinstance(value, bool):
+            if value:
+                args.append(flag)
+        else:
+            args += [flag, repr(value) if isinstance(value, float) else str(value)]
+    return args + ["--json-out", json_out]
+
+
+def worst_rel(got, want):
+    """The largest |g - w| / |w| over two lists of floats (inf when the lengths differ)."""
+    if len(got) != len(want):
+        return float("inf")
+    return max((abs(g - w) / abs(w) if w else (0.0 if g == w else float("inf")) for g, w in zip(got, want)),
+               default=0.0)
+
+
+def check_minigpt(ctorch, script, recording, cwd):
+    want = json.load(open(recording))
+    out = os.path.join(cwd, "out.json")
+    printed = run(ctorch, script, minigpt_args(want["config"], out), cwd)
+    got = json.load(open(out))
+    label = os.path.basename(recording)
+    problems = []
+    shown = json.dumps({k: want[k] for k in ("ops", "n_params", "losses", "generated")}, indent=1) + "\n"
+    if json.loads(printed) != {k: got[k] for k in ("ops", "n_params", "losses", "generated")}:
+        problems.append("the printed JSON is not the run's")
+    got["config"]["json_out"] = want["config"]["json_out"]  # the one option this check adds
+    for key in ("config", "ops", "log", "n_params", "generated"):
+        if got[key] != want[key]:
+            detail = ""
+            if key == "log":
+                for phase in want["log"]:
+                    g, w = got["log"].get(phase, []), want["log"][phase]
+                    k = next((k for k, (a, b) in enumerate(zip(g, w)) if a != b), min(len(g), len(w)))
+                    if g != w:
+                        detail += f" {phase}: first difference at op {k}: " \
+                                  f"{g[k] if k < len(g) else 'end'} vs PyTorch {w[k] if k < len(w) else 'end'};"
+            problems.append(f"{key} differs from PyTorch's{detail}")
+    losses = worst_rel(got["losses"], want["losses"])
+    if losses > 1e-5:
+        problems.append(f"losses {got['losses']} vs PyTorch {want['losses']}")
+    for key in ("logits_first", "head_weight_after"):
+        g, w = got[key], want[key]
+        if len(g) != len(w) or any(abs(a - b) > 1e-6 + 1e-4 * abs(b) for a, b in zip(g, w)):
+            problems.append(f"{key} {g} vs PyTorch {w}")
+    for p in problems:
+        print(f"{label}: {p}")
+    print(f"{label}: ops, logs, {got['n_params']} parameters and {len(got['generated'])} tokens "
+          f"{'equal' if not problems else 'checked'}; losses within a relative {losses:.3g}; printed output "
+          f"{'identical' if printed == shown else 'not byte-identical'} to PyTorch's")
+    return not problems
+
+
 def main(argv):
     ctorch, mode = os.path.abspath(argv[1]), argv[2]
     ok = True
@@ -160,6 +226,10 @@ def main(argv):
                 if c != p:
                     print(f"  first difference, line {k + 1}:\n  C:      {c}\n  Python: {p}")
                     break
+        elif mode == "minigpt":
+            script = os.path.abspath(argv[3])
+            for recording in argv[4:]:
+                ok &= check_minigpt(ctorch, script, recording, cwd)
         elif mode == "run":
             sys.stdout.write(run(ctorch, os.path.abspath(argv[3]), argv[4:], cwd))
         else:

@@ -80,8 +80,22 @@ x = torch.randn(8, 16)
 y = torch.randint(0, 4, (8,))
 
 
+emb, ln = nn.Embedding(10, 8), nn.LayerNorm(8)
+adamw = torch.optim.AdamW(list(emb.parameters()) + list(ln.parameters()), lr=1e-3)
+idx = torch.randint(0, 10, (2, 5))
+
+
 def step(kind):
     opt.zero_grad()
+    if kind == "adamw":
+        # MiniGPT's pieces: tensor lists in and out (split, cat) under a mode, the C AdamW and clipping
+        with Log():
+            a, b = ln(emb(idx)).split(4, dim=2)
+            F.dropout(torch.cat([a, b], dim=1), 0.1, True).sum().backward()
+        nn.utils.clip_grad_norm_(list(emb.parameters()) + list(ln.parameters()), 1.0)
+        adamw.step()
+        adamw.zero_grad(set_to_none=True)
+        return
     if kind == "mode":
         with Log():
             F.cross_entropy(model(x), y).backward()
@@ -97,7 +111,7 @@ def step(kind):
     opt.step()
 
 
-for kind in ("plain", "mode", "subclass", "profiler"):
+for kind in ("plain", "mode", "subclass", "profiler", "adamw"):
     for _ in range(5):
         step(kind)
     before, objs_before = live(), len(gc.get_objects())

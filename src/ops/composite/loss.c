@@ -3,6 +3,7 @@
  * (TensorConversions.cpp). */
 #include <math.h>
 
+#include "ops/builtin.h"
 #include "ops/convert.h"
 #include "ops/kernel_util.h"
 
@@ -25,16 +26,28 @@ ct_tensor *ct_to_options(ct_tensor *self, ct_dtype dt) {
     return r[0].u.t;
 }
 
+/* at::_to_copy(self, dtype, nullopt, nullopt, nullopt, non_blocking=false, memory_format) as
+ * to_impl calls it: pin_memory stays None (the public ct__to_copy passes False, as Python's
+ * bindings do for a user's call), so a mode sees the call PyTorch makes. */
+static ct_tensor *to_copy_from_to(ct_tensor *self, ct_dtype dt, int64_t mf) {
+    const ct_op *op = ct_builtin(CT_OPID__to_copy);
+    ct_value a[7] = {ct_tensor_value(self), ct_int(dt), ct_none(), ct_none(), ct_none(), ct_bool(false),
+                     mf == CT_PRESERVE_FORMAT ? ct_none() : ct_int(mf)};
+    ct_value r[1] = {ct_none()};
+    if (!op || ct_call(op, a, r) != 0) return NULL;
+    return r[0].u.t;
+}
+
 /* to_will_alias: same dtype, no copy requested, preserve format -> self itself */
 static int to_impl(ct_tensor *self, ct_dtype dt, bool copy, const ct_value *memfmt, ct_value *rets) {
     int64_t mf = memfmt->tag == CT_TAG_INT ? memfmt->u.i : CT_PRESERVE_FORMAT;
     if (dt == self->dtype && !copy && (mf == CT_PRESERVE_FORMAT || (mf == CT_CONTIGUOUS_FORMAT && ct_tensor_is_contiguous(self))))
         return ct_ret_self(rets, self);
-    return ct_ret(rets, 0, ct__to_copy(self, dt, false, mf == CT_PRESERVE_FORMAT ? CT_MEMORY_FORMAT_NONE : (ct_memory_format)mf));
+    return ct_ret(rets, 0, to_copy_from_to(self, dt, mf));
 }
 
 /* to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) */
-CT_KERNEL(ct_k_to_dtype) {
+int ct_k_to_dtype(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     if (ct_check_dtype_arg((ct_dtype)ARG_I(1), "to") != 0) return -1;
@@ -42,7 +55,7 @@ CT_KERNEL(ct_k_to_dtype) {
 }
 
 /* to.dtype_layout(Tensor(a) self, *, dtype, layout, device, pin_memory, non_blocking, copy, memory_format) */
-CT_KERNEL(ct_k_to_dtype_layout) {
+int ct_k_to_dtype_layout(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_tensor *self = ARG_T(0);
@@ -50,7 +63,7 @@ CT_KERNEL(ct_k_to_dtype_layout) {
 }
 
 /* log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) */
-CT_KERNEL(ct_k_log_softmax) {
+int ct_k_log_softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -62,7 +75,7 @@ CT_KERNEL(ct_k_log_softmax) {
 }
 
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) */
-CT_KERNEL(ct_k_nll_loss) {
+int ct_k_nll_loss(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *output = NULL, *total_weight = NULL;
@@ -72,7 +85,7 @@ CT_KERNEL(ct_k_nll_loss) {
 }
 
 /* nll_loss_nd: checks, then nll_loss for 1-D and 2-D input */
-CT_KERNEL(ct_k_nll_loss_nd) {
+int ct_k_nll_loss_nd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *target = ARG_T(1);
@@ -253,7 +266,7 @@ done:
  *                    SymInt ignore_index=-100, float label_smoothing=0.):
  * class-probability targets when target has self's shape, else class indices, with label
  * smoothing when asked (LossNLL.cpp: cross_entropy_loss_symint). */
-CT_KERNEL(ct_k_cross_entropy_loss) {
+int ct_k_cross_entropy_loss(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *target = ARG_T(1), *weight = ARG_OPT_T(2);
