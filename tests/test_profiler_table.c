@@ -344,8 +344,8 @@ static void check_bad_input(void) {
 
     /* rows: unsupported sort attributes, a row without a key */
     char k1[] = "x", k2[] = "y";
-    ct_prof_row r[2] = {{k1, NULL, 1, 2.0, 2.0}, {k2, NULL, 1, 1.0, 1.0}};
-    ct_prof_rows rs = {r, 2};
+    ct_prof_row r[2] = {{k1, NULL, 1, 2.0, 2.0, 0, 0, NULL, 0}, {k2, NULL, 1, 1.0, 1.0, 0, 0, NULL, 0}};
+    ct_prof_rows rs = {r, 2, false};
     CHECK(ct_prof_table(&rs, "input_shapes", 10, NULL) == NULL);
     CHECK_ERROR(CT_ERR_NOT_IMPLEMENTED, "ct_prof_table: sorting by 'input_shapes' is not supported");
     CHECK(ct_prof_table(&rs, "cuda_time_str", 10, NULL) == NULL);
@@ -358,8 +358,8 @@ static void check_bad_input(void) {
 /* The CSV and JSON layouts, exactly. */
 static void check_formats(void) {
     char k1[] = "my \"block\", v2", k2[] = "aten::mm", s1[] = "[[2, 3], []]", s2[] = "[]";
-    ct_prof_row r[2] = {{k1, s1, 2, 1500.25, 0.1}, {k2, s2, 3, 0.3, 0.3}};
-    ct_prof_rows rs = {r, 2};
+    ct_prof_row r[2] = {{k1, s1, 2, 1500.25, 0.1, 0, 0, NULL, 0}, {k2, s2, 3, 0.3, 0.3, 0, 0, NULL, 0}};
+    ct_prof_rows rs = {r, 2, false};
     char *csv = ct_prof_rows_csv(&rs, "cpu_time_total", -1);
     CHECK_STR_EQ(csv, "Name,Self CPU %,Self CPU,CPU total %,CPU total,CPU time avg,# of Calls,Input Shapes\n"
                       "\"my \"\"block\"\", v2\",25.0,0.1,375062.5,1500.25,750.125,2,\"[[2, 3], []]\"\n"
@@ -372,8 +372,8 @@ static void check_formats(void) {
                        "    \"cpu_total_percent\": 75\n  }\n]");
     ct_free(json);
     /* zero total: NaN in the table, "NaN" in CSV, null in JSON */
-    ct_prof_row z[1] = {{k2, NULL, 1, 0.0, 0.0}};
-    ct_prof_rows zs = {z, 1};
+    ct_prof_row z[1] = {{k2, NULL, 1, 0.0, 0.0, 0, 0, NULL, 0}};
+    ct_prof_rows zs = {z, 1, false};
     csv = ct_prof_rows_csv(&zs, NULL, 5);
     CHECK_STR_EQ(csv, "Name,Self CPU %,Self CPU,CPU total %,CPU total,CPU time avg,# of Calls\n"
                       "aten::mm,NaN,0.0,NaN,0.0,0.0,1\n");

@@ -288,6 +288,119 @@ static void test_profiler_while_others_run(void) {
     ct_free(want.log);
 }
 
+/* ---- a profiler that records every thread (all_threads) ---- */
+
+typedef struct prof_arg {
+    int runs, rc;
+    pthread_barrier_t *start;
+} prof_arg;
+
+static void *profiled_thread(void *v) {
+    prof_arg *a = v;
+    pthread_barrier_wait(a->start);
+    for (int i = 0; i < a->runs; i++) {
+        work_out o = {0};
+        if (run_work(&o) != 0) a->rc = -1;
+        ct_free(o.log);
+    }
+    return NULL;
+}
+
+static int64_t count_in_table(const char *table, const char *name) {
+    /* the "# of Calls" cell of name's row: the last number on its line */
+    char key[64];
+    snprintf(key, sizeof key, " %s  ", name);
+    const char *row = table ? strstr(table, key) : NULL;
+    if (!row) return -1;
+    const char *eol = strchr(row, '\n');
+    const char *q = eol;
+    while (q > row && q[-1] == ' ') q--;
+    while (q > row && q[-1] >= '0' && q[-1] <= '9') q--;
+    return strtoll(q, NULL, 10);
+}
+
+static void test_profiler_all_threads(void) {
+    /* one run alone: the events it makes */
+    ct_profiler *alone = ct_profiler_start(false);
+    work_out o0 = {0};
+    CHECK_INT_EQ(run_work(&o0), 0);
+    ct_free(o0.log);
+    ct_profiler_stop(alone);
+    size_t per_run = ct_profiler_num_events(alone);
+    char *t1 = ct_profiler_table(alone, NULL, -1, false);
+    int64_t relu1 = count_in_table(t1, "aten::relu"), mul1 = count_in_table(t1, "aten::mul");
+    CHECK(relu1 > 0 && mul1 > 0);
+    ct_free(t1);
+    ct_profiler_free(alone);
+
+    ct_profiler_config cfg = {.all_threads = true, .record_shapes = true};
+    for (int round = 0; round < 4; round++) {
+        ct_profiler *p = ct_profiler_start_config(&cfg);
+        CHECK(p != NULL);
+        if (!p) return;
+        /* one profiler records every thread at a time */
+        CHECK(ct_profiler_start_config(&cfg) == NULL);
+        CHECK_ERROR(CT_ERR_RUNTIME, "Profiler is already enabled on this thread");
+        pthread_t th[3];
+        prof_arg args[3];
+        pthread_barrier_t start;
+        pthread_barrier_init(&start, NULL, 3);
+        for (int i = 0; i < 3; i++) {
+            args[i] = (prof_arg){i == 2 ? 0 : 5, 0, &start};
+            if (i < 2) pthread_create(&th[i], NULL, profiled_thread, &args[i]);
+        }
+        pthread_barrier_wait(&start);
+        work_out o = {0};
+        CHECK_INT_EQ(run_work(&o), 0); /* this thread too, while the others run */
+        ct_free(o.log);
+        for (int i = 0; i < 2; i++) {
+            pthread_join(th[i], NULL);
+            CHECK_INT_EQ(args[i].rc, 0);
+        }
+        pthread_barrier_destroy(&start);
+        CHECK_INT_EQ(ct_profiler_stop(p), 0);
+        /* every run's events, from three threads */
+        CHECK_INT_EQ(ct_profiler_num_events(p), 11 * per_run);
+        char *t = ct_profiler_table(p, NULL, -1, false);
+        CHECK_MSG(count_in_table(t, "aten::relu") == 11 * relu1 && count_in_table(t, "aten::mul") == 11 * mul1,
+                  "the table adds up the threads' calls:\n%s", t ? t : "");
+        ct_free(t);
+        /* the Chrome trace: each event on its thread's tid, a thread_name per thread */
+        char *trace = ct_profiler_chrome_trace(p, "threads.json");
+        cJSON *root = trace ? cJSON_Parse(trace) : NULL;
+        long long tids[8];
+        int ntid = 0, names = 0, relu = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, cJSON_GetObjectItem(root, "traceEvents")) {
+            const cJSON *name = cJSON_GetObjectItem(e, "name"), *ph = cJSON_GetObjectItem(e, "ph");
+            if (!cJSON_IsString(name) || !cJSON_IsString(ph)) continue;
+            if (strcmp(ph->valuestring, "M") == 0 && strcmp(name->valuestring, "thread_name") == 0) names++;
+            if (strcmp(ph->valuestring, "X") != 0 || strcmp(name->valuestring, "aten::relu") != 0) continue;
+            relu++;
+            long long tid = (long long)cJSON_GetObjectItem(e, "tid")->valuedouble;
+            bool known = false;
+            for (int k = 0; k < ntid; k++) known |= tids[k] == tid;
+            if (!known && ntid < 8) tids[ntid++] = tid;
+        }
+        CHECK_INT_EQ(relu, 11 * relu1);
+        CHECK_INT_EQ(ntid, 3);
+        CHECK_INT_EQ(names, 3);
+        cJSON_Delete(root);
+        ct_free(trace);
+        ct_profiler_free(p);
+    }
+    /* the next all_threads profiler may start once the last has stopped; ops after its stop
+     * are not recorded */
+    ct_profiler *p = ct_profiler_start_config(&cfg);
+    CHECK(p != NULL);
+    ct_profiler_stop(p);
+    work_out o = {0};
+    run_work(&o);
+    ct_free(o.log);
+    CHECK_INT_EQ(ct_profiler_num_events(p), 0);
+    ct_profiler_free(p);
+}
+
 /* ---- two threads each training the seed step ---- */
 
 typedef struct step_arg {
@@ -356,6 +469,7 @@ int main(void) {
     test_function_mode_sees_later_ops();
     test_define_while_looking_up();
     test_profiler_while_others_run();
+    test_profiler_all_threads();
     test_two_threads_train();
     return ct_test_finish("test_threads");
 }

@@ -13,7 +13,11 @@
  * the event tree, and a Chrome trace in the Kineto shape (docs/profiler.md has the schema).
  *
  * Ownership: a ct_profiler is owned by the caller (ct_profiler_free). Strings returned are to be
- * freed with ct_free. A profiler records the thread that started it.
+ * freed with ct_free. A profiler records the thread that started it, as torch.profiler.profile
+ * does (its RecordFunction callbacks are thread-local: a threading.Thread started inside the
+ * with block is not recorded); with all_threads it records every thread that runs ops while it
+ * is on, as PyTorch's global (on-demand) profiler state does. Start and stop a profiler on the
+ * same thread.
  */
 #ifndef CTORCH_PROFILER_H
 #define CTORCH_PROFILER_H
@@ -32,6 +36,17 @@ typedef struct ct_profiler ct_profiler;
 /* Starts recording this thread (with torch.profiler.profile(record_shapes=...):). At most one
  * profiler records a thread at a time. New profiler or NULL with an error. */
 CT_API ct_profiler *ct_profiler_start(bool record_shapes);
+
+/* torch.profiler.profile's options. */
+typedef struct ct_profiler_config {
+    bool record_shapes;  /* inputs' shapes, types, strides, scalar values */
+    bool profile_memory; /* storage allocations and frees: the "CPU Mem" / "Self CPU Mem" columns */
+    bool with_stack;     /* source frames of located ranges (CT_RECORD_FUNCTION): "Source Location" */
+    bool all_threads;    /* every thread's ops, not only the starting thread's (at most one such
+                            profiler at a time: "Profiler is already enabled." otherwise) */
+} ct_profiler_config;
+/* Starts a profiler with these options (NULL: all off). New profiler or NULL with an error. */
+CT_API ct_profiler *ct_profiler_start_config(const ct_profiler_config *config);
 /* Stops recording (leaving the with block). Returns 0 or -1. */
 CT_API int ct_profiler_stop(ct_profiler *p);
 CT_API void ct_profiler_free(ct_profiler *p);
@@ -39,6 +54,10 @@ CT_API void ct_profiler_free(ct_profiler *p);
 /* prof.key_averages(group_by_input_shape).table(sort_by=..., row_limit=...): PyTorch's layout.
  * sort_by may be NULL (no sorting), "cpu_time_total", "self_cpu_time_total", "count", ... */
 CT_API char *ct_profiler_table(ct_profiler *p, const char *sort_by, int row_limit, bool group_by_input_shape);
+/* key_averages(group_by_input_shape, group_by_stack_n).table(...): rows also keyed by the first
+ * group_by_stack_n source frames (with_stack), shown in PyTorch's "Source Location" column. */
+CT_API char *ct_profiler_table_ex(ct_profiler *p, const char *sort_by, int row_limit, bool group_by_input_shape,
+                                  int group_by_stack_n);
 /* The same rows as CSV / JSON (docs/profiler.md). */
 CT_API char *ct_profiler_table_csv(ct_profiler *p, const char *sort_by, int row_limit, bool group_by_input_shape);
 CT_API char *ct_profiler_table_json(ct_profiler *p, const char *sort_by, int row_limit, bool group_by_input_shape);
@@ -52,9 +71,11 @@ CT_API char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name);
 
 /* prof.export_stacks(path, metric): the collapsed-stack format flame-graph tools read
  * (flamegraph.pl, speedscope, Perfetto): one line per range whose metric is at least 1 us,
- * "outer;...;name value" with the value in whole microseconds. PyTorch's frames are Python's
- * (with_stack=True); a C program has none to offer cheaply, so ctorch's frames are the ranges
- * that enclose the range (aten::linear;aten::addmm), which is what a flame graph of ops shows.
+ * "outer;...;inner value" with the value in whole microseconds. With with_stack and located
+ * ranges (CT_RECORD_FUNCTION), PyTorch's lines: the ranges that have source frames, their
+ * frames outermost first ("file(line):_func", ' ', ';', tab and newline as '_'). Otherwise
+ * (PyTorch writes nothing then) the frames are the ranges that enclose the range
+ * (aten::linear;aten::addmm), which is what a flame graph of ops shows.
  * metric: "self_cpu_time_total" (NULL: the default, as PyTorch's) or "cpu_time_total";
  * anything else is CT_ERR_VALUE. Spaces in names become '_' and ';' becomes ','. 0 or -1. */
 CT_API int ct_profiler_export_stacks(ct_profiler *p, const char *path, const char *metric);
@@ -62,9 +83,24 @@ CT_API int ct_profiler_export_stacks(ct_profiler *p, const char *path, const cha
 CT_API char *ct_profiler_stacks(ct_profiler *p, const char *metric);
 /* With on, ct_profiler_table ends with the profiler's own cost under "Self CPU time total":
  *   Profiler overhead (estimated): 62.380us over 66 ranges, 945ns each (timed on 66 of them)
- * (ct_profiler_overhead_ns; and the ranges dropped, if any). Off by default, so the table is
- * PyTorch's byte for byte. 0, or -1 (CT_ERR_VALUE) when p is NULL. */
+ *   Profiler start: 1.234us, stop: 0.456us
+ * (ct_profiler_overhead_ns, ct_profiler_get_stats; and the ranges dropped, if any). PyTorch
+ * 2.6's table prints nothing about overhead (its footer is "Self CPU time total" alone; the
+ * profiler's own cost is kept apart, in prof._stats), so this is off by default and the table
+ * is PyTorch's byte for byte. 0, or -1 (CT_ERR_VALUE) when p is NULL. */
 CT_API int ct_profiler_set_overhead_footer(ct_profiler *p, bool on);
+
+/* torch.autograd.profiler.profile._stats (_ProfilerStats), measured on this run. */
+typedef struct ct_profiler_stats {
+    int64_t profiler_enable_call_duration_ns;  /* ct_profiler_start's own time */
+    int64_t profiler_disable_call_duration_ns; /* ct_profiler_stop's own time */
+    int64_t profiling_window_duration_ns;      /* start to stop */
+    int64_t number_of_events;                  /* ranges recorded, every thread */
+    int64_t number_of_threads;                 /* threads that recorded */
+    int64_t overhead_ns;                       /* ct_profiler_overhead_ns */
+} ct_profiler_stats;
+/* Fills *out. 0, or -1 (CT_ERR_VALUE: p or out NULL). */
+CT_API int ct_profiler_get_stats(const ct_profiler *p, ct_profiler_stats *out);
 
 /* Number of events recorded (after PyTorch's filtering and duplicate-node merging). */
 CT_API size_t ct_profiler_num_events(ct_profiler *p);
@@ -89,7 +125,7 @@ CT_API int ct_profiler_event(ct_profiler *p, size_t i, ct_profiler_event_info *o
 CT_API int64_t ct_profiler_overhead_ns(const ct_profiler *p);
 CT_API int64_t ct_profiler_raw_event_count(const ct_profiler *p);
 
-/* Memory is bounded: a profiler records at most max_events ranges (56 bytes each, plus their
+/* Memory is bounded: a profiler records at most max_events ranges (64 bytes each, plus their
  * inputs with record_shapes), CT_PROFILER_DEFAULT_MAX_EVENTS unless set; ranges past the limit,
  * or nested deeper than 512, are not recorded and are counted. Reports then cover the ranges
  * recorded. */
@@ -106,6 +142,13 @@ CT_API int64_t ct_profiler_dropped_events(const ct_profiler *p);
  * profiler::_record_function_exit._RecordFunction and closes it. */
 typedef struct ct_record_function ct_record_function;
 CT_API ct_record_function *ct_record_function_enter(const char *name);
+/* The same range, located at file:line in func: under a with_stack profiler it is a source
+ * frame "file(line): func" of itself and of every event inside it (PyTorch's evt.stack,
+ * innermost first). file may be NULL (no frame). CT_RECORD_FUNCTION(name) locates it where
+ * the macro is written. */
+CT_API ct_record_function *ct_record_function_enter_at(const char *name, const char *file, int line,
+                                                       const char *func);
+#define CT_RECORD_FUNCTION(name) ct_record_function_enter_at((name), __FILE__, __LINE__, __func__)
 CT_API int ct_record_function_exit(ct_record_function *rf);
 
 #ifdef __cplusplus

@@ -108,6 +108,9 @@ typedef struct tcache {
 
 static _Thread_local tcache tc;
 
+void (*ct_alloc_reporter)(int64_t bytes);
+atomic_int ct_alloc_reporting;
+
 static atomic_size_t cache_limit = (size_t)64 << 20;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -51,6 +51,7 @@ ct_storage *ct_storage_new(int64_t nbytes, bool zero) {
     s->nbytes = nbytes;
     s->version = 0;
     live_storages++;
+    ct_alloc_report(nbytes);
     return s;
 }
 
@@ -61,6 +62,7 @@ void ct_storage_retain(ct_storage *s) {
 void ct_storage_release(ct_storage *s) {
     if (!s) return;
     if (drop_ref(&s->refcount)) {
+        ct_alloc_report(-s->nbytes);
         ct_aligned_free(s, CT_STORAGE_HEADER + (size_t)s->nbytes);
         live_storages--;
     }

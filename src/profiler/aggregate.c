@@ -144,7 +144,7 @@ int ct_prof_remove_dup_nodes(ct_prof_events *evs) {
     /* Filtered names never became FunctionEvents, so _populate_cpu_children nested their
      * children in the nearest enclosing event that did: the nearest kept ancestor. */
     for (size_t i = 0; i < n; i++)
-        if (filtered_name(ev[i].name)) ev[i].removed = true;
+        if (filtered_name(ev[i].name) && !ev[i].memory_record) ev[i].removed = true;
     for (size_t i = 0; i < n; i++) {
         if (ev[i].removed) continue;
         int64_t p = ev[i].parent;
@@ -205,6 +205,7 @@ void ct_prof_rows_free(ct_prof_rows *rows) {
     for (size_t i = 0; i < rows->n; i++) {
         ct_free(rows->rows[i].key);
         ct_free(rows->rows[i].input_shapes);
+        ct_free(rows->rows[i].stack);
     }
     ct_free(rows->rows);
     rows->rows = NULL;
@@ -225,8 +226,22 @@ static uint64_t group_hash(const group_key *k) {
     return k->shapes ? h ^ (ct_hash_str2(k->shapes, NULL) * 0x100000001B3ull) : h;
 }
 
+/* the key's stack part: the first n frames are the same */
+static bool same_frames(const ct_prof_row *r, const ct_prof_event *e, int n) {
+    size_t k = e->n_stack < (size_t)n ? e->n_stack : (size_t)n;
+    if (r->n_stack != k) return false;
+    for (size_t i = 0; i < k; i++)
+        if (strcmp(r->stack[i], e->stack[i]) != 0) return false;
+    return true;
+}
+
 int ct_prof_key_averages_since(const ct_prof_events *evs, int64_t trace_start_ns, bool group_by_input_shape,
                                ct_prof_rows *out) {
+    return ct_prof_key_averages_ex(evs, trace_start_ns, group_by_input_shape, 0, out);
+}
+
+int ct_prof_key_averages_ex(const ct_prof_events *evs, int64_t trace_start_ns, bool group_by_input_shape,
+                            int group_by_stack_n, ct_prof_rows *out) {
     static const char fn[] = "ct_prof_key_averages";
     if (!out) return ct_error_set(CT_ERR_VALUE, "%s: out is NULL", fn);
     out->rows = NULL;
@@ -237,7 +252,7 @@ int ct_prof_key_averages_since(const ct_prof_events *evs, int64_t trace_start_ns
     const ct_prof_event *ev = evs->ev;
 
     int rc = -1;
-    ct_prof_rows rows = {NULL, 0};
+    ct_prof_rows rows = {NULL, 0, false};
     size_t rows_cap = 0, user_cap = 0;
     bool *row_user = NULL;
     size_t *order = time_order(evs);
@@ -245,8 +260,10 @@ int ct_prof_key_averages_since(const ct_prof_events *evs, int64_t trace_start_ns
     double *hi = ct_malloc(n * sizeof *hi);
     double *lo = ct_malloc(n * sizeof *lo);
     bool *has_child = ct_calloc(n, sizeof *has_child);
+    int64_t *child_mem = ct_calloc(n, sizeof *child_mem);
     ct_hindex table = {0}; /* group key -> row; reserved for every event: it never grows */
-    if (!order || !total || !hi || !lo || !has_child || ct_hindex_reserve(&table, n, NULL, NULL) != 0) goto done;
+    if (!order || !total || !hi || !lo || !has_child || !child_mem || ct_hindex_reserve(&table, n, NULL, NULL) != 0)
+        goto done;
 
     /* FunctionEvent.cpu_time_total = time_range.end - time_range.start, where
      * _parse_kineto_results made both ends rel_ns / 1000 (int / int: the correctly rounded
@@ -267,6 +284,7 @@ int ct_prof_key_averages_since(const ct_prof_events *evs, int64_t trace_start_ns
         int64_t p = ev[i].parent;
         for (size_t steps = 0; p != -1 && ev[p].removed && steps < n; steps++) p = ev[p].parent;
         if (p == -1 || ev[p].removed) continue;
+        child_mem[p] += ev[i].cpu_memory_usage; /* self_cpu_memory_usage subtracts the children's */
         double x = total[i];
         if (!has_child[p]) {
             hi[p] = 0.0 + x;
@@ -292,12 +310,17 @@ int ct_prof_key_averages_since(const ct_prof_events *evs, int64_t trace_start_ns
         double self = has_child[i] ? total[i] - children : total[i];
         group_key key = {event_name(&ev[i]), ev[i].scope == CT_SCOPE_USER_SCOPE,
                          group_by_input_shape ? (ev[i].input_shapes ? ev[i].input_shapes : "[]") : NULL};
-        size_t s = ct_hindex_first(&table, group_hash(&key));
+        uint64_t h = group_hash(&key);
+        if (group_by_stack_n > 0) /* key += stack[:n] */
+            for (size_t f = 0; f < ev[i].n_stack && f < (size_t)group_by_stack_n; f++)
+                h = (h ^ ct_hash_str2(ev[i].stack[f], NULL)) * 0x100000001B3ull;
+        size_t s = ct_hindex_first(&table, h);
         size_t r = (size_t)-1;
         for (uint32_t e; (e = table.slots[s]) != 0; s = ct_hindex_next(&table, s)) {
             const ct_prof_row *c = &rows.rows[e - 1];
             if (row_user[e - 1] == key.user && strcmp(c->key, key.name) == 0 &&
-                (!key.shapes || strcmp(c->input_shapes, key.shapes) == 0)) {
+                (!key.shapes || strcmp(c->input_shapes, key.shapes) == 0) &&
+                (group_by_stack_n <= 0 || same_frames(c, &ev[i], group_by_stack_n))) {
                 r = e - 1;
                 break;
             }
@@ -314,6 +337,18 @@ int ct_prof_key_averages_since(const ct_prof_events *evs, int64_t trace_start_ns
                 goto done;
             }
             row_user[rows.n] = key.user;
+            /* FunctionEventAvg takes the first event's stack; key_averages keeps stack[:n] */
+            size_t nf = group_by_stack_n > 0 ? (ev[i].n_stack < (size_t)group_by_stack_n ? ev[i].n_stack : (size_t)group_by_stack_n) : 0;
+            if (nf) {
+                nrow->stack = ct_malloc(nf * sizeof *nrow->stack);
+                if (!nrow->stack) {
+                    ct_free(nrow->key);
+                    ct_free(nrow->input_shapes);
+                    goto done;
+                }
+                memcpy(nrow->stack, ev[i].stack, nf * sizeof *nrow->stack);
+                nrow->n_stack = nf;
+            }
             r = rows.n++;
             ct_hindex_put(&table, s, r);
         }
@@ -321,6 +356,8 @@ int ct_prof_key_averages_since(const ct_prof_events *evs, int64_t trace_start_ns
         row->count++;
         row->cpu_time_total_us += total[i];
         row->self_cpu_time_total_us += self;
+        row->cpu_memory_usage += ev[i].cpu_memory_usage;
+        row->self_cpu_memory_usage += ev[i].cpu_memory_usage - child_mem[i];
     }
     rc = 0;
 done:
@@ -332,6 +369,7 @@ done:
     ct_free(hi);
     ct_free(lo);
     ct_free(has_child);
+    ct_free(child_mem);
     ct_hindex_free(&table);
     return rc;
 }

@@ -64,11 +64,17 @@ typedef struct ct_prof_row {
     int64_t count;                 /* number of events */
     double cpu_time_total_us;      /* sum of the events' end_us - start_us */
     double self_cpu_time_total_us; /* sum of the events' self times */
+    int64_t cpu_memory_usage;      /* profile_memory: sum of the events' bytes */
+    int64_t self_cpu_memory_usage; /* sum of each event's bytes minus its children's */
+    const char **stack;            /* group_by_stack_n: the first event's first n frames (the
+                                      strings are the events'), else NULL */
+    size_t n_stack;
 } ct_prof_row;
 
 typedef struct ct_prof_rows {
     ct_prof_row *rows;
     size_t n;
+    bool profile_memory;           /* the table shows "CPU Mem" and "Self CPU Mem" */
 } ct_prof_rows;
 
 /* EventList.key_averages(group_by_input_shapes): one row per key in order of first occurrence
@@ -85,6 +91,10 @@ int ct_prof_key_averages(const ct_prof_events *evs, bool group_by_input_shape, c
  * what PyTorch divides by 1000: use it when the events hold absolute clock readings. */
 int ct_prof_key_averages_since(const ct_prof_events *evs, int64_t trace_start_ns, bool group_by_input_shape,
                                ct_prof_rows *out);
+/* The same, keyed also by the first group_by_stack_n frames of the events' stacks
+ * (key_averages(group_by_stack_n=n)); the rows keep those frames for "Source Location". */
+int ct_prof_key_averages_ex(const ct_prof_events *evs, int64_t trace_start_ns, bool group_by_input_shape,
+                            int group_by_stack_n, ct_prof_rows *out);
 /* Frees the rows' strings and array and empties *rows. NULL is a no-op. */
 void ct_prof_rows_free(ct_prof_rows *rows);
 
@@ -117,8 +127,9 @@ void ct_prof_rows_free(ct_prof_rows *rows);
 char *ct_prof_table(const ct_prof_rows *rows, const char *sort_by, int row_limit, const char *header);
 
 /* The rows of ct_prof_table(rows, sort_by, row_limit, ...), same order, same count, as CSV:
- *   Name,Self CPU %,Self CPU,CPU total %,CPU total,CPU time avg,# of Calls[,Input Shapes]
- * (the table's column names; Input Shapes when the table has that column), then one line per
+ *   Name,Self CPU %,Self CPU,CPU total %,CPU total,CPU time avg[,CPU Mem,Self CPU Mem],# of Calls[,Input Shapes]
+ * (the table's column names; the memory ones, in bytes, with profile_memory; Input Shapes when
+ * the table has that column), then one line per
  * row: the full name (never cut), the percentages as numbers without the "%" (time * 100.0 /
  * total, "NaN" where the table prints NaN), the times in microseconds, the count, the full
  * shapes string. Numbers are the shortest decimal that reads back as the same double (Python's
@@ -131,7 +142,8 @@ char *ct_prof_rows_csv(const ct_prof_rows *rows, const char *sort_by, int row_li
 /* The same rows as a JSON array (ct_json_dumps, indent 2), one object per row:
  *   {"name": ..., "input_shapes": ... (only for rows grouped by shape), "count": ...,
  *    "self_cpu_time_total_us": ..., "cpu_time_total_us": ..., "cpu_time_avg_us": ...,
- *    "self_cpu_percent": ..., "cpu_total_percent": ...}
+ *    "self_cpu_percent": ..., "cpu_total_percent": ...,
+ *    "cpu_memory_usage": ..., "self_cpu_memory_usage": ... (bytes, only with profile_memory)}
  * times in microseconds and percentages (0-100) as full-precision numbers, a percentage null
  * where the table prints NaN. With no rows, "[]". Errors as ct_prof_rows_csv. Returns a string
  * for ct_free or NULL. */

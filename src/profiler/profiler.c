@@ -19,44 +19,65 @@
 #include "util/json.h"
 #include "util/strbuf.h"
 
-ct_profiler *ct_profiler_start(bool record_shapes) {
+ct_profiler *ct_profiler_start_config(const ct_profiler_config *config) {
+    int64_t t0 = ct_prof_now_ns();
     ct_library_ensure();
-    if (ct_tls_profiler && ct_tls_profiler->recording) {
+    if (ct_tls_profiler && atomic_load(&ct_tls_profiler->recording)) {
         ct_error_set(CT_ERR_RUNTIME, "Profiler is already enabled on this thread");
         return NULL;
     }
     ct_profiler *p = ct_calloc(1, sizeof *p);
     if (!p) return NULL;
-    p->record_shapes = record_shapes;
-    p->max_events = CT_PROFILER_DEFAULT_MAX_EVENTS;
-    p->recording = true;
-    p->thread_id = (uint64_t)getpid();
-    ct_profiler_install_observer();
+    if (config) p->cfg = *config;
+    p->threads_tail = &p->threads;
+    p->gen = ct_prof_next_gen();
+    atomic_init(&p->max_events, (long long)CT_PROFILER_DEFAULT_MAX_EVENTS);
+    if (!ct_prof_thread_new(p)) {
+        ct_free(p);
+        return NULL;
+    }
+    atomic_init(&p->recording, true);
+    if (p->cfg.all_threads && ct_prof_global_start(p) != 0) {
+        ct_prof_recording_free(p);
+        ct_free(p);
+        return NULL;
+    }
+    if (p->cfg.profile_memory) atomic_fetch_add(&ct_alloc_reporting, 1);
     ct_tls_profiler = p;
+    ct_tls_state.observe |= CT_OBSERVE_PROFILER;
     p->start_ticks = ct_prof_ticks();
     p->start_ns = ct_prof_now_ns();
-    ct_tls_state.observe |= CT_OBSERVE_PROFILER;
+    p->start_call_ns = p->start_ns - t0;
     return p;
+}
+
+ct_profiler *ct_profiler_start(bool record_shapes) {
+    ct_profiler_config c = {.record_shapes = record_shapes};
+    return ct_profiler_start_config(&c);
 }
 
 int ct_profiler_stop(ct_profiler *p) {
     if (!p) return ct_error_set(CT_ERR_VALUE, "ct_profiler_stop: profiler is NULL");
-    if (!p->recording) return ct_error_set(CT_ERR_RUNTIME, "ct_profiler_stop: the profiler is not recording");
+    if (!atomic_load(&p->recording)) return ct_error_set(CT_ERR_RUNTIME, "ct_profiler_stop: the profiler is not recording");
     p->stop_ns = ct_prof_now_ns();
     p->stop_ticks = ct_prof_ticks();
-    p->recording = false;
+    atomic_store(&p->recording, false);
+    /* Note [Profiler threads]: after this no other thread writes its buffer */
+    if (p->cfg.all_threads) ct_prof_global_stop(p);
+    if (p->cfg.profile_memory) atomic_fetch_sub(&ct_alloc_reporting, 1);
     /* close ranges left open (a stop inside a range) */
-    while (p->depth > 0) ct_prof_raw_at(p, (size_t)p->stack[--p->depth])->end_ns = p->stop_ticks;
+    ct_prof_close_open(p);
     if (ct_tls_profiler == p) {
         ct_tls_profiler = NULL;
         ct_tls_state.observe &= ~CT_OBSERVE_PROFILER;
     }
+    p->stop_call_ns = ct_prof_now_ns() - p->stop_ns;
     return 0;
 }
 
 void ct_profiler_free(ct_profiler *p) {
     if (!p) return;
-    if (p->recording) ct_profiler_stop(p);
+    if (atomic_load(&p->recording)) ct_profiler_stop(p);
     for (size_t i = 0; i < p->evs.n; i++) {
         ct_prof_event *e = &p->evs.ev[i];
         if (e->owns_name) ct_free(e->name);
@@ -64,6 +85,7 @@ void ct_profiler_free(ct_profiler *p) {
         ct_free(e->input_types);
         ct_free(e->input_strides);
         ct_free(e->concrete_inputs);
+        ct_free(e->stack);
     }
     ct_free(p->evs.ev);
     ct_prof_recording_free(p);
@@ -72,7 +94,7 @@ void ct_profiler_free(ct_profiler *p) {
 
 static int finalize(ct_profiler *p) {
     if (!p) return ct_error_set(CT_ERR_VALUE, "profiler is NULL");
-    if (p->recording) return ct_error_set(CT_ERR_RUNTIME, "stop the profiler before reading its results");
+    if (atomic_load(&p->recording)) return ct_error_set(CT_ERR_RUNTIME, "stop the profiler before reading its results");
     if (!p->finalized) {
         if (ct_prof_build_events(p) != 0) return -1;
         if (ct_prof_format_inputs(p) != 0) return -1;
@@ -120,29 +142,66 @@ int ct_profiler_event(ct_profiler *p, size_t i, ct_profiler_event_info *out) {
 }
 
 int64_t ct_profiler_overhead_ns(const ct_profiler *p) {
-    /* Note [Profiler cost]: the timed sample scaled to every range recorded */
-    if (!p || p->sampled_events == 0) return 0;
-    double ns = (double)p->sampled_ns * ct_prof_ns_per_tick(p);
-    return (int64_t)(ns * (double)p->raw_events / (double)p->sampled_events);
+    /* Note [Profiler cost]: each thread's timed sample scaled to its ranges */
+    if (!p) return 0;
+    double ns = 0, scale = ct_prof_ns_per_tick(p);
+    for (const ct_prof_thread *t = p->threads; t; t = t->next)
+        if (t->sampled_events)
+            ns += (double)t->sampled_ns * scale * (double)atomic_load_explicit(&t->raw_events, memory_order_relaxed) /
+                  (double)t->sampled_events;
+    return (int64_t)ns;
 }
-int64_t ct_profiler_raw_event_count(const ct_profiler *p) { return p ? p->raw_events : 0; }
-int64_t ct_profiler_dropped_events(const ct_profiler *p) { return p ? p->dropped : 0; }
+static int64_t sum_sampled(const ct_profiler *p) {
+    int64_t n = 0;
+    for (const ct_prof_thread *t = p->threads; t; t = t->next) n += t->sampled_events;
+    return n;
+}
+/* Counters of the threads registered so far (the list only grows, under the registration lock,
+ * and is read here by the starting thread, whose own buffer is first). */
+int64_t ct_profiler_raw_event_count(const ct_profiler *p) {
+    int64_t n = 0;
+    for (const ct_prof_thread *t = p ? p->threads : NULL; t; t = t->next)
+        n += atomic_load_explicit(&t->raw_events, memory_order_relaxed);
+    return n;
+}
+int64_t ct_profiler_dropped_events(const ct_profiler *p) {
+    int64_t n = 0;
+    for (const ct_prof_thread *t = p ? p->threads : NULL; t; t = t->next)
+        n += atomic_load_explicit(&t->dropped, memory_order_relaxed);
+    return n;
+}
+
+int ct_profiler_get_stats(const ct_profiler *p, ct_profiler_stats *out) {
+    if (!p || !out) return ct_error_set(CT_ERR_VALUE, "ct_profiler_get_stats: %s is NULL", p ? "out" : "profiler");
+    bool rec = atomic_load(&p->recording);
+    out->profiler_enable_call_duration_ns = p->start_call_ns;
+    out->profiler_disable_call_duration_ns = rec ? 0 : p->stop_call_ns;
+    out->profiling_window_duration_ns = (rec ? ct_prof_now_ns() : p->stop_ns) - p->start_ns;
+    out->number_of_events = ct_profiler_raw_event_count(p);
+    out->number_of_threads = rec ? 0 : p->n_threads;
+    if (!rec)
+        for (const ct_prof_thread *t = p->threads; t; t = t->next) out->number_of_threads -= t->n_raw == 0 && t != p->threads;
+    out->overhead_ns = ct_profiler_overhead_ns(p);
+    return 0;
+}
 
 int ct_profiler_set_max_events(ct_profiler *p, size_t max_events) {
     if (!p) return ct_error_set(CT_ERR_VALUE, "ct_profiler_set_max_events: profiler is NULL");
     if (max_events > CT_PROFILER_MAX_EVENTS_LIMIT)
         return ct_error_set(CT_ERR_VALUE, "ct_profiler_set_max_events: at most %zu events (got %zu)",
                             (size_t)CT_PROFILER_MAX_EVENTS_LIMIT, max_events);
-    p->max_events = max_events;
+    /* the ranges already handed out count against the new limit */
+    atomic_store(&p->max_events, (long long)max_events);
     return 0;
 }
 
 typedef char *(*rows_fmt)(const ct_prof_rows *, const char *, int);
 
-static char *report(ct_profiler *p, const char *sort_by, int row_limit, bool by_shape, int kind) {
+static char *report(ct_profiler *p, const char *sort_by, int row_limit, bool by_shape, int stack_n, int kind) {
     if (finalize(p) != 0) return NULL;
     ct_prof_rows rows;
-    if (ct_prof_key_averages_since(&p->evs, p->start_ns, by_shape, &rows) != 0) return NULL;
+    if (ct_prof_key_averages_ex(&p->evs, p->start_ns, by_shape, stack_n, &rows) != 0) return NULL;
+    rows.profile_memory = p->cfg.profile_memory;
     char *s = kind == 0 ? ct_prof_table(&rows, sort_by, row_limit, NULL)
               : kind == 1 ? ct_prof_rows_csv(&rows, sort_by, row_limit)
                           : ct_prof_rows_json(&rows, sort_by, row_limit);
@@ -157,24 +216,30 @@ int ct_profiler_set_overhead_footer(ct_profiler *p, bool on) {
 }
 
 char *ct_profiler_table(ct_profiler *p, const char *sort_by, int row_limit, bool by_shape) {
-    char *t = report(p, sort_by, row_limit, by_shape, 0);
+    return ct_profiler_table_ex(p, sort_by, row_limit, by_shape, 0);
+}
+
+char *ct_profiler_table_ex(ct_profiler *p, const char *sort_by, int row_limit, bool by_shape, int stack_n) {
+    char *t = report(p, sort_by, row_limit, by_shape, stack_n, 0);
     if (!t || !p->overhead_footer || !*t) return t;
     /* Note [Profiler cost]: the hooks' time on the timed sample, scaled to every range */
     ct_strbuf b = CT_STRBUF_INIT;
     ct_sb_puts(&b, t);
     ct_free(t);
     int64_t ns = ct_profiler_overhead_ns(p);
+    int64_t raw = ct_profiler_raw_event_count(p), dropped = ct_profiler_dropped_events(p);
     ct_sb_printf(&b, "Profiler overhead (estimated): %.3fus over %" PRId64 " ranges, %.0fns each (timed on %" PRId64 " of them)\n",
-                 (double)ns / 1000.0, p->raw_events, p->raw_events ? (double)ns / (double)p->raw_events : 0.0,
-                 p->sampled_events);
-    if (p->dropped) ct_sb_printf(&b, "Ranges not recorded (over the event limit or nesting depth): %" PRId64 "\n", p->dropped);
+                 (double)ns / 1000.0, raw, raw ? (double)ns / (double)raw : 0.0, sum_sampled(p));
+    ct_sb_printf(&b, "Profiler start: %.3fus, stop: %.3fus\n", (double)p->start_call_ns / 1000.0,
+                 (double)p->stop_call_ns / 1000.0);
+    if (dropped) ct_sb_printf(&b, "Ranges not recorded (over the event limit or nesting depth): %" PRId64 "\n", dropped);
     return ct_sb_finish(&b);
 }
 char *ct_profiler_table_csv(ct_profiler *p, const char *sort_by, int row_limit, bool by_shape) {
-    return report(p, sort_by, row_limit, by_shape, 1);
+    return report(p, sort_by, row_limit, by_shape, 0, 1);
 }
 char *ct_profiler_table_json(ct_profiler *p, const char *sort_by, int row_limit, bool by_shape) {
-    return report(p, sort_by, row_limit, by_shape, 2);
+    return report(p, sort_by, row_limit, by_shape, 0, 2);
 }
 
 /* ---- the event tree ---- */
@@ -191,7 +256,7 @@ char *ct_profiler_tree(ct_profiler *p) {
     /* events are stored in start order, parents before children: a preorder walk */
     for (size_t i = 0; i < p->evs.n; i++) {
         const ct_prof_event *e = &p->evs.ev[i];
-        if (e->removed) continue;
+        if (e->removed || e->memory_record) continue;
         for (int d = depth_of(&p->evs, i); d > 0; d--) ct_sb_puts(&b, "  ");
         ct_sb_puts(&b, e->name);
         if (e->input_shapes && strcmp(e->input_shapes, "[]") != 0) {
@@ -221,7 +286,7 @@ char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name) {
     int64_t base_ns = real_ns - ct_prof_now_ns(); /* wall-clock time of the monotonic zero */
     cJSON_AddNumberToObject(root, "schemaVersion", 1);
     cJSON_AddArrayToObject(root, "deviceProperties");
-    cJSON_AddNumberToObject(root, "record_shapes", p->record_shapes ? 1 : 0);
+    cJSON_AddNumberToObject(root, "record_shapes", p->cfg.record_shapes ? 1 : 0);
     char trace_id[40];
     snprintf(trace_id, sizeof trace_id, "%016" PRIX64 "%016" PRIX64, (uint64_t)real_ns, (uint64_t)p->start_ns ^ (uint64_t)pid);
     cJSON_AddStringToObject(root, "trace_id", trace_id);
@@ -230,7 +295,7 @@ char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name) {
     int64_t ext = 0;
     for (size_t i = 0; i < p->evs.n; i++) {
         const ct_prof_event *e = &p->evs.ev[i];
-        if (e->removed) continue;
+        if (e->removed || e->memory_record) continue; /* "[memory]" events have no trace name */
         cJSON *o = cJSON_CreateObject();
         if (!o) goto oom;
         cJSON_AddItemToArray(evs, o);
@@ -238,7 +303,7 @@ char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name) {
         cJSON_AddStringToObject(o, "cat", e->scope == CT_SCOPE_USER_SCOPE ? "user_annotation" : "cpu_op");
         cJSON_AddStringToObject(o, "name", e->name);
         cJSON_AddNumberToObject(o, "pid", pid);
-        cJSON_AddNumberToObject(o, "tid", pid);
+        cJSON_AddNumberToObject(o, "tid", (double)e->thread_id);
         cJSON_AddNumberToObject(o, "ts", us(e->start_ns));
         cJSON_AddNumberToObject(o, "dur", us(e->end_ns - e->start_ns));
         cJSON *a = cJSON_AddObjectToObject(o, "args");
@@ -287,32 +352,35 @@ char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name) {
             cJSON_AddStringToObject(o, "ph", k == 0 ? "s" : "f");
             cJSON_AddNumberToObject(o, "id", flow);
             cJSON_AddNumberToObject(o, "pid", pid);
-            cJSON_AddNumberToObject(o, "tid", pid);
+            cJSON_AddNumberToObject(o, "tid", (double)(k == 0 ? f->thread_id : b->thread_id));
             cJSON_AddNumberToObject(o, "ts", us(k == 0 ? f->start_ns : b->start_ns));
             cJSON_AddStringToObject(o, "cat", "fwdbwd");
             cJSON_AddStringToObject(o, "name", "fwdbwd");
             if (k == 1) cJSON_AddStringToObject(o, "bp", "e");
         }
     }
-    /* process and thread metadata, and the profiler's own span */
+    /* process metadata, each recording thread's name and sort index, and the profiler's own span */
     const char *meta_names[] = {"process_name", "process_labels", "process_sort_index", "thread_name", "thread_sort_index"};
-    for (int k = 0; k < 5; k++) {
-        cJSON *o = cJSON_CreateObject();
-        if (!o) goto oom;
-        cJSON_AddItemToArray(evs, o);
-        cJSON_AddStringToObject(o, "name", meta_names[k]);
-        cJSON_AddStringToObject(o, "ph", "M");
-        cJSON_AddNumberToObject(o, "ts", us(p->start_ns));
-        cJSON_AddNumberToObject(o, "pid", pid);
-        cJSON_AddNumberToObject(o, "tid", k < 3 ? 0 : pid);
-        cJSON *a = cJSON_AddObjectToObject(o, "args");
-        if (!a) goto oom;
-        char tname[64];
-        snprintf(tname, sizeof tname, "thread %d (ctorch)", pid);
-        if (k == 0) cJSON_AddStringToObject(a, "name", "ctorch");
-        else if (k == 1) cJSON_AddStringToObject(a, "labels", "CPU");
-        else if (k == 3) cJSON_AddStringToObject(a, "name", tname);
-        else cJSON_AddNumberToObject(a, "sort_index", pid);
+    for (const ct_prof_thread *t = p->threads; t; t = t->next) {
+        if (t != p->threads && t->n_raw == 0) continue; /* registered but recorded nothing */
+        for (int k = t == p->threads ? 0 : 3; k < 5; k++) {
+            cJSON *o = cJSON_CreateObject();
+            if (!o) goto oom;
+            cJSON_AddItemToArray(evs, o);
+            cJSON_AddStringToObject(o, "name", meta_names[k]);
+            cJSON_AddStringToObject(o, "ph", "M");
+            cJSON_AddNumberToObject(o, "ts", us(p->start_ns));
+            cJSON_AddNumberToObject(o, "pid", pid);
+            cJSON_AddNumberToObject(o, "tid", k < 3 ? 0 : (double)t->tid);
+            cJSON *a = cJSON_AddObjectToObject(o, "args");
+            if (!a) goto oom;
+            char tname[64];
+            snprintf(tname, sizeof tname, "thread %llu (ctorch)", (unsigned long long)t->tid);
+            if (k == 0) cJSON_AddStringToObject(a, "name", "ctorch");
+            else if (k == 1) cJSON_AddStringToObject(a, "labels", "CPU");
+            else if (k == 3) cJSON_AddStringToObject(a, "name", tname);
+            else cJSON_AddNumberToObject(a, "sort_index", k == 2 ? pid : (double)t->tid);
+        }
     }
     cJSON *span = cJSON_CreateObject();
     if (!span) goto oom;
@@ -360,6 +428,8 @@ char *ct_profiler_stacks(ct_profiler *p, const char *metric) {
     }
     if (finalize(p) != 0) return NULL;
     size_t n = p->evs.n;
+    bool with_frames = false;
+    for (size_t i = 0; i < n && !with_frames; i++) with_frames = !p->evs.ev[i].removed && p->evs.ev[i].n_stack > 0;
     double *child = ct_calloc(n ? n : 1, sizeof *child);
     if (!child) return NULL;
     /* times as PyTorch derives them: microseconds from the trace start, self = total - children */
@@ -376,6 +446,19 @@ char *ct_profiler_stacks(ct_profiler *p, const char *metric) {
         double total = (double)(e->end_ns - p->start_ns) / 1000.0 - (double)(e->start_ns - p->start_ns) / 1000.0;
         double v = self_time ? total - child[i] : total;
         if ((int64_t)v <= 0) continue; /* as PyTorch: only ranges worth at least 1 us */
+        if (with_frames) {
+            /* EventList.export_stacks: the event's frames, outermost first, " ;\t\n" made '_' */
+            if (e->n_stack == 0) continue;
+            for (size_t k = e->n_stack; k-- > 0;) {
+                for (const char *c = e->stack[k]; *c; c++) {
+                    char ch = (*c == ' ' || *c == ';' || *c == '\t' || *c == '\n') ? '_' : *c;
+                    ct_sb_write(&b, &ch, 1);
+                }
+                if (k) ct_sb_write(&b, ";", 1);
+            }
+            ct_sb_printf(&b, " %" PRId64 "\n", (int64_t)v);
+            continue;
+        }
         int d = 0;
         for (int64_t a = (int64_t)i; a >= 0 && d < CT_PROF_MAX_DEPTH; a = p->evs.ev[a].parent) chain[d++] = a;
         for (int k = d - 1; k >= 0; k--) {
@@ -409,6 +492,11 @@ struct ct_record_function {
     void *range;
 };
 
+static _Thread_local struct {
+    const char *file, *func;
+    int line;
+} tls_loc;
+
 /* profiler::_record_function_enter_new(str name, str? args=None) -> _RecordFunction */
 int ct_k_record_function_enter_new(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
@@ -416,7 +504,11 @@ int ct_k_record_function_enter_new(const ct_op *op, ct_keyset ks, ct_value *args
     if (args[0].tag != CT_TAG_STRING) return ct_error_set(CT_ERR_TYPE, "_record_function_enter_new(): argument 'name' must be str");
     ct_record_function *rf = ct_malloc(sizeof *rf);
     if (!rf) return -1;
-    rf->range = ct_record_user_scope_begin(args[0].u.s);
+    /* a location handed over by ct_record_function_enter_at on this thread, used once */
+    const char *file = tls_loc.file, *func = tls_loc.func;
+    int line = tls_loc.line;
+    tls_loc.file = NULL;
+    rf->range = ct_record_user_scope_begin(args[0].u.s, file, line, func);
     rets[0] = ct_object(rf);
     return 0;
 }
@@ -439,6 +531,19 @@ ct_record_function *ct_record_function_enter(const char *name) {
         return NULL;
     }
     return ct__record_function_enter_new(name, NULL);
+}
+
+ct_record_function *ct_record_function_enter_at(const char *name, const char *file, int line, const char *func) {
+    if (!name) {
+        ct_error_set(CT_ERR_VALUE, "record_function: name is NULL");
+        return NULL;
+    }
+    tls_loc.file = file;
+    tls_loc.line = line;
+    tls_loc.func = func;
+    ct_record_function *rf = ct__record_function_enter_new(name, NULL);
+    tls_loc.file = NULL; /* when a mode handled the op without the kernel */
+    return rf;
 }
 
 int ct_record_function_exit(ct_record_function *rf) {

@@ -42,6 +42,10 @@ typedef struct ct_prof_event {
     char *input_strides;    /* JSON list of lists */
     char *concrete_inputs;  /* JSON list of strings: ["", "", "1", "[64, 600]"] */
     bool removed;           /* merged into its parent by _remove_dup_nodes */
+    bool memory_record;     /* a "[memory]" event: profile_memory bytes inside no other event */
+    int64_t cpu_memory_usage; /* profile_memory: bytes allocated minus freed within the range */
+    const char **stack;     /* with_stack: source frames, innermost first (strings the profiler owns) */
+    size_t n_stack;
 } ct_prof_event;
 
 typedef struct ct_prof_events {

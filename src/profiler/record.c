@@ -2,7 +2,7 @@
  * autograd engine, the Python-key fallback and record_function, kept per profiling thread.
  *
  * Note [Profiler recording]
- *   A range is recorded as a 56-byte ct_prof_raw in chunks of 1024 that never move (no
+ *   A range is recorded as a 64-byte ct_prof_raw in chunks of 1024 that never move (no
  *   reallocation and copying as the list grows); its name is an immortal string (an op's name,
  *   a literal) or a copy kept once per distinct name, so recording a range allocates nothing
  *   but a new chunk every 1024 ranges. Recording stops at max_events ranges (a million unless
@@ -16,12 +16,15 @@
  *   on a sample: the first 64 ranges and every 64th after them also read the clock on entry to
  *   the opening hook and on exit from the closing one, and ct_profiler_overhead_ns() scales the sample's time to every range
  *   recorded, so the cost of profiling is shown rather than hidden in the numbers it produces. */
+#define _GNU_SOURCE /* syscall(SYS_gettid) */
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "autograd/node.h"
@@ -68,245 +71,6 @@ int64_t ct_prof_now_ns(void) {
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* ---- input formatting (record_shapes) ---- */
-
-/* Python's repr of a float as PyTorch's "Concrete Inputs" shows it */
-static void put_double(ct_strbuf *b, double d) {
-    char num[64];
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(num, sizeof num, "%.*g", prec, d);
-        if (strtod(num, NULL) == d) break;
-    }
-    if (!strpbrk(num, ".eni")) strcat(num, ".0");
-    ct_sb_puts(b, num);
-}
-
-/* ---- recording inputs: a compact copy now, strings at report time (Note [Profiler cost]) ---- */
-
-enum { RAW_TENSOR = 1, RAW_INT, RAW_DOUBLE, RAW_BOOL, RAW_LIST, RAW_STRING, RAW_OTHER, RAW_TENSORLIST };
-#define RAW_MAX_LIST 64
-
-static unsigned char *arena_take(ct_profiler *p, size_t n) {
-    ct_prof_chunk *c = p->arena;
-    if (!c || c->cap - c->used < n) {
-        size_t cap = n > 60000 ? n : 60000;
-        ct_prof_chunk *nc = ct_malloc(sizeof *nc + cap);
-        if (!nc) return NULL;
-        nc->next = c;
-        nc->used = 0;
-        nc->cap = cap;
-        p->arena = c = nc;
-    }
-    unsigned char *r = c->data + c->used;
-    c->used += n;
-    return r;
-}
-
-static size_t raw_size(const ct_value *in, int n) {
-    size_t sz = 0;
-    for (int i = 0; i < n; i++) {
-        sz += 1;
-        switch (in[i].tag) {
-        case CT_TAG_TENSOR: sz += 2 + 16 * (size_t)in[i].u.t->ndim; break;
-        case CT_TAG_INT:
-        case CT_TAG_DOUBLE: sz += 8; break;
-        case CT_TAG_BOOL: sz += 1; break;
-        case CT_TAG_INTLIST: sz += 8 + 8 * (size_t)(in[i].u.list.len < RAW_MAX_LIST ? in[i].u.list.len : RAW_MAX_LIST); break;
-        case CT_TAG_TENSORLIST: {
-            sz += 8;
-            for (int64_t k = 0; k < in[i].u.tlist.len && k < RAW_MAX_LIST; k++) sz += 1 + 16 * (size_t)in[i].u.tlist.items[k]->ndim;
-            break;
-        }
-        default: break;
-        }
-    }
-    return sz;
-}
-
-static void record_inputs(ct_profiler *p, ct_prof_raw *e, const ct_value *in, int n) {
-    size_t sz = raw_size(in, n);
-    unsigned char *w = arena_take(p, sz ? sz : 1);
-    if (!w) return; /* out of memory: the event keeps no shapes */
-    e->inputs = w;
-    e->inputs_len = (uint32_t)sz;
-    e->has_inputs = true;
-    for (int i = 0; i < n; i++) {
-        const ct_value *v = &in[i];
-        switch (v->tag) {
-        case CT_TAG_TENSOR: {
-            const ct_tensor *t = v->u.t;
-            *w++ = RAW_TENSOR;
-            *w++ = (unsigned char)t->dtype;
-            *w++ = (unsigned char)t->ndim;
-            memcpy(w, t->sizes, 8 * (size_t)t->ndim);
-            w += 8 * (size_t)t->ndim;
-            memcpy(w, t->strides, 8 * (size_t)t->ndim);
-            w += 8 * (size_t)t->ndim;
-            break;
-        }
-        case CT_TAG_INT: *w++ = RAW_INT; memcpy(w, &v->u.i, 8); w += 8; break;
-        case CT_TAG_DOUBLE: *w++ = RAW_DOUBLE; memcpy(w, &v->u.d, 8); w += 8; break;
-        case CT_TAG_BOOL: *w++ = RAW_BOOL; *w++ = v->u.b; break;
-        case CT_TAG_INTLIST: {
-            int64_t len = v->u.list.len < RAW_MAX_LIST ? v->u.list.len : RAW_MAX_LIST;
-            *w++ = RAW_LIST;
-            memcpy(w, &len, 8);
-            w += 8;
-            memcpy(w, v->u.list.data, 8 * (size_t)len);
-            w += 8 * (size_t)len;
-            break;
-        }
-        case CT_TAG_TENSORLIST: { /* each element's sizes and strides */
-            int64_t len = v->u.tlist.len < RAW_MAX_LIST ? v->u.tlist.len : RAW_MAX_LIST;
-            *w++ = RAW_TENSORLIST;
-            memcpy(w, &len, 8);
-            w += 8;
-            for (int64_t k = 0; k < len; k++) {
-                const ct_tensor *t = v->u.tlist.items[k];
-                *w++ = (unsigned char)t->ndim;
-                memcpy(w, t->sizes, 8 * (size_t)t->ndim);
-                w += 8 * (size_t)t->ndim;
-                memcpy(w, t->strides, 8 * (size_t)t->ndim);
-                w += 8 * (size_t)t->ndim;
-            }
-            break;
-        }
-        case CT_TAG_STRING: *w++ = RAW_STRING; break;
-        default: *w++ = RAW_OTHER; break;
-        }
-    }
-}
-
-static void put_raw_list(ct_strbuf *b, const unsigned char *r, int64_t n) {
-    char num[32];
-    ct_sb_puts(b, "[");
-    for (int64_t i = 0; i < n; i++) {
-        int64_t v;
-        memcpy(&v, r + 8 * i, 8);
-        snprintf(num, sizeof num, "%s%" PRId64, i ? ", " : "", v);
-        ct_sb_puts(b, num);
-    }
-    ct_sb_puts(b, "]");
-}
-
-/* the strings PyTorch's profiler shows: Input Shapes / Input Dims, Input type, Input Strides,
- * Concrete Inputs */
-static int format_raw(ct_prof_event *e) {
-    ct_strbuf shapes = CT_STRBUF_INIT, types = CT_STRBUF_INIT, strides = CT_STRBUF_INIT, concrete = CT_STRBUF_INIT;
-    ct_sb_puts(&shapes, "[");
-    ct_sb_puts(&types, "[");
-    ct_sb_puts(&strides, "[");
-    ct_sb_puts(&concrete, "[");
-    const unsigned char *r = e->raw_inputs, *end = r + e->raw_len;
-    for (int i = 0; r < end; i++) {
-        const char *sep = i ? ", " : "";
-        ct_sb_puts(&shapes, sep);
-        ct_sb_puts(&types, sep);
-        ct_sb_puts(&strides, sep);
-        ct_sb_puts(&concrete, sep);
-        int tag = *r++;
-        switch (tag) {
-        case RAW_TENSOR: {
-            ct_dtype dt = (ct_dtype)(signed char)*r++;
-            int nd = *r++;
-            put_raw_list(&shapes, r, nd);
-            put_raw_list(&strides, r + 8 * nd, nd);
-            r += 16 * (size_t)nd;
-            ct_sb_puts(&types, "\"");
-            ct_sb_puts(&types, ct_dtype_type_meta_name(dt));
-            ct_sb_puts(&types, "\"");
-            ct_sb_puts(&concrete, "\"\"");
-            break;
-        }
-        case RAW_INT:
-        case RAW_DOUBLE:
-        case RAW_BOOL: {
-            ct_sb_puts(&shapes, "[]");
-            ct_sb_puts(&types, "\"Scalar\"");
-            ct_sb_puts(&strides, "[]");
-            ct_sb_puts(&concrete, "\"");
-            char num[32];
-            if (tag == RAW_INT) {
-                int64_t v;
-                memcpy(&v, r, 8);
-                r += 8;
-                snprintf(num, sizeof num, "%" PRId64, v);
-                ct_sb_puts(&concrete, num);
-            } else if (tag == RAW_BOOL) {
-                ct_sb_puts(&concrete, *r++ ? "True" : "False");
-            } else {
-                double d;
-                memcpy(&d, r, 8);
-                r += 8;
-                put_double(&concrete, d);
-            }
-            ct_sb_puts(&concrete, "\"");
-            break;
-        }
-        case RAW_LIST: {
-            int64_t len;
-            memcpy(&len, r, 8);
-            r += 8;
-            ct_sb_puts(&shapes, "[]");
-            ct_sb_puts(&types, "\"ScalarList\"");
-            ct_sb_puts(&strides, "[]");
-            ct_sb_puts(&concrete, "\"");
-            put_raw_list(&concrete, r, len);
-            ct_sb_puts(&concrete, "\"");
-            r += 8 * (size_t)len;
-            break;
-        }
-        case RAW_TENSORLIST: { /* as PyTorch shows a TensorList: a list of shapes / strides */
-            int64_t len;
-            memcpy(&len, r, 8);
-            r += 8;
-            ct_sb_puts(&shapes, "[");
-            ct_sb_puts(&strides, "[");
-            for (int64_t k = 0; k < len; k++) {
-                int nd = *r++;
-                if (k) {
-                    ct_sb_puts(&shapes, ", ");
-                    ct_sb_puts(&strides, ", ");
-                }
-                put_raw_list(&shapes, r, nd);
-                put_raw_list(&strides, r + 8 * nd, nd);
-                r += 16 * (size_t)nd;
-            }
-            ct_sb_puts(&shapes, "]");
-            ct_sb_puts(&strides, "]");
-            ct_sb_puts(&types, "\"TensorList\"");
-            ct_sb_puts(&concrete, "\"\"");
-            break;
-        }
-        default:
-            ct_sb_puts(&shapes, "[]");
-            ct_sb_puts(&types, tag == RAW_STRING ? "\"String\"" : "\"\"");
-            ct_sb_puts(&strides, "[]");
-            ct_sb_puts(&concrete, "\"\"");
-            break;
-        }
-    }
-    ct_sb_puts(&shapes, "]");
-    ct_sb_puts(&types, "]");
-    ct_sb_puts(&strides, "]");
-    ct_sb_puts(&concrete, "]");
-    e->input_shapes = ct_sb_finish(&shapes);
-    e->input_types = ct_sb_finish(&types);
-    e->input_strides = ct_sb_finish(&strides);
-    e->concrete_inputs = ct_sb_finish(&concrete);
-    if (!e->input_shapes || !e->input_types || !e->input_strides || !e->concrete_inputs) return -1;
-    return 0;
-}
-
-int ct_prof_format_inputs(ct_profiler *p) {
-    for (size_t i = 0; i < p->evs.n; i++) {
-        ct_prof_event *e = &p->evs.ev[i];
-        if (e->has_inputs && !e->input_shapes && format_raw(e) != 0)
-            return ct_error_set(CT_ERR_NOMEM, "profiler: out of memory formatting inputs");
-    }
-    return 0;
-}
-
 /* ---- names ---- */
 
 static bool name_equal(const char *s, const char *a, size_t la, const char *b) {
@@ -316,100 +80,339 @@ static bool name_equal(const char *s, const char *a, size_t la, const char *b) {
 
 static uint64_t name_hash_of(const void *ctx, uint32_t i) { return ct_hash_str2(((char *const *)ctx)[i], NULL); }
 
-/* The profiler's copy of prefix + name, made once per distinct name; NULL when out of memory. */
-static const char *intern_name(ct_profiler *p, const char *prefix, const char *name) {
-    if (ct_grow(p->names, p->names_cap, p->names_n + 1, 64) != 0 ||
-        ct_hindex_reserve(&p->names_ix, p->names_n + 1, name_hash_of, p->names) != 0)
+/* The thread's copy of prefix + name, made once per distinct name; NULL when out of memory. */
+static const char *intern_name(ct_prof_thread *t, const char *prefix, const char *name) {
+    if (ct_grow(t->names, t->names_cap, t->names_n + 1, 64) != 0 ||
+        ct_hindex_reserve(&t->names_ix, t->names_n + 1, name_hash_of, t->names) != 0)
         return NULL;
     size_t la = prefix ? strlen(prefix) : 0;
-    size_t h = ct_hindex_first(&p->names_ix, ct_hash_str2(prefix, name));
-    for (uint32_t e; (e = p->names_ix.slots[h]) != 0; h = ct_hindex_next(&p->names_ix, h))
-        if (name_equal(p->names[e - 1], prefix, la, name)) return p->names[e - 1];
+    size_t h = ct_hindex_first(&t->names_ix, ct_hash_str2(prefix, name));
+    for (uint32_t e; (e = t->names_ix.slots[h]) != 0; h = ct_hindex_next(&t->names_ix, h))
+        if (name_equal(t->names[e - 1], prefix, la, name)) return t->names[e - 1];
     size_t lb = name ? strlen(name) : 0;
     char *s = ct_malloc(la + lb + 1);
     if (!s) return NULL;
     if (la) memcpy(s, prefix, la);
     if (lb) memcpy(s + la, name, lb);
     s[la + lb] = '\0';
-    p->names[p->names_n] = s;
-    ct_hindex_put(&p->names_ix, h, p->names_n++);
+    t->names[t->names_n] = s;
+    ct_hindex_put(&t->names_ix, h, t->names_n++);
     return s;
 }
 
 /* ---- ranges (Note [Profiler recording]) ---- */
 
-static ct_prof_raw *raw_slot(ct_profiler *p, size_t i) {
+static ct_prof_raw *raw_slot(ct_prof_thread *t, size_t i) {
     size_t c = i >> CT_PROF_RAW_CHUNK_SHIFT;
-    if (c == p->raw_chunks) {
-        if (ct_grow(p->raw, p->raw_chunks_cap, p->raw_chunks + 1, 16) != 0) return NULL;
+    if (c == t->raw_chunks) {
+        if (ct_grow(t->raw, t->raw_chunks_cap, t->raw_chunks + 1, 16) != 0) return NULL;
         ct_prof_raw *chunk = ct_malloc(sizeof(ct_prof_raw) << CT_PROF_RAW_CHUNK_SHIFT);
         if (!chunk) return NULL;
-        p->raw[p->raw_chunks++] = chunk;
+        t->raw[t->raw_chunks++] = chunk;
     }
-    return ct_prof_raw_at(p, i);
+    return ct_prof_raw_at(t, i);
 }
 
-void ct_prof_recording_free(ct_profiler *p) {
-    for (size_t c = 0; c < p->raw_chunks; c++) ct_free(p->raw[c]);
-    ct_free(p->raw);
-    p->raw = NULL;
-    p->raw_chunks = p->raw_chunks_cap = p->n_raw = 0;
-    for (size_t i = 0; i < p->names_n; i++) ct_free(p->names[i]);
-    ct_free(p->names);
-    ct_hindex_free(&p->names_ix);
-    p->names = NULL;
-    p->names_n = p->names_cap = 0;
-    ct_prof_chunk *c = p->arena;
+static void thread_free(ct_prof_thread *t) {
+    for (size_t c = 0; c < t->raw_chunks; c++) ct_free(t->raw[c]);
+    ct_free(t->raw);
+    for (size_t i = 0; i < t->names_n; i++) ct_free(t->names[i]);
+    ct_free(t->names);
+    ct_hindex_free(&t->names_ix);
+    ct_free(t->mem);
+    ct_prof_chunk *c = t->arena;
     while (c) {
         ct_prof_chunk *next = c->next;
         ct_free(c);
         c = next;
     }
-    p->arena = NULL;
+    ct_free(t);
+}
+
+void ct_prof_recording_free(ct_profiler *p) {
+    ct_prof_thread *t = p->threads;
+    while (t) {
+        ct_prof_thread *next = t->next;
+        thread_free(t);
+        t = next;
+    }
+    p->threads = NULL;
+    p->threads_tail = &p->threads;
+    p->n_threads = 0;
+}
+
+static int cmp_mem(const void *a, const void *b) {
+    const ct_prof_mem *x = a, *y = b;
+    return x->ticks < y->ticks ? -1 : x->ticks > y->ticks;
+}
+
+/* profile_memory, as _parse_kineto_results attributes it: every event gets the bytes of the
+ * memory records stamped within [start, end] (MemRecordsAcc.in_interval, bounds included) on
+ * its thread (PyTorch records memory only on the threads it profiles, so matching by time
+ * alone is the same there); records inside no event become "[memory]" events of their own, at
+ * their time, without duration. */
+static int attribute_memory(ct_profiler *p, double scale) {
+    ct_prof_events *evs = &p->evs;
+    size_t base = 0, extra = 0;
+    for (ct_prof_thread *t = p->threads; t; t = t->next) extra += t->n_mem;
+    if (extra == 0) return 0;
+    ct_prof_event *ne = ct_realloc(evs->ev, (evs->n + extra) * sizeof *ne);
+    if (!ne) return -1;
+    evs->ev = ne;
+    evs->cap = evs->n + extra;
+    size_t n_events = evs->n;
+    for (ct_prof_thread *t = p->threads; t; base += t->n_raw, t = t->next) {
+        if (!t->n_mem) continue;
+        qsort(t->mem, t->n_mem, sizeof *t->mem, cmp_mem);
+        bool *used = ct_calloc(t->n_mem, sizeof *used);
+        if (!used) return -1;
+        int64_t *at = ct_malloc(t->n_mem * sizeof *at);
+        if (!at) {
+            ct_free(used);
+            return -1;
+        }
+        for (size_t k = 0; k < t->n_mem; k++) at[k] = ticks_to_ns(p, scale, t->mem[k].ticks);
+        for (size_t i = base; i < base + t->n_raw; i++) {
+            ct_prof_event *e = &evs->ev[i];
+            /* bisect_left on start, then forward to the end */
+            size_t lo = 0, hi = t->n_mem;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (at[mid] < e->start_ns) lo = mid + 1;
+                else hi = mid;
+            }
+            for (size_t k = lo; k < t->n_mem && at[k] <= e->end_ns; k++) {
+                e->cpu_memory_usage += t->mem[k].bytes;
+                used[k] = true;
+            }
+        }
+        for (size_t k = 0; k < t->n_mem; k++) {
+            if (used[k]) continue;
+            ct_prof_event *m = &evs->ev[evs->n++];
+            memset(m, 0, sizeof *m);
+            m->name = (char *)"[memory]";
+            m->start_ns = m->end_ns = at[k];
+            m->parent = -1;
+            m->thread_id = t->tid;
+            m->sequence_nr = -1;
+            m->cpu_memory_usage = t->mem[k].bytes;
+            m->memory_record = true;
+        }
+        ct_free(used);
+        ct_free(at);
+    }
+    (void)n_events;
+    return 0;
+}
+
+/* "file(line): func" as PyTorch's stack entries read ("path.py(12): forward") */
+static int build_stack(ct_prof_event *e, const ct_prof_frame *f) {
+    size_t n = 0;
+    for (const ct_prof_frame *g = f; g; g = g->up) n++;
+    if (!n) return 0;
+    e->stack = ct_malloc(n * sizeof *e->stack);
+    if (!e->stack) return -1;
+    for (const ct_prof_frame *g = f; g; g = g->up) e->stack[e->n_stack++] = g->text;
+    return 0;
 }
 
 int ct_prof_build_events(ct_profiler *p) {
     ct_prof_events *evs = &p->evs;
     if (evs->ev) return 0;
     double scale = ct_prof_ns_per_tick(p); /* Note [Profiler clock] */
-    evs->ev = ct_calloc(p->n_raw ? p->n_raw : 1, sizeof *evs->ev);
+    size_t total = 0;
+    for (ct_prof_thread *t = p->threads; t; t = t->next) total += t->n_raw;
+    evs->ev = ct_calloc(total ? total : 1, sizeof *evs->ev);
     if (!evs->ev) return -1;
-    evs->cap = p->n_raw;
-    for (size_t i = 0; i < p->n_raw; i++) {
-        const ct_prof_raw *r = ct_prof_raw_at(p, i);
-        ct_prof_event *e = &evs->ev[i];
-        e->name = (char *)r->name;
-        e->owns_name = false;
-        e->start_ns = ticks_to_ns(p, scale, r->start_ns);
-        e->end_ns = ticks_to_ns(p, scale, r->end_ns);
-        e->parent = r->parent;
-        e->thread_id = p->thread_id;
-        e->scope = (ct_prof_scope)r->scope;
-        e->sequence_nr = r->sequence_nr;
-        e->fwd_thread_id = r->fwd_thread;
-        e->has_inputs = r->has_inputs;
-        e->raw_inputs = r->inputs;
-        e->raw_len = r->inputs_len;
+    evs->cap = total;
+    /* threads one after another, each in start order (parents before children) */
+    size_t i = 0;
+    for (ct_prof_thread *t = p->threads; t; t = t->next) {
+        size_t base = i;
+        for (size_t k = 0; k < t->n_raw; k++, i++) {
+            const ct_prof_raw *r = ct_prof_raw_at(t, k);
+            ct_prof_event *e = &evs->ev[i];
+            e->name = (char *)r->name;
+            e->owns_name = false;
+            e->start_ns = ticks_to_ns(p, scale, r->start_ns);
+            e->end_ns = ticks_to_ns(p, scale, r->end_ns);
+            e->parent = r->parent < 0 ? -1 : (int64_t)(base + (size_t)r->parent);
+            e->thread_id = t->tid;
+            e->scope = (ct_prof_scope)r->scope;
+            e->sequence_nr = r->sequence_nr;
+            e->fwd_thread_id = r->fwd_thread;
+            e->has_inputs = r->has_inputs;
+            e->raw_inputs = r->inputs;
+            e->raw_len = r->inputs_len;
+            evs->n = i + 1;
+            if (r->frame && build_stack(e, r->frame) != 0) return -1;
+        }
     }
-    evs->n = p->n_raw;
+    evs->n = total;
+    if (p->cfg.profile_memory && attribute_memory(p, scale) != 0) return -1;
     return 0;
+}
+
+/* Note [Profiler threads]
+ *   Each recording thread writes its own buffer (ct_prof_thread), so recording takes no lock.
+ *   Without all_threads only the starting thread records, through ct_tls_profiler, and stops
+ *   the profiler itself: nothing is shared. With all_threads the profiler is published in
+ *   g_profiler; a thread's first event registers a buffer for it (under g_lock), and every hook
+ *   on a thread other than the starting one brackets its work with its own busy flag (a slot
+ *   of g_busy, one cache line each): it sets the flag, then reads g_profiler (both sequentially
+ *   consistent). The stop clears g_profiler, then waits until every flag is down: a hook
+ *   either saw the profiler gone or is waited for, so once the stop returns no thread touches
+ *   the buffers and the reports read them freely. Ranges still open are closed at the stop.
+ *   Threads beyond CT_PROF_BUSY_SLOTS share the last slot as a counter. The limit on ranges is
+ *   handed to threads in blocks (one atomic operation per block), so it holds over all of them. */
+#define CT_PROF_BUSY_SLOTS 255
+typedef struct busy_slot {
+    atomic_int busy;
+    char pad[64 - sizeof(atomic_int)];
+} busy_slot;
+static busy_slot g_busy[CT_PROF_BUSY_SLOTS + 1];
+static atomic_int g_next_slot;
+static _Atomic(ct_profiler *) g_profiler;
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local int tls_slot = -1;
+static _Thread_local ct_prof_thread *tls_buf;
+static _Thread_local uint64_t tls_gen;
+static atomic_ullong g_gen;
+
+#define ALLOWANCE_BLOCK 256
+
+static uint64_t os_tid(void) { return (uint64_t)syscall(SYS_gettid); }
+
+ct_prof_thread *ct_prof_thread_new(ct_profiler *p) {
+    ct_prof_thread *t = ct_calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->tid = os_tid();
+    *p->threads_tail = t;
+    p->threads_tail = &t->next;
+    p->n_threads++;
+    return t;
+}
+
+int ct_prof_global_start(ct_profiler *p) {
+    pthread_mutex_lock(&g_lock);
+    if (atomic_load(&g_profiler)) {
+        pthread_mutex_unlock(&g_lock);
+        return ct_error_set(CT_ERR_RUNTIME, "Profiler is already enabled.");
+    }
+    atomic_store(&g_profiler, p);
+    atomic_fetch_or(&ct_global_observe, CT_OBSERVE_PROFILER);
+    pthread_mutex_unlock(&g_lock);
+    return 0;
+}
+
+void ct_prof_global_stop(ct_profiler *p) {
+    pthread_mutex_lock(&g_lock);
+    if (atomic_load(&g_profiler) == p) {
+        atomic_store(&g_profiler, NULL);
+        atomic_fetch_and(&ct_global_observe, ~CT_OBSERVE_PROFILER);
+    }
+    pthread_mutex_unlock(&g_lock);
+    for (int s = 0; s <= CT_PROF_BUSY_SLOTS; s++)
+        while (atomic_load(&g_busy[s].busy) != 0) sched_yield();
+}
+
+void ct_prof_close_open(ct_profiler *p) {
+    for (ct_prof_thread *t = p->threads; t; t = t->next)
+        while (t->depth > 0) ct_prof_raw_at(t, (size_t)t->stack[--t->depth])->end_ns = p->stop_ticks;
+}
+
+/* this thread's buffer for p (all_threads; called with the busy flag up and p published) */
+static ct_prof_thread *register_thread(ct_profiler *p) {
+    pthread_mutex_lock(&g_lock);
+    ct_prof_thread *t = atomic_load(&g_profiler) == p ? ct_prof_thread_new(p) : NULL;
+    pthread_mutex_unlock(&g_lock);
+    if (t) {
+        tls_buf = t;
+        tls_gen = p->gen;
+    }
+    return t;
+}
+
+uint64_t ct_prof_next_gen(void) { return atomic_fetch_add(&g_gen, 1) + 1; }
+
+/* The buffer a hook on this thread records into, or NULL; *guard tells whether the busy flag
+ * is up (release it with leave()). */
+static inline ct_prof_thread *enter(ct_profiler **pp, int *guard) {
+    ct_profiler *p = ct_tls_profiler;
+    *guard = -1;
+    if (__builtin_expect(p != NULL, 0)) {
+        if (!atomic_load_explicit(&p->recording, memory_order_relaxed)) return NULL;
+        *pp = p;
+        return p->threads;
+    }
+    if (__builtin_expect(atomic_load_explicit(&g_profiler, memory_order_relaxed) == NULL, 1)) return NULL;
+    int s = tls_slot;
+    if (s < 0) {
+        s = atomic_fetch_add(&g_next_slot, 1);
+        if (s > CT_PROF_BUSY_SLOTS) s = CT_PROF_BUSY_SLOTS;
+        tls_slot = s;
+    }
+    if (s == CT_PROF_BUSY_SLOTS) atomic_fetch_add(&g_busy[s].busy, 1);
+    else atomic_store(&g_busy[s].busy, 1);
+    *guard = s;
+    p = atomic_load(&g_profiler);
+    if (!p || !atomic_load_explicit(&p->recording, memory_order_relaxed)) goto none;
+    ct_prof_thread *t = tls_buf;
+    if (!t || tls_gen != p->gen) t = register_thread(p);
+    if (!t) goto none;
+    *pp = p;
+    return t;
+none:
+    if (s == CT_PROF_BUSY_SLOTS) atomic_fetch_sub_explicit(&g_busy[s].busy, 1, memory_order_release);
+    else atomic_store_explicit(&g_busy[s].busy, 0, memory_order_release);
+    *guard = -1;
+    return NULL;
+}
+
+static inline void leave(int guard) {
+    if (__builtin_expect(guard < 0, 1)) return;
+    if (guard == CT_PROF_BUSY_SLOTS) atomic_fetch_sub_explicit(&g_busy[guard].busy, 1, memory_order_release);
+    else atomic_store_explicit(&g_busy[guard].busy, 0, memory_order_release);
+}
+
+/* may this thread record one more range? (the limit, over every thread) */
+static bool take_one(ct_profiler *p, ct_prof_thread *t) {
+    if (!p->cfg.all_threads) /* one thread: exact, whenever the limit changes */
+        return (long long)t->n_raw < atomic_load_explicit(&p->max_events, memory_order_relaxed);
+    if (t->allowance > 0) {
+        t->allowance--;
+        return true;
+    }
+    long long cur = atomic_load_explicit(&p->taken, memory_order_relaxed), k;
+    do {
+        long long lim = atomic_load_explicit(&p->max_events, memory_order_relaxed);
+        if (cur >= lim) return false;
+        k = lim - cur < ALLOWANCE_BLOCK ? lim - cur : ALLOWANCE_BLOCK;
+    } while (!atomic_compare_exchange_weak(&p->taken, &cur, cur + k));
+    t->allowance = k - 1;
+    return true;
 }
 
 #define SAMPLE_MASK 63 /* the first 64 ranges, then every 64th, time their own hooks */
 
-static int64_t push_event(ct_profiler *p, const char *name, ct_prof_scope scope, int64_t seq, int fwd_tid,
-                          const ct_value *inputs, int n_inputs) {
-    bool sample = p->raw_events <= SAMPLE_MASK || (p->raw_events & SAMPLE_MASK) == 0;
+static inline void count(atomic_llong *c) {
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
+static int64_t push_event(ct_profiler *p, ct_prof_thread *t, const char *name, ct_prof_scope scope, int64_t seq,
+                          int fwd_tid, const ct_value *inputs, int n_inputs) {
+    int64_t nrec = atomic_load_explicit(&t->raw_events, memory_order_relaxed);
+    bool sample = nrec <= SAMPLE_MASK || (nrec & SAMPLE_MASK) == 0;
     int64_t t_in = sample ? ct_prof_ticks() : 0;
     ct_prof_raw *e = NULL;
-    if (p->depth < CT_PROF_MAX_DEPTH && p->n_raw < p->max_events && name) e = raw_slot(p, p->n_raw);
+    if (t->depth < CT_PROF_MAX_DEPTH && name && take_one(p, t)) e = raw_slot(t, t->n_raw);
     if (!e) {
-        p->dropped++;
+        count(&t->dropped);
         return -1;
     }
     e->name = name;
     e->end_ns = 0;
-    e->parent = p->depth > 0 ? p->stack[p->depth - 1] : -1;
+    e->parent = t->depth > 0 ? t->stack[t->depth - 1] : -1;
     e->scope = (uint8_t)scope;
     e->sequence_nr = seq;
     e->fwd_thread = (uint8_t)fwd_tid;
@@ -417,30 +420,31 @@ static int64_t push_event(ct_profiler *p, const char *name, ct_prof_scope scope,
     e->has_inputs = false;
     e->inputs = NULL;
     e->inputs_len = 0;
-    if (p->record_shapes && inputs) record_inputs(p, e, inputs, n_inputs);
-    int32_t idx = (int32_t)p->n_raw++;
-    p->stack[p->depth++] = idx;
-    p->raw_events++;
-    int64_t t = ct_prof_ticks(); /* the range starts when the hook is done */
-    e->start_ns = t;
-    if (sample) p->sampled_ns += t - t_in; /* ticks, scaled when read */
+    e->frame = t->frame;
+    if (p->cfg.record_shapes && inputs) ct_prof_record_inputs(t, e, inputs, n_inputs);
+    int32_t idx = (int32_t)t->n_raw++;
+    t->stack[t->depth++] = idx;
+    count(&t->raw_events);
+    int64_t now = ct_prof_ticks(); /* the range starts when the hook is done */
+    e->start_ns = now;
+    if (sample) t->sampled_ns += now - t_in; /* ticks, scaled when read */
     return idx;
 }
 
-static void pop_event(ct_profiler *p, int64_t idx) {
-    int64_t t = ct_prof_ticks();
-    if (idx < 0 || (size_t)idx >= p->n_raw) return;
-    ct_prof_raw *e = ct_prof_raw_at(p, (size_t)idx);
-    e->end_ns = t;
+static void pop_event(ct_prof_thread *t, int64_t idx) {
+    int64_t now = ct_prof_ticks();
+    if (idx < 0 || (size_t)idx >= t->n_raw) return;
+    ct_prof_raw *e = ct_prof_raw_at(t, (size_t)idx);
+    e->end_ns = now;
     /* close anything left open inside (an error path) and this range */
-    while (p->depth > 0) {
-        int32_t top = p->stack[--p->depth];
+    while (t->depth > 0) {
+        int32_t top = t->stack[--t->depth];
         if (top == idx) break;
-        ct_prof_raw_at(p, (size_t)top)->end_ns = t;
+        ct_prof_raw_at(t, (size_t)top)->end_ns = now;
     }
     if (e->sampled) {
-        p->sampled_ns += ct_prof_ticks() - t;
-        p->sampled_events++;
+        t->sampled_ns += ct_prof_ticks() - now;
+        t->sampled_events++;
     }
 }
 
@@ -449,43 +453,118 @@ static void *handle_of(int64_t idx) { return idx < 0 ? NULL : (void *)(intptr_t)
 
 void *ct_record_function_begin(const char *name, const ct_value *inputs, int n_inputs, const ct_op *op) {
     (void)op;
-    ct_profiler *p = ct_tls_profiler;
-    if (__builtin_expect(!p || !p->recording, 1)) return NULL;
-    return handle_of(push_event(p, name, CT_SCOPE_FUNCTION, -1, 0, inputs, n_inputs));
+    ct_profiler *p;
+    int g;
+    ct_prof_thread *t = enter(&p, &g);
+    if (!t) return NULL;
+    void *h = handle_of(push_event(p, t, name, CT_SCOPE_FUNCTION, -1, 0, inputs, n_inputs));
+    leave(g);
+    return h;
 }
 
 void *ct_record_function_begin_seq(const char *prefix, const char *name, const ct_value *inputs, int n_inputs,
                                    int64_t seq, uint64_t fwd_thread) {
-    ct_profiler *p = ct_tls_profiler;
-    if (__builtin_expect(!p || !p->recording, 1)) return NULL;
     (void)fwd_thread;
+    ct_profiler *p;
+    int g;
+    ct_prof_thread *t = enter(&p, &g);
+    if (!t) return NULL;
     bool has_seq = seq >= 0 && (uint64_t)seq != UINT64_MAX;
     /* the forward thread's profiler id: threads are numbered from 1 as RecordFunction does */
-    return handle_of(push_event(p, intern_name(p, prefix, name), CT_SCOPE_BACKWARD_FUNCTION, has_seq ? seq : -1,
-                                has_seq ? 1 : 0, inputs, n_inputs));
+    void *h = handle_of(push_event(p, t, intern_name(t, prefix, name), CT_SCOPE_BACKWARD_FUNCTION,
+                                   has_seq ? seq : -1, has_seq ? 1 : 0, inputs, n_inputs));
+    leave(g);
+    return h;
 }
 
-void *ct_record_user_scope_begin(const char *name) {
-    ct_profiler *p = ct_tls_profiler;
-    if (!p || !p->recording) return NULL;
-    return handle_of(push_event(p, intern_name(p, NULL, name), CT_SCOPE_USER_SCOPE, -1, 0, NULL, 0));
+/* A located range's frame, "file(line): func", pushed for what runs inside it. */
+static const ct_prof_frame *push_frame(ct_prof_thread *t, const char *file, int line, const char *func) {
+    char num[16];
+    snprintf(num, sizeof num, "(%d): ", line);
+    ct_strbuf b = CT_STRBUF_INIT;
+    ct_sb_puts(&b, file);
+    ct_sb_puts(&b, num);
+    ct_sb_puts(&b, func ? func : "");
+    char *s = ct_sb_finish(&b);
+    const char *text = s ? intern_name(t, NULL, s) : NULL;
+    ct_free(s);
+    ct_prof_frame *f = text ? (ct_prof_frame *)ct_prof_arena_take(t, sizeof *f) : NULL;
+    if (!f) return NULL;
+    f->text = text;
+    f->up = t->frame;
+    t->frame = f;
+    return f;
+}
+
+void *ct_record_user_scope_begin(const char *name, const char *file, int line, const char *func) {
+    ct_profiler *p;
+    int g;
+    ct_prof_thread *t = enter(&p, &g);
+    if (!t) return NULL;
+    const ct_prof_frame *f = file && p->cfg.with_stack ? push_frame(t, file, line, func) : NULL;
+    int64_t idx = push_event(p, t, intern_name(t, NULL, name), CT_SCOPE_USER_SCOPE, -1, 0, NULL, 0);
+    if (idx >= 0 && f) ct_prof_raw_at(t, (size_t)idx)->pushed_frame = 1;
+    else if (f) t->frame = f->up;
+    leave(g);
+    return handle_of(idx);
 }
 
 void ct_record_function_end(void *handle) {
-    ct_profiler *p = ct_tls_profiler;
-    if (!handle || !p) return;
-    pop_event(p, (int64_t)(intptr_t)handle - 1);
+    if (!handle) return;
+    ct_profiler *p;
+    int g;
+    ct_prof_thread *t = enter(&p, &g);
+    if (!t) return;
+    int64_t idx = (int64_t)(intptr_t)handle - 1;
+    pop_event(t, idx);
+    if (idx >= 0 && (size_t)idx < t->n_raw) {
+        ct_prof_raw *e = ct_prof_raw_at(t, (size_t)idx);
+        /* back to the frame before this range's own (also past frames of ranges left open inside) */
+        if (e->pushed_frame && e->frame) t->frame = e->frame->up;
+    }
+    leave(g);
+}
+
+/* ---- profile_memory: the storages' allocations (core/alloc.h's reporter) ---- */
+
+void ct_prof_on_memory(int64_t bytes);
+void ct_prof_on_memory(int64_t bytes) {
+    int64_t now = ct_prof_ticks();
+    ct_profiler *p;
+    int g;
+    ct_prof_thread *t = enter(&p, &g);
+    if (!t) return;
+    if (p->cfg.profile_memory) {
+        if (t->n_mem == t->mem_cap) {
+            size_t cap = t->mem_cap ? t->mem_cap * 2 : 256;
+            ct_prof_mem *nm = (long long)cap <= atomic_load_explicit(&p->max_events, memory_order_relaxed)
+                                  ? ct_realloc(t->mem, cap * sizeof *nm)
+                                  : NULL;
+            if (nm) {
+                t->mem = nm;
+                t->mem_cap = cap;
+            }
+        }
+        if (t->n_mem < t->mem_cap) t->mem[t->n_mem++] = (ct_prof_mem){now, bytes};
+        else count(&t->dropped);
+    }
+    leave(g);
 }
 
 /* ---- the dispatcher observer (Dispatcher::callWithDispatchKeySlowPath) ---- */
 
 static void *on_call(const ct_op *op, const ct_value *args, ct_keyset ks) {
-    ct_profiler *p = ct_tls_profiler;
-    if (!p || !p->recording || op->unobserved) return NULL;
+    if (op->unobserved) return NULL;
+    ct_profiler *p;
+    int g;
+    ct_prof_thread *t = enter(&p, &g);
+    if (!t) return NULL;
     /* sequenceNumberForRunningRecordFunction: only when autograd keys take part and grad mode is on */
     int64_t seq = -1;
     if ((ks & CT_AUTOGRAD_KEYSET) && !ct_tls_state.grad_disabled) seq = (int64_t)ct_sequence_number_peek();
-    return handle_of(push_event(p, op->base_name, CT_SCOPE_FUNCTION, seq, 0, args, op->nargs));
+    void *h = handle_of(push_event(p, t, op->base_name, CT_SCOPE_FUNCTION, seq, 0, args, op->nargs));
+    leave(g);
+    return h;
 }
 
 static void on_return(void *ctx, const ct_op *op, const ct_value *args, const ct_value *rets, int rc) {
@@ -496,13 +575,9 @@ static void on_return(void *ctx, const ct_op *op, const ct_value *args, const ct
     ct_record_function_end(ctx);
 }
 
-static void install_observer(void) {
+/* Written once, by the start-up (src/profiler/register.c), before any profiler can start. */
+void ct_profiler_install_observer(void) {
     ct_profiler_observer.enter = on_call;
     ct_profiler_observer.exit = on_return;
-}
-/* Written once (any thread may start a profiler first); a thread reads the observer only after
- * it has started a profiler itself, so after this once has run for it. */
-void ct_profiler_install_observer(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, install_observer);
+    ct_alloc_reporter = ct_prof_on_memory;
 }

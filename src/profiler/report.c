@@ -109,6 +109,8 @@ typedef enum sort_attr {
     SORT_CPU_AVG,
     SORT_COUNT,
     SORT_KEY,
+    SORT_CPU_MEM,
+    SORT_SELF_CPU_MEM,
     SORT_CONSTANT, /* the same value on every row: the order stays */
 } sort_attr;
 
@@ -152,8 +154,8 @@ static int resolve_sort(const char *sort_by, const char *fn, sort_attr *attr) {
         {"cpu_time", SORT_CPU_AVG}, {"count", SORT_COUNT}, {"key", SORT_KEY},
         /* 0 (or -1, False) on every CPU-only row without memory or flops: the order stays */
         {"device_time_total", SORT_CONSTANT}, {"self_device_time_total", SORT_CONSTANT},
-        {"device_time", SORT_CONSTANT}, {"cpu_memory_usage", SORT_CONSTANT},
-        {"self_cpu_memory_usage", SORT_CONSTANT}, {"device_memory_usage", SORT_CONSTANT},
+        {"device_time", SORT_CONSTANT}, {"cpu_memory_usage", SORT_CPU_MEM},
+        {"self_cpu_memory_usage", SORT_SELF_CPU_MEM}, {"device_memory_usage", SORT_CONSTANT},
         {"self_device_memory_usage", SORT_CONSTANT}, {"flops", SORT_CONSTANT}, {"node_id", SORT_CONSTANT},
         {"is_async", SORT_CONSTANT}, {"is_remote", SORT_CONSTANT}, {"is_legacy", SORT_CONSTANT},
     };
@@ -196,6 +198,9 @@ static int cmp_row(size_t a, size_t b, const void *vctx) {
     case SORT_SELF_CPU_TOTAL: kx = x->self_cpu_time_total_us, ky = y->self_cpu_time_total_us; break;
     case SORT_CPU_AVG: kx = ct_prof_row_avg(x), ky = ct_prof_row_avg(y); break;
     case SORT_COUNT: return x->count > y->count ? -1 : x->count < y->count ? 1 : 0;
+    case SORT_CPU_MEM: return x->cpu_memory_usage > y->cpu_memory_usage ? -1 : x->cpu_memory_usage < y->cpu_memory_usage;
+    case SORT_SELF_CPU_MEM:
+        return x->self_cpu_memory_usage > y->self_cpu_memory_usage ? -1 : x->self_cpu_memory_usage < y->self_cpu_memory_usage;
     case SORT_KEY: { /* str comparison is by code point: byte order of UTF-8 */
         int c = strcmp(x->key, y->key);
         return c > 0 ? -1 : c < 0 ? 1 : 0;

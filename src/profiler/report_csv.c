@@ -44,7 +44,9 @@ char *ct_prof_rows_csv(const ct_prof_rows *rows, const char *sort_by, int row_li
     if (!order) return NULL;
     bool has_shapes = ct_prof_rows_have_shapes(rows);
     ct_strbuf b = CT_STRBUF_INIT;
-    ct_sb_puts(&b, "Name,Self CPU %,Self CPU,CPU total %,CPU total,CPU time avg,# of Calls");
+    /* the table's columns in its order: the memory ones (bytes) before # of Calls */
+    ct_sb_puts(&b, rows->profile_memory ? "Name,Self CPU %,Self CPU,CPU total %,CPU total,CPU time avg,CPU Mem,Self CPU Mem,# of Calls"
+                                        : "Name,Self CPU %,Self CPU,CPU total %,CPU total,CPU time avg,# of Calls");
     ct_sb_puts(&b, has_shapes ? ",Input Shapes\n" : "\n");
     for (size_t k = 0; k < shown; k++) {
         const ct_prof_row *r = &rows->rows[order[k]];
@@ -70,6 +72,8 @@ char *ct_prof_rows_csv(const ct_prof_rows *rows, const char *sort_by, int row_li
         ct_sb_write(&b, ",", 1);
         csv_number(&b, ct_prof_row_avg(r));
         ct_sb_write(&b, ",", 1);
+        if (rows->profile_memory)
+            ct_sb_printf(&b, "%lld,%lld,", (long long)r->cpu_memory_usage, (long long)r->self_cpu_memory_usage);
         ct_sb_puts(&b, count);
         if (has_shapes) {
             ct_sb_write(&b, ",", 1);

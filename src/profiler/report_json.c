@@ -48,6 +48,9 @@ char *ct_prof_rows_json(const ct_prof_rows *rows, const char *sort_by, int row_l
             !json_num(obj, "self_cpu_percent", self_pct, self_nan) ||
             !json_num(obj, "cpu_total_percent", total_pct, total_nan))
             goto nomem;
+        if (rows->profile_memory && (!json_num(obj, "cpu_memory_usage", (double)r->cpu_memory_usage, false) ||
+                                     !json_num(obj, "self_cpu_memory_usage", (double)r->self_cpu_memory_usage, false)))
+            goto nomem;
     }
     text = ct_json_dumps(arr, 2);
     goto done;

@@ -17,7 +17,14 @@
 
 #define MAX_NAME_COLUMN_WIDTH 55
 #define MAX_SHAPES_COLUMN_WIDTH 80
+#define MAX_SRC_COLUMN_WIDTH 75
 #define DEFAULT_COLUMN_WIDTH 12
+
+static bool stack_rows(const ct_prof_rows *rows) {
+    for (size_t i = 0; i < rows->n; i++)
+        if (rows->rows[i].n_stack) return true;
+    return false;
+}
 #define SPACING_SIZE 2
 
 /* One "{: >width}" cell holding s[0..len) then suffix, and the two spaces after it (text
@@ -33,9 +40,38 @@ static void cell_with(ct_strbuf *b, const char *s, size_t len, const char *suffi
 
 static void cell(ct_strbuf *b, const char *s, size_t len, size_t width) { cell_with(b, s, len, "", width); }
 
-static void cells(ct_strbuf *b, const char *const *vals, const size_t *widths, size_t ncols) {
-    for (size_t c = 0; c < ncols; c++) cell(b, vals[c], strlen(vals[c]), widths[c]);
-    ct_sb_write(b, "\n", 1);
+/* profiler_util._format_memory: "4.00 Kb", "-1.50 Mb", "4 b" */
+static void format_memory(char *out, int64_t nbytes) {
+    const double KB = 1024.0, MB = 1024.0 * KB, GB = 1024.0 * MB;
+    double a = fabs((double)nbytes);
+    char num[NUMBUF];
+    if (a >= GB || a >= MB || a >= KB) {
+        double unit = a >= GB ? GB : a >= MB ? MB : KB;
+        ct_prof_fmt_fixed(num, (double)nbytes * 1.0 / unit, 2);
+        snprintf(out, NUMBUF + 4, "%s %s", num, a >= GB ? "Gb" : a >= MB ? "Mb" : "Kb");
+    } else {
+        snprintf(out, NUMBUF + 4, "%lld b", (long long)nbytes);
+    }
+}
+
+/* _build_table's trim_path: the end of a long entry, its first three characters made "..." */
+static void src_cell(ct_strbuf *b, const char *path, size_t width, bool last) {
+    size_t len = ct_prof_u8_len(path);
+    const char *s = path;
+    bool dots = false;
+    if (len > width) {
+        s = path + ct_prof_u8_prefix(path, len - width);
+        if (width > 3) {
+            dots = true;
+            s += ct_prof_u8_prefix(s, 3);
+        }
+    }
+    size_t shown = (dots ? 3 : 0) + ct_prof_u8_len(s);
+    if (dots) ct_sb_puts(b, "...");
+    ct_sb_puts(b, s);
+    if (shown < width) ct_sb_repeat(b, ' ', width - shown); /* "{: <W}" */
+    ct_sb_repeat(b, ' ', SPACING_SIZE);
+    (void)last;
 }
 
 static void pct_text(char *out, double pct, bool is_nan) {
@@ -72,10 +108,43 @@ char *ct_prof_table(const ct_prof_rows *rows, const char *sort_by, int row_limit
     shapes_w += 4;
     if (shapes_w > MAX_SHAPES_COLUMN_WIDTH) shapes_w = MAX_SHAPES_COLUMN_WIDTH;
 
-    static const char *const headers[] = {"Name",      "Self CPU %",   "Self CPU",   "CPU total %",
-                                          "CPU total", "CPU time avg", "# of Calls", "Input Shapes"};
-    size_t widths[8] = {name_w, 12, 12, 12, 12, 12, 12, shapes_w};
-    size_t ncols = has_shapes ? 8 : 7;
+    /* Name, the times, CPU Mem and Self CPU Mem with profile_memory, # of Calls, Input Shapes
+     * when shapes were recorded, Source Location when rows have stacks */
+    bool mem = rows->profile_memory;
+    size_t src_w = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t f = 0; f < R[i].n_stack; f++) {
+            size_t l = ct_prof_u8_len(R[i].stack[f]);
+            if (l > src_w) src_w = l;
+        }
+    bool has_stack = src_w > 0 || stack_rows(rows);
+    src_w += 4;
+    if (src_w > MAX_SRC_COLUMN_WIDTH) src_w = MAX_SRC_COLUMN_WIDTH;
+    const char *headers[10];
+    size_t widths[10], ncols = 0;
+    static const char *const time_headers[] = {"Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"};
+    headers[ncols] = "Name";
+    widths[ncols++] = name_w;
+    for (int c = 0; c < 5; c++) {
+        headers[ncols] = time_headers[c];
+        widths[ncols++] = DEFAULT_COLUMN_WIDTH;
+    }
+    if (mem) {
+        headers[ncols] = "CPU Mem";
+        widths[ncols++] = DEFAULT_COLUMN_WIDTH;
+        headers[ncols] = "Self CPU Mem";
+        widths[ncols++] = DEFAULT_COLUMN_WIDTH;
+    }
+    headers[ncols] = "# of Calls";
+    widths[ncols++] = DEFAULT_COLUMN_WIDTH;
+    if (has_shapes) {
+        headers[ncols] = "Input Shapes";
+        widths[ncols++] = shapes_w;
+    }
+    if (has_stack) {
+        headers[ncols] = "Source Location";
+        widths[ncols++] = src_w;
+    }
     size_t line_length = 0;
     for (size_t c = 0; c < ncols; c++) line_length += widths[c] + SPACING_SIZE;
     line_length -= SPACING_SIZE;
@@ -97,7 +166,11 @@ char *ct_prof_table(const ct_prof_rows *rows, const char *sort_by, int row_limit
         ct_sb_write(&b, "\n", 1);
     }
     if (!sep.failed) ct_sb_write(&b, sep.buf, sep.len);
-    cells(&b, headers, widths, ncols);
+    for (size_t c = 0; c < ncols; c++) {
+        if (has_stack && c == ncols - 1) src_cell(&b, headers[c], widths[c], true);
+        else cell(&b, headers[c], strlen(headers[c]), widths[c]);
+    }
+    ct_sb_write(&b, "\n", 1);
     if (!sep.failed) ct_sb_write(&b, sep.buf, sep.len);
 
     int shown = 0;
@@ -127,11 +200,33 @@ char *ct_prof_table(const ct_prof_rows *rows, const char *sort_by, int row_limit
         snprintf(v_count, sizeof v_count, "%lld", (long long)r->count);
 
         cell_with(&b, r->key, name_len, cut ? "..." : "", widths[0]);
-        const char *vals[6] = {v_self_pct, v_self, v_total_pct, v_total, v_avg, v_count};
-        for (size_t c = 0; c < 6; c++) cell(&b, vals[c], strlen(vals[c]), widths[c + 1]);
+        char v_mem[NUMBUF + 4], v_self_mem[NUMBUF + 4];
+        format_memory(v_mem, r->cpu_memory_usage);
+        format_memory(v_self_mem, r->self_cpu_memory_usage);
+        const char *vals[8] = {v_self_pct, v_self, v_total_pct, v_total, v_avg, v_mem, v_self_mem, v_count};
+        for (size_t c = 0; c < 8; c++) {
+            if (!mem && (c == 5 || c == 6)) continue;
+            cell(&b, vals[c], strlen(vals[c]), DEFAULT_COLUMN_WIDTH);
+        }
         if (has_shapes) {
             const char *s = r->input_shapes ? r->input_shapes : "";
             cell(&b, s, ct_prof_u8_prefix(s, shapes_w), shapes_w);
+        }
+        if (has_stack) {
+            src_cell(&b, r->n_stack ? r->stack[0] : "", src_w, true);
+            ct_sb_write(&b, "\n", 1);
+            /* the other frames on lines of their own, then an empty line of cells */
+            for (size_t f = 1; f <= r->n_stack; f++) {
+                for (size_t c = 0; c + 1 < ncols; c++) cell(&b, "", 0, widths[c]);
+                src_cell(&b, f < r->n_stack ? r->stack[f] : "", src_w, true);
+                ct_sb_write(&b, "\n", 1);
+            }
+            if (r->n_stack == 0) {
+                for (size_t c = 0; c + 1 < ncols; c++) cell(&b, "", 0, widths[c]);
+                src_cell(&b, "", src_w, true);
+                ct_sb_write(&b, "\n", 1);
+            }
+            continue;
         }
         ct_sb_write(&b, "\n", 1);
     }
