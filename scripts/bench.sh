@@ -41,4 +41,25 @@ cmake --build "$bdir" --target bench_ctorch fma_peak -j"$jobs" >/dev/null
 rm -f "$bdir"/bench/libtorch_bench
 cmake --build "$bdir" --target libtorch_bench -j"$jobs" >/dev/null 2>&1 \
   || echo "bench: libtorch peer not built: its columns show —" >&2
-exec python3 bench/compare.py --build "$bdir" --torchref "$torchref" --json-out "$bdir"/bench/last-run.json "$@"
+python3 bench/compare.py --build "$bdir" --torchref "$torchref" --json-out "$bdir"/bench/last-run.json "$@"
+
+# The Python front-end against PyTorch: the same script under `ctorch python` and under the
+# interpreter in CTORCH_TORCH_PYTHON (a command; default /usr/bin/python3 when it has torch),
+# CTORCH_BENCH_PY_ITERS iterations per round (default 2000).
+cmake --build "$bdir" --target ctorch_cli ctorch_python -j"$jobs" >/dev/null 2>&1 || true
+peer="${CTORCH_TORCH_PYTHON:-/usr/bin/python3}"
+iters="${CTORCH_BENCH_PY_ITERS:-2000}"
+if [ -x "$bdir"/bin/ctorch ] && "$bdir"/bin/ctorch python --help >/dev/null 2>&1; then
+  ct_out="$("$bdir"/bin/ctorch python bench/python/frontend.py "$iters")"
+  if pt_out="$($peer bench/python/frontend.py "$iters" 2>/dev/null)"; then
+    echo
+    echo "Python front-end (us per iteration, median of 5 rounds): ctorch python vs $peer"
+    awk 'NR==FNR { if ($1 == "torch") ctv = $2; else ct[$1] = $2; next }
+         $1 == "torch" { printf "  %-14s %12s %12s %9s\n", "", "ctorch " ctv, "torch " $2, "speed-up"; next }
+         { printf "  %-14s %12.3f %12.3f %8.2fx\n", $1, ct[$1], $2, $2 / ct[$1] }' \
+      <(echo "$ct_out") <(echo "$pt_out")
+  else
+    echo "bench: no PyTorch for the Python comparison ($peer); ctorch python alone:" >&2
+    echo "$ct_out"
+  fi
+fi

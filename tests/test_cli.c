@@ -203,6 +203,12 @@ static void test_usage_errors(const cJSON *golden) {
     expect_usage_error(m4, "dump", "which operator? (e.g. ctorch dump aten::addmm)");
     expect_usage_error(m5, "help", "unknown command 'bogus'");
     runs += 6;
+    /* python: a script is needed, and only ctorch's options come before it (the rest is the script's) */
+    const char *p1[] = {"python", NULL}, *p2[] = {"python", "--bogus", "x.py", NULL}, *p3[] = {"python", "-q", NULL};
+    expect_usage_error(p1, "python", "which script? (e.g. ctorch python train.py)");
+    expect_usage_error(p2, "python", "unrecognized option '--bogus'");
+    expect_usage_error(p3, "python", "unrecognized option '-q'");
+    runs += 3;
 
     /* every text argparse refuses, and every int manual_seed refuses, for both commands */
     const cJSON *c;

@@ -63,6 +63,11 @@ static ct_tensor *f_squeeze_dim_(ct_tensor **in) {
     }
     return c;
 }
+static ct_tensor *f_slice_neg(ct_tensor **in) {
+    int64_t start = -4, end = 5;
+    return ct_slice(in[0], 1, &start, &end, 2);
+}
+static ct_tensor *f_slice_open(ct_tensor **in) { return ct_slice(in[0], 0, NULL, NULL, 1); }
 static ct_tensor *f_clone(ct_tensor **in) { return clone_(in[0]); }
 static ct_tensor *f_to_copy(ct_tensor **in) { return ct__to_copy(in[0], CT_FLOAT64, false, CT_MEMORY_FORMAT_NONE); }
 static ct_tensor *f_add(ct_tensor **in) { return ct_add(in[0], in[1], ct_double(2.0)); }
@@ -320,6 +325,8 @@ static const gcase cases[] = {
     {"aten::unsqueeze", 1, {{3, 4}}, {2}, {0}, f_unsqueeze},
     {"aten::squeeze.dim", 1, {{3, 1, 4}}, {3}, {0}, f_squeeze_dim},
     {"aten::squeeze_.dim", 1, {{3, 1, 4}}, {3}, {0}, f_squeeze_dim_},
+    {"aten::slice.Tensor", 1, {{3, 6}}, {2}, {0}, f_slice_neg},
+    {"aten::slice.Tensor", 1, {{3, 2}}, {2}, {0}, f_slice_open},
     {"aten::clone", 1, {{2, 3}}, {2}, {0}, f_clone},
     {"aten::_to_copy", 1, {{2, 3}}, {2}, {0}, f_to_copy},
     {"aten::add.Tensor", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_add},

@@ -52,6 +52,12 @@ CT_API int ct_autograd_backward(ct_tensor *const *tensors, ct_tensor *const *gra
 
 /* ---- nodes ---- */
 
+/* Adds a reference to a node (so it outlives the tensor or node it was borrowed from) and
+ * returns n; ct_node_release drops one and frees the node, and the references it holds to the
+ * nodes after it, with the last. NULL is allowed and ignored by both. */
+CT_API ct_node *ct_node_retain(ct_node *n);
+CT_API void ct_node_release(ct_node *n);
+
 /* Node.name(): "AddmmBackward0", "torch::autograd::AccumulateGrad". */
 CT_API const char *ct_node_name(const ct_node *n);
 /* type(grad_fn).__name__: "AddmmBackward0", "AccumulateGrad". */

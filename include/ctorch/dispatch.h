@@ -49,6 +49,45 @@ CT_API int ct_op_num_args(const ct_op *op);
 CT_API int ct_op_num_returns(const ct_op *op);
 /* Name of argument i ("self"), NULL if out of range. */
 CT_API const char *ct_op_arg_name(const ct_op *op, int i);
+
+/* What an argument or return of a schema is (torch.FunctionSchema's Argument). */
+typedef enum ct_arg_kind {
+    CT_ARG_TENSOR = 0,
+    CT_ARG_INT,          /* int, SymInt */
+    CT_ARG_FLOAT,
+    CT_ARG_BOOL,
+    CT_ARG_SCALAR,
+    CT_ARG_SCALARTYPE,   /* passed as CT_TAG_INT holding a ct_dtype */
+    CT_ARG_LAYOUT,       /* CT_TAG_INT (0 = strided) */
+    CT_ARG_DEVICE,       /* CT_TAG_DEVICE */
+    CT_ARG_MEMORY_FORMAT,/* CT_TAG_INT holding a ct_memory_format */
+    CT_ARG_GENERATOR,
+    CT_ARG_STRING,
+    CT_ARG_INTLIST,      /* int[], int[N], SymInt[] */
+    CT_ARG_TENSORLIST,
+    CT_ARG_STRINGLIST,
+    CT_ARG_BOOLLIST,     /* bool[N]: boxed as an int list of 0 and 1 */
+    CT_ARG_OBJECT,       /* __torch__.torch.classes.* (CT_TAG_OBJECT) */
+    CT_ARG_NONE          /* the "()" return */
+} ct_arg_kind;
+
+typedef struct ct_arg_info {
+    const char *name;      /* "self"; "" for an unnamed return */
+    const char *type;      /* as written in the schema: "Tensor(a!)", "int[1]?", "ScalarType?" */
+    ct_arg_kind kind;
+    bool optional;         /* "T?": None is accepted */
+    bool kwarg_only;       /* after the schema's "*" */
+    bool writes;           /* Tensor(a!): the op writes this argument */
+    bool has_default;
+    ct_value default_value;/* the default when has_default, else NONE; lists point into the op */
+} ct_arg_info;
+
+/* Fills *out for argument (or return) i of op. Strings and lists are borrowed from the op and
+ * live for the process. Returns 0, or -1 with a ValueError (NULL op or out) or an IndexError (i
+ * out of range). */
+CT_API int ct_op_arg_info(const ct_op *op, int i, ct_arg_info *out);
+CT_API int ct_op_return_info(const ct_op *op, int i, ct_arg_info *out);
+
 /* Number of operators registered; ct_op_at(i) for 0 <= i < count. */
 CT_API int ct_op_count(void);
 CT_API const ct_op *ct_op_at(int i);
@@ -68,6 +107,9 @@ CT_API int ct_redispatch(const ct_op *op, ct_keyset ks, ct_value *args, ct_value
 CT_API ct_keyset ct_dispatch_keyset_for(const ct_op *op, const ct_value *args);
 /* Releases the references held by vals[0..n) and sets them to NONE. */
 CT_API void ct_values_release(ct_value *vals, int n);
+/* An owned Tensor[] value (what a kernel or handler stores as a Tensor[] return): a new array
+ * holding a new reference to each of items[0..len). 0, or -1 with an error (out untouched). */
+CT_API int ct_tensor_list_new(ct_tensor *const *items, int64_t len, ct_value *out);
 
 /* ---- thread-local include / exclude sets ---- */
 

@@ -104,6 +104,22 @@ CT_API int ct_profiler_get_stats(const ct_profiler *p, ct_profiler_stats *out);
 
 /* Number of events recorded (after PyTorch's filtering and duplicate-node merging). */
 CT_API size_t ct_profiler_num_events(ct_profiler *p);
+
+/* One event of prof.function_events (torch.autograd.profiler_util.FunctionEvent). Strings are
+ * owned by the profiler and live until ct_profiler_free. */
+typedef struct ct_profiler_event_info {
+    const char *name;          /* "aten::addmm", "autograd::engine::evaluate_function: AddmmBackward0" */
+    int64_t parent;            /* index of the enclosing event (cpu_parent), -1 at top level */
+    int64_t start_ns, end_ns;  /* CLOCK_MONOTONIC */
+    uint64_t thread_id;
+    int64_t sequence_nr;       /* -1 when none */
+    const char *input_shapes;  /* str(evt.input_shapes), "[[600], [2, 64]]"; NULL without record_shapes */
+} ct_profiler_event_info;
+
+/* Event i (0 <= i < ct_profiler_num_events(p)), in start order (parents before children): the
+ * same events the tables and the tree show. Returns 0, or -1 with an error (profiler still
+ * recording, NULL argument, or an IndexError for i out of range). */
+CT_API int ct_profiler_event(ct_profiler *p, size_t i, ct_profiler_event_info *out);
 /* What recording cost: nanoseconds spent inside the profiler's hooks (measured on the first 64
  * ranges and every 64th after them, and scaled to all of them), and ranges recorded. */
 CT_API int64_t ct_profiler_overhead_ns(const ct_profiler *p);

@@ -52,6 +52,25 @@ CT_API void ct_tensor_release(ct_tensor *t);
 /* Current reference count (for tests and leak checks). */
 CT_API int64_t ct_tensor_refcount(const ct_tensor *t);
 
+/* ---- a language binding's object (PyTorch's PyObjectSlot) ----
+ *
+ * A binding (the Python module ctorch._C) keeps its own object for a tensor here, so that the
+ * same object comes back every time the tensor surfaces. The library stores the pointer and
+ * never dereferences it; views, detached tensors and copies start without one. When `owned`
+ * is true the tensor holds a reference to the object: when the tensor is freed, the hook set
+ * with ct_set_tensor_binding_release_hook() is called once with the object (the binding drops
+ * its reference there). Not thread-safe for one tensor: the binding serialises its own use. */
+typedef void (*ct_binding_release_fn)(void *obj);
+/* Sets the process-wide release hook (a binding calls it once at start-up). */
+CT_API void ct_set_tensor_binding_release_hook(ct_binding_release_fn hook);
+/* The binding's object (borrowed) or NULL; *owned (may be NULL) receives whether t holds it.
+ * A NULL t sets a ValueError and returns NULL. */
+CT_API void *ct_tensor_binding(const ct_tensor *t, bool *owned);
+/* Stores obj (NULL clears). Returns 0, or -1 with a ValueError for a NULL t, or for owned ==
+ * true without an object or before a release hook was set. Replacing an owned object does not
+ * call the hook: the caller takes that reference back. */
+CT_API int ct_tensor_set_binding(ct_tensor *t, void *obj, bool owned);
+
 /* ---- metadata (borrowed t; a NULL t sets a ValueError and returns -1 / NULL / 0 /
  *      CT_DTYPE_UNDEFINED / false as the return type allows) ---- */
 
@@ -76,6 +95,9 @@ CT_API bool ct_tensor_shares_storage(const ct_tensor *a, const ct_tensor *b);
 CT_API int64_t ct_tensor_version(const ct_tensor *t);
 /* True for tensors created under inference mode. */
 CT_API bool ct_tensor_is_inference(const ct_tensor *t);
+/* True for a Python number wrapped as a 0-dim tensor (ct_wrapped_number); false for NULL. A
+ * binding hands such an argument to its handlers as the number again, as PyTorch does. */
+CT_API bool ct_tensor_is_wrapped_number(const ct_tensor *t);
 
 /* ---- element access ---- */
 

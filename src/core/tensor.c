@@ -11,6 +11,7 @@
 #include "ctorch/testing.h"
 #include "core/tls.h"
 
+static int null_tensor(const char *fn) { return ct_error_set(CT_ERR_VALUE, "%s: tensor is NULL", fn); }
 /* Leak counters for tests: per thread (created minus destroyed here), so counting costs no
  * locked instruction on the hot path. */
 static _Thread_local int64_t live_tensors;
@@ -153,6 +154,8 @@ static ct_tensor *tensor_new(ct_storage *storage, int64_t offset, const int64_t 
     t->autograd = NULL;
     t->subclass = NULL;
     t->subclass_data = NULL;
+    t->binding = NULL;
+    t->binding_owned = false;
     atomic_init(&t->trace_id, 0);
     live_tensors++;
     return t;
@@ -184,9 +187,38 @@ ct_tensor *ct_tensor_retain(ct_tensor *t) {
     return t;
 }
 
+/* Set once by a language binding (ct_set_tensor_binding_release_hook). */
+static _Atomic(ct_binding_release_fn) binding_release_hook;
+
+void ct_set_tensor_binding_release_hook(ct_binding_release_fn hook) { atomic_store(&binding_release_hook, hook); }
+
+void *ct_tensor_binding(const ct_tensor *t, bool *owned) {
+    if (owned) *owned = t ? t->binding_owned : false;
+    if (!t) null_tensor("ct_tensor_binding");
+    return t ? t->binding : NULL;
+}
+
+int ct_tensor_set_binding(ct_tensor *t, void *obj, bool owned) {
+    if (!t) return null_tensor("ct_tensor_set_binding");
+    if (owned && (!obj || !atomic_load(&binding_release_hook)))
+        return ct_error_set(CT_ERR_VALUE, "ct_tensor_set_binding: an owned binding needs an object and a release hook");
+    t->binding = obj;
+    t->binding_owned = owned;
+    return 0;
+}
+
 void ct_tensor_release(ct_tensor *t) {
     if (!t) return;
     if (!drop_ref(&t->refcount)) return;
+    if (t->binding_owned) {
+        /* the binding's object lives no longer than the tensor that holds it; the hook may
+         * release other tensors (never this one: nothing can reach it any more) */
+        ct_binding_release_fn hook = atomic_load(&binding_release_hook);
+        void *obj = t->binding;
+        t->binding = NULL;
+        t->binding_owned = false;
+        if (hook && obj) hook(obj);
+    }
     if (t->autograd) ct_autograd_hooks->release(t->autograd);
     if (t->vstore != t->storage) ct_storage_release(t->vstore);
     if (t->subclass) ((const ct_subclass_vtable *)(const void *)t->subclass)->release_data(t);
@@ -249,8 +281,6 @@ ct_tensor *ct_tensor_scalar(double v, ct_dtype dtype) { return ct_tensor_from_do
 
 /* ---- metadata ---- */
 
-static int null_tensor(const char *fn) { return ct_error_set(CT_ERR_VALUE, "%s: tensor is NULL", fn); }
-
 int ct_tensor_ndim(const ct_tensor *t) { return t ? t->ndim : null_tensor("ct_tensor_ndim"); }
 const int64_t *ct_tensor_sizes(const ct_tensor *t) {
     if (!t) null_tensor("ct_tensor_sizes");
@@ -271,6 +301,7 @@ ct_keyset ct_tensor_keyset(const ct_tensor *t) {
     return t ? t->keys : 0;
 }
 bool ct_tensor_is_inference(const ct_tensor *t) { return t && t->is_inference; }
+bool ct_tensor_is_wrapped_number(const ct_tensor *t) { return t && t->wrapped_number; }
 int64_t ct_tensor_version(const ct_tensor *t) {
     if (!t) return null_tensor("ct_tensor_version");
     return t->vstore ? t->vstore->version : 0;

@@ -61,6 +61,8 @@ struct ct_tensor {
     ct_autograd_meta *autograd; /* owned, may be NULL */
     const ct_subclass *subclass; /* wrapper subclass type, NULL for plain tensors */
     void *subclass_data;         /* owned by the subclass (released through its vtable) */
+    void *binding;               /* a language binding's object for this tensor (ct_tensor_binding) */
+    bool binding_owned;          /* the tensor holds `binding`: the release hook drops it when t dies */
     _Atomic uint64_t trace_id;   /* the trace file's name for it, given on first sight (0: none yet) */
     int64_t inline_geom[2 * CT_INLINE_DIMS];
 };

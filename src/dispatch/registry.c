@@ -63,6 +63,38 @@ int ct_op_num_args(const ct_op *op) { return op->nargs; }
 int ct_op_num_returns(const ct_op *op) { return op->nrets; }
 const char *ct_op_arg_name(const ct_op *op, int i) { return i >= 0 && i < op->nargs ? op->args[i].name : NULL; }
 
+/* The public kinds are the parser's types, value for value. */
+_Static_assert((int)CT_ARG_TENSOR == (int)CT_TY_TENSOR && (int)CT_ARG_INT == (int)CT_TY_INT &&
+                   (int)CT_ARG_FLOAT == (int)CT_TY_FLOAT && (int)CT_ARG_BOOL == (int)CT_TY_BOOL &&
+                   (int)CT_ARG_SCALAR == (int)CT_TY_SCALAR && (int)CT_ARG_SCALARTYPE == (int)CT_TY_SCALARTYPE &&
+                   (int)CT_ARG_LAYOUT == (int)CT_TY_LAYOUT && (int)CT_ARG_DEVICE == (int)CT_TY_DEVICE &&
+                   (int)CT_ARG_MEMORY_FORMAT == (int)CT_TY_MEMFMT && (int)CT_ARG_GENERATOR == (int)CT_TY_GENERATOR &&
+                   (int)CT_ARG_STRING == (int)CT_TY_STR && (int)CT_ARG_INTLIST == (int)CT_TY_INTLIST &&
+                   (int)CT_ARG_TENSORLIST == (int)CT_TY_TENSORLIST && (int)CT_ARG_STRINGLIST == (int)CT_TY_STRLIST &&
+                   (int)CT_ARG_BOOLLIST == (int)CT_TY_BOOLLIST &&
+                   (int)CT_ARG_OBJECT == (int)CT_TY_OBJECT && (int)CT_ARG_NONE == (int)CT_TY_NONE,
+               "ct_arg_kind must mirror ct_argtype");
+
+static int arg_info(const ct_op *op, int i, bool ret, ct_arg_info *out) {
+    if (!op || !out) return ct_error_set(CT_ERR_VALUE, "ct_op_%s_info: NULL argument", ret ? "return" : "arg");
+    int n = ret ? op->nrets : op->nargs;
+    if (i < 0 || i >= n)
+        return ct_error_set(CT_ERR_INDEX, "%s has %d %s, asked for %d", op->name, n, ret ? "returns" : "arguments", i);
+    const ct_arg *a = ret ? &op->rets[i] : &op->args[i];
+    out->name = a->name;
+    out->type = a->type_text;
+    out->kind = (ct_arg_kind)a->type;
+    out->optional = a->optional;
+    out->kwarg_only = a->kwarg_only;
+    out->writes = a->alias_write;
+    out->has_default = a->has_default;
+    out->default_value = a->has_default ? a->default_value : ct_none();
+    return 0;
+}
+
+int ct_op_arg_info(const ct_op *op, int i, ct_arg_info *out) { return arg_info(op, i, false, out); }
+int ct_op_return_info(const ct_op *op, int i, ct_arg_info *out) { return arg_info(op, i, true, out); }
+
 /* Searches the published ops (safe with or without registry_lock; see the Note above). */
 static ct_op *find_published(const char *name, size_t len) {
     int n = published_ops();

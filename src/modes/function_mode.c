@@ -77,6 +77,8 @@ int ct_function_mode_call_op(const ct_op *op, ct_value *args, ct_value *rets) {
 
 int ct_op_invoke(const ct_op *op, ct_value *args, ct_value *rets) {
     if (!op) return ct_error_set(CT_ERR_VALUE, "ct_op_invoke: op is NULL");
+    if ((!args && op->nargs > 0) || (!rets && op->nrets > 0))
+        return ct_error_set(CT_ERR_VALUE, "ct_op_invoke: args or rets is NULL");
     if (__builtin_expect(ct_tls_state.function_modes != 0, 0)) return ct_function_mode_call_op(op, args, rets);
     return ct_call(op, args, rets);
 }

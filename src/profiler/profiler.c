@@ -111,6 +111,36 @@ size_t ct_profiler_num_events(ct_profiler *p) {
     return n;
 }
 
+/* Position of raw event `raw` among the events not merged away. */
+static int64_t visible_index(const ct_prof_events *evs, int64_t raw) {
+    int64_t k = 0;
+    for (int64_t j = 0; j < raw; j++) k += !evs->ev[j].removed;
+    return k;
+}
+
+int ct_profiler_event(ct_profiler *p, size_t i, ct_profiler_event_info *out) {
+    if (!out) return ct_error_set(CT_ERR_VALUE, "ct_profiler_event: out is NULL");
+    if (finalize(p) != 0) return -1;
+    size_t k = 0, raw = 0;
+    for (; raw < p->evs.n; raw++) {
+        if (p->evs.ev[raw].removed) continue;
+        if (k == i) break;
+        k++;
+    }
+    if (raw == p->evs.n) return ct_error_set(CT_ERR_INDEX, "profiler event %zu out of range (%zu events)", i, k);
+    const ct_prof_event *e = &p->evs.ev[raw];
+    int64_t parent = e->parent;
+    while (parent >= 0 && p->evs.ev[parent].removed) parent = p->evs.ev[parent].parent;
+    out->name = e->name;
+    out->parent = parent >= 0 ? visible_index(&p->evs, parent) : -1;
+    out->start_ns = e->start_ns;
+    out->end_ns = e->end_ns;
+    out->thread_id = e->thread_id;
+    out->sequence_nr = e->sequence_nr;
+    out->input_shapes = e->input_shapes;
+    return 0;
+}
+
 int64_t ct_profiler_overhead_ns(const ct_profiler *p) {
     /* Note [Profiler cost]: each thread's timed sample scaled to its ranges */
     if (!p) return 0;

@@ -9,7 +9,7 @@
 #include "ctorch/version.h"
 
 const ct_command *const ct_commands[] = {&ct_cmd_keys,  &ct_cmd_dump, &ct_cmd_ops, &ct_cmd_trace, &ct_cmd_diff, &ct_cmd_lab00,
-                                         &ct_cmd_step, &ct_cmd_gpt,  &ct_cmd_help, NULL};
+                                         &ct_cmd_step, &ct_cmd_gpt, &ct_cmd_python, &ct_cmd_help, NULL};
 
 const ct_command *ct_command_find(const char *name) {
     for (int i = 0; ct_commands[i]; i++)

@@ -26,12 +26,24 @@ ct_tensor *ct_to_options(ct_tensor *self, ct_dtype dt) {
     return r[0].u.t;
 }
 
+/* at::_to_copy(self, dtype, nullopt, nullopt, nullopt, non_blocking=false, memory_format) as
+ * to_impl calls it: pin_memory stays None (the public ct__to_copy passes False, as Python's
+ * bindings do for a user's call), so a mode sees the call PyTorch makes. */
+static ct_tensor *to_copy_from_to(ct_tensor *self, ct_dtype dt, int64_t mf) {
+    const ct_op *op = ct_builtin(CT_OPID__to_copy);
+    ct_value a[7] = {ct_tensor_value(self), ct_int(dt), ct_none(), ct_none(), ct_none(), ct_bool(false),
+                     mf == CT_PRESERVE_FORMAT ? ct_none() : ct_int(mf)};
+    ct_value r[1] = {ct_none()};
+    if (!op || ct_call(op, a, r) != 0) return NULL;
+    return r[0].u.t;
+}
+
 /* to_will_alias: same dtype, no copy requested, preserve format -> self itself */
 static int to_impl(ct_tensor *self, ct_dtype dt, bool copy, const ct_value *memfmt, ct_value *rets) {
     int64_t mf = memfmt->tag == CT_TAG_INT ? memfmt->u.i : CT_PRESERVE_FORMAT;
     if (dt == self->dtype && !copy && (mf == CT_PRESERVE_FORMAT || (mf == CT_CONTIGUOUS_FORMAT && ct_tensor_is_contiguous(self))))
         return ct_ret_self(rets, self);
-    return ct_ret(rets, 0, ct__to_copy(self, dt, false, mf == CT_PRESERVE_FORMAT ? CT_MEMORY_FORMAT_NONE : (ct_memory_format)mf));
+    return ct_ret(rets, 0, to_copy_from_to(self, dt, mf));
 }
 
 /* to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) */

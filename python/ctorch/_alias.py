@@ -1,0 +1,46 @@
+"""Makes `import torch` (and `import torch.x.y`) give ctorch's modules, so a PyTorch script runs
+on ctorch unchanged. Installed first on sys.meta_path by `ctorch python`; a torch submodule
+ctorch does not have raises ModuleNotFoundError saying so, never the installed PyTorch's."""
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+
+
+class _MissingModule(ModuleNotFoundError, NotImplementedError):
+    pass
+
+
+class TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def __init__(self):
+        self._real_specs = {}
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "torch" and not fullname.startswith("torch."):
+            return None
+        real = "ctorch" + fullname[len("torch"):]
+        try:
+            spec = importlib.util.find_spec(real)
+        except ModuleNotFoundError:
+            spec = None
+        if spec is None:
+            raise _MissingModule(f"No module named '{fullname}' (ctorch does not implement it)", name=fullname)
+        return importlib.machinery.ModuleSpec(fullname, self, is_package=spec.submodule_search_locations is not None)
+
+    def create_module(self, spec):
+        module = importlib.import_module("ctorch" + spec.name[len("torch"):])
+        self._real_specs[spec.name] = module.__spec__
+        return module
+
+    def exec_module(self, module):
+        # the import system set __spec__ to the alias's; the module keeps its own
+        real = self._real_specs.pop(module.__spec__.name, None)
+        if real is not None:
+            module.__spec__ = real
+
+
+def install():
+    if not any(isinstance(f, TorchAlias) for f in sys.meta_path):
+        sys.meta_path.insert(0, TorchAlias())
+    for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
+        del sys.modules[name]

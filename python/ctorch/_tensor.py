@@ -1,0 +1,239 @@
+"""torch.Tensor and torch.Size: the Python class over ctorch._C.TensorBase.
+
+Methods that are operators are built from the operator table (_C._function): calling one picks
+the overload the way PyTorch's argument parser does, and function modes see it. Anything
+PyTorch's Tensor has that is not here raises NotImplementedInCtorch (a NotImplementedError that
+is also an AttributeError, so hasattr() stays False)."""
+from . import _C
+
+_fn = _C._function
+_missing = _C.NotImplementedInCtorch
+_dt = _C._dtypes()
+
+
+class Size(tuple):
+    """torch.Size: a tuple of ints that prints as torch.Size([2, 600])."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"torch.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, i):
+        r = tuple.__getitem__(self, i)
+        return Size(r) if isinstance(i, slice) else r
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, other))
+
+
+class Tensor(_C.TensorBase):
+    """A ctorch tensor with PyTorch's Python API (the part ctorch implements)."""
+
+    # a plain tensor has no __torch_dispatch__ of its own
+    __torch_dispatch__ = _C._disabled_torch_dispatch_impl
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+    def __getattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        raise _missing(f"Tensor.{name} is not implemented in ctorch")
+
+    # ---- autograd ----
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        from . import autograd
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def retain_grad(self):
+        raise _missing("Tensor.retain_grad is not implemented in ctorch")
+
+    def register_hook(self, hook):
+        raise _missing("Tensor.register_hook (autograd hooks) is not implemented in ctorch")
+
+    # ---- conversions ----
+    def to(self, *args, **kwargs):
+        from . import _device_mod
+        dtype = kwargs.pop("dtype", None)
+        device = kwargs.pop("device", None)
+        non_blocking = kwargs.pop("non_blocking", False)
+        copy = kwargs.pop("copy", False)
+        memory_format = kwargs.pop("memory_format", None)
+        if kwargs:
+            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        positional_bools = []
+        for a in args:
+            if isinstance(a, _C.dtype):
+                dtype = a
+            elif isinstance(a, (str, _device_mod.device)):
+                device = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+            elif isinstance(a, bool):
+                positional_bools.append(a)
+            else:
+                raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
+        if positional_bools:
+            non_blocking = positional_bools[0]
+            if len(positional_bools) > 1:
+                copy = positional_bools[1]
+        if device is not None:
+            _device_mod._check_cpu(device)
+            if dtype is not None:
+                raise _missing("Tensor.to(device, dtype) (aten::to.device) is not implemented in ctorch")
+        if dtype is None:
+            if copy:
+                raise _missing("Tensor.to(copy=True) without a dtype (aten::to.device) is not implemented in ctorch")
+            return self
+        kw = {"non_blocking": non_blocking, "copy": copy}
+        if memory_format is not None:
+            kw["memory_format"] = memory_format
+        return _to_dtype(self, dtype, **kw)
+
+    def half(self, memory_format=None):
+        return self.to(_dt["float16"])
+
+    def float(self, memory_format=None):
+        return self.to(_dt["float32"])
+
+    def double(self, memory_format=None):
+        return self.to(_dt["float64"])
+
+    def bfloat16(self, memory_format=None):
+        return self.to(_dt["bfloat16"])
+
+    def long(self, memory_format=None):
+        return self.to(_dt["int64"])
+
+    def bool(self, memory_format=None):
+        return self.to(_dt["bool"])
+
+    def int(self, memory_format=None):
+        return self.to(_dt["int32"])
+
+    def cpu(self, memory_format=None):
+        return self
+
+    def type(self, dtype=None, non_blocking=False):
+        if dtype is None:
+            names = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+                     "int64": "Long", "bool": "Bool"}
+            return "torch." + names[str(self.dtype)[6:]] + "Tensor"
+        raise _missing("Tensor.type(dtype) is not implemented in ctorch")
+
+    def __format__(self, spec):
+        if self.dim() == 0 and spec:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __iter__(self):
+        raise _missing("iterating over a Tensor (aten::unbind.int) is not implemented in ctorch")
+
+    def __contains__(self, item):
+        raise _missing("Tensor.__contains__ (aten::eq + any) is not implemented in ctorch")
+
+    def __reduce_ex__(self, proto):
+        raise _missing("pickling a Tensor is not implemented in ctorch")
+
+    def __deepcopy__(self, memo):
+        raise _missing("copy.deepcopy of a Tensor is not implemented in ctorch")
+
+    def __array__(self, dtype=None):
+        raise _missing("Tensor.__array__ (numpy interop) is not implemented in ctorch")
+
+    # ---- operators as methods (aten overloads PyTorch binds to each name) ----
+    add = _fn("add", ["aten::add.Tensor"])
+    add_ = _fn("add_", ["aten::add_.Tensor"])
+    sub = _fn("sub", ["aten::sub.Tensor"])
+    sub_ = _fn("sub_", ["aten::sub_.Tensor"])
+    mul = _fn("mul", ["aten::mul.Tensor"])
+    mul_ = _fn("mul_", ["aten::mul_.Tensor"])
+    div = _fn("div", ["aten::div.Tensor", "aten::div.Tensor_mode"])
+    div_ = _fn("div_", ["aten::div_.Tensor", "aten::div_.Tensor_mode"])
+    neg = _fn("neg", ["aten::neg"])
+    negative = neg
+    relu = _fn("relu", ["aten::relu"])
+    relu_ = _fn("relu_", ["aten::relu_"])
+    clamp_min = _fn("clamp_min", ["aten::clamp_min", "aten::clamp_min.Tensor"])
+    eq = _fn("eq", ["aten::eq.Scalar", "aten::eq.Tensor"])
+    bitwise_not = _fn("bitwise_not", ["aten::bitwise_not"])
+    masked_fill = _fn("masked_fill", ["aten::masked_fill.Scalar", "aten::masked_fill.Tensor"])
+    masked_fill_ = _fn("masked_fill_", ["aten::masked_fill_.Scalar", "aten::masked_fill_.Tensor"])
+    masked_select = _fn("masked_select", ["aten::masked_select"])
+    gather = _fn("gather", ["aten::gather"])
+    sum = _fn("sum", ["aten::sum", "aten::sum.dim_IntList"])
+    mm = _fn("mm", ["aten::mm"])
+    addmm = _fn("addmm", ["aten::addmm"])
+    matmul = _fn("matmul", ["aten::matmul"])
+    t = _fn("t", ["aten::t"])
+    transpose = _fn("transpose", ["aten::transpose.int"])
+    permute = _fn("permute", ["aten::permute"])
+    view = _fn("view", ["aten::view", "aten::view.dtype"])
+    reshape = _fn("reshape", ["aten::reshape"])
+    expand = _fn("expand", ["aten::expand"])
+    as_strided = _fn("as_strided", ["aten::as_strided"])
+    contiguous = _fn("contiguous", ["aten::contiguous"])
+    flatten = _fn("flatten", ["aten::flatten.using_ints"])
+    unsqueeze = _fn("unsqueeze", ["aten::unsqueeze"])
+    squeeze = _fn("squeeze", ["aten::squeeze.dim", "aten::squeeze", "aten::squeeze.dims"])
+    squeeze_ = _fn("squeeze_", ["aten::squeeze_.dim", "aten::squeeze_", "aten::squeeze_.dims"])
+    select = _fn("select", ["aten::select.int"])
+    detach = _fn("detach", ["aten::detach"])
+    detach_ = _fn("detach_", ["aten::detach_"])
+    clone = _fn("clone", ["aten::clone"])
+    log_softmax = _fn("log_softmax", ["aten::log_softmax.int"])
+    fill_ = _fn("fill_", ["aten::fill_.Scalar", "aten::fill_.Tensor"])
+    zero_ = _fn("zero_", ["aten::zero_"])
+    copy_ = _fn("copy_", ["aten::copy_"])
+    normal_ = _fn("normal_", ["aten::normal_"])
+    uniform_ = _fn("uniform_", ["aten::uniform_"])
+    random_ = _fn("random_", ["aten::random_.from", "aten::random_.to", "aten::random_"])
+    new_empty_strided = _fn("new_empty_strided", ["aten::new_empty_strided"])
+    resolve_conj = _fn("resolve_conj", ["aten::resolve_conj"])
+    resolve_neg = _fn("resolve_neg", ["aten::resolve_neg"])
+    # common ones ctorch lacks, so the error names the operator
+    mean = _fn("mean", ["aten::mean", "aten::mean.dim"])
+    exp = _fn("exp", ["aten::exp"])
+    log = _fn("log", ["aten::log"])
+    sqrt = _fn("sqrt", ["aten::sqrt"])
+    abs = _fn("abs", ["aten::abs"])
+    pow = _fn("pow", ["aten::pow.Tensor_Scalar", "aten::pow.Tensor_Tensor"])
+    max = _fn("max", ["aten::max", "aten::max.dim"])
+    min = _fn("min", ["aten::min", "aten::min.dim"])
+    argmax = _fn("argmax", ["aten::argmax"])
+    softmax = _fn("softmax", ["aten::softmax.int"])
+    sigmoid = _fn("sigmoid", ["aten::sigmoid"])
+    tanh = _fn("tanh", ["aten::tanh"])
+    bmm = _fn("bmm", ["aten::bmm"])
+    ne = _fn("ne", ["aten::ne.Scalar", "aten::ne.Tensor"])
+    expand_as = _fn("expand_as", ["aten::expand_as"])
+    view_as = _fn("view_as", ["aten::view_as"])
+    reshape_as = _fn("reshape_as", ["aten::reshape_as"])
+    new_zeros = _fn("new_zeros", ["aten::new_zeros"])
+    new_empty = _fn("new_empty", ["aten::new_empty"])
+    unbind = _fn("unbind", ["aten::unbind.int"])
+    tril = _fn("tril", ["aten::tril"])
+    multinomial = _fn("multinomial", ["aten::multinomial"])
+    narrow = _fn("narrow", ["aten::narrow"])
+    gelu = _fn("gelu", ["aten::gelu"])
+    _split = _fn("split", ["aten::split.Tensor"])
+    _split_with_sizes = _fn("split_with_sizes", ["aten::split_with_sizes"])
+
+    def split(self, split_size, dim=0):
+        """torch._VF.split / split_with_sizes, as Tensor.split calls them; a tuple of views."""
+        if isinstance(split_size, int):
+            return tuple(self._split(split_size, dim))
+        return tuple(self._split_with_sizes(split_size, dim))
+
+
+_to_dtype = _C._op_overload("aten::to.dtype")

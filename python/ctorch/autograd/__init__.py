@@ -1,0 +1,77 @@
+"""torch.autograd: backward, grad modes, graph nodes and the profiler (ctorch's engine)."""
+from .. import _C
+from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
+from . import graph, profiler  # noqa: F401
+
+
+def _make_grads(outputs, grads):
+    """The gradients backward starts from: given ones checked against their outputs, and
+    ones_like for a scalar output that requires grad (as torch.autograd._make_grads)."""
+    from .._functions import ones_like
+    from .._device_mod import preserve_format
+    new_grads = []
+    for out, grad in zip(outputs, grads):
+        if isinstance(grad, _C.TensorBase):
+            if grad.shape != out.shape:
+                raise RuntimeError(f"Mismatch in shape: grad_output[{len(new_grads)}] has a shape of {grad.shape} and "
+                                   f"output[{len(new_grads)}] has a shape of {out.shape}.")
+            if out.dtype.is_floating_point != grad.dtype.is_floating_point:
+                raise TypeError(f"For complex Tensors, both grad_output and output are required to have the same "
+                                f"dtype. Mismatch in dtype: grad_output[{len(new_grads)}] has a dtype of {grad.dtype} "
+                                f"and output[{len(new_grads)}] has a dtype of {out.dtype}.")
+            new_grads.append(grad)
+        elif grad is None:
+            if out.requires_grad:
+                if out.numel() != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if not out.dtype.is_floating_point:
+                    raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
+                new_grads.append(ones_like(out, memory_format=preserve_format))
+            else:
+                new_grads.append(None)
+        else:
+            raise TypeError("gradients can be either Tensors or None, but got " + type(grad).__name__)
+    return new_grads
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
+    """torch.autograd.backward: the implicit gradients are made here in Python, as PyTorch makes them
+    (a dispatch mode logs their ones_like first), then one graph task runs from every root."""
+    if create_graph:
+        raise _C.NotImplementedInCtorch("torch.autograd.backward(create_graph=True) is not implemented in ctorch")
+    if inputs is not None:
+        raise _C.NotImplementedInCtorch("torch.autograd.backward(inputs=...) is not implemented in ctorch")
+    if grad_variables is not None:
+        grad_tensors = grad_variables
+    tensors = (tensors,) if isinstance(tensors, _C.TensorBase) else tuple(tensors)
+    if grad_tensors is None:
+        grad_tensors = [None] * len(tensors)
+    elif isinstance(grad_tensors, _C.TensorBase):
+        grad_tensors = [grad_tensors]
+    else:
+        grad_tensors = list(grad_tensors)
+    if len(grad_tensors) != len(tensors):
+        raise RuntimeError(f"grad can be implicitly created only for scalar outputs")
+    grads = _make_grads(tensors, grad_tensors)
+    if retain_graph is None:
+        retain_graph = create_graph
+    _C._autograd_backward(list(tensors), grads, retain_graph)
+
+
+def grad(*args, **kwargs):
+    raise _C.NotImplementedInCtorch("torch.autograd.grad is not implemented in ctorch (use backward)")
+
+
+class Function:
+    """torch.autograd.Function: custom Python autograd functions are not implemented."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        raise _C.NotImplementedInCtorch("torch.autograd.Function (custom autograd functions) is not implemented in ctorch")
+
+
+def __getattr__(name):
+    raise _C.NotImplementedInCtorch(f"torch.autograd.{name} is not implemented in ctorch")

@@ -1,0 +1,54 @@
+"""torch.profiler: profile (over ctorch's profiler), ProfilerActivity, record_function."""
+import enum
+
+from .. import _C
+from ..autograd import profiler as _ap
+from ..autograd.profiler import record_function  # noqa: F401
+
+_missing = _C.NotImplementedInCtorch
+
+
+class ProfilerActivity(enum.Enum):
+    CPU = 0
+    CUDA = 1
+    XPU = 2
+    MTIA = 3
+    PrivateUse1 = 4
+
+
+class profile(_ap.profile):
+    """torch.profiler.profile: CPU activity only; schedules and trace handlers are not implemented."""
+
+    def __init__(self, *, activities=None, schedule=None, on_trace_ready=None, record_shapes=False,
+                 profile_memory=False, with_stack=False, with_flops=False, with_modules=False,
+                 experimental_config=None, execution_trace_observer=None, acc_events=False, use_cuda=None,
+                 custom_trace_id_callback=None):
+        if activities is not None and any(a != ProfilerActivity.CPU for a in activities):
+            raise _missing("torch.profiler activities other than ProfilerActivity.CPU are not implemented in ctorch")
+        for value, name in ((schedule, "schedule"), (on_trace_ready, "on_trace_ready"),
+                            (execution_trace_observer, "execution_trace_observer")):
+            if value is not None:
+                raise _missing(f"torch.profiler.profile({name}=...) is not implemented in ctorch")
+        super().__init__(record_shapes=record_shapes, profile_memory=profile_memory, with_stack=with_stack,
+                         with_flops=with_flops, with_modules=with_modules, experimental_config=experimental_config,
+                         use_cuda=bool(use_cuda), custom_trace_id_callback=custom_trace_id_callback)
+
+    def step(self):
+        raise _missing("torch.profiler.profile.step (ProfilerStep ranges, schedules) is not implemented in ctorch")
+
+    def start(self):
+        self.__enter__()
+
+    def stop(self):
+        self.__exit__(None, None, None)
+
+    @property
+    def profiler(self):
+        return self
+
+    def events(self):
+        return self.function_events
+
+
+def __getattr__(name):
+    raise _missing(f"torch.profiler.{name} is not implemented in ctorch")

@@ -1,0 +1,199 @@
+/* ctorch._C: the CPython extension that presents ctorch as PyTorch's Python API.
+ *
+ * Built only on the public C API (include/ctorch/). Shared declarations of the extension's
+ * files, one job each:
+ *   module.c    module init, dtypes, small torch._C functions (key sets, dumps, tensor())
+ *   errors.c    ctorch errors -> Python exceptions; Python exceptions raised in handlers
+ *   tensor.c    torch._C.TensorBase: object <-> ct_tensor identity, properties, operators
+ *   boxing.c    Python objects <-> boxed ct_values, argument parsing against a schema
+ *   ops.c       OpOverload / OpOverloadPacket / FunctionSchema, torch functions and methods
+ *   mode.c      TorchDispatchMode and TorchFunctionMode bridges
+ *   subclass.c  _make_wrapper_subclass / _make_subclass and the __torch_dispatch__ bridge
+ *   autograd.c  graph nodes, backward, grad modes
+ *   profiler.c  the profiler and record_function
+ *   generator.c torch.Generator
+ *
+ * Note [Python exceptions inside handlers]
+ *   A Python handler (__torch_dispatch__, __torch_function__) runs inside a ctorch call. When it
+ *   raises, the bridge stashes the exception (ctpy_stash_pyerr), sets a ctorch error so the C
+ *   library unwinds as for any error (restoring mode stacks, TLS sets and grad mode on the way),
+ *   and the extension function that made the ctorch call re-raises the stashed exception
+ *   unchanged (ctpy_raise). So Python sees the exception its own code raised.
+ *
+ * Note [Tensor objects and ownership]
+ *   One Python object per tensor, found through the tensor's binding slot (PyTorch's
+ *   PyObjectSlot). Normally the object owns a reference to the tensor. When the object's last
+ *   Python reference goes while ctorch still uses the tensor (a graph saved it, or it is a
+ *   parameter's grad) and the object carries state (a subclass, or attributes), the object is
+ *   kept alive and ownership flips: the tensor holds the object, and the binding release hook
+ *   drops it when the tensor dies. When the tensor surfaces in Python again, ownership flips
+ *   back. Wrapper subclasses (LoggingTensor) rely on this to keep `elem` while only the graph
+ *   references them.
+ */
+#ifndef CTPY_H
+#define CTPY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ctorch/autograd.h"
+#include "ctorch/ctorch.h"
+#include "ctorch/mode.h"
+#include "ctorch/subclass.h"
+#include "ctorch/testing.h"
+
+#define CTPY_MAX_ARGS 16
+#define CTPY_MAX_RETS 4
+
+/* ---- errors.c ---- */
+/* Raises the pending ctorch error as PyTorch's exception (or re-raises a stashed Python
+ * exception, Note [Python exceptions inside handlers]). Always returns NULL. */
+PyObject *ctpy_raise(void);
+/* Same, returning -1 for int-returning slots. */
+int ctpy_raise_int(void);
+/* Moves the current Python exception into the stash and sets a ctorch error. Returns -1. */
+int ctpy_stash_pyerr(void);
+/* NotImplementedError (that is also an AttributeError) "<what> is not implemented in ctorch". */
+PyObject *ctpy_not_implemented(const char *fmt, ...);
+extern PyObject *ctpy_NotImplementedInCtorch; /* the exception class */
+int ctpy_errors_init(PyObject *m);
+
+/* ---- tensor.c ---- */
+typedef struct {
+    PyObject_HEAD
+    ct_tensor *t; /* NULL once the tensor let go of this object */
+    bool owns;    /* true: this object holds a reference to t; false: t holds this object */
+    PyObject *dict;     /* instance attributes (the base class owns the dict, so subclasses need no managed one) */
+    PyObject *weakrefs;
+} CtTensorObject;
+
+extern PyTypeObject CtTensorBase_Type;
+extern PyTypeObject *ctpy_tensor_class; /* torch.Tensor (the Python class) */
+extern PyObject *ctpy_size_class;       /* torch.Size */
+static inline bool ctpy_is_tensor(PyObject *o) { return PyObject_TypeCheck(o, &CtTensorBase_Type); }
+static inline ct_tensor *ctpy_tensor(PyObject *o) { return ((CtTensorObject *)o)->t; }
+/* The Python object for t: steals the reference t carries (ctpy_wrap) / borrows it. New reference. */
+PyObject *ctpy_wrap(ct_tensor *t);
+PyObject *ctpy_wrap_borrowed(ct_tensor *t);
+/* A new object of type `cls` (a torch.Tensor subclass) for t, which must have no object yet;
+ * steals t's reference. */
+PyObject *ctpy_wrap_as(ct_tensor *t, PyTypeObject *cls);
+/* Tensor t of a Python object, or NULL with a TypeError naming `what`. Borrowed. */
+ct_tensor *ctpy_tensor_arg(PyObject *o, const char *what);
+PyObject *ctpy_size_from(const int64_t *v, int n);
+int ctpy_tensor_init(PyObject *m);
+
+/* ---- module.c: dtypes and constants ---- */
+typedef struct {
+    PyObject_HEAD
+    ct_dtype dtype;
+    const char *name; /* "float32" */
+} CtDtypeObject;
+extern PyTypeObject CtDtype_Type;
+PyObject *ctpy_dtype_object(ct_dtype d); /* borrowed singleton, NULL with an error for an unknown one */
+/* Registered by the Python package: torch.strided, torch.contiguous_format, ... */
+extern PyObject *ctpy_strided, *ctpy_contiguous_format, *ctpy_preserve_format, *ctpy_cpu_device, *ctpy_device_class;
+/* Python scalar (int / float / bool) from a Scalar value. */
+PyObject *ctpy_scalar_to_py(const ct_value *v);
+
+/* ---- boxing.c ---- */
+/* Scratch for one call's arguments. */
+#define CTPY_TL_POOL 256
+typedef struct {
+    ct_value v[CTPY_MAX_ARGS];
+    int64_t lists[CTPY_MAX_ARGS][CT_MAX_DIMS];
+    ct_tensor *owned[CTPY_MAX_ARGS]; /* wrapped numbers made for this call */
+    int n_owned;
+    /* the items of Tensor[] arguments (borrowed from the caller's Python sequences) */
+    ct_tensor *tl_pool[CTPY_TL_POOL];
+    int n_tl;
+} ctpy_args;
+void ctpy_args_release(ctpy_args *a);
+
+/* A schema's arguments and returns, read once per operator. */
+typedef struct {
+    const ct_op *op;
+    int nargs, nrets;
+    int npositional;  /* arguments before the schema's "*" */
+    bool numbers_as_tensors; /* PyTorch lets Python numbers stand for Tensor arguments of this op */
+    ct_arg_info args[CTPY_MAX_ARGS];
+    ct_arg_info rets[CTPY_MAX_RETS];
+} ctpy_schema;
+int ctpy_schema_init(ctpy_schema *s, const ct_op *op);
+
+enum { CTPY_PARSE_OK = 1, CTPY_PARSE_MISMATCH = 0, CTPY_PARSE_ERROR = -1 };
+enum {
+    CTPY_NUMBERS_AS_TENSORS = 1, /* a Python number may stand for any Tensor argument (torch.ops calls) */
+    CTPY_FACTORY_OPTIONS = 2     /* torch.zeros & co.: pin_memory=False and (not *_like) device=cpu given,
+                                    as the Python binding's TensorOptions do */
+};
+/* Parses vectorcall arguments against the schema. On MISMATCH (no exception set) `why`
+ * describes the first problem, in PyTorch's words. */
+int ctpy_parse(const ctpy_schema *s, const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+               int flags, ctpy_args *out, char *why, size_t why_size);
+/* A Python value for an argument of kind `kind` (borrowed ct value). New reference. */
+PyObject *ctpy_value_to_py(const ct_value *v, ct_arg_kind kind);
+/* PyTorch's (args, kwargs) for a handler: positional arguments up to the last one that is not
+ * its default, keyword-only arguments that are not their defaults. */
+int ctpy_handler_args(const ctpy_schema *s, const ct_value *args, PyObject **pyargs, PyObject **pykwargs);
+/* The handler's result converted into rets (new references), per the schema's returns. 0 / -1. */
+int ctpy_result_to_rets(const ctpy_schema *s, PyObject *res, ct_value *rets);
+/* The Python result of a finished ctorch call; takes over the references in rets. */
+PyObject *ctpy_rets_to_py(const ctpy_schema *s, ct_value *rets);
+/* Schema-free conversions (function modes): by the value's tag / the object's Python type. */
+PyObject *ctpy_tagged_to_py(const ct_value *v);
+int ctpy_py_to_tagged(PyObject *o, ctpy_args *a, int i);
+
+/* ---- ops.c ---- */
+typedef struct {
+    PyObject_HEAD
+    ctpy_schema schema;
+    PyObject *packet; /* OpOverloadPacket, lazily */
+    PyObject *name;   /* str(func): "aten.addmm.default" */
+    vectorcallfunc vectorcall;
+} CtOpOverloadObject;
+extern PyTypeObject CtOpOverload_Type;
+/* The OpOverload object of op (borrowed, cached for the process). */
+PyObject *ctpy_op_overload(const ct_op *op);
+/* The ScriptObject wrapper of an opaque custom-class value (profiler._RecordFunction). */
+PyObject *ctpy_script_object(void *p);
+void *ctpy_script_object_ptr(PyObject *o); /* NULL (no error) if o is not one */
+int ctpy_ops_init(PyObject *m);
+
+/* ---- mode.c ---- */
+int ctpy_modes_init(PyObject *m);
+/* True while a Python dispatch mode is pushed on this thread. */
+bool ctpy_dispatch_mode_active(void);
+
+/* ---- subclass.c ---- */
+int ctpy_subclass_init(PyObject *m);
+/* `types` for a handler: the Python types of the tensor arguments whose class overrides
+ * __torch_dispatch__, subclasses before their bases. New tuple. */
+PyObject *ctpy_overloaded_types(const ct_value *args, int n);
+/* __torch_dispatch__ of the base class (disabled): types whose attribute is this do not count. */
+extern PyObject *ctpy_disabled_torch_dispatch;
+/* The wrapper-subclass type every Python wrapper tensor uses. */
+extern ct_subclass *ctpy_wrapper_class;
+
+/* ---- autograd.c ---- */
+PyObject *ctpy_node_wrap(ct_node *n); /* borrowed n; None for NULL */
+int ctpy_autograd_init(PyObject *m);
+
+/* ---- profiler.c, generator.c ---- */
+int ctpy_profiler_init(PyObject *m);
+typedef struct {
+    PyObject_HEAD
+    ct_generator *g; /* owned reference */
+} CtGeneratorObject;
+extern PyTypeObject CtGenerator_Type;
+PyObject *ctpy_generator_wrap(ct_generator *g); /* borrowed g */
+int ctpy_generator_init(PyObject *m);
+/* ---- nn.c ---- */
+int ctpy_nn_init(PyObject *m);
+
+/* Adds functions to the module; each file's table. */
+int ctpy_add_functions(PyObject *m, PyMethodDef *defs);
+
+#endif

@@ -1,0 +1,560 @@
+/* The module ctorch._C (also importable as torch._C): initialisation, dtypes, dispatch key
+ * sets and the dispatcher's introspection, torch.tensor(), torch.allclose(), testing counters. */
+#include <math.h>
+#include <string.h>
+
+#include "build_info.h"
+#include "ctorch/nn.h"
+#include "ctpy.h"
+
+PyObject *ctpy_strided, *ctpy_contiguous_format, *ctpy_preserve_format, *ctpy_cpu_device, *ctpy_device_class;
+
+/* ---- dtypes ---- */
+
+static PyObject *dtype_repr(PyObject *self) { return PyUnicode_FromFormat("torch.%s", ((CtDtypeObject *)self)->name); }
+
+static PyObject *dtype_get_is_floating(PyObject *self, void *c) {
+    (void)c;
+    ct_dtype d = ((CtDtypeObject *)self)->dtype;
+    return PyBool_FromLong(ct_dtype_valid((int)d) && ct_dtype_is_floating(d));
+}
+static PyObject *dtype_get_false(PyObject *self, void *c) {
+    (void)self;
+    (void)c;
+    Py_RETURN_FALSE;
+}
+static PyObject *dtype_get_is_signed(PyObject *self, void *c) {
+    (void)c;
+    ct_dtype d = ((CtDtypeObject *)self)->dtype;
+    return PyBool_FromLong(d != CT_BOOL && ct_dtype_valid((int)d));
+}
+static PyObject *dtype_get_itemsize(PyObject *self, void *c) {
+    (void)c;
+    return PyLong_FromSize_t(ct_dtype_size(((CtDtypeObject *)self)->dtype));
+}
+static PyObject *dtype_reduce(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyUnicode_FromString(((CtDtypeObject *)self)->name);
+}
+
+static PyGetSetDef dtype_getset[] = {{"is_floating_point", dtype_get_is_floating, NULL, NULL, NULL},
+                                     {"is_complex", dtype_get_false, NULL, NULL, NULL},
+                                     {"is_signed", dtype_get_is_signed, NULL, NULL, NULL},
+                                     {"itemsize", dtype_get_itemsize, NULL, NULL, NULL},
+                                     {NULL, NULL, NULL, NULL, NULL}};
+static PyMethodDef dtype_methods[] = {{"__reduce__", dtype_reduce, METH_NOARGS, NULL}, {NULL, NULL, 0, NULL}};
+
+PyTypeObject CtDtype_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch.dtype",
+    .tp_basicsize = sizeof(CtDtypeObject),
+    .tp_repr = dtype_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "An element type (torch.float32, ...).",
+    .tp_getset = dtype_getset,
+    .tp_methods = dtype_methods,
+};
+
+/* c10::ScalarType values; the ones ctorch lacks exist so that using them says so. */
+static CtDtypeObject dtypes[] = {
+    {PyObject_HEAD_INIT(&CtDtype_Type) CT_INT64, "int64"},     {PyObject_HEAD_INIT(&CtDtype_Type) CT_FLOAT16, "float16"},
+    {PyObject_HEAD_INIT(&CtDtype_Type) CT_FLOAT32, "float32"}, {PyObject_HEAD_INIT(&CtDtype_Type) CT_FLOAT64, "float64"},
+    {PyObject_HEAD_INIT(&CtDtype_Type) CT_BOOL, "bool"},       {PyObject_HEAD_INIT(&CtDtype_Type) CT_BFLOAT16, "bfloat16"},
+    {PyObject_HEAD_INIT(&CtDtype_Type)(ct_dtype)0, "uint8"},   {PyObject_HEAD_INIT(&CtDtype_Type)(ct_dtype)1, "int8"},
+    {PyObject_HEAD_INIT(&CtDtype_Type)(ct_dtype)2, "int16"},   {PyObject_HEAD_INIT(&CtDtype_Type)(ct_dtype)3, "int32"},
+    {PyObject_HEAD_INIT(&CtDtype_Type)(ct_dtype)9, "complex64"}, {PyObject_HEAD_INIT(&CtDtype_Type)(ct_dtype)10, "complex128"},
+};
+#define N_DTYPES ((int)(sizeof dtypes / sizeof dtypes[0]))
+
+PyObject *ctpy_dtype_object(ct_dtype d) {
+    for (int i = 0; i < N_DTYPES; i++)
+        if (dtypes[i].dtype == d) return (PyObject *)&dtypes[i];
+    PyErr_Format(PyExc_RuntimeError, "unknown dtype %d", (int)d);
+    return NULL;
+}
+
+/* ---- dispatch key sets ---- */
+
+typedef struct {
+    PyObject_HEAD
+    ct_keyset ks;
+} CtKeySetObject;
+
+static PyObject *keyset_repr(PyObject *self) {
+    char buf[2048];
+    ct_keyset_format(((CtKeySetObject *)self)->ks, buf, sizeof buf);
+    return PyUnicode_FromString(buf);
+}
+
+static PyTypeObject CtKeySet_Type;
+
+static PyObject *keyset_new(ct_keyset ks) {
+    CtKeySetObject *o = PyObject_New(CtKeySetObject, &CtKeySet_Type);
+    if (o) o->ks = ks;
+    return (PyObject *)o;
+}
+
+static int key_of(PyObject *o) {
+    const char *name = PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
+    if (!name) {
+        PyObject *s = PyObject_GetAttrString(o, "name");
+        if (!s) return -1;
+        name = PyUnicode_AsUTF8(s);
+        int k = name ? ct_key_from_name(name) : -1;
+        Py_DECREF(s);
+        if (k < 0 && !PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "unknown dispatch key %R", o);
+        return k;
+    }
+    int k = ct_key_from_name(name);
+    if (k < 0) PyErr_Format(PyExc_ValueError, "unknown dispatch key '%s'", name);
+    return k;
+}
+
+static PyObject *keyset_has(PyObject *self, PyObject *key) {
+    int k = key_of(key);
+    if (k < 0) return NULL;
+    return PyBool_FromLong(ct_keyset_has(((CtKeySetObject *)self)->ks, (ct_dispatch_key)k));
+}
+
+static PyObject *keyset_richcompare(PyObject *a, PyObject *b, int op) {
+    if (!PyObject_TypeCheck(b, &CtKeySet_Type) || (op != Py_EQ && op != Py_NE)) Py_RETURN_NOTIMPLEMENTED;
+    bool eq = ((CtKeySetObject *)a)->ks == ((CtKeySetObject *)b)->ks;
+    return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+static PyObject *keyset_or(PyObject *a, PyObject *b) {
+    if (!PyObject_TypeCheck(a, &CtKeySet_Type) || !PyObject_TypeCheck(b, &CtKeySet_Type)) Py_RETURN_NOTIMPLEMENTED;
+    return keyset_new(((CtKeySetObject *)a)->ks | ((CtKeySetObject *)b)->ks);
+}
+static PyObject *keyset_sub(PyObject *a, PyObject *b) {
+    if (!PyObject_TypeCheck(a, &CtKeySet_Type) || !PyObject_TypeCheck(b, &CtKeySet_Type)) Py_RETURN_NOTIMPLEMENTED;
+    return keyset_new(ct_keyset_sub(((CtKeySetObject *)a)->ks, ((CtKeySetObject *)b)->ks));
+}
+static PyObject *keyset_and(PyObject *a, PyObject *b) {
+    if (!PyObject_TypeCheck(a, &CtKeySet_Type) || !PyObject_TypeCheck(b, &CtKeySet_Type)) Py_RETURN_NOTIMPLEMENTED;
+    return keyset_new(((CtKeySetObject *)a)->ks & ((CtKeySetObject *)b)->ks);
+}
+static PyObject *keyset_highest(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyUnicode_FromString(ct_key_name(ct_keyset_highest(((CtKeySetObject *)self)->ks)));
+}
+static PyObject *keyset_raw(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(((CtKeySetObject *)self)->ks);
+}
+static Py_hash_t keyset_hash(PyObject *self) {
+    Py_hash_t h = (Py_hash_t)((CtKeySetObject *)self)->ks;
+    return h == -1 ? -2 : h;
+}
+
+static PyNumberMethods keyset_number = {.nb_or = keyset_or, .nb_subtract = keyset_sub, .nb_and = keyset_and};
+static PyMethodDef keyset_methods[] = {{"has", keyset_has, METH_O, NULL},
+                                       {"highestPriorityTypeId", keyset_highest, METH_NOARGS, NULL},
+                                       {"raw_repr", keyset_raw, METH_NOARGS, NULL},
+                                       {NULL, NULL, 0, NULL}};
+
+static PyTypeObject CtKeySet_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch._C.DispatchKeySet",
+    .tp_basicsize = sizeof(CtKeySetObject),
+    .tp_repr = keyset_repr,
+    .tp_hash = keyset_hash,
+    .tp_as_number = &keyset_number,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A dispatch key set; prints like PyTorch's.",
+    .tp_richcompare = keyset_richcompare,
+    .tp_methods = keyset_methods,
+};
+
+static PyObject *py_dispatch_keys(PyObject *unused, PyObject *arg) {
+    (void)unused;
+    ct_tensor *t = ctpy_tensor_arg(arg, "_dispatch_keys(): argument 'tensor'");
+    return t ? keyset_new(ct_tensor_keyset(t)) : NULL;
+}
+static PyObject *py_tls_exclude(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    return keyset_new(ct_tls_excluded());
+}
+static PyObject *py_tls_include(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    return keyset_new(ct_tls_included());
+}
+static PyObject *tls_set(PyObject *args, bool excluded) {
+    PyObject *key;
+    int on;
+    if (!PyArg_ParseTuple(args, "Op", &key, &on)) return NULL;
+    int k = key_of(key);
+    if (k < 0) return NULL;
+    if (excluded) ct_tls_set_excluded((ct_dispatch_key)k, on != 0);
+    else ct_tls_set_included((ct_dispatch_key)k, on != 0);
+    Py_RETURN_NONE;
+}
+static PyObject *py_tls_set_excluded(PyObject *unused, PyObject *args) {
+    (void)unused;
+    return tls_set(args, true);
+}
+static PyObject *py_tls_set_included(PyObject *unused, PyObject *args) {
+    (void)unused;
+    return tls_set(args, false);
+}
+
+static PyObject *dump(PyObject *arg, char *(*fn)(const ct_op *)) {
+    const char *name = PyUnicode_AsUTF8(arg);
+    if (!name) return NULL;
+    const ct_op *op = ct_op_find(name);
+    if (!op) return ctpy_raise();
+    char *s = fn(op);
+    if (!s) return ctpy_raise();
+    PyObject *r = PyUnicode_FromString(s);
+    ct_free(s);
+    return r;
+}
+static PyObject *py_dispatch_dump(PyObject *unused, PyObject *arg) {
+    (void)unused;
+    return dump(arg, ct_op_dump);
+}
+static PyObject *py_dispatch_dump_table(PyObject *unused, PyObject *arg) {
+    (void)unused;
+    return dump(arg, ct_op_dump_table);
+}
+
+/* ---- torch.tensor(data) ---- */
+
+typedef struct {
+    int ndim;
+    int64_t sizes[CT_MAX_DIMS];
+    bool any_float, any_int, any_bool;
+    int64_t n, cap;
+    double *d;
+    int64_t *i;
+} nested;
+
+static int walk(PyObject *o, int depth, nested *st) {
+    if (PyList_Check(o) || PyTuple_Check(o)) {
+        if (depth >= CT_MAX_DIMS) {
+            PyErr_Format(PyExc_RuntimeError, "ctorch supports tensors of at most %d dimensions", CT_MAX_DIMS);
+            return -1;
+        }
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(o);
+        if (depth == st->ndim) {
+            if (st->n > 0) goto ragged; /* a sequence where a number was seen before */
+            st->sizes[st->ndim++] = len;
+        } else if (depth > st->ndim || st->sizes[depth] != len) {
+            goto ragged;
+        }
+        for (Py_ssize_t k = 0; k < len; k++)
+            if (walk(PySequence_Fast_GET_ITEM(o, k), depth + 1, st) != 0) return -1;
+        return 0;
+    }
+    if (depth != st->ndim) goto ragged;
+    if (st->n == st->cap) {
+        int64_t cap = st->cap ? st->cap * 2 : 64;
+        double *d = PyMem_Realloc(st->d, (size_t)cap * sizeof *d);
+        if (d) st->d = d;
+        int64_t *iv = d ? PyMem_Realloc(st->i, (size_t)cap * sizeof *iv) : NULL;
+        if (!d || !iv) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        st->i = iv;
+        st->cap = cap;
+    }
+    if (PyBool_Check(o)) {
+        st->any_bool = true;
+        st->d[st->n] = o == Py_True;
+        st->i[st->n] = o == Py_True;
+    } else if (PyLong_Check(o)) {
+        st->any_int = true;
+        long long v = PyLong_AsLongLong(o);
+        if (v == -1 && PyErr_Occurred()) return -1;
+        st->d[st->n] = (double)v;
+        st->i[st->n] = v;
+    } else if (PyFloat_Check(o)) {
+        st->any_float = true;
+        st->d[st->n] = PyFloat_AS_DOUBLE(o);
+        st->i[st->n] = 0;
+    } else if (ctpy_is_tensor(o)) {
+        ctpy_not_implemented("torch.tensor() of tensors (use torch.stack or clone().detach())");
+        return -1;
+    } else {
+        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    st->n++;
+    return 0;
+ragged:
+    PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)",
+                 (long long)(depth < st->ndim ? st->sizes[depth] : 0), depth,
+                 (PyList_Check(o) || PyTuple_Check(o)) ? PySequence_Fast_GET_SIZE(o) : (Py_ssize_t)0);
+    return -1;
+}
+
+static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
+    (void)unused;
+    static char *kw[] = {"data", "dtype", "device", "requires_grad", "pin_memory", NULL};
+    PyObject *data, *dtype = Py_None, *device = Py_None;
+    int requires_grad = 0, pin = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OOpp:tensor", kw, &data, &dtype, &device, &requires_grad, &pin))
+        return NULL;
+    if (device != Py_None && device != ctpy_cpu_device) {
+        PyObject *s = PyObject_Str(device);
+        bool cpu = s && PyUnicode_CompareWithASCIIString(s, "cpu") == 0;
+        Py_XDECREF(s);
+        if (!cpu) return PyErr_Format(PyExc_RuntimeError, "ctorch has only the CPU device; got %R", device);
+    }
+    nested st;
+    memset(&st, 0, sizeof st);
+    if (walk(data, 0, &st) != 0) {
+        PyMem_Free(st.d);
+        PyMem_Free(st.i);
+        return NULL;
+    }
+    ct_dtype dt = st.any_float ? ct_default_dtype() : st.any_int ? CT_INT64 : st.any_bool ? CT_BOOL : ct_default_dtype();
+    if (dtype != Py_None) {
+        if (!PyObject_TypeCheck(dtype, &CtDtype_Type)) {
+            PyMem_Free(st.d);
+            PyMem_Free(st.i);
+            return PyErr_Format(PyExc_TypeError, "tensor(): argument 'dtype' must be torch.dtype, not %s", Py_TYPE(dtype)->tp_name);
+        }
+        dt = ((CtDtypeObject *)dtype)->dtype;
+        if (!ct_dtype_valid((int)dt)) {
+            PyMem_Free(st.d);
+            PyMem_Free(st.i);
+            return ctpy_not_implemented("dtype torch.%s", ((CtDtypeObject *)dtype)->name);
+        }
+    }
+    ct_tensor *t;
+    if (dt == CT_INT64 && !st.any_float) {
+        t = ct_tensor_from_data(st.i, st.sizes, st.ndim, CT_INT64);
+    } else {
+        t = ct_tensor_from_doubles(st.d, st.sizes, st.ndim, dt);
+    }
+    PyMem_Free(st.d);
+    PyMem_Free(st.i);
+    if (!t) return ctpy_raise();
+    /* internal_new_from_data ends with at::lift_fresh: a dispatch mode sees it, a function mode
+     * only sees torch.tensor (the Python package offers that call to function modes) */
+    const ct_op *lift = ct_op_find("aten::lift_fresh");
+    ct_value la[1] = {ct_tensor_value(t)}, lr[1] = {ct_none()};
+    int lrc = lift ? ct_call(lift, la, lr) : -1;
+    ct_tensor_release(t);
+    if (lrc != 0) return ctpy_raise();
+    ct_tensor *l = lr[0].u.t;
+    if (requires_grad && ct_tensor_set_requires_grad(l, true) != 0) {
+        ct_tensor_release(l);
+        return ctpy_raise();
+    }
+    return ctpy_wrap(l);
+}
+
+/* ---- torch.allclose ---- */
+
+static double load(const char *base, const int64_t *idx, const int64_t *strides, int ndim, ct_dtype d) {
+    int64_t off = 0;
+    for (int k = 0; k < ndim; k++) off += idx[k] * strides[k];
+    const char *p = base + off * (int64_t)ct_dtype_size(d);
+    switch (d) {
+    case CT_FLOAT32: return *(const float *)p;
+    case CT_FLOAT64: return *(const double *)p;
+    case CT_FLOAT16: return ct_half_to_float(*(const uint16_t *)p);
+    case CT_BFLOAT16: return ct_bfloat16_to_float(*(const uint16_t *)p);
+    case CT_INT64: return (double)*(const int64_t *)p;
+    case CT_BOOL: return *(const uint8_t *)p ? 1.0 : 0.0;
+    default: return NAN;
+    }
+}
+
+/* Rounds an intermediate to the dtype's precision, as PyTorch's kernels compute isclose in it. */
+static double in_dtype(double v, ct_dtype d) {
+    switch (d) {
+    case CT_FLOAT32: return (float)v;
+    case CT_FLOAT16: return ct_half_to_float(ct_float_to_half((float)v));
+    case CT_BFLOAT16: return ct_bfloat16_to_float(ct_float_to_bfloat16((float)v));
+    default: return v;
+    }
+}
+
+static PyObject *py_allclose(PyObject *unused, PyObject *args, PyObject *kwargs) {
+    (void)unused;
+    static char *kw[] = {"input", "other", "rtol", "atol", "equal_nan", NULL};
+    PyObject *ao, *bo;
+    double rtol = 1e-05, atol = 1e-08;
+    int equal_nan = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|ddp:allclose", kw, &ao, &bo, &rtol, &atol, &equal_nan)) return NULL;
+    ct_tensor *a = ctpy_tensor_arg(ao, "allclose(): argument 'input' (position 1)");
+    ct_tensor *b = a ? ctpy_tensor_arg(bo, "allclose(): argument 'other' (position 2)") : NULL;
+    if (!b) return NULL;
+    /* aten::allclose is not one of ctorch's operators: what a mode or subclass would see is missing */
+    if (ct_tensor_subclass(a) || ct_tensor_subclass(b) || ct_dispatch_mode_stack_len() > 0)
+        return ctpy_not_implemented("torch.allclose under a dispatch mode or on a tensor subclass (aten::allclose)");
+    ct_dtype da = ct_tensor_dtype(a), db = ct_tensor_dtype(b);
+    if (da != db) return PyErr_Format(PyExc_RuntimeError, "%s did not match %s", ct_dtype_name(da), ct_dtype_name(db));
+    /* broadcast shapes */
+    int na = ct_tensor_ndim(a), nb = ct_tensor_ndim(b), n = na > nb ? na : nb;
+    int64_t shape[CT_MAX_DIMS], sa[CT_MAX_DIMS], sb[CT_MAX_DIMS];
+    for (int k = 0; k < n; k++) {
+        int ka = k - (n - na), kb = k - (n - nb);
+        int64_t za = ka >= 0 ? ct_tensor_sizes(a)[ka] : 1, zb = kb >= 0 ? ct_tensor_sizes(b)[kb] : 1;
+        if (za != zb && za != 1 && zb != 1)
+            return PyErr_Format(PyExc_RuntimeError,
+                                "The size of tensor a (%lld) must match the size of tensor b (%lld) at non-singleton dimension %d",
+                                (long long)za, (long long)zb, k);
+        shape[k] = za > zb ? za : zb;
+        sa[k] = ka >= 0 && za != 1 ? ct_tensor_strides(a)[ka] : 0;
+        sb[k] = kb >= 0 && zb != 1 ? ct_tensor_strides(b)[kb] : 0;
+    }
+    const char *pa = ct_tensor_data_ptr(a), *pb = ct_tensor_data_ptr(b);
+    int64_t total = 1;
+    for (int k = 0; k < n; k++) total *= shape[k];
+    int64_t idx[CT_MAX_DIMS] = {0};
+    bool all = true;
+    for (int64_t e = 0; e < total && all; e++) {
+        double x = load(pa, idx, sa, n, da), y = load(pb, idx, sb, n, db);
+        bool close = x == y || (equal_nan && isnan(x) && isnan(y));
+        if (!close && ct_dtype_is_floating(da)) {
+            double allowed = in_dtype(atol + in_dtype(fabs(in_dtype(rtol * y, da)), da), da);
+            double actual = in_dtype(fabs(in_dtype(x - y, da)), da);
+            close = isfinite(actual) && actual <= allowed;
+        } else if (!close) {
+            close = fabs(x - y) <= atol + fabs(rtol * y);
+        }
+        all = close;
+        for (int k = n - 1; k >= 0; k--) {
+            if (++idx[k] < shape[k]) break;
+            idx[k] = 0;
+        }
+    }
+    return PyBool_FromLong(all);
+}
+
+/* F.cross_entropy: ctorch's public function, which function modes see as "cross_entropy" */
+static PyObject *py_cross_entropy(PyObject *unused, PyObject *args) {
+    (void)unused;
+    PyObject *in, *tg, *w;
+    int reduction;
+    long long ignore_index;
+    double smoothing;
+    if (!PyArg_ParseTuple(args, "OOOiLd:cross_entropy", &in, &tg, &w, &reduction, &ignore_index, &smoothing)) return NULL;
+    ct_tensor *x = ctpy_tensor_arg(in, "cross_entropy_loss(): argument 'input' (position 1)");
+    ct_tensor *y = x ? ctpy_tensor_arg(tg, "cross_entropy_loss(): argument 'target' (position 2)") : NULL;
+    if (!y) return NULL;
+    ct_tensor *wt = NULL;
+    if (w != Py_None && !(wt = ctpy_tensor_arg(w, "cross_entropy_loss(): argument 'weight' (position 3)"))) return NULL;
+    return ctpy_wrap(ct_cross_entropy(x, y, wt, ignore_index, (ct_reduction)reduction, smoothing));
+}
+
+/* ---- misc ---- */
+
+static int num_threads = 1;
+
+static PyObject *py_set_num_threads(PyObject *unused, PyObject *arg) {
+    (void)unused;
+    long n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n <= 0) return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects a positive integer");
+    num_threads = (int)n; /* ctorch's kernels run on the calling thread; recorded for get_num_threads */
+    Py_RETURN_NONE;
+}
+static PyObject *py_get_num_threads(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    return PyLong_FromLong(num_threads);
+}
+
+static PyObject *py_register(PyObject *unused, PyObject *args, PyObject *kwargs) {
+    (void)unused;
+    static char *kw[] = {"tensor", "size", "strided", "contiguous_format", "preserve_format", "cpu", "device", NULL};
+    PyObject *tensor, *size, *strided, *cf, *pf, *cpu, *device;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOO", kw, &tensor, &size, &strided, &cf, &pf, &cpu, &device))
+        return NULL;
+    if (!PyType_Check(tensor) || !PyType_IsSubtype((PyTypeObject *)tensor, &CtTensorBase_Type))
+        return PyErr_Format(PyExc_TypeError, "tensor must be a TensorBase subclass");
+    PyObject *objs[] = {tensor, size, strided, cf, pf, cpu, device};
+    for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) Py_INCREF(objs[i]);
+    ctpy_tensor_class = (PyTypeObject *)tensor;
+    ctpy_size_class = size;
+    ctpy_strided = strided;
+    ctpy_contiguous_format = cf;
+    ctpy_preserve_format = pf;
+    ctpy_cpu_device = cpu;
+    ctpy_device_class = device;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_live_tensors(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    return Py_BuildValue("(LLL)", (long long)ct_testing_live_tensors(), (long long)ct_testing_live_storages(),
+                         (long long)ct_testing_live_nodes());
+}
+
+static PyObject *py_trace_level(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    return PyLong_FromLong(ct_trace_print_level());
+}
+
+static PyObject *py_dtypes(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    PyObject *d = PyDict_New();
+    for (int i = 0; d && i < N_DTYPES; i++) {
+        if (PyDict_SetItemString(d, dtypes[i].name, (PyObject *)&dtypes[i]) < 0) Py_CLEAR(d);
+    }
+    return d;
+}
+
+static PyObject *py_default_dtype(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    PyObject *d = ctpy_dtype_object(ct_default_dtype());
+    Py_XINCREF(d);
+    return d;
+}
+
+static PyMethodDef module_functions[] = {
+    {"_dispatch_keys", py_dispatch_keys, METH_O, "The dispatch key set of a tensor."},
+    {"_dispatch_tls_local_exclude_set", py_tls_exclude, METH_NOARGS, NULL},
+    {"_dispatch_tls_local_include_set", py_tls_include, METH_NOARGS, NULL},
+    {"_dispatch_tls_set_dispatch_key_excluded", py_tls_set_excluded, METH_VARARGS, NULL},
+    {"_dispatch_tls_set_dispatch_key_included", py_tls_set_included, METH_VARARGS, NULL},
+    {"_dispatch_dump", py_dispatch_dump, METH_O, "An operator's schema and registrations."},
+    {"_dispatch_dump_table", py_dispatch_dump_table, METH_O, "An operator's computed dispatch table."},
+    {"tensor", (PyCFunction)(void (*)(void))py_tensor, METH_VARARGS | METH_KEYWORDS, "torch.tensor(data)"},
+    {"allclose", (PyCFunction)(void (*)(void))py_allclose, METH_VARARGS | METH_KEYWORDS, "torch.allclose"},
+    {"_cross_entropy", py_cross_entropy, METH_VARARGS, "F.cross_entropy(input, target, weight, reduction, ignore_index, label_smoothing)"},
+    {"set_num_threads", py_set_num_threads, METH_O, NULL},
+    {"get_num_threads", py_get_num_threads, METH_NOARGS, NULL},
+    {"_register", (PyCFunction)(void (*)(void))py_register, METH_VARARGS | METH_KEYWORDS,
+     "Registers the Python classes and constants the extension hands out."},
+    {"_live_tensors", py_live_tensors, METH_NOARGS, "(live tensors, storages, autograd nodes) in ctorch"},
+    {"_trace_print_level", py_trace_level, METH_NOARGS, "CTORCH_SHOW_DISPATCH_TRACE's level (0, 1, 2)"},
+    {"_dtypes", py_dtypes, METH_NOARGS, NULL},
+    {"get_default_dtype", py_default_dtype, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "ctorch._C",
+                                        "ctorch's C extension: tensors, the dispatcher, autograd, modes, the profiler.", -1,
+                                        module_functions, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__C(void);
+PyMODINIT_FUNC PyInit__C(void) {
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m) return NULL;
+    if (PyType_Ready(&CtDtype_Type) < 0 || PyType_Ready(&CtKeySet_Type) < 0) goto fail;
+    Py_INCREF(&CtKeySet_Type);
+    if (PyModule_AddObject(m, "DispatchKeySet", (PyObject *)&CtKeySet_Type) < 0) goto fail;
+    Py_INCREF(&CtDtype_Type);
+    if (PyModule_AddObject(m, "dtype", (PyObject *)&CtDtype_Type) < 0) goto fail;
+    if (ctpy_errors_init(m) < 0 || ctpy_tensor_init(m) < 0 || ctpy_ops_init(m) < 0 || ctpy_modes_init(m) < 0 ||
+        ctpy_subclass_init(m) < 0 || ctpy_autograd_init(m) < 0 || ctpy_profiler_init(m) < 0 ||
+        ctpy_generator_init(m) < 0 || ctpy_nn_init(m) < 0)
+        goto fail;
+    if (PyModule_AddStringConstant(m, "_pytorch_version", CTORCH_PYTORCH_VERSION) < 0 ||
+        PyModule_AddStringConstant(m, "_ctorch_version", CTORCH_VERSION_STRING) < 0)
+        goto fail;
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}

@@ -1,0 +1,247 @@
+/* Tensor subclasses: torch.Tensor._make_wrapper_subclass (a ctorch wrapper tensor whose
+ * operators reach the Python key, include/ctorch/subclass.h) with the class's Python
+ * __torch_dispatch__ as its handler, and torch.Tensor._make_subclass (nn.Parameter). */
+#include <string.h>
+
+#include "ctpy.h"
+
+ct_subclass *ctpy_wrapper_class;
+PyObject *ctpy_disabled_torch_dispatch;
+static PyObject *str_torch_dispatch;
+
+/* The Python object of a tensor argument, if it is one whose class overrides __torch_dispatch__. */
+static PyObject *overloaded_object(const ct_value *v) {
+    if (v->tag != CT_TAG_TENSOR) return NULL;
+    PyObject *o = ct_tensor_binding(v->u.t, NULL);
+    if (!o) return NULL;
+    PyTypeObject *type = Py_TYPE(o);
+    if (type == ctpy_tensor_class) return NULL;
+    PyObject *d = _PyType_Lookup(type, str_torch_dispatch);
+    return d && d != ctpy_disabled_torch_dispatch ? o : NULL;
+}
+
+/* PyTorch's append_overloaded_arg: first appearance order, but a subclass goes before its base. */
+static int collect(const ct_value *args, int n, PyObject **objs, PyObject **types) {
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        PyObject *o = overloaded_object(&args[i]);
+        if (!o) continue;
+        PyObject *t = (PyObject *)Py_TYPE(o);
+        bool seen = false;
+        for (int j = 0; j < k; j++) seen = seen || types[j] == t;
+        if (seen || k == CTPY_MAX_ARGS) continue;
+        int at = k;
+        for (int j = 0; j < k; j++) {
+            if (PyType_IsSubtype((PyTypeObject *)t, (PyTypeObject *)types[j])) {
+                at = j;
+                break;
+            }
+        }
+        for (int j = k; j > at; j--) {
+            objs[j] = objs[j - 1];
+            types[j] = types[j - 1];
+        }
+        objs[at] = o;
+        types[at] = t;
+        k++;
+    }
+    return k;
+}
+
+PyObject *ctpy_overloaded_types(const ct_value *args, int n) {
+    PyObject *objs[CTPY_MAX_ARGS], *types[CTPY_MAX_ARGS];
+    int k = collect(args, n, objs, types);
+    PyObject *tup = PyTuple_New(k);
+    for (int i = 0; tup && i < k; i++) {
+        Py_INCREF(types[i]);
+        PyTuple_SET_ITEM(tup, i, types[i]);
+    }
+    return tup;
+}
+
+/* The handler of every Python wrapper tensor: handle_torch_function_no_python_arg_parser for
+ * __torch_dispatch__. */
+static int subclass_handler(void *cls_data, const ct_op *op, ct_value *args, ct_value *rets) {
+    (void)cls_data;
+    CtOpOverloadObject *func = (CtOpOverloadObject *)ctpy_op_overload(op);
+    if (!func) return ctpy_stash_pyerr();
+    PyObject *objs[CTPY_MAX_ARGS], *types[CTPY_MAX_ARGS];
+    int k = collect(args, func->schema.nargs, objs, types);
+    if (k == 0) {
+        PyErr_Format(PyExc_RuntimeError, "%s reached the Python key, but no tensor argument's class defines __torch_dispatch__",
+                     ct_op_python_name(op));
+        return ctpy_stash_pyerr();
+    }
+    PyObject *typetup = PyTuple_New(k);
+    if (!typetup) return ctpy_stash_pyerr();
+    for (int i = 0; i < k; i++) {
+        Py_INCREF(types[i]);
+        PyTuple_SET_ITEM(typetup, i, types[i]);
+    }
+    PyObject *pyargs, *pykwargs;
+    if (ctpy_handler_args(&func->schema, args, &pyargs, &pykwargs) != 0) {
+        Py_DECREF(typetup);
+        return ctpy_stash_pyerr();
+    }
+    PyObject *res = NULL;
+    for (int i = 0; i < k; i++) {
+        /* the attribute of the argument itself: a classmethod bound to its class */
+        PyObject *fn = PyObject_GetAttr(objs[i], str_torch_dispatch);
+        if (!fn) break;
+        PyObject *call[4] = {(PyObject *)func, typetup, pyargs, pykwargs};
+        res = PyObject_Vectorcall(fn, call, 4, NULL);
+        Py_DECREF(fn);
+        if (!res || res != Py_NotImplemented) break;
+        Py_CLEAR(res);
+    }
+    if (!res && !PyErr_Occurred()) {
+        PyObject *lines = PyUnicode_FromString("");
+        for (int i = 0; lines && i < k; i++) {
+            PyObject *l = PyUnicode_FromFormat("%U  - tensor subclass %R\n", lines, types[i]);
+            Py_DECREF(lines);
+            lines = l;
+        }
+        if (lines) {
+            PyErr_Format(PyExc_TypeError,
+                         "Multiple dispatch failed for '%s'; all __torch_dispatch__ handlers returned NotImplemented:\n\n%U",
+                         ct_op_python_name(op), lines);
+            Py_DECREF(lines);
+        }
+    }
+    Py_DECREF(typetup);
+    Py_DECREF(pyargs);
+    Py_DECREF(pykwargs);
+    if (!res) return ctpy_stash_pyerr();
+    int rc = ctpy_result_to_rets(&func->schema, res, rets);
+    Py_DECREF(res);
+    return rc == 0 ? 0 : ctpy_stash_pyerr();
+}
+
+static int int_list(PyObject *o, int64_t *out, int *n, const char *what) {
+    PyObject *seq = PySequence_Fast(o, what);
+    if (!seq) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    if (len > CT_MAX_DIMS) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_RuntimeError, "ctorch supports tensors of at most %d dimensions", CT_MAX_DIMS);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[i] = v;
+    }
+    *n = (int)len;
+    Py_DECREF(seq);
+    return 0;
+}
+
+static int check_tensor_class(PyObject *cls) {
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &CtTensorBase_Type)) {
+        PyErr_Format(PyExc_TypeError, "cls must be a subclass of torch.Tensor, got %R", cls);
+        return -1;
+    }
+    return 0;
+}
+
+static bool unset(PyObject *o) { return !o || o == Py_None; }
+
+PyObject *ctpy_make_wrapper_subclass(PyObject *unused, PyObject *args, PyObject *kwargs);
+PyObject *ctpy_make_wrapper_subclass(PyObject *unused, PyObject *args, PyObject *kwargs) {
+    (void)unused;
+    static char *kw[] = {"cls", "size", "strides", "storage_offset", "memory_format", "dtype", "layout", "device",
+                         "pin_memory", "requires_grad", "dispatch_sizes_strides_policy", "dispatch_device",
+                         "dispatch_layout", "_extra_dispatch_keys", "storage_size", NULL};
+    PyObject *cls, *size, *strides = NULL, *offset = NULL, *memfmt = NULL, *dtype = NULL, *layout = NULL, *device = NULL;
+    PyObject *policy = NULL, *extra = NULL, *storage_size = NULL;
+    int pin = 0, requires_grad = 0, dispatch_device = 0, dispatch_layout = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OOOOOOppOppOO:_make_wrapper_subclass", kw, &cls, &size, &strides,
+                                     &offset, &memfmt, &dtype, &layout, &device, &pin, &requires_grad, &policy,
+                                     &dispatch_device, &dispatch_layout, &extra, &storage_size))
+        return NULL;
+    if (check_tensor_class(cls) != 0) return NULL;
+    if (!unset(policy) || dispatch_device || dispatch_layout || !unset(extra) || !unset(storage_size) || pin)
+        return ctpy_not_implemented("_make_wrapper_subclass with dispatch_sizes_strides_policy, dispatch_device, "
+                                    "dispatch_layout, _extra_dispatch_keys, storage_size or pin_memory");
+    if (!unset(memfmt) && memfmt != ctpy_contiguous_format)
+        return ctpy_not_implemented("_make_wrapper_subclass with memory_format=%S", memfmt);
+    if (!unset(layout) && layout != ctpy_strided) return ctpy_not_implemented("_make_wrapper_subclass with layout=%S", layout);
+    if (!unset(device) && device != ctpy_cpu_device) {
+        PyObject *s = PyObject_Str(device);
+        bool cpu = s && PyUnicode_CompareWithASCIIString(s, "cpu") == 0;
+        Py_XDECREF(s);
+        if (!cpu) return PyErr_Format(PyExc_RuntimeError, "ctorch has only the CPU device; got %R", device);
+    }
+    int64_t sizes[CT_MAX_DIMS], st[CT_MAX_DIMS];
+    int nd, ns = -1;
+    if (int_list(size, sizes, &nd, "size must be a sequence of ints") != 0) return NULL;
+    if (!unset(strides)) {
+        if (int_list(strides, st, &ns, "strides must be a sequence of ints") != 0) return NULL;
+        if (ns != nd) return PyErr_Format(PyExc_RuntimeError, "strides has %d entries for %d dimensions", ns, nd);
+    }
+    long long off = 0;
+    if (!unset(offset)) {
+        off = PyLong_AsLongLong(offset);
+        if (off == -1 && PyErr_Occurred()) return NULL;
+    }
+    ct_dtype dt = ct_default_dtype();
+    if (!unset(dtype)) {
+        if (!PyObject_TypeCheck(dtype, &CtDtype_Type)) return PyErr_Format(PyExc_TypeError, "dtype must be a torch.dtype");
+        dt = ((CtDtypeObject *)dtype)->dtype;
+    }
+    ct_tensor *w = ct_subclass_make_wrapper(ctpy_wrapper_class, sizes, ns >= 0 ? st : NULL, nd, off, dt,
+                                            requires_grad != 0, NULL);
+    if (!w) return ctpy_raise();
+    return ctpy_wrap_as(w, (PyTypeObject *)cls);
+}
+
+PyObject *ctpy_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs);
+PyObject *ctpy_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs) {
+    (void)unused;
+    static char *kw[] = {"cls", "data", "require_grad", "dispatch_strides", "dispatch_device", "dispatch_layout",
+                         "_extra_dispatch_keys", NULL};
+    PyObject *cls, *data, *extra = NULL;
+    int require_grad = 0, ds = 0, dd = 0, dl = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|ppppO:_make_subclass", kw, &cls, &data, &require_grad, &ds, &dd,
+                                     &dl, &extra))
+        return NULL;
+    if (check_tensor_class(cls) != 0) return NULL;
+    if (ds || dd || dl || !unset(extra)) return ctpy_not_implemented("_make_subclass with dispatch_* arguments");
+    ct_tensor *t = ctpy_tensor_arg(data, "_make_subclass(): argument 'data'");
+    if (!t) return NULL;
+    /* THPVariable_make_subclass: data.detach(), then set_requires_grad */
+    ct_tensor *d = ct_detach(t);
+    if (!d) return ctpy_raise();
+    if (require_grad && ct_tensor_set_requires_grad(d, true) != 0) {
+        ct_tensor_release(d);
+        return ctpy_raise();
+    }
+    return ctpy_wrap_as(d, (PyTypeObject *)cls);
+}
+
+static PyObject *disabled_impl(PyObject *unused, PyObject *args, PyObject *kwargs) {
+    (void)unused;
+    (void)args;
+    (void)kwargs;
+    return ctpy_not_implemented("calling torch.Tensor.__torch_dispatch__ of the base class");
+}
+
+static PyMethodDef disabled_def = {"_disabled_torch_dispatch_impl", (PyCFunction)(void (*)(void))disabled_impl,
+                                   METH_VARARGS | METH_KEYWORDS, "torch.Tensor's own __torch_dispatch__ (disabled)."};
+
+int ctpy_subclass_init(PyObject *m) {
+    str_torch_dispatch = PyUnicode_InternFromString("__torch_dispatch__");
+    if (!str_torch_dispatch) return -1;
+    ctpy_wrapper_class = ct_subclass_new("torch.Tensor subclass", subclass_handler, NULL, NULL);
+    if (!ctpy_wrapper_class) {
+        ctpy_raise();
+        return -1;
+    }
+    ctpy_disabled_torch_dispatch = PyCFunction_NewEx(&disabled_def, NULL, NULL);
+    if (!ctpy_disabled_torch_dispatch) return -1;
+    Py_INCREF(ctpy_disabled_torch_dispatch);
+    return PyModule_AddObject(m, "_disabled_torch_dispatch_impl", ctpy_disabled_torch_dispatch);
+}
