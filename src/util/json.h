@@ -76,13 +76,13 @@ cJSON *ct_json_parse_file(const char *path);
 char *ct_json_dumps(const cJSON *item, int indent);
 
 /* Replaces the file at path with text (strlen(text) bytes) so that no reader and no crash
- * ever sees a partial file: writes "<path>.tmp.<pid>", fsyncs it, rename()s it over path,
- * then fsyncs the directory (best effort). The new file gets mode 0666 & ~umask (the old
- * file's permissions are not kept). Returns 0, or -1 with the temporary file removed and
- *   CT_ERR_IO     "[Errno N] <strerror>: '<path>'" with the errno of the step that failed
- *                 (opening/writing the temporary, fsync, rename), naming path itself;
+ * ever sees a partial file: ct_write_file_atomic (util/atomic_file.h), which writes a temporary
+ * beside a regular file and renames it over, writes through devices and FIFOs, follows
+ * symbolic links, and keeps an existing file's mode. Returns 0, or -1 with
+ *   CT_ERR_IO     "[Errno N] <strerror>: '<path>'" with the errno of the step that failed,
+ *                 naming path itself (no temporary is left behind);
  *   CT_ERR_VALUE  path or text NULL;
- *   CT_ERR_NOMEM  no memory for the temporary name. */
+ *   CT_ERR_NOMEM  no memory. */
 int ct_json_write_file_atomic(const char *path, const char *text);
 
 #ifdef __cplusplus
