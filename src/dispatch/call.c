@@ -10,6 +10,7 @@
 #include "core/tensor_impl.h"
 #include "ctorch/error.h"
 #include "ctorch/trace.h"
+#include "dispatch/call_impl.h"
 #include "dispatch/observe.h"
 #include "dispatch/op_impl.h"
 #include "dispatch/registry.h"
@@ -45,7 +46,8 @@ static inline ct_keyset compute_keyset(const ct_op *op, ct_keyset args_ks, const
 static int call_observed(const ct_op *op, ct_value *args, ct_value *rets);
 static int redispatch_traced(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets);
 
-int ct_call(const ct_op *op, ct_value *args, ct_value *rets) {
+/* ct_call (check.c) is this after checking its arguments against the schema. */
+int ct_dispatch_call(const ct_op *op, ct_value *args, ct_value *rets) {
     ct_tls *tls = &ct_tls_state;
     if (CT_UNLIKELY(tls->observe | ct_global_observe)) return call_observed(op, args, rets);
     ct_keyset ks = compute_keyset(op, extract_keys(op, args), tls);

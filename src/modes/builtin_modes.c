@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch/call_impl.h"
 #include "core/alloc.h"
 #include "ctorch/error.h"
 #include "ctorch/mode.h"
@@ -46,7 +47,7 @@ void ct_op_logger_free(ct_op_logger *l) {
 static int logger_handler(void *ud, const ct_op *op, ct_value *args, ct_value *rets) {
     ct_op_logger *l = ud;
     if (strlist_push(&l->log, op->python_name) != 0) return -1;
-    return ct_call(op, args, rets);
+    return ct_dispatch_call(op, args, rets);
 }
 
 int ct_op_logger_push(ct_op_logger *l) {
@@ -212,7 +213,7 @@ static int counter_handler(void *ud, const ct_op *op, ct_value *args, ct_value *
         p->n++;
     }
     p->e[i].count++;
-    return ct_call(op, args, rets);
+    return ct_dispatch_call(op, args, rets);
 }
 
 int ct_op_counter_push(ct_op_counter *c) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "dispatch/call_impl.h"
 #include "dispatch/op_impl.h"
 #include "dispatch/tls.h"
 #include "modes/function_impl.h"
@@ -41,13 +42,17 @@ const char *ct_function_name(const ct_function *f) { return f ? f->name : ""; }
 int ct_function_num_args(const ct_function *f) { return f ? f->nargs : 0; }
 int ct_function_num_returns(const ct_function *f) { return f ? f->nrets : 0; }
 
+/* The values come from a public call (a typed wrapper) or are the ones a handler received:
+ * they are not checked again (Note [Checked and unchecked calls] in dispatch/check.c). */
 static int run_impl(const ct_function *f, ct_value *args, ct_value *rets) {
-    if (f->op) return ct_call(f->op, args, rets);
+    if (f->op) return ct_dispatch_call(f->op, args, rets);
     return f->impl(args, rets);
 }
 
 int ct_function_call(const ct_function *f, ct_value *args, ct_value *rets) {
     if (!f) return ct_error_set(CT_ERR_VALUE, "ct_function_call: function is NULL");
+    if ((!args && f->nargs > 0) || (!rets && f->nrets > 0))
+        return ct_error_set(CT_ERR_VALUE, "ct_function_call: %s is NULL", !args && f->nargs > 0 ? "args" : "rets");
     if (fmodes.len == 0) return run_impl(f, args, rets);
     /* dispatch_on_mode for torch functions: pop the mode while its handler runs */
     fmode_entry m = fmodes.stack[fmodes.len - 1];
@@ -78,7 +83,7 @@ int ct_function_mode_call_op(const ct_op *op, ct_value *args, ct_value *rets) {
         n_op_functions = n;
         op_functions = fs;
     }
-    if (op->id >= n_op_functions) return ct_call(op, args, rets);
+    if (op->id >= n_op_functions) return ct_dispatch_call(op, args, rets);
     return ct_function_call(&op_functions[op->id], args, rets);
 }
 

@@ -3,6 +3,7 @@
 #define CT_API_CALL_H
 
 #include "ctorch/error.h"
+#include "dispatch/call_impl.h"
 #include "dispatch/registry.h"
 #include "dispatch/tls.h"
 
@@ -13,7 +14,7 @@ int ct_function_mode_call_op(const ct_op *op, ct_value *args, ct_value *rets);
 static inline int ct_api_call(ct_opid id, ct_value *args, ct_value *rets) {
     const ct_op *op = ct_builtin(id);
     if (__builtin_expect(ct_tls_state.function_modes != 0, 0)) return ct_function_mode_call_op(op, args, rets);
-    return ct_call(op, args, rets);
+    return ct_dispatch_call(op, args, rets); /* unchecked: the wrapper built args from typed parameters */
 }
 
 static inline ct_tensor *ct_api_take_tensor(ct_value *r) {

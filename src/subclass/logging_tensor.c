@@ -3,6 +3,7 @@
  * tensor result in a new LoggingTensor (requires_grad False), as the seed script does. */
 #include <string.h>
 
+#include "dispatch/call_impl.h"
 #include "core/alloc.h"
 #include "core/tensor_impl.h"
 #include "ctorch/error.h"
@@ -33,7 +34,7 @@ static int handler(void *cls_data, const ct_op *op, ct_value *args, ct_value *re
     }
     ct_value out[CT_MAX_OP_RETS];
     for (int i = 0; i < op->nrets; i++) out[i] = ct_none();
-    if (ct_call(op, inner, out) != 0) return -1;
+    if (ct_dispatch_call(op, inner, out) != 0) return -1;
     if (log->n == log->cap) {
         size_t ncap = log->cap ? log->cap * 2 : 64;
         const char **nv = ct_realloc((void *)log->v, ncap * sizeof *nv);
