@@ -31,6 +31,7 @@
 #include "ctorch/mode.h"
 #include "ctorch/profiler.h"
 #include "ctorch/trace.h"
+#include "util/atomic_file.h"
 #include "util/json.h"
 
 /* ---- small helpers ------------------------------------------------------------------------ */
@@ -172,14 +173,30 @@ static int mkdir_p(const char *path) {
     return 0;
 }
 
-static int write_out(const char *dir, const char *name, const char *content) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (ct_json_write_file_atomic(path, content) != 0) {
-        fprintf(stderr, "ctorch lab00: cannot write %s: %s\n", path, ct_error_message());
+/* The three files change together or not at all (Note [Several files together] in
+ * util/atomic_file.h): each is prepared beside its target, then all are renamed in place; a
+ * failure anywhere leaves the folder as it was. */
+static int write_all(const char *dir, const char *const names[], const char *const contents[], size_t n) {
+    ct_file_set *set = ct_file_set_new();
+    if (!set) {
+        fprintf(stderr, "ctorch lab00: cannot write %s: %s\n", dir, ct_error_message());
         return -1;
     }
-    return 0;
+    int rc = 0;
+    char path[4096];
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        if (ct_file_set_add(set, path, contents[i], strlen(contents[i])) != 0) {
+            fprintf(stderr, "ctorch lab00: cannot write %s: %s\n", path, ct_error_message());
+            rc = -1;
+        }
+    }
+    if (rc == 0 && ct_file_set_commit(set) != 0) {
+        fprintf(stderr, "ctorch lab00: cannot write the files in %s (none was changed): %s\n", dir, ct_error_message());
+        rc = -1;
+    }
+    ct_file_set_free(set);
+    return rc;
 }
 
 /* ---- the lab ------------------------------------------------------------------------------ */
@@ -824,9 +841,11 @@ int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, FI
         goto done;
     }
     rc = 2;
-    if (write_out(out_dir, "trace.log", trace_log) != 0) goto done;
-    if (write_out(out_dir, "REPORT.md", report) != 0) goto done;
-    if (write_out(out_dir, "manifest.json", manifest) != 0) goto done;
+    {
+        const char *const names[] = {"trace.log", "REPORT.md", "manifest.json"};
+        const char *const contents[] = {trace_log, report, manifest};
+        if (write_all(out_dir, names, contents, 3) != 0) goto done;
+    }
     if (progress) fprintf(progress, "lab00: wrote %s/trace.log, %s/REPORT.md, %s/manifest.json\n", out_dir, out_dir, out_dir);
     rc = 0;
 done:
