@@ -57,6 +57,9 @@ static int check_inplace(const ct_op *op, ct_tensor *self, bool requires_grad) {
     if (!requires_grad || !self->autograd) return 0;
     if (ct_tensor_is_leaf(self) && self->autograd->requires_grad)
         return ct_error_set(CT_ERR_RUNTIME, "a leaf Variable that requires grad is being used in an in-place operation.");
+    /* check_inplace (VariableTypeUtils.h) */
+    if (self->autograd->is_view && ct_tensor_requires_grad(self) && ct_tensor_is_leaf(self->autograd->base))
+        return ct_error_set(CT_ERR_RUNTIME, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
     if (self->autograd->is_view && ct_tensor_requires_grad(self->autograd->base))
         return ct_error_set(CT_ERR_NOT_IMPLEMENTED,
                             "ctorch: in-place modification of a view of a tensor that requires grad is not supported yet (PyTorch records CopySlices here)");

@@ -4,6 +4,7 @@
  * shallow_copy_and_detach, which under a dispatch mode logs a second aten.detach. */
 #include "autograd/node.h"
 #include "core/tensor_impl.h"
+#include "ctorch/error.h"
 #include "dispatch/op_impl.h"
 #include "dispatch/tls.h"
 #include "ops/kernels.h"
@@ -27,6 +28,15 @@ CT_KERNEL(ct_k_adinplace_or_view) {
     ct_key_guard_pop(&g);
     if (rc != 0) return rc;
     if (op->inplace) {
+        /* VariableVersion::bump: an inference tensor has no version counter to bump, and may
+         * change only inside inference mode. As in PyTorch the kernel has already run. */
+        if (ct_tensor_is_inference(args[0].u.t) && !ct_tls_state.inference_mode) {
+            ct_values_release(rets, op->nrets);
+            return ct_error_set(CT_ERR_RUNTIME,
+                                "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+                                "clone to get a normal tensor before doing inplace update.See "
+                                "https://github.com/pytorch/rfcs/pull/17 for more details.");
+        }
         ct_tensor_bump_version(args[0].u.t);
     } else if (op->view && args[0].tag == CT_TAG_TENSOR) {
         for (int r = 0; r < op->nrets; r++)

@@ -9,6 +9,7 @@
 #include "ctorch/error.h"
 #include "ctorch/mode.h"
 #include "dispatch/op_impl.h"
+#include "modes/modes_impl.h"
 
 /* ---- a growable list of borrowed strings ---- */
 
@@ -31,15 +32,28 @@ static int strlist_push(strlist *l, const char *s) {
 
 /* ---- op logger ---- */
 
+static int logger_handler(void *ud, const ct_op *op, ct_value *args, ct_value *rets);
+static int function_logger_handler(void *ud, const ct_function *f, ct_value *args, ct_value *rets);
+static int counter_handler(void *ud, const ct_op *op, ct_value *args, ct_value *rets);
+
+/* Note [A mode object that is still entered]
+ *   Popping a built-in mode checks that it is this thread's innermost mode, and freeing one
+ *   that is still on this thread's mode stack is refused (the error is set and the object
+ *   stays valid, to be popped and freed), since the stack would otherwise call a handler with
+ *   freed data. The objects are for one thread at a time. */
 struct ct_op_logger {
     strlist log; /* op python names live as long as the ops: no copies needed */
-    bool pushed;
 };
 
 ct_op_logger *ct_op_logger_new(void) { return ct_calloc(1, sizeof(ct_op_logger)); }
 
 void ct_op_logger_free(ct_op_logger *l) {
     if (!l) return;
+    if (ct_dispatch_mode_is_active(logger_handler, l)) {
+        ct_error_set(CT_ERR_RUNTIME, "ct_op_logger_free: the logger is still an active dispatch mode; pop it first (it was "
+                                     "not freed)");
+        return;
+    }
     ct_free((void *)l->log.v);
     ct_free(l);
 }
@@ -57,7 +71,7 @@ int ct_op_logger_push(ct_op_logger *l) {
 
 int ct_op_logger_pop(ct_op_logger *l) {
     if (!l) return ct_error_set(CT_ERR_VALUE, "ct_op_logger_pop: logger is NULL");
-    return ct_dispatch_mode_pop();
+    return ct_dispatch_mode_pop_checked(logger_handler, l, "ct_op_logger_pop");
 }
 
 size_t ct_op_logger_count(const ct_op_logger *l) { return l ? l->log.n : 0; }
@@ -103,6 +117,11 @@ ct_function_logger *ct_function_logger_new(void) { return ct_calloc(1, sizeof(ct
 
 void ct_function_logger_free(ct_function_logger *l) {
     if (!l) return;
+    if (ct_function_mode_is_active(function_logger_handler, l)) {
+        ct_error_set(CT_ERR_RUNTIME, "ct_function_logger_free: the logger is still an active function mode; pop it first "
+                                     "(it was not freed)");
+        return;
+    }
     ct_free((void *)l->log.v);
     ct_free(l);
 }
@@ -120,7 +139,7 @@ int ct_function_logger_push(ct_function_logger *l) {
 
 int ct_function_logger_pop(ct_function_logger *l) {
     if (!l) return ct_error_set(CT_ERR_VALUE, "ct_function_logger_pop: logger is NULL");
-    return ct_function_mode_pop();
+    return ct_function_mode_pop_checked(function_logger_handler, l, "ct_function_logger_pop");
 }
 
 size_t ct_function_logger_count(const ct_function_logger *l) { return l ? l->log.n : 0; }
@@ -158,6 +177,11 @@ ct_op_counter *ct_op_counter_new(void) {
 
 void ct_op_counter_free(ct_op_counter *c) {
     if (!c) return;
+    if (ct_dispatch_mode_is_active(counter_handler, c)) {
+        ct_error_set(CT_ERR_RUNTIME, "ct_op_counter_free: the counter is still an active dispatch mode; pop it first (it "
+                                     "was not freed)");
+        return;
+    }
     for (size_t i = 0; i < c->n; i++) {
         ct_free(c->phases[i].name);
         ct_free(c->phases[i].e);
@@ -223,7 +247,7 @@ int ct_op_counter_push(ct_op_counter *c) {
 
 int ct_op_counter_pop(ct_op_counter *c) {
     if (!c) return ct_error_set(CT_ERR_VALUE, "ct_op_counter_pop: counter is NULL");
-    return ct_dispatch_mode_pop();
+    return ct_dispatch_mode_pop_checked(counter_handler, c, "ct_op_counter_pop");
 }
 
 int64_t ct_op_counter_get(const ct_op_counter *c, const char *phase_name, const char *name) {

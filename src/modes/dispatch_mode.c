@@ -1,8 +1,10 @@
 /* Dispatch modes and the Python, PythonTLSSnapshot and PythonDispatcher fallbacks
  * (c10/core/impl/TorchDispatchModeTLS.cpp, aten/src/ATen/core/PythonFallbackKernel.cpp,
  * torch/csrc/utils/python_arg_parser.cpp dispatch_on_mode). */
+#include <stdint.h>
 #include <string.h>
 
+#include "core/error_impl.h"
 #include "ctorch/error.h"
 
 #include "dispatch/op_impl.h"
@@ -54,14 +56,46 @@ int ct_dispatch_mode_pop(void) {
 
 int ct_dispatch_mode_stack_len(void) { return modes.len; }
 
+bool ct_dispatch_mode_is_active(ct_dispatch_mode_fn fn, void *ud) {
+    for (int i = 0; i < modes.len; i++)
+        if (modes.stack[i].fn == fn && modes.stack[i].ud == ud) return true;
+    return false;
+}
+
+int ct_dispatch_mode_pop_checked(ct_dispatch_mode_fn fn, void *ud, const char *who) {
+    for (int i = modes.len - 1; i >= 0; i--) {
+        if (modes.stack[i].fn != fn || modes.stack[i].ud != ud) continue;
+        if (i != modes.len - 1)
+            return ct_error_set(CT_ERR_RUNTIME,
+                                "%s: it is not the innermost dispatch mode (%d entered after it are still active); exit "
+                                "modes in the reverse order of entering them",
+                                who, modes.len - 1 - i);
+        return ct_dispatch_mode_pop();
+    }
+    return ct_error_set(CT_ERR_RUNTIME, "%s: it is not an active dispatch mode on this thread", who);
+}
+
 int ct_dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets) {
     /* StashTorchDispatchModeGuard: the mode is popped while its own handler runs */
     mode_entry m = modes.stack[modes.len - 1];
     ct_dispatch_mode_pop();
+    uint64_t errors = ct_error_serial();
     int rc = m.fn(m.ud, op, args, rets);
     ct_dispatch_mode_push(m.fn, m.ud);
-    if (rc != 0) ct_values_release(rets, op->nrets);
-    return rc;
+    if (rc != 0) {
+        ct_values_release(rets, op->nrets);
+        /* Note [A handler that fails without an error]: -1 without an error is C's way of
+         * returning NotImplemented; say so as PyTorch does, naming the handler, rather than
+         * failing with no message */
+        if (ct_error_serial() == errors)
+            ct_error_set(CT_ERR_TYPE,
+                         "Multiple dispatch failed for 'torch._ops.%s'; all __torch_dispatch__ handlers returned "
+                         "NotImplemented:\n\n  - mode object <dispatch mode handler %p, data %p>\n\n(the handler returned "
+                         "-1 without setting an error)",
+                         op->python_name, (void *)(uintptr_t)m.fn, m.ud);
+        return -1;
+    }
+    return 0;
 }
 
 CT_KERNEL(ct_k_python_tls_snapshot_fallback) {
