@@ -203,6 +203,7 @@ static int write_all(const char *dir, const char *const names[], const char *con
 
 typedef struct lab {
     uint64_t seed;
+    bool own_generator; /* draw from a generator of the lab's own instead of the default one */
     ct_tensor *x, *W, *b;
     /* A */
     char y_size[64], y_grad_fn[128], y_row[256];
@@ -256,12 +257,20 @@ static void lab_free(lab *L) {
 /* torch.manual_seed(seed); x = randn(2, 64); W = randn(600, 64); b = randn(600), all
  * requires_grad=True; y = linear(x, W, b) */
 static int part_a(lab *L) {
-    ct_manual_seed(L->seed);
     int64_t xs[2] = {2, 64}, ws[2] = {600, 64}, bs[1] = {600};
     ct_tensor *y = NULL;
-    NEED(L->x = ct_randn(xs, 2, CT_DTYPE_UNDEFINED));
-    NEED(L->W = ct_randn(ws, 2, CT_DTYPE_UNDEFINED));
-    NEED(L->b = ct_randn(bs, 1, CT_DTYPE_UNDEFINED));
+    ct_generator *gen = NULL; /* NULL: the default generator */
+    if (L->own_generator) {
+        NEED(gen = ct_generator_new());
+        ct_generator_manual_seed(gen, L->seed);
+    } else {
+        ct_manual_seed(L->seed);
+    }
+    L->x = ct_randn_generator(xs, 2, gen, CT_DTYPE_UNDEFINED);
+    L->W = L->x ? ct_randn_generator(ws, 2, gen, CT_DTYPE_UNDEFINED) : NULL;
+    L->b = L->W ? ct_randn_generator(bs, 1, gen, CT_DTYPE_UNDEFINED) : NULL;
+    ct_generator_release(gen);
+    NEED(L->x && L->W && L->b);
     NEED(ct_tensor_set_requires_grad(L->x, true) == 0);
     NEED(ct_tensor_set_requires_grad(L->W, true) == 0);
     NEED(ct_tensor_set_requires_grad(L->b, true) == 0);
@@ -796,6 +805,10 @@ static char *make_manifest(const lab *L, const char *timestamp, const char *comm
 }
 
 int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, FILE *progress) {
+    return ct_example_lab00_on(out_dir, seed, false, command, progress);
+}
+
+int ct_example_lab00_on(const char *out_dir, uint64_t seed, bool own_generator, const char *command, FILE *progress) {
     if (!out_dir || !*out_dir) {
         fprintf(stderr, "ctorch lab00: --out needs a folder\n");
         return 2;
@@ -812,6 +825,7 @@ int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, FI
     lab L;
     memset(&L, 0, sizeof L);
     L.seed = seed;
+    L.own_generator = own_generator;
     int rc = 1;
     char *trace_log = NULL, *report = NULL, *manifest = NULL;
     char timestamp[32];

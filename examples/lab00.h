@@ -2,6 +2,7 @@
 #ifndef CT_EXAMPLE_LAB00_H
 #define CT_EXAMPLE_LAB00_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -11,5 +12,9 @@
  * (may be NULL). Returns 0; 2 when out_dir cannot be created or written (message on stderr
  * and in ct_error_message()); 1 when the lab itself fails. */
 int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, FILE *progress);
+/* The same; with own_generator, x, W and b are drawn from a generator of the lab's own seeded
+ * with seed (the same numbers) and the process-wide default generator is left alone, so that
+ * threads can run the lab at once. */
+int ct_example_lab00_on(const char *out_dir, uint64_t seed, bool own_generator, const char *command, FILE *progress);
 
 #endif

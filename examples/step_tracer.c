@@ -36,9 +36,18 @@ int ct_example_make_batch(uint64_t seed, ct_tensor **x, ct_tensor **y) {
 }
 
 /* make_model(seed): manual_seed, then Sequential(Linear(16, 32), ReLU(), Linear(32, 4)) */
-ct_module *ct_example_make_model(uint64_t seed) {
-    ct_manual_seed(seed);
-    ct_module *mods[3] = {ct_nn_linear(16, 32, true), ct_nn_relu(), ct_nn_linear(32, 4, true)};
+ct_module *ct_example_make_model(uint64_t seed) { return ct_example_make_model_on(seed, false); }
+
+ct_module *ct_example_make_model_on(uint64_t seed, bool own_generator) {
+    ct_generator *g = NULL;
+    if (own_generator) {
+        if (!(g = ct_generator_new())) return NULL;
+        ct_generator_manual_seed(g, seed);
+    } else {
+        ct_manual_seed(seed);
+    }
+    ct_module *mods[3] = {ct_nn_linear_generator(16, 32, true, g), ct_nn_relu(), ct_nn_linear_generator(32, 4, true, g)};
+    ct_generator_release(g);
     return ct_nn_sequential(mods, 3);
 }
 
@@ -59,9 +68,9 @@ static void step_out_free(step_out *o) {
 
 /* the step: logits = model(x); loss = cross_entropy(logits, y); backward; SGD(lr=0.1).step(),
  * with the counter (if any) switching phases on the way */
-static int run_step(uint64_t seed, ct_op_counter *counter, step_out *out) {
+static int run_step(uint64_t seed, bool own, ct_op_counter *counter, step_out *out) {
     int rc = -1;
-    ct_module *model = ct_example_make_model(seed);
+    ct_module *model = ct_example_make_model_on(seed, own);
     ct_tensor *x = NULL, *y = NULL, *loss = NULL, *params[4];
     ct_optimizer *opt = NULL;
     memset(out, 0, sizeof *out);
@@ -101,10 +110,10 @@ done:
 }
 
 /* subclass_step: a functional forward on LoggingTensor parameters */
-static int subclass_step(uint64_t seed, ct_logging_tensor_log *log, ct_tensor **logits_out, ct_tensor **grads_out,
-                         bool *grad_is_logging) {
+static int subclass_step(uint64_t seed, bool own, ct_logging_tensor_log *log, ct_tensor **logits_out,
+                         ct_tensor **grads_out, bool *grad_is_logging) {
     int rc = -1;
-    ct_module *model = ct_example_make_model(seed);
+    ct_module *model = ct_example_make_model_on(seed, own);
     ct_tensor *x = NULL, *y = NULL, *params[4], *w[4] = {NULL}, *lx = NULL, *ly = NULL;
     ct_tensor *h1 = NULL, *h = NULL, *logits = NULL, *loss = NULL, *ld = NULL;
     *logits_out = NULL;
@@ -187,7 +196,9 @@ static cJSON *phase_counts(const ct_op_counter *c, const char *phase) {
     return o;
 }
 
-char *ct_example_step_json(uint64_t seed) {
+char *ct_example_step_json(uint64_t seed) { return ct_example_step_json_on(seed, false); }
+
+char *ct_example_step_json_on(uint64_t seed, bool own) {
     step_out ref, tr;
     char *text = NULL;
     ct_op_counter *counter = ct_op_counter_new();
@@ -197,9 +208,9 @@ char *ct_example_step_json(uint64_t seed) {
     memset(&ref, 0, sizeof ref);
     memset(&tr, 0, sizeof tr);
     if (!counter || !log) goto done;
-    if (run_step(seed, NULL, &ref) != 0) goto done;       /* plain_step */
-    if (run_step(seed, counter, &tr) != 0) goto done;     /* traced_step */
-    if (subclass_step(seed, log, &sub_logits, sub_grads, &grad_type_ok) != 0) goto done;
+    if (run_step(seed, own, NULL, &ref) != 0) goto done;   /* plain_step */
+    if (run_step(seed, own, counter, &tr) != 0) goto done; /* traced_step */
+    if (subclass_step(seed, own, log, &sub_logits, sub_grads, &grad_type_ok) != 0) goto done;
 
     ct_tensor *trv[5] = {tr.logits, tr.params[0], tr.params[1], tr.params[2], tr.params[3]};
     ct_tensor *refv[5] = {ref.logits, ref.params[0], ref.params[1], ref.params[2], ref.params[3]};
@@ -244,7 +255,7 @@ int ct_example_subclass_log(uint64_t seed, char ***names, size_t *n) {
     *names = NULL;
     *n = 0;
     if (!log) return -1;
-    int rc = subclass_step(seed, log, &logits, grads, &is_logging);
+    int rc = subclass_step(seed, false, log, &logits, grads, &is_logging);
     ct_tensor_release(logits);
     for (int i = 0; i < 4; i++) ct_tensor_release(grads[i]);
     if (rc == 0) {

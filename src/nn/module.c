@@ -19,17 +19,18 @@ struct ct_module {
     int nchildren;
 };
 
-/* torch.nn.init: both run under no_grad, as PyTorch's init functions do. */
-int ct_nn_init_uniform_(ct_tensor *t, double low, double high) {
+/* torch.nn.init: both run under no_grad, as PyTorch's init functions do, drawing from g
+ * (their generator= argument; NULL is the default generator). */
+static int init_uniform(ct_tensor *t, double low, double high, ct_generator *gen) {
     if (!t) return ct_error_set(CT_ERR_VALUE, "uniform_: tensor is NULL");
     ct_grad_mode_guard g;
     ct_no_grad_enter(&g);
-    int rc = ct_uniform_(t, low, high, NULL);
+    int rc = ct_uniform_(t, low, high, gen);
     ct_grad_mode_exit(&g);
     return rc;
 }
 
-int ct_nn_init_kaiming_uniform_(ct_tensor *t, double a) {
+static int init_kaiming_uniform(ct_tensor *t, double a, ct_generator *gen) {
     if (!t) return ct_error_set(CT_ERR_VALUE, "kaiming_uniform_: tensor is NULL");
     if (ct_tensor_numel(t) == 0) return 0; /* "Initializing zero-element tensors is a no-op" */
     int nd = ct_tensor_ndim(t);
@@ -43,8 +44,11 @@ int ct_nn_init_kaiming_uniform_(ct_tensor *t, double a) {
     double gain = sqrt(2.0 / (1.0 + a * a)); /* calculate_gain("leaky_relu", a) */
     double std = gain / sqrt(fan_in);
     double bound = sqrt(3.0) * std;
-    return ct_nn_init_uniform_(t, -bound, bound);
+    return init_uniform(t, -bound, bound, gen);
 }
+
+int ct_nn_init_uniform_(ct_tensor *t, double low, double high) { return init_uniform(t, low, high, NULL); }
+int ct_nn_init_kaiming_uniform_(ct_tensor *t, double a) { return init_kaiming_uniform(t, a, NULL); }
 
 static ct_module *alloc_module(mod_kind k) {
     ct_module *m = ct_calloc(1, sizeof *m);
@@ -53,6 +57,10 @@ static ct_module *alloc_module(mod_kind k) {
 }
 
 ct_module *ct_nn_linear(int64_t in_features, int64_t out_features, bool bias) {
+    return ct_nn_linear_generator(in_features, out_features, bias, NULL);
+}
+
+ct_module *ct_nn_linear_generator(int64_t in_features, int64_t out_features, bool bias, ct_generator *gen) {
     if (in_features < 0 || out_features < 0) {
         ct_error_set(CT_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: [%lld, %lld]",
                      (long long)(out_features < 0 ? out_features : in_features), (long long)out_features,
@@ -68,10 +76,10 @@ ct_module *ct_nn_linear(int64_t in_features, int64_t out_features, bool bias) {
     if (bias) m->bias = ct_empty(&out_features, 1, CT_DTYPE_UNDEFINED, CT_MEMORY_FORMAT_NONE);
     if (!m->weight || (bias && !m->bias)) goto fail;
     /* reset_parameters */
-    if (ct_nn_init_kaiming_uniform_(m->weight, sqrt(5.0)) != 0) goto fail;
+    if (init_kaiming_uniform(m->weight, sqrt(5.0), gen) != 0) goto fail;
     if (bias) {
         double bound = in_features > 0 ? 1.0 / sqrt((double)in_features) : 0.0;
-        if (ct_nn_init_uniform_(m->bias, -bound, bound) != 0) goto fail;
+        if (init_uniform(m->bias, -bound, bound, gen) != 0) goto fail;
     }
     if (ct_tensor_set_requires_grad(m->weight, true) != 0) goto fail;
     if (bias && ct_tensor_set_requires_grad(m->bias, true) != 0) goto fail;

@@ -5,6 +5,7 @@
  *   Each hook measures the time it spends itself (two clock reads per event); the sum is
  *   ct_profiler_overhead_ns(), reported in the docs and by bench/bench_dispatch, so the cost of
  *   profiling is shown rather than hidden inside the numbers it produces. */
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,7 +339,13 @@ static void on_return(void *ctx, const ct_op *op, const ct_value *args, const ct
     ct_record_function_end(ctx);
 }
 
-void ct_profiler_install_observer(void) {
+/* Written once for the process (pthread_once), never again: a thread reads the observer only
+ * after its own profiler start has passed through the once, which orders the write before
+ * the read, so starting a profiler on one thread no longer races with another's calls. */
+static pthread_once_t observer_once = PTHREAD_ONCE_INIT;
+static void install_observer_once(void) {
     ct_profiler_observer.enter = on_call;
     ct_profiler_observer.exit = on_return;
 }
+
+void ct_profiler_install_observer(void) { pthread_once(&observer_once, install_observer_once); }

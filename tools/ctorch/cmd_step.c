@@ -1,6 +1,7 @@
-/* ctorch step [--seed N] [--json-out FILE]: the training-step tracer, printing the seed
+/* ctorch step [--seed N] [--json-out FILE] [--own-generator]: the training-step tracer, printing the seed
  * script's JSON. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "commands.h"
@@ -12,9 +13,11 @@ static int run_step(const ct_command *self, int argc, char **argv) {
     static const struct option longopts[] = {CT_CLI_HELP_OPTION,
                                              {"seed", required_argument, NULL, 's'},
                                              {"json-out", required_argument, NULL, 'j'},
+                                             {"own-generator", no_argument, NULL, 'g'},
                                              {0, 0, 0, 0}};
     uint64_t seed = 0;
     const char *json_out = NULL;
+    bool own_generator = false;
     int c;
     ct_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -25,11 +28,12 @@ static int run_step(const ct_command *self, int argc, char **argv) {
                 return ct_cli_seed_error(self);
             break;
         case 'j': json_out = optarg; break;
+        case 'g': own_generator = true; break;
         default: return ct_cli_option_error(self, c, argv);
         }
     }
     if (ct_cli_no_more_args(self, argc, argv, optind, 0)) return 2;
-    char *json = ct_example_step_json(seed);
+    char *json = ct_example_step_json_on(seed, own_generator);
     if (!json) {
         fprintf(stderr, "ctorch step: %s\n", ct_error_message());
         return 1;
@@ -45,7 +49,7 @@ static int run_step(const ct_command *self, int argc, char **argv) {
 }
 
 const ct_command ct_cmd_step = {
-    "step", "[--seed N] [--json-out FILE]",
+    "step", "[--seed N] [--json-out FILE] [--own-generator]",
     "the training-step tracer: per-phase op counts, LoggingTensor run, JSON",
     "The training-step tracer: one SGD step of a 2-layer MLP with cross-entropy, run plainly,\n"
     "under an op-counting dispatch mode and on LoggingTensor wrappers; prints the seed script's\n"
@@ -56,5 +60,7 @@ const ct_command ct_cmd_step = {
     "                       Any int from -9223372036854775808 to 18446744073709551614, a negative\n"
     "                       one meaning 2^64 + N, as in PyTorch\n"
     "  --json-out FILE      also write the JSON to FILE (replaced atomically)\n"
+    "  --own-generator      draw the model from a generator of its own seeded with N instead of\n"
+    "                       reseeding the process-wide default one (the same JSON)\n"
     "  -h, --help           show this help and exit\n",
     run_step};
