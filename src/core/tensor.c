@@ -319,7 +319,7 @@ int64_t ct_tensor_size(const ct_tensor *t, int64_t dim) {
 
 bool ct_tensor_is_contiguous(const ct_tensor *t) {
     /* TensorImpl::compute_contiguous: size-1 dims are ignored, empty tensors are contiguous */
-    if (!t) return false;
+    if (!t) return null_tensor("ct_tensor_is_contiguous") == 0; /* false, with the error the header promises */
     if (t->numel == 0) return true;
     int64_t expected = 1;
     for (int i = t->ndim - 1; i >= 0; i--) {
