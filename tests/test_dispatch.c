@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctorch/autograd.h"
 #include "ctorch/ctorch.h"
 #include "ctorch/testing.h"
 #include "harness.h"
@@ -136,6 +137,86 @@ static void test_trace_format(void) {
     ct_tensor_release(a.x);
     ct_tensor_release(a.w);
     ct_tensor_release(a.w_rows);
+}
+
+/* ---- the collection ring: bounded, oldest overwritten and counted ---- */
+
+static void run_adds(void *ud) {
+    ct_tensor **ab = ud;
+    for (int i = 0; i < 10; i++) ct_tensor_release(ct_add(ab[0], ab[1], ct_int(1)));
+}
+
+static bool same_record(const ct_dispatch_record *a, const ct_dispatch_record *b) {
+    if (a->kind != b->kind || a->depth != b->depth || a->op != b->op || a->n_tensor_args != b->n_tensor_args ||
+        a->tls_included != b->tls_included || a->tls_excluded != b->tls_excluded || a->merged != b->merged ||
+        a->dispatch != b->dispatch || a->key != b->key || a->slot != b->slot || a->where != b->where)
+        return false;
+    for (int i = 0; i < a->n_tensor_args; i++)
+        if (a->arg_keys[i] != b->arg_keys[i] || a->arg_index[i] != b->arg_index[i]) return false;
+    return true;
+}
+
+static void test_trace_ring(void) {
+    int64_t one = 1;
+    ct_tensor *ab[2] = {ct_ones(&one, 1, CT_DTYPE_UNDEFINED), ct_ones(&one, 1, CT_DTYPE_UNDEFINED)};
+    ct_tensor_set_requires_grad(ab[1], true);
+    CHECK(ct_trace_capacity() == CT_TRACE_DEFAULT_CAPACITY);
+    ct_dispatch_record *all = NULL, *last = NULL;
+    size_t n_all = 0, n_last = 0;
+    CHECK_INT_EQ(ct_trace_begin(), 0);
+    run_adds(ab);
+    CHECK_INT_EQ(ct_trace_end(&all, &n_all), 0);
+    ct_trace_stats st;
+    CHECK_INT_EQ(ct_trace_get_stats(&st), 0);
+    CHECK(n_all >= 20 && st.recorded == n_all && st.overwritten == 0 && st.retained == n_all);
+    CHECK(st.capacity == CT_TRACE_DEFAULT_CAPACITY && st.key_sets_lost == 0);
+
+    /* a 7-record ring keeps the newest 7, oldest first, and counts the rest */
+    CHECK_INT_EQ(ct_trace_set_capacity(7), 0);
+    CHECK(ct_trace_capacity() == 7);
+    CHECK_INT_EQ(ct_trace_begin(), 0);
+    CHECK_INT_EQ(ct_trace_set_capacity(9), 0); /* applies to the next collection */
+    run_adds(ab);
+    CHECK_INT_EQ(ct_trace_get_stats(&st), 0);   /* while collecting */
+    CHECK(st.capacity == 7 && st.recorded == n_all && st.retained == 7);
+    CHECK_INT_EQ(ct_trace_end(&last, &n_last), 0);
+    CHECK_INT_EQ(n_last, 7);
+    CHECK_INT_EQ(ct_trace_get_stats(&st), 0);
+    CHECK(st.overwritten == n_all - 7);
+    bool same = all && last;
+    for (size_t i = 0; same && i < n_last; i++) same = same_record(&last[i], &all[n_all - 7 + i]);
+    CHECK_MSG(same, "the ring holds the last 7 records of the full trace, in order");
+    ct_free(all);
+    ct_free(last);
+
+    /* the next collection uses the capacity set meanwhile; ending without taking the records */
+    CHECK_INT_EQ(ct_trace_begin(), 0);
+    run_adds(ab);
+    size_t n = 0;
+    CHECK_INT_EQ(ct_trace_end(NULL, &n), 0);
+    CHECK_INT_EQ(n, 9);
+    ct_trace_set_capacity(CT_TRACE_DEFAULT_CAPACITY);
+
+    /* printing alone and printing while collecting write the same text */
+    char *plain = capture_trace(2, run_adds, ab);
+    ct_trace_begin();
+    char *collecting = capture_trace(2, run_adds, ab);
+    ct_trace_end(NULL, NULL);
+    CHECK(plain && collecting && strlen(plain) > 1000);
+    CHECK_STR_EQ(collecting, plain);
+    free(plain);
+    free(collecting);
+
+    /* bad input */
+    CHECK_INT_EQ(ct_trace_set_capacity(0), -1);
+    CHECK_ERROR(CT_ERR_VALUE, "ct_trace_set_capacity: capacity must be between 1 and 67108864 records (got 0)");
+    CHECK_INT_EQ(ct_trace_set_capacity(CT_TRACE_MAX_CAPACITY + 1), -1);
+    CHECK_ERROR(CT_ERR_VALUE, "ct_trace_set_capacity: capacity must be between 1 and 67108864 records (got 67108865)");
+    CHECK_INT_EQ(ct_trace_get_stats(NULL), -1);
+    CHECK_ERROR(CT_ERR_VALUE, "ct_trace_get_stats: out is NULL");
+    CHECK(ct_trace_capacity() == CT_TRACE_DEFAULT_CAPACITY);
+    ct_tensor_release(ab[0]);
+    ct_tensor_release(ab[1]);
 }
 
 /* ---- registration precedence with user-defined operators ---- */
@@ -290,6 +371,7 @@ static void test_lookup_errors(void) {
 int main(void) {
     int64_t live0 = ct_testing_live_tensors();
     test_trace_format();
+    test_trace_ring();
     test_registration();
     test_lookup_errors();
     CHECK_INT_EQ(ct_testing_live_tensors(), live0);

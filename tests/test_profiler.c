@@ -13,6 +13,7 @@
 #include "ctorch/profiler.h"
 #include "ctorch/testing.h"
 #include "harness.h"
+#include "profiler/profiler_state.h"
 #include "util/json.h"
 
 /* The lines of `text` between the line "== <title>" and the next "== " or the table's first
@@ -218,7 +219,48 @@ static void check_chrome_trace(const char *text) {
     cJSON_Delete(root);
 }
 
+/* bounded recording: a limit, drops counted, nesting kept consistent; times converted from
+ * the counter fall inside the profile */
+static void test_limits(void) {
+    int64_t one = 1, xs[2] = {2, 3}, ws[2] = {4, 3}, bs[1] = {4};
+    ct_tensor *a = ct_ones(&one, 1, CT_DTYPE_UNDEFINED), *x = ct_ones(xs, 2, CT_DTYPE_UNDEFINED),
+              *w = ct_ones(ws, 2, CT_DTYPE_UNDEFINED), *b = ct_ones(bs, 1, CT_DTYPE_UNDEFINED);
+    ct_profiler *p = ct_profiler_start(false);
+    CHECK(p && p->max_events == CT_PROFILER_DEFAULT_MAX_EVENTS);
+    CHECK_INT_EQ(ct_profiler_set_max_events(p, 10), 0);
+    for (int i = 0; i < 25; i++) ct_tensor_release(ct_add(a, a, ct_int(1)));
+    CHECK_INT_EQ(ct_profiler_raw_event_count(p), 10);
+    CHECK_INT_EQ(ct_profiler_dropped_events(p), 15);
+    /* a limit reached inside a composite op: the recorded ranges still nest */
+    CHECK_INT_EQ(ct_profiler_set_max_events(p, 12), 0);
+    ct_tensor_release(ct_linear(x, w, b));
+    CHECK_INT_EQ(ct_profiler_raw_event_count(p), 12);
+    CHECK_INT_EQ(ct_profiler_stop(p), 0);
+    char *tree = ct_profiler_tree(p);
+    CHECK_STR_EQ(tree, "aten::add\naten::add\naten::add\naten::add\naten::add\naten::add\naten::add\naten::add\n"
+                       "aten::add\naten::add\naten::linear\n  aten::t\n");
+    ct_free(tree);
+    bool inside = p->evs.n == 12;
+    for (size_t i = 0; i < p->evs.n; i++) {
+        const ct_prof_event *e = &p->evs.ev[i];
+        inside &= e->start_ns >= p->start_ns && e->end_ns <= p->stop_ns && e->start_ns <= e->end_ns;
+        if (e->parent >= 0) inside &= p->evs.ev[e->parent].start_ns <= e->start_ns && e->end_ns <= p->evs.ev[e->parent].end_ns;
+    }
+    CHECK_MSG(inside, "event times fall inside the profile and inside their parents");
+    ct_profiler_free(p);
+    CHECK_INT_EQ(ct_profiler_set_max_events(NULL, 1), -1);
+    CHECK_ERROR(CT_ERR_VALUE, "ct_profiler_set_max_events: profiler is NULL");
+    p = ct_profiler_start(false);
+    CHECK_INT_EQ(ct_profiler_set_max_events(p, CT_PROFILER_MAX_EVENTS_LIMIT + 1), -1);
+    CHECK_ERROR(CT_ERR_VALUE, "ct_profiler_set_max_events: at most 2147483648 events (got 2147483649)");
+    ct_profiler_stop(p);
+    ct_profiler_free(p);
+    ct_tensor *ts[] = {a, x, w, b};
+    for (int i = 0; i < 4; i++) ct_tensor_release(ts[i]);
+}
+
 int main(void) {
+    test_limits();
     char *trees = ct_test_read_file(ct_test_shared("reference/torch-2.6/profiler_trees.out"), NULL);
     CHECK(trees != NULL);
     int64_t live0 = ct_testing_live_tensors();

@@ -6,6 +6,7 @@
 #ifndef CTORCH_CTORCH_H
 #define CTORCH_CTORCH_H
 
+#include "ctorch/alloc.h"
 #include "ctorch/autograd.h"
 #include "ctorch/dispatch.h"
 #include "ctorch/dtype.h"

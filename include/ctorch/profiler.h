@@ -52,9 +52,22 @@ CT_API char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name);
 
 /* Number of events recorded (after PyTorch's filtering and duplicate-node merging). */
 CT_API size_t ct_profiler_num_events(ct_profiler *p);
-/* What recording cost: nanoseconds spent inside the profiler's hooks, and events recorded. */
+/* What recording cost: nanoseconds spent inside the profiler's hooks (measured on the first 64
+ * ranges and every 64th after them, and scaled to all of them), and ranges recorded. */
 CT_API int64_t ct_profiler_overhead_ns(const ct_profiler *p);
 CT_API int64_t ct_profiler_raw_event_count(const ct_profiler *p);
+
+/* Memory is bounded: a profiler records at most max_events ranges (56 bytes each, plus their
+ * inputs with record_shapes), CT_PROFILER_DEFAULT_MAX_EVENTS unless set; ranges past the limit,
+ * or nested deeper than 512, are not recorded and are counted. Reports then cover the ranges
+ * recorded. */
+#define CT_PROFILER_DEFAULT_MAX_EVENTS ((size_t)1 << 20)
+#define CT_PROFILER_MAX_EVENTS_LIMIT ((size_t)1 << 31)
+/* Sets p's limit (0 records nothing more); ranges already recorded stay. 0, or -1
+ * (CT_ERR_VALUE) when p is NULL or max_events is over CT_PROFILER_MAX_EVENTS_LIMIT. */
+CT_API int ct_profiler_set_max_events(ct_profiler *p, size_t max_events);
+/* Ranges not recorded because of the limit or the nesting depth. */
+CT_API int64_t ct_profiler_dropped_events(const ct_profiler *p);
 
 /* with torch.profiler.record_function(name): dispatches profiler::_record_function_enter_new
  * (seen by dispatch modes) and opens a user range; exit dispatches

@@ -11,14 +11,16 @@
 extern "C" {
 #endif
 
-/* Makes the n-th allocation from now fail (1 = the next one); 0 disables. The first call also
- * routes the cJSON library's allocations through ctorch's allocator (cJSON_InitHooks, which is
- * process-wide), so that they are counted and can be failed too: for test programs only, and
- * first called before other threads use cJSON. */
+/* Makes the n-th allocation from now on the calling thread fail (1 = the next one); 0 disables.
+ * The first call also routes the cJSON library's allocations through ctorch's allocator
+ * (cJSON_InitHooks, which is process-wide), so that they are counted and can be failed too: for
+ * test programs only, and first called before other threads use cJSON. */
 CT_API void ct_testing_fail_alloc_after(int64_t n);
-/* Number of allocations made so far (to size a fault-injection loop). */
+/* Number of allocations the calling thread has asked for so far, failed ones included (to size a
+ * fault-injection loop). */
 CT_API int64_t ct_testing_alloc_count(void);
-/* Live tensors / storages / autograd nodes in the process (leak checks). */
+/* Tensors / storages / autograd nodes created minus destroyed on the calling thread (leak checks;
+ * an object made on one thread and destroyed on another moves the count of both). */
 CT_API int64_t ct_testing_live_tensors(void);
 CT_API int64_t ct_testing_live_storages(void);
 CT_API int64_t ct_testing_live_nodes(void);

@@ -10,12 +10,19 @@
  * fallthrough masking, the winning key and the kernel that ran (kernel, fallthrough skipped,
  * backend fallback, composite). The same records can be collected in memory with
  * ct_trace_begin()/ct_trace_end(), in any build, release included.
+ *
+ * Collecting keeps a ring buffer of compact records (56 bytes each, allocated once by
+ * ct_trace_begin, CT_TRACE_DEFAULT_CAPACITY records unless ct_trace_set_capacity says
+ * otherwise): memory stays bounded however long a collection runs, and when more hops happen
+ * than the ring holds the oldest records are overwritten and counted (ct_trace_get_stats).
+ * ct_trace_end hands out the retained records, oldest first, in the ct_dispatch_record form.
  */
 #ifndef CTORCH_TRACE_H
 #define CTORCH_TRACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ctorch/dispatch.h"
@@ -54,10 +61,36 @@ CT_API int ct_trace_print_level(void);
 /* Where printing goes (stderr by default). Borrowed. */
 CT_API void ct_trace_set_stream(FILE *f);
 
-/* Starts collecting this thread's records (nested begin/end pairs are not allowed). */
+#define CT_TRACE_DEFAULT_CAPACITY ((size_t)1 << 16) /* records: 3.5 MiB of ring */
+#define CT_TRACE_MAX_CAPACITY ((size_t)1 << 26)
+
+/* Sets how many records this thread's next collection keeps (1..CT_TRACE_MAX_CAPACITY).
+ * 0, or -1 (CT_ERR_VALUE) for a capacity out of range. */
+CT_API int ct_trace_set_capacity(size_t records);
+/* The capacity the next ct_trace_begin on this thread uses. */
+CT_API size_t ct_trace_capacity(void);
+
+/* Starts collecting this thread's records (nested begin/end pairs are not allowed): allocates
+ * the ring. 0, or -1 with CT_ERR_RUNTIME (already collecting) or CT_ERR_NOMEM. */
 CT_API int ct_trace_begin(void);
-/* Stops collecting; *out receives an array to free with ct_free() and *n its length. */
+/* Stops collecting. When out is not NULL, *out (OUT) receives a new array of the retained
+ * records, oldest first, to free with ct_free(), and *n (OUT, may be NULL) its length. Frees the
+ * ring. 0, or -1 with CT_ERR_RUNTIME (not collecting) or CT_ERR_NOMEM (the array could not be
+ * allocated: *out is NULL, *n is 0, the records are gone). */
 CT_API int ct_trace_end(ct_dispatch_record **out, size_t *n);
+
+/* What a collection kept and lost. */
+typedef struct ct_trace_stats {
+    size_t capacity;        /* records the ring holds */
+    uint64_t recorded;      /* hops recorded since ct_trace_begin */
+    size_t retained;        /* records held (at most capacity) */
+    uint64_t overwritten;   /* oldest records overwritten because the ring was full */
+    uint64_t key_sets_lost; /* key sets not kept because the collection saw more than 1024
+                             * distinct ones (they read back as the empty set) */
+} ct_trace_stats;
+/* *out (OUT) receives the stats of this thread's running collection, or of the one that ended
+ * last (all zero if none). 0, or -1 (CT_ERR_VALUE) when out is NULL. */
+CT_API int ct_trace_get_stats(ct_trace_stats *out);
 
 /* Formats one record: PyTorch's one-line form (full == false) or the full decision. */
 CT_API size_t ct_trace_format(const ct_dispatch_record *r, bool full, char *buf, size_t size);

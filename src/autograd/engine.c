@@ -284,7 +284,7 @@ static int call_node(ct_node *fn, ct_tensor **inputs, ct_tensor **outputs) {
     ct_value in_vals[CT_MAX_OP_RETS + 1];
     int nin = fn->n_inputs < CT_MAX_OP_RETS ? fn->n_inputs : CT_MAX_OP_RETS;
     for (int i = 0; i < nin; i++) in_vals[i] = inputs[i] ? ct_tensor_value(inputs[i]) : ct_none();
-    void *rec = ct_record_function_begin_seq(fn->name, in_vals, nin, (int64_t)fn->sequence_nr, fn->thread_id);
+    void *rec = ct_record_function_begin_seq(NULL, fn->name, in_vals, nin, (int64_t)fn->sequence_nr, fn->thread_id);
     int rc = 0;
     if (fn->variable) {
         rc = accumulate_grad(fn, inputs[0]);
@@ -368,9 +368,8 @@ static int compute_dependencies(graph_task *gt, ct_node *root) {
 
 static int evaluate_function(graph_task *gt, task t) {
     ct_node *fn = t.fn;
-    char label[256];
-    snprintf(label, sizeof label, "autograd::engine::evaluate_function: %s", fn->name);
-    void *rec = ct_record_function_begin_seq(label, NULL, 0, (int64_t)fn->sequence_nr, fn->thread_id);
+    void *rec = ct_record_function_begin_seq("autograd::engine::evaluate_function: ", fn->name, NULL, 0,
+                                             (int64_t)fn->sequence_nr, fn->thread_id);
     ct_tensor **outputs = fn->n_next ? ct_calloc((size_t)fn->n_next, sizeof *outputs) : NULL;
     int rc = fn->n_next && !outputs ? -1 : 0;
     if (rc == 0) rc = call_node(fn, t.inputs, outputs);

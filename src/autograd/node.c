@@ -14,8 +14,8 @@
 #include "modes/modes_impl.h"
 #include "ops/views.h"
 
-static atomic_llong live_nodes;
-int64_t ct_testing_live_nodes(void) { return (int64_t)atomic_load(&live_nodes); }
+static _Thread_local int64_t live_nodes; /* per thread, like the tensor counters */
+int64_t ct_testing_live_nodes(void) { return live_nodes; }
 
 static _Thread_local uint64_t sequence_counter;
 uint64_t ct_sequence_number_peek(void) { return sequence_counter; }
@@ -45,7 +45,7 @@ static ct_node *node_alloc(const char *name, const char *py_name, int n_next, in
     n->n_inputs = n_inputs;
     n->thread_id = thread_id();
     for (int i = 0; i < CT_MAX_OP_ARGS; i++) n->edge_of_arg[i] = -1;
-    atomic_fetch_add_explicit(&live_nodes, 1, memory_order_relaxed);
+    live_nodes++;
     return n;
 }
 
@@ -121,7 +121,7 @@ void ct_node_release(ct_node *n) {
         ct_free(n->list_store);
         ct_free(n->arg_meta);
         ct_free(n);
-        atomic_fetch_sub_explicit(&live_nodes, 1, memory_order_relaxed);
+        live_nodes--;
         n = tail;
     }
 }

@@ -35,6 +35,14 @@ typedef struct ct_autograd_meta {
     ct_node *grad_accumulator; /* weak: the leaf's AccumulateGrad while it lives (it holds the leaf) */
 } ct_autograd_meta;
 
+/* Note [Tensor header]
+ * Most tensors have at most four dimensions, so sizes and strides for up to CT_INLINE_DIMS
+ * dimensions live in the header itself (c10's SizesAndStrides keeps five inline for the same
+ * reason); a tensor of more dimensions keeps both arrays in one separate block. `sizes` and
+ * `strides` always point at the arrays in use, so readers index them the same way either way.
+ * An in-place op may lower ndim (squeeze_) but never raise it past the arrays' capacity. */
+#define CT_INLINE_DIMS 4
+
 struct ct_tensor {
     atomic_long refcount;
     ct_storage *storage;       /* owned reference */
@@ -42,17 +50,18 @@ struct ct_tensor {
                                 * another tensor's storage when the counter was shared explicitly */
     int64_t storage_offset;
     int64_t numel;
+    ct_keyset keys;
     int32_t ndim;
     ct_dtype dtype;
-    ct_keyset keys;
     bool is_inference;
     bool allow_metadata_change;
     bool wrapped_number;        /* a Python scalar wrapped as a 0-dim tensor (type promotion treats it as a scalar) */
-    int64_t sizes[CT_MAX_DIMS];
-    int64_t strides[CT_MAX_DIMS];
+    int64_t *sizes;             /* ndim entries: inline_geom, or an owned block (Note [Tensor header]) */
+    int64_t *strides;           /* ndim entries */
     ct_autograd_meta *autograd; /* owned, may be NULL */
     const ct_subclass *subclass; /* wrapper subclass type, NULL for plain tensors */
     void *subclass_data;         /* owned by the subclass (released through its vtable) */
+    int64_t inline_geom[2 * CT_INLINE_DIMS];
 };
 
 /* Allocates a storage of nbytes (zero-filled when zero is true). New reference. */

@@ -192,6 +192,17 @@ ct_keyset ct_python_ks(void) {
 
 int ct_functionality_offset[CT_NUM_FUNCTIONALITY_KEYS];
 static bool offsets_ready;
+static ct_dispatch_key key_of_slot[CT_NUM_RUNTIME_ENTRIES]; /* filled with the offsets */
+
+static ct_dispatch_key search_key_of_slot(int slot) {
+    for (int f = CT_NUM_FUNCTIONALITY_KEYS - 1; f >= 0; f--) {
+        if (slot >= ct_functionality_offset[f]) {
+            if (!ct_functionality_per_backend[f]) return (ct_dispatch_key)f;
+            return runtime_key_for((ct_dispatch_key)f, slot - ct_functionality_offset[f] + 1);
+        }
+    }
+    return CT_KEY_Undefined;
+}
 
 /* initializeFunctionalityOffsetsAndMasks: one slot per functionality, num_backends slots per
  * per-backend functionality. */
@@ -201,6 +212,7 @@ void ct_keys_init(void) {
         ct_functionality_offset[f] = off;
         off += ct_functionality_per_backend[f] ? CT_NUM_BACKENDS : 1;
     }
+    for (int slot = 0; slot < CT_NUM_RUNTIME_ENTRIES; slot++) key_of_slot[slot] = search_key_of_slot(slot);
     offsets_ready = true;
 }
 
@@ -219,11 +231,5 @@ int ct_runtime_slot_of_key(ct_dispatch_key k) {
 
 ct_dispatch_key ct_key_of_slot(int slot) {
     if (!offsets_ready) ct_keys_init();
-    for (int f = CT_NUM_FUNCTIONALITY_KEYS - 1; f >= 0; f--) {
-        if (slot >= ct_functionality_offset[f]) {
-            if (!ct_functionality_per_backend[f]) return (ct_dispatch_key)f;
-            return runtime_key_for((ct_dispatch_key)f, slot - ct_functionality_offset[f] + 1);
-        }
-    }
-    return CT_KEY_Undefined;
+    return slot >= 0 && slot < CT_NUM_RUNTIME_ENTRIES ? key_of_slot[slot] : CT_KEY_Undefined;
 }

@@ -28,10 +28,12 @@ ct_profiler *ct_profiler_start(bool record_shapes) {
     ct_profiler *p = ct_calloc(1, sizeof *p);
     if (!p) return NULL;
     p->record_shapes = record_shapes;
+    p->max_events = CT_PROFILER_DEFAULT_MAX_EVENTS;
     p->recording = true;
     p->thread_id = (uint64_t)getpid();
     ct_profiler_install_observer();
     ct_tls_profiler = p;
+    p->start_ticks = ct_prof_ticks();
     p->start_ns = ct_prof_now_ns();
     ct_tls_state.observe |= CT_OBSERVE_PROFILER;
     return p;
@@ -41,9 +43,10 @@ int ct_profiler_stop(ct_profiler *p) {
     if (!p) return ct_error_set(CT_ERR_VALUE, "ct_profiler_stop: profiler is NULL");
     if (!p->recording) return ct_error_set(CT_ERR_RUNTIME, "ct_profiler_stop: the profiler is not recording");
     p->stop_ns = ct_prof_now_ns();
+    p->stop_ticks = ct_prof_ticks();
     p->recording = false;
     /* close ranges left open (a stop inside a range) */
-    while (p->depth > 0) p->evs.ev[p->stack[--p->depth]].end_ns = p->stop_ns;
+    while (p->depth > 0) ct_prof_raw_at(p, (size_t)p->stack[--p->depth])->end_ns = p->stop_ticks;
     if (ct_tls_profiler == p) {
         ct_tls_profiler = NULL;
         ct_tls_state.observe &= ~CT_OBSERVE_PROFILER;
@@ -63,7 +66,7 @@ void ct_profiler_free(ct_profiler *p) {
         ct_free(e->concrete_inputs);
     }
     ct_free(p->evs.ev);
-    ct_prof_arena_free(p);
+    ct_prof_recording_free(p);
     ct_free(p);
 }
 
@@ -79,6 +82,7 @@ static int finalize(ct_profiler *p) {
     if (!p) return ct_error_set(CT_ERR_VALUE, "profiler is NULL");
     if (p->recording) return 0; /* callers check p->recording: no results yet */
     if (!p->finalized) {
+        if (ct_prof_build_events(p) != 0) return -1;
         if (ct_prof_format_inputs(p) != 0) return -1;
         if (ct_prof_remove_dup_nodes(&p->evs) != 0) return -1;
         p->finalized = true;
@@ -93,8 +97,23 @@ size_t ct_profiler_num_events(ct_profiler *p) {
     return n;
 }
 
-int64_t ct_profiler_overhead_ns(const ct_profiler *p) { return p ? p->overhead_ns : 0; }
+int64_t ct_profiler_overhead_ns(const ct_profiler *p) {
+    /* Note [Profiler cost]: the timed sample scaled to every range recorded */
+    if (!p || p->sampled_events == 0) return 0;
+    double ns = (double)p->sampled_ns * ct_prof_ns_per_tick(p);
+    return (int64_t)(ns * (double)p->raw_events / (double)p->sampled_events);
+}
 int64_t ct_profiler_raw_event_count(const ct_profiler *p) { return p ? p->raw_events : 0; }
+int64_t ct_profiler_dropped_events(const ct_profiler *p) { return p ? p->dropped : 0; }
+
+int ct_profiler_set_max_events(ct_profiler *p, size_t max_events) {
+    if (!p) return ct_error_set(CT_ERR_VALUE, "ct_profiler_set_max_events: profiler is NULL");
+    if (max_events > CT_PROFILER_MAX_EVENTS_LIMIT)
+        return ct_error_set(CT_ERR_VALUE, "ct_profiler_set_max_events: at most %zu events (got %zu)",
+                            (size_t)CT_PROFILER_MAX_EVENTS_LIMIT, max_events);
+    p->max_events = max_events;
+    return 0;
+}
 
 typedef char *(*rows_fmt)(const ct_prof_rows *, const char *, int);
 

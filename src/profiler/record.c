@@ -1,10 +1,21 @@
 /* The profiler's recorder: RecordFunction ranges from the dispatcher (every ct_call), the
  * autograd engine, the Python-key fallback and record_function, kept per profiling thread.
  *
+ * Note [Profiler recording]
+ *   A range is recorded as a 56-byte ct_prof_raw in chunks of 1024 that never move (no
+ *   reallocation and copying as the list grows); its name is an immortal string (an op's name,
+ *   a literal) or a copy kept once per distinct name, so recording a range allocates nothing
+ *   but a new chunk every 1024 ranges. Recording stops at max_events ranges (a million unless
+ *   ct_profiler_set_max_events says otherwise) and counts what it drops, so a profiler left on
+ *   holds bounded memory. The first report turns the ranges into ct_prof_event, formats the
+ *   recorded inputs and merges duplicate nodes.
+ *
  * Note [Profiler cost]
- *   Each hook measures the time it spends itself (two clock reads per event); the sum is
- *   ct_profiler_overhead_ns(), reported in the docs and by bench/bench_dispatch, so the cost of
- *   profiling is shown rather than hidden inside the numbers it produces. */
+ *   Each edge of a range reads the clock once: the opening hook as its last act (the range
+ *   starts when the hook is done), the closing hook as its first. What the hooks cost is measured
+ *   on a sample: the first 64 ranges and every 64th after them also read the clock on entry to
+ *   the opening hook and on exit from the closing one, and ct_profiler_overhead_ns() scales the sample's time to every range
+ *   recorded, so the cost of profiling is shown rather than hidden in the numbers it produces. */
 #include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,6 +37,29 @@
 #include "util/strbuf.h"
 
 _Thread_local ct_profiler *ct_tls_profiler;
+
+/* Note [Profiler clock]
+ *   Ranges are stamped with the CPU's time-stamp counter where there is one (x86: rdtsc costs
+ *   a third of a clock_gettime call here), as PyTorch's profiler does (c10::getApproximateTime),
+ *   and converted to CLOCK_MONOTONIC nanoseconds when the events are built, from the pairs of
+ *   (counter, clock) readings taken at start and stop. Elsewhere the ticks are nanoseconds. */
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+int64_t ct_prof_ticks(void) { return (int64_t)__rdtsc(); }
+#else
+int64_t ct_prof_ticks(void) { return ct_prof_now_ns(); }
+#endif
+
+double ct_prof_ns_per_tick(const ct_profiler *p) {
+    int64_t t1 = p->recording ? ct_prof_ticks() : p->stop_ticks;
+    int64_t n1 = p->recording ? ct_prof_now_ns() : p->stop_ns;
+    if (t1 <= p->start_ticks || n1 <= p->start_ns) return 1.0;
+    return (double)(n1 - p->start_ns) / (double)(t1 - p->start_ticks);
+}
+
+static int64_t ticks_to_ns(const ct_profiler *p, double scale, int64_t t) {
+    return p->start_ns + (int64_t)((double)(t - p->start_ticks) * scale + 0.5);
+}
 
 int64_t ct_prof_now_ns(void) {
     struct timespec ts;
@@ -67,16 +101,6 @@ static unsigned char *arena_take(ct_profiler *p, size_t n) {
     return r;
 }
 
-void ct_prof_arena_free(ct_profiler *p) {
-    ct_prof_chunk *c = p->arena;
-    while (c) {
-        ct_prof_chunk *next = c->next;
-        ct_free(c);
-        c = next;
-    }
-    p->arena = NULL;
-}
-
 static size_t raw_size(const ct_value *in, int n) {
     size_t sz = 0;
     for (int i = 0; i < n; i++) {
@@ -93,12 +117,12 @@ static size_t raw_size(const ct_value *in, int n) {
     return sz;
 }
 
-static void record_inputs(ct_profiler *p, ct_prof_event *e, const ct_value *in, int n) {
+static void record_inputs(ct_profiler *p, ct_prof_raw *e, const ct_value *in, int n) {
     size_t sz = raw_size(in, n);
     unsigned char *w = arena_take(p, sz ? sz : 1);
     if (!w) return; /* out of memory: the event keeps no shapes */
-    e->raw_inputs = w;
-    e->raw_len = (uint32_t)sz;
+    e->inputs = w;
+    e->inputs_len = (uint32_t)sz;
     e->has_inputs = true;
     for (int i = 0; i < n; i++) {
         const ct_value *v = &in[i];
@@ -240,51 +264,166 @@ int ct_prof_format_inputs(ct_profiler *p) {
     return 0;
 }
 
-/* ---- ranges ---- */
+/* ---- names ---- */
 
-static int64_t push_event(ct_profiler *p, const char *name, bool copy_name, ct_prof_scope scope, int64_t seq,
-                          int64_t fwd_tid, const ct_value *inputs, int n_inputs) {
-    int64_t t0 = ct_prof_now_ns();
-    if (p->depth == CT_PROF_MAX_DEPTH) return -1;
-    ct_prof_events *evs = &p->evs;
-    if (evs->n == evs->cap) {
-        size_t ncap = evs->cap ? evs->cap * 2 : 1024;
-        ct_prof_event *ne = ct_realloc(evs->ev, ncap * sizeof *ne);
-        if (!ne) return -1;
-        evs->ev = ne;
-        evs->cap = ncap;
+static uint64_t name_hash(const char *a, const char *b) {
+    uint64_t h = 14695981039346656037ULL;
+    for (const char *s = a; s && *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    for (const char *s = b; s && *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static bool name_equal(const char *s, const char *a, size_t la, const char *b) {
+    if (la && strncmp(s, a, la) != 0) return false;
+    return strcmp(s + la, b ? b : "") == 0;
+}
+
+static bool names_grow(ct_profiler *p) {
+    size_t ncap = p->names_cap ? p->names_cap * 2 : 64;
+    char **nt = ct_calloc(ncap, sizeof *nt);
+    if (!nt) return false;
+    for (size_t i = 0; i < p->names_cap; i++) {
+        char *s = p->names[i];
+        if (!s) continue;
+        size_t h = (size_t)name_hash(s, NULL) & (ncap - 1);
+        while (nt[h]) h = (h + 1) & (ncap - 1);
+        nt[h] = s;
     }
-    ct_prof_event *e = &evs->ev[evs->n];
-    memset(e, 0, sizeof *e);
-    e->name = copy_name ? ct_strdup(name) : (char *)name;
-    if (!e->name) return -1;
-    e->owns_name = copy_name;
+    ct_free(p->names);
+    p->names = nt;
+    p->names_cap = ncap;
+    return true;
+}
+
+/* The profiler's copy of prefix + name, made once per distinct name; NULL when out of memory. */
+static const char *intern_name(ct_profiler *p, const char *prefix, const char *name) {
+    if ((p->names_n + 1) * 2 > p->names_cap && !names_grow(p)) return NULL;
+    size_t la = prefix ? strlen(prefix) : 0;
+    size_t h = (size_t)name_hash(prefix, name) & (p->names_cap - 1);
+    for (char *s; (s = p->names[h]) != NULL; h = (h + 1) & (p->names_cap - 1))
+        if (name_equal(s, prefix, la, name)) return s;
+    size_t lb = name ? strlen(name) : 0;
+    char *s = ct_malloc(la + lb + 1);
+    if (!s) return NULL;
+    if (la) memcpy(s, prefix, la);
+    if (lb) memcpy(s + la, name, lb);
+    s[la + lb] = '\0';
+    p->names[h] = s;
+    p->names_n++;
+    return s;
+}
+
+/* ---- ranges (Note [Profiler recording]) ---- */
+
+static ct_prof_raw *raw_slot(ct_profiler *p, size_t i) {
+    size_t c = i >> CT_PROF_RAW_CHUNK_SHIFT;
+    if (c == p->raw_chunks) {
+        if (p->raw_chunks == p->raw_chunks_cap) {
+            size_t ncap = p->raw_chunks_cap ? p->raw_chunks_cap * 2 : 16;
+            ct_prof_raw **nr = ct_realloc(p->raw, ncap * sizeof *nr);
+            if (!nr) return NULL;
+            p->raw = nr;
+            p->raw_chunks_cap = ncap;
+        }
+        ct_prof_raw *chunk = ct_malloc(sizeof(ct_prof_raw) << CT_PROF_RAW_CHUNK_SHIFT);
+        if (!chunk) return NULL;
+        p->raw[p->raw_chunks++] = chunk;
+    }
+    return ct_prof_raw_at(p, i);
+}
+
+void ct_prof_recording_free(ct_profiler *p) {
+    for (size_t c = 0; c < p->raw_chunks; c++) ct_free(p->raw[c]);
+    ct_free(p->raw);
+    p->raw = NULL;
+    p->raw_chunks = p->raw_chunks_cap = p->n_raw = 0;
+    for (size_t i = 0; i < p->names_cap; i++) ct_free(p->names[i]);
+    ct_free(p->names);
+    p->names = NULL;
+    p->names_n = p->names_cap = 0;
+    ct_prof_chunk *c = p->arena;
+    while (c) {
+        ct_prof_chunk *next = c->next;
+        ct_free(c);
+        c = next;
+    }
+    p->arena = NULL;
+}
+
+int ct_prof_build_events(ct_profiler *p) {
+    ct_prof_events *evs = &p->evs;
+    if (evs->ev) return 0;
+    double scale = ct_prof_ns_per_tick(p); /* Note [Profiler clock] */
+    evs->ev = ct_calloc(p->n_raw ? p->n_raw : 1, sizeof *evs->ev);
+    if (!evs->ev) return -1;
+    evs->cap = p->n_raw;
+    for (size_t i = 0; i < p->n_raw; i++) {
+        const ct_prof_raw *r = ct_prof_raw_at(p, i);
+        ct_prof_event *e = &evs->ev[i];
+        e->name = (char *)r->name;
+        e->owns_name = false;
+        e->start_ns = ticks_to_ns(p, scale, r->start_ns);
+        e->end_ns = ticks_to_ns(p, scale, r->end_ns);
+        e->parent = r->parent;
+        e->thread_id = p->thread_id;
+        e->scope = (ct_prof_scope)r->scope;
+        e->sequence_nr = r->sequence_nr;
+        e->fwd_thread_id = r->fwd_thread;
+        e->has_inputs = r->has_inputs;
+        e->raw_inputs = r->inputs;
+        e->raw_len = r->inputs_len;
+    }
+    evs->n = p->n_raw;
+    return 0;
+}
+
+#define SAMPLE_MASK 63 /* the first 64 ranges, then every 64th, time their own hooks */
+
+static int64_t push_event(ct_profiler *p, const char *name, ct_prof_scope scope, int64_t seq, int fwd_tid,
+                          const ct_value *inputs, int n_inputs) {
+    bool sample = p->raw_events <= SAMPLE_MASK || (p->raw_events & SAMPLE_MASK) == 0;
+    int64_t t_in = sample ? ct_prof_ticks() : 0;
+    ct_prof_raw *e = NULL;
+    if (p->depth < CT_PROF_MAX_DEPTH && p->n_raw < p->max_events && name) e = raw_slot(p, p->n_raw);
+    if (!e) {
+        p->dropped++;
+        return -1;
+    }
+    e->name = name;
+    e->end_ns = 0;
     e->parent = p->depth > 0 ? p->stack[p->depth - 1] : -1;
-    e->thread_id = p->thread_id;
-    e->scope = scope;
+    e->scope = (uint8_t)scope;
     e->sequence_nr = seq;
-    e->fwd_thread_id = fwd_tid;
+    e->fwd_thread = (uint8_t)fwd_tid;
+    e->sampled = sample;
+    e->has_inputs = false;
+    e->inputs = NULL;
+    e->inputs_len = 0;
     if (p->record_shapes && inputs) record_inputs(p, e, inputs, n_inputs);
-    int64_t idx = (int64_t)evs->n++;
+    int32_t idx = (int32_t)p->n_raw++;
     p->stack[p->depth++] = idx;
     p->raw_events++;
-    int64_t t1 = ct_prof_now_ns();
-    e->start_ns = t1; /* the range starts when the hook is done */
-    p->overhead_ns += t1 - t0;
+    int64_t t = ct_prof_ticks(); /* the range starts when the hook is done */
+    e->start_ns = t;
+    if (sample) p->sampled_ns += t - t_in; /* ticks, scaled when read */
     return idx;
 }
 
 static void pop_event(ct_profiler *p, int64_t idx) {
-    int64_t t0 = ct_prof_now_ns();
-    if (idx < 0 || (size_t)idx >= p->evs.n) return;
-    p->evs.ev[idx].end_ns = t0;
+    int64_t t = ct_prof_ticks();
+    if (idx < 0 || (size_t)idx >= p->n_raw) return;
+    ct_prof_raw *e = ct_prof_raw_at(p, (size_t)idx);
+    e->end_ns = t;
     /* close anything left open inside (an error path) and this range */
     while (p->depth > 0) {
-        int64_t top = p->stack[--p->depth];
+        int32_t top = p->stack[--p->depth];
         if (top == idx) break;
-        p->evs.ev[top].end_ns = t0;
+        ct_prof_raw_at(p, (size_t)top)->end_ns = t;
     }
-    p->overhead_ns += ct_prof_now_ns() - t0;
+    if (e->sampled) {
+        p->sampled_ns += ct_prof_ticks() - t;
+        p->sampled_events++;
+    }
 }
 
 /* handles are event indices + 1, so NULL means "nothing recorded" */
@@ -294,24 +433,24 @@ void *ct_record_function_begin(const char *name, const ct_value *inputs, int n_i
     (void)op;
     ct_profiler *p = ct_tls_profiler;
     if (__builtin_expect(!p || !p->recording, 1)) return NULL;
-    return handle_of(push_event(p, name, true, CT_SCOPE_FUNCTION, -1, 0, inputs, n_inputs));
+    return handle_of(push_event(p, name, CT_SCOPE_FUNCTION, -1, 0, inputs, n_inputs));
 }
 
-void *ct_record_function_begin_seq(const char *name, const ct_value *inputs, int n_inputs, int64_t seq,
-                                   uint64_t fwd_thread) {
+void *ct_record_function_begin_seq(const char *prefix, const char *name, const ct_value *inputs, int n_inputs,
+                                   int64_t seq, uint64_t fwd_thread) {
     ct_profiler *p = ct_tls_profiler;
     if (__builtin_expect(!p || !p->recording, 1)) return NULL;
     (void)fwd_thread;
     bool has_seq = seq >= 0 && (uint64_t)seq != UINT64_MAX;
     /* the forward thread's profiler id: threads are numbered from 1 as RecordFunction does */
-    return handle_of(push_event(p, name, true, CT_SCOPE_BACKWARD_FUNCTION, has_seq ? seq : -1, has_seq ? 1 : 0,
-                                inputs, n_inputs));
+    return handle_of(push_event(p, intern_name(p, prefix, name), CT_SCOPE_BACKWARD_FUNCTION, has_seq ? seq : -1,
+                                has_seq ? 1 : 0, inputs, n_inputs));
 }
 
 void *ct_record_user_scope_begin(const char *name) {
     ct_profiler *p = ct_tls_profiler;
     if (!p || !p->recording) return NULL;
-    return handle_of(push_event(p, name, true, CT_SCOPE_USER_SCOPE, -1, 0, NULL, 0));
+    return handle_of(push_event(p, intern_name(p, NULL, name), CT_SCOPE_USER_SCOPE, -1, 0, NULL, 0));
 }
 
 void ct_record_function_end(void *handle) {
@@ -328,7 +467,7 @@ static void *on_call(const ct_op *op, const ct_value *args, ct_keyset ks) {
     /* sequenceNumberForRunningRecordFunction: only when autograd keys take part and grad mode is on */
     int64_t seq = -1;
     if ((ks & CT_AUTOGRAD_KEYSET) && !ct_tls_state.grad_disabled) seq = (int64_t)ct_sequence_number_peek();
-    return handle_of(push_event(p, op->base_name, false, CT_SCOPE_FUNCTION, seq, 0, args, op->nargs));
+    return handle_of(push_event(p, op->base_name, CT_SCOPE_FUNCTION, seq, 0, args, op->nargs));
 }
 
 static void on_return(void *ctx, const ct_op *op, const ct_value *args, const ct_value *rets, int rc) {

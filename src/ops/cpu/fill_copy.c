@@ -1,25 +1,39 @@
 /* fill_, zero_, copy_, clone, contiguous, resolve_conj, resolve_neg. */
 #include <string.h>
 
+#include "ops/cpu/capability.h"
+#include "ops/cpu/iter.h"
 #include "ops/kernel_util.h"
 
 typedef struct conv_ctx {
     ct_dtype dst, src;
 } conv_ctx;
 
-static void convert_elem(char **p, void *vctx) {
-    conv_ctx *c = vctx;
-    if (c->dst == c->src) {
-        memcpy(p[0], p[1], ct_dtype_size(c->dst));
-    } else if (c->dst == CT_INT64 && c->src == CT_BOOL) {
-        *(int64_t *)p[0] = *(uint8_t *)p[1] != 0;
+static inline void convert_elem(char *d, const char *s, const conv_ctx *c) {
+    if (c->dst == CT_INT64 && c->src == CT_BOOL) {
+        *(int64_t *)d = *(const uint8_t *)s != 0;
     } else {
-        ct_store_from_double(p[0], c->dst, ct_load_as_double(p[1], c->src));
+        ct_store_from_double(d, c->dst, ct_load_as_double(s, c->src));
     }
 }
 
+/* (dst, src) of different dtypes, element by element */
+static void convert_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1, const void *ctx) {
+    const conv_ctx *c = ctx;
+    for (int64_t j = 0; j < size1; j++) {
+        char *d = data[0] + j * strides[2];
+        const char *s = data[1] + j * strides[3];
+        for (int64_t i = 0; i < size0; i++) convert_elem(d + i * strides[0], s + i * strides[1], c);
+    }
+}
+
+static int size_index(size_t es) { return es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3; }
+
 /* Copies src (broadcast to dst's shape, any dtype) into dst. The checks are copy_impl's
- * TensorIterator's, in its order: dst's internal overlap, then the shapes. */
+ * TensorIterator's, in its order: dst's internal overlap, then the shapes. The copy runs as
+ * TensorIterator lays it out (Note [Iteration layout] in iter.h): contiguous rows move as
+ * blocks, an expanded source (stride 0) is stored as repeated values, one dtype to another
+ * converts as static_cast does. */
 static int copy_into(ct_tensor *dst, const ct_tensor *src) {
     if (ct_assert_no_internal_overlap(dst) != 0) return -1;
     int64_t shape[CT_MAX_DIMS];
@@ -27,53 +41,41 @@ static int copy_into(ct_tensor *dst, const ct_tensor *src) {
     if (ct_broadcast_shapes(dst->sizes, dst->ndim, src->sizes, src->ndim, shape, &n) != 0) return -1;
     if (ct_check_output_shape(dst, shape, n) != 0) return -1;
     if (dst->numel == 0) return 0;
-    if (dst->dtype == src->dtype && ct_tensor_is_contiguous(dst) && ct_tensor_is_contiguous(src) &&
-        src->numel == dst->numel) {
-        memmove(ct_tensor_data_ptr(dst), ct_tensor_data_ptr(src), (size_t)dst->numel * ct_dtype_size(dst->dtype));
-        return 0;
+    const ct_tensor *ts[2] = {dst, src};
+    ct_iter it;
+    ct_iter_init(&it, dst->sizes, dst->ndim, ts, 2);
+    const ct_vec_kernels *v = ct_vec();
+    if (dst->dtype == src->dtype) {
+        ct_iter_run(&it, v->copy_same[size_index(ct_dtype_size(dst->dtype))], NULL);
+    } else if (dst->dtype == CT_FLOAT32 && src->dtype == CT_FLOAT64) {
+        ct_iter_run(&it, v->f32_from_f64, NULL);
+    } else if (dst->dtype == CT_FLOAT64 && src->dtype == CT_FLOAT32) {
+        ct_iter_run(&it, v->f64_from_f32, NULL);
+    } else {
+        conv_ctx c = {dst->dtype, src->dtype};
+        ct_iter_run(&it, convert_loop, &c);
     }
-    int64_t strides[2][CT_MAX_DIMS];
-    memcpy(strides[0], dst->strides, sizeof(int64_t) * (size_t)dst->ndim);
-    ct_broadcast_strides(src, dst->sizes, dst->ndim, strides[1]);
-    char *bases[2] = {ct_tensor_data_ptr(dst), ct_tensor_data_ptr(src)};
-    size_t es[2] = {ct_dtype_size(dst->dtype), ct_dtype_size(src->dtype)};
-    conv_ctx c = {dst->dtype, src->dtype};
-    ct_for_each(dst->sizes, dst->ndim, 2, bases, strides, es, convert_elem, &c);
     return 0;
 }
 
 int ct_copy_into(ct_tensor *dst, const ct_tensor *src) { return copy_into(dst, src); }
 
-typedef struct fill_ctx {
-    unsigned char bytes[8];
-    size_t size;
-} fill_ctx;
-
-static void fill_elem(char **p, void *vctx) {
-    fill_ctx *c = vctx;
-    memcpy(p[0], c->bytes, c->size);
-}
-
 static int fill_value(ct_tensor *self, ct_scalar v) {
     /* fill_kernel converts the value with Scalar::to<scalar_t>(), which checks the range */
     if (ct_scalar_check_convert(v, self->dtype) != 0) return -1;
-    fill_ctx c;
-    c.size = ct_dtype_size(self->dtype);
+    ct_vec_fill f;
+    memset(&f, 0, sizeof f);
+    f.size = (int)ct_dtype_size(self->dtype);
     if (self->dtype == CT_INT64 && v.tag == CT_TAG_INT) {
-        memcpy(c.bytes, &v.u.i, 8);
+        memcpy(f.bytes, &v.u.i, 8);
     } else {
-        ct_store_from_double(c.bytes, self->dtype, ct_scalar_to_double(v));
+        ct_store_from_double(f.bytes, self->dtype, ct_scalar_to_double(v));
     }
     if (self->numel == 0) return 0;
-    if (ct_tensor_is_contiguous(self)) {
-        char *p = ct_tensor_data_ptr(self);
-        for (int64_t i = 0; i < self->numel; i++) memcpy(p + (size_t)i * c.size, c.bytes, c.size);
-        return 0;
-    }
-    int64_t strides[1][CT_MAX_DIMS];
-    memcpy(strides[0], self->strides, sizeof(int64_t) * (size_t)self->ndim);
-    char *bases[1] = {ct_tensor_data_ptr(self)};
-    ct_for_each(self->sizes, self->ndim, 1, bases, strides, &c.size, fill_elem, &c);
+    const ct_tensor *ts[1] = {self};
+    ct_iter it;
+    ct_iter_init(&it, self->sizes, self->ndim, ts, 1);
+    ct_iter_run(&it, ct_vec()->fill, &f);
     return 0;
 }
 

@@ -1,10 +1,14 @@
 /* Matrix product core. OpenBLAS (through CBLAS) is used for float32/float64 when the build
- * found it: it is what PyTorch's CPU builds use too, and it is several times faster than a
- * plain loop. The built-in loop keeps a bare machine working and handles 16-bit floats. */
+ * found it: it is what PyTorch's CPU builds use too, and it measured as fast as or faster than
+ * ctorch's own kernels at every shape tried, down to the seed MLP's 8x16x32 (its small-matrix
+ * kernels skip packing; see Note [Small GEMM] in vec/gemm_vec.c). Without a BLAS, float32
+ * products run in those register-blocked kernels; the plain loop keeps a bare machine working
+ * and handles 16-bit floats and float64. */
 #include <limits.h>
 
 #include "build_info.h"
 #include "core/tensor_impl.h"
+#include "ops/cpu/capability.h"
 #include "ops/cpu/gemm.h"
 
 #ifdef CTORCH_HAVE_CBLAS
@@ -57,7 +61,17 @@ static void gemm_loop(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64
 
 void ct_gemm(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const void *a, int64_t lda,
              const void *b, int64_t ldb, double beta, void *c, int64_t ldc) {
+#ifndef CTORCH_HAVE_CBLAS
+    /* without a BLAS, float32 products run in ctorch's register-blocked kernels (Note [Small GEMM]) */
+    if (dt == CT_FLOAT32 && ct_vec()->sgemm_small(ta, tb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c, ldc)) return;
+#endif
 #ifdef CTORCH_HAVE_CBLAS
+    /* A BLAS skips the product when alpha is 0; PyTorch 2.6 still multiplies, so a NaN or inf in
+     * A or B reaches the result (op case addmm_alpha_zero_nan_mat). That rare case takes the loop. */
+    if (alpha == 0.0) {
+        gemm_loop(dt, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return;
+    }
     bool fits = m < INT_MAX && n < INT_MAX && k < INT_MAX && lda < INT_MAX && ldb < INT_MAX && ldc < INT_MAX;
     if (fits && dt == CT_FLOAT32) {
         cblas_sgemm(CblasColMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, (int)m, (int)n,

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "ops/cpu/capability.h"
+#include "ops/cpu/iter.h"
 #include "ops/kernel_util.h"
 
 typedef enum { OP_ADD, OP_MUL, OP_DIV, OP_NEG, OP_CLAMP_MIN, OP_THRESHOLD_BW } pw_op;
@@ -20,6 +22,7 @@ typedef struct pw_ctx {
     bool b_original;   /* mul/div by a one-element b in float16/bfloat16: b keeps its own value */
     double alpha;      /* add: the multiplier of b; clamp_min: min; threshold_backward: threshold */
     int64_t alpha_i;   /* integral compute */
+    int ntensors;      /* operands of the loop: out, a[, b] */
 } pw_ctx;
 
 static inline double load(const char *p, ct_dtype d) { return ct_load_as_double(p, d); }
@@ -43,8 +46,7 @@ static inline float load_float(const char *p, ct_dtype src, ct_dtype common) {
     return v;
 }
 
-static void elem(char **p, void *vctx) {
-    const pw_ctx *c = vctx;
+static inline void elem(char **p, const pw_ctx *c) {
     switch (c->compute) {
     case CT_INT64: {
         int64_t a = c->a == CT_INT64 ? *(const int64_t *)p[1] : (int64_t)load(p[1], c->a);
@@ -113,37 +115,59 @@ static void elem(char **p, void *vctx) {
     }
 }
 
-/* Runs the loop: out (already allocated with the broadcast shape) = f(a, b). */
-static void run(ct_tensor *out, const ct_tensor *a, const ct_tensor *b, pw_ctx *c) {
-    if (out->numel == 0) return;
-    int64_t strides[3][CT_MAX_DIMS];
-    memcpy(strides[0], out->strides, sizeof(int64_t) * (size_t)out->ndim);
-    ct_broadcast_strides(a, out->sizes, out->ndim, strides[1]);
-    char *bases[3] = {ct_tensor_data_ptr(out), ct_tensor_data_ptr(a), NULL};
-    size_t es[3] = {ct_dtype_size(out->dtype), ct_dtype_size(a->dtype), 1};
-    int k = 2;
-    if (b) {
-        ct_broadcast_strides(b, out->sizes, out->ndim, strides[2]);
-        bases[2] = ct_tensor_data_ptr(b);
-        es[2] = ct_dtype_size(b->dtype);
-        k = 3;
-    }
-    /* the common case of one dtype, contiguous, same shape: a flat loop */
-    if (c->out == CT_FLOAT32 && c->compute == CT_FLOAT32 && a->dtype == CT_FLOAT32 && (!b || b->dtype == CT_FLOAT32) &&
-        ct_tensor_is_contiguous(out) && ct_tensor_is_contiguous(a) && a->numel == out->numel &&
-        (!b || (ct_tensor_is_contiguous(b) && b->numel == out->numel))) {
-        float *o = (float *)bases[0];
-        const float *x = (const float *)bases[1], *y = (const float *)bases[2];
-        float alpha = (float)c->alpha;
-        int64_t n = out->numel;
-        switch (c->op) {
-        case OP_ADD: for (int64_t i = 0; i < n; i++) o[i] = fmaf(alpha, y[i], x[i]); return;
-        case OP_MUL: for (int64_t i = 0; i < n; i++) o[i] = x[i] * y[i]; return;
-        case OP_DIV: for (int64_t i = 0; i < n; i++) o[i] = x[i] / y[i]; return;
-        default: break;
+/* The generic loop: any dtypes, any strides, one element at a time through elem(). */
+static void generic_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1, const void *ctx) {
+    const pw_ctx *c = ctx;
+    const int n = c->ntensors;
+    char *p[3];
+    for (int64_t j = 0; j < size1; j++) {
+        for (int k = 0; k < n; k++) p[k] = data[k] + j * strides[n + k];
+        for (int64_t i = 0; i < size0; i++) {
+            elem(p, c);
+            for (int k = 0; k < n; k++) p[k] += strides[k];
         }
     }
-    ct_for_each(out->sizes, out->ndim, k, bases, strides, es, elem, c);
+}
+
+/* The vectorised loop for c, when every operand has the compute dtype and it is float32,
+ * float64 or int64 (see vec/pointwise_vec.c); NULL otherwise. */
+static ct_loop2d_fn vec_loop(const pw_ctx *c, bool binary_op) {
+    ct_vec_type vt;
+    switch (c->compute) {
+    case CT_FLOAT32: vt = CT_VT_F32; break;
+    case CT_FLOAT64: vt = CT_VT_F64; break;
+    case CT_INT64: vt = CT_VT_I64; break;
+    default: return NULL;
+    }
+    if (c->out != c->compute || c->a != c->compute || (binary_op && c->b != c->compute)) return NULL;
+    ct_vec_op vop;
+    switch (c->op) {
+    case OP_ADD: vop = c->alpha_i == 1 && c->alpha == 1.0 ? CT_VOP_ADD1 : c->alpha_i == -1 && c->alpha == -1.0 ? CT_VOP_SUB1 : CT_VOP_ADD; break;
+    case OP_MUL: vop = CT_VOP_MUL; break;
+    case OP_DIV: vop = CT_VOP_DIV; break;
+    case OP_NEG: vop = CT_VOP_NEG; break;
+    case OP_CLAMP_MIN: vop = CT_VOP_CLAMP_MIN; break;
+    case OP_THRESHOLD_BW: vop = CT_VOP_THRESHOLD_BW; break;
+    default: return NULL;
+    }
+    return ct_vec()->pointwise[vop][vt];
+}
+
+/* Runs the loop: out (already allocated with the broadcast shape) = f(a, b), laid out as
+ * TensorIterator lays it out (Note [Iteration layout] in iter.h). */
+static void run(ct_tensor *out, const ct_tensor *a, const ct_tensor *b, pw_ctx *c) {
+    if (out->numel == 0) return;
+    const ct_tensor *ts[3] = {out, a, b};
+    c->ntensors = b ? 3 : 2;
+    ct_iter it;
+    ct_iter_init(&it, out->sizes, out->ndim, ts, c->ntensors);
+    ct_loop2d_fn f = vec_loop(c, b != NULL);
+    if (f) {
+        ct_vec_scalars s = {c->alpha, (float)c->alpha, c->alpha_i};
+        ct_iter_run(&it, f, &s);
+    } else {
+        ct_iter_run(&it, generic_loop, c);
+    }
 }
 
 static ct_dtype compute_type_for(ct_dtype out) {

@@ -3,10 +3,14 @@
  * Structure follows PyTorch's reduction path so the profiler sees the same helper calls:
  * the result is viewed with the kept dimensions (as_strided, only when keepdim is false),
  * the view is filled with the identity (fill_, as cascade_sum does), then accumulated.
- * Sums accumulate in double; PyTorch's cascade sum in float can differ in the last bit. */
+ * float32 and float64 sums are PyTorch's cascade sum, addition for addition (Note [Cascade
+ * sum] in vec/sum_vec.c); other dtypes, and sums into another dtype, accumulate in double
+ * (int64 exactly), which can differ from PyTorch's in the last bit of a float16/bfloat16. */
 #include <string.h>
 
 #include "core/alloc.h"
+#include "ops/cpu/capability.h"
+#include "ops/cpu/iter.h"
 #include "ops/kernel_util.h"
 
 static ct_dtype sum_result_dtype(const ct_tensor *self, const ct_value *dtype_arg) {
@@ -46,7 +50,16 @@ static int do_sum(ct_tensor *self, const bool *mask, bool keepdim, ct_dtype out_
         ct_tensor_release(result);
         return -1;
     }
-    /* accumulate: walk self in logical order, adding into the kept-dims position */
+    if ((out_dt == CT_FLOAT32 || out_dt == CT_FLOAT64) && self->dtype == out_dt && self->numel > 0) {
+        /* PyTorch's cascade sum, in the same order (Note [Cascade sum] in vec/sum_vec.c) */
+        ct_iter it;
+        ct_iter_init_reduce(&it, viewed, self);
+        ct_vec_sum ctx = {out_dt};
+        ct_iter_run(&it, ct_vec()->cascade_sum, &ctx);
+        ct_tensor_release(viewed);
+        return ct_ret(rets, 0, result);
+    }
+    /* other dtypes: walk self in logical order, adding into the kept-dims position */
     int64_t n_out = result->numel;
     double *acc = ct_calloc((size_t)(n_out > 0 ? n_out : 1), sizeof(double));
     int64_t *iacc = NULL;

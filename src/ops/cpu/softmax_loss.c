@@ -43,6 +43,56 @@ static void st(const ct_tensor *t, int64_t off, double v) {
     ct_store_from_double((char *)t->storage->data + (size_t)off * ct_dtype_size(t->dtype), t->dtype, v);
 }
 
+/* Contiguous float32/float64 operands: the same arithmetic as the general loops below (in double,
+ * rounded once), reading and writing the rows directly. Element k of row (o, in) along a
+ * dimension of length len with `inner` elements after it is at o*len*inner + in + k*inner. */
+static bool dense_float(const ct_tensor *t) {
+    return (t->dtype == CT_FLOAT32 || t->dtype == CT_FLOAT64) && ct_tensor_is_contiguous(t);
+}
+
+static inline double ldf(const void *base, bool f64, int64_t i) {
+    return f64 ? ((const double *)base)[i] : (double)((const float *)base)[i];
+}
+
+static inline void stf(void *base, bool f64, int64_t i, double v) {
+    if (f64) ((double *)base)[i] = v;
+    else ((float *)base)[i] = (float)v;
+}
+
+static void log_softmax_dense(const ct_tensor *self, ct_tensor *out, int64_t outer, int64_t len, int64_t inner) {
+    const void *x = ct_tensor_data_ptr(self);
+    void *y = ct_tensor_data_ptr(out);
+    const bool xf = self->dtype == CT_FLOAT64, yf = out->dtype == CT_FLOAT64;
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t in = 0; in < inner; in++) {
+            const int64_t base = o * len * inner + in;
+            double mx = -INFINITY;
+            for (int64_t k = 0; k < len; k++) {
+                double v = ldf(x, xf, base + k * inner);
+                if (v > mx || isnan(v)) mx = v;
+            }
+            double sum = 0;
+            for (int64_t k = 0; k < len; k++) sum += exp(ldf(x, xf, base + k * inner) - mx);
+            double lse = log(sum);
+            for (int64_t k = 0; k < len; k++) stf(y, yf, base + k * inner, ldf(x, xf, base + k * inner) - mx - lse);
+        }
+}
+
+static void log_softmax_backward_dense(const ct_tensor *g, const ct_tensor *out, ct_tensor *gi, int64_t outer, int64_t len,
+                                       int64_t inner) {
+    const void *gp = ct_tensor_data_ptr(g), *op = ct_tensor_data_ptr(out);
+    void *ip = ct_tensor_data_ptr(gi);
+    const bool gf = g->dtype == CT_FLOAT64, of = out->dtype == CT_FLOAT64, fi = gi->dtype == CT_FLOAT64;
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t in = 0; in < inner; in++) {
+            const int64_t base = o * len * inner + in;
+            double sum = 0;
+            for (int64_t k = 0; k < len; k++) sum += ldf(gp, gf, base + k * inner);
+            for (int64_t k = 0; k < len; k++)
+                stf(ip, fi, base + k * inner, ldf(gp, gf, base + k * inner) - exp(ldf(op, of, base + k * inner)) * sum);
+        }
+}
+
 /* _log_softmax(Tensor self, int dim, bool half_to_float) */
 CT_KERNEL(ct_k__log_softmax) {
     (void)op;
@@ -65,6 +115,10 @@ CT_KERNEL(ct_k__log_softmax) {
     int d = (int)dim;
     int64_t outer, inner, len = self->sizes[d];
     split_dim(self, d, &outer, &inner);
+    if (dense_float(self) && dense_float(out)) {
+        log_softmax_dense(self, out, outer, len, inner);
+        return ct_ret(rets, 0, out);
+    }
     for (int64_t o = 0; o < outer; o++) {
         for (int64_t in = 0; in < inner; in++) {
             double mx = -INFINITY;
@@ -104,6 +158,10 @@ CT_KERNEL(ct_k__log_softmax_backward_data) {
     int d = (int)dim;
     int64_t outer, inner, len = g->sizes[d];
     split_dim(g, d, &outer, &inner);
+    if (dense_float(g) && dense_float(out) && dense_float(gi)) {
+        log_softmax_backward_dense(g, out, gi, outer, len, inner);
+        return ct_ret(rets, 0, gi);
+    }
     for (int64_t o = 0; o < outer; o++) {
         for (int64_t in = 0; in < inner; in++) {
             double sum = 0;

@@ -1,0 +1,338 @@
+/* The decision trace: what the dispatcher decided at each hop, printed (PyTorch's
+ * TORCH_SHOW_DISPATCH_TRACE format, or the full decision) and/or collected per thread.
+ *
+ * Note [Compact trace records]
+ *   A hop is recorded as a 56-byte ct_trace_rec: the op, the registration site that ran, and
+ *   each key set (every argument's, the thread-local included and excluded sets, the merged set,
+ *   the set after fallthrough masking) as a 16-bit index into a per-collection table of the
+ *   distinct key sets seen (a program has a handful). Collected records go into a ring buffer
+ *   of a fixed number of records allocated by ct_trace_begin, so collecting never allocates on
+ *   the call path and never holds more than the ring: when it is full the oldest records are
+ *   overwritten and counted (ct_trace_get_stats). ct_trace_end expands what the ring holds into
+ *   the public ct_dispatch_record form. A key-set table that fills up (1024 distinct sets)
+ *   stores further sets as "lost", also counted, rather than growing.
+ *
+ * Note [One emit point]
+ *   Every record, call or redispatch, passes through emit(): printing, the ring, and any later
+ *   sink (a file writer) hang off that one function. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/tensor_impl.h"
+#include "ctorch/error.h"
+#include "ctorch/trace.h"
+#include "dispatch/op_impl.h"
+#include "dispatch/tls.h"
+#include "dispatch/trace_impl.h"
+
+#define KS_LOST 0xFFFFu
+#define KS_TABLE_CAP 1024u     /* distinct key sets a collection keeps */
+#define KS_SCRATCH_CAP 32u     /* printing alone: the table is reset when nearly full */
+#define KS_PER_RECORD 12u      /* CT_TRACE_MAX_ARGS + included, excluded, merged, dispatch */
+
+typedef struct ct_trace_rec {
+    const ct_op *op;
+    const char *where;                    /* registration site of what ran */
+    uint16_t arg_keys[CT_TRACE_MAX_ARGS]; /* key-set table indices */
+    uint8_t arg_index[CT_TRACE_MAX_ARGS]; /* schema positions */
+    uint16_t included, excluded, merged, dispatch;
+    uint16_t depth;
+    uint16_t slot_index;                  /* table slot that ran (its runtime key is the winner) */
+    uint8_t kind;                         /* ct_hop_kind */
+    uint8_t n_args;
+    uint8_t slot;                         /* ct_slot_kind */
+} ct_trace_rec;
+_Static_assert(sizeof(ct_trace_rec) <= 64, "a trace record fits in a cache line");
+_Static_assert(CT_NUM_RUNTIME_ENTRIES <= 0xFFFF && CT_TRACE_MAX_ARGS <= 8, "trace record field widths");
+
+/* Key sets by index, with an open-addressing hash from key set to index. */
+typedef struct ks_table {
+    ct_keyset *keys;
+    uint16_t *slots; /* index + 1; 0 = empty */
+    uint32_t n, cap, mask;
+    uint64_t lost;
+} ks_table;
+
+static uint16_t ks_intern(ks_table *t, ct_keyset ks) {
+    uint32_t h = (uint32_t)((ks * 0x9E3779B97F4A7C15ull) >> 40) & t->mask;
+    for (;;) {
+        uint16_t s = t->slots[h];
+        if (s == 0) break;
+        if (t->keys[s - 1] == ks) return (uint16_t)(s - 1);
+        h = (h + 1) & t->mask;
+    }
+    if (t->n == t->cap) {
+        t->lost++;
+        return KS_LOST;
+    }
+    t->keys[t->n] = ks;
+    t->slots[h] = (uint16_t)(t->n + 1);
+    return (uint16_t)t->n++;
+}
+
+static ct_keyset ks_get(const ks_table *t, uint16_t i) { return i < t->n ? t->keys[i] : 0; }
+
+/* ---- per-thread state ---- */
+
+static int print_level;  /* 0 off, 1 PyTorch's lines, 2 full decisions */
+static FILE *trace_stream;
+
+typedef struct collector {
+    bool on;
+    ct_trace_rec *ring;   /* cap records; the block also holds the key-set table */
+    size_t cap;
+    uint64_t total;       /* records emitted since ct_trace_begin */
+    size_t pos;           /* where the next record goes */
+    ks_table kt;
+    size_t next_cap;      /* capacity for the next ct_trace_begin; 0 = default */
+    ct_trace_stats last;  /* of the collection that ended last */
+} collector;
+static _Thread_local collector coll;
+
+/* printing alone keeps no records, so its table is small and reset when nearly full */
+typedef struct scratch_table {
+    ct_keyset keys[KS_SCRATCH_CAP];
+    uint16_t slots[2 * KS_SCRATCH_CAP];
+    ks_table t;
+} scratch_table;
+static _Thread_local scratch_table scratch;
+
+static ks_table *table_for_record(void) {
+    if (coll.on) return &coll.kt;
+    ks_table *t = &scratch.t;
+    if (!t->keys || t->n + KS_PER_RECORD > t->cap) {
+        memset(scratch.slots, 0, sizeof scratch.slots);
+        t->keys = scratch.keys;
+        t->slots = scratch.slots;
+        t->n = 0;
+        t->cap = KS_SCRATCH_CAP;
+        t->mask = 2 * KS_SCRATCH_CAP - 1;
+    }
+    return t;
+}
+
+void ct_trace_set_print(int level) {
+    print_level = level < 0 ? 0 : level > 2 ? 2 : level;
+    if (print_level > 0)
+        ct_global_observe |= CT_OBSERVE_TRACE_PRINT;
+    else
+        ct_global_observe &= ~CT_OBSERVE_TRACE_PRINT;
+}
+int ct_trace_print_level(void) { return print_level; }
+void ct_trace_set_stream(FILE *f) { trace_stream = f; }
+
+int ct_trace_set_capacity(size_t records) {
+    if (records == 0 || records > CT_TRACE_MAX_CAPACITY)
+        return ct_error_set(CT_ERR_VALUE, "ct_trace_set_capacity: capacity must be between 1 and %zu records (got %zu)",
+                            (size_t)CT_TRACE_MAX_CAPACITY, records);
+    coll.next_cap = records;
+    return 0;
+}
+
+size_t ct_trace_capacity(void) { return coll.next_cap ? coll.next_cap : CT_TRACE_DEFAULT_CAPACITY; }
+
+int ct_trace_begin(void) {
+    if (coll.on) return ct_error_set(CT_ERR_RUNTIME, "ct_trace_begin: this thread is already collecting");
+    size_t cap = ct_trace_capacity();
+    /* one block: the ring, the key sets, the hash slots */
+    size_t ring_bytes = cap * sizeof(ct_trace_rec);
+    size_t keys_bytes = KS_TABLE_CAP * sizeof(ct_keyset);
+    size_t slots_bytes = 2 * KS_TABLE_CAP * sizeof(uint16_t);
+    char *block = ct_malloc(ring_bytes + keys_bytes + slots_bytes);
+    if (!block) return -1;
+    coll.ring = (ct_trace_rec *)block;
+    coll.cap = cap;
+    coll.total = 0;
+    coll.pos = 0;
+    coll.kt.keys = (ct_keyset *)(block + ring_bytes);
+    coll.kt.slots = (uint16_t *)(block + ring_bytes + keys_bytes);
+    memset(coll.kt.slots, 0, slots_bytes);
+    coll.kt.n = 0;
+    coll.kt.cap = KS_TABLE_CAP;
+    coll.kt.mask = 2 * KS_TABLE_CAP - 1;
+    coll.kt.lost = 0;
+    coll.on = true;
+    ct_tls_state.observe |= CT_OBSERVE_TRACE_COLLECT;
+    return 0;
+}
+
+static void expand(const ct_trace_rec *c, const ks_table *t, ct_dispatch_record *r) {
+    memset(r, 0, sizeof *r);
+    r->kind = (ct_hop_kind)c->kind;
+    r->depth = c->depth;
+    r->op = c->op;
+    r->n_tensor_args = c->n_args;
+    for (int i = 0; i < c->n_args; i++) {
+        r->arg_keys[i] = ks_get(t, c->arg_keys[i]);
+        r->arg_index[i] = c->arg_index[i];
+    }
+    if (c->kind == CT_HOP_CALL) {
+        r->tls_included = ks_get(t, c->included);
+        r->tls_excluded = ks_get(t, c->excluded);
+    }
+    r->merged = ks_get(t, c->merged);
+    r->dispatch = ks_get(t, c->dispatch);
+    r->key = r->dispatch == 0 ? CT_KEY_Undefined : ct_key_of_slot(c->slot_index);
+    r->slot = (ct_slot_kind)c->slot;
+    r->where = c->where;
+}
+
+static void fill_stats(ct_trace_stats *s) {
+    s->capacity = coll.cap;
+    s->recorded = coll.total;
+    s->retained = coll.total < coll.cap ? (size_t)coll.total : coll.cap;
+    s->overwritten = coll.total - s->retained;
+    s->key_sets_lost = coll.kt.lost;
+}
+
+int ct_trace_end(ct_dispatch_record **out, size_t *n) {
+    if (!coll.on) return ct_error_set(CT_ERR_RUNTIME, "ct_trace_end: ct_trace_begin was not called");
+    ct_tls_state.observe &= ~CT_OBSERVE_TRACE_COLLECT;
+    coll.on = false;
+    fill_stats(&coll.last);
+    size_t kept = coll.last.retained;
+    int rc = 0;
+    if (out) {
+        *out = NULL;
+        ct_dispatch_record *recs = ct_malloc((kept ? kept : 1) * sizeof *recs);
+        if (!recs) {
+            kept = 0;
+            rc = -1; /* CT_ERR_NOMEM set by ct_malloc */
+        } else {
+            /* oldest first: once the ring has wrapped, the oldest sits where the next would go */
+            size_t first = coll.total > coll.cap ? coll.pos : 0;
+            for (size_t i = 0; i < kept; i++) expand(&coll.ring[(first + i) % coll.cap], &coll.kt, &recs[i]);
+            *out = recs;
+        }
+    }
+    if (n) *n = kept;
+    ct_free(coll.ring);
+    coll.ring = NULL;
+    coll.kt.keys = NULL;
+    coll.kt.slots = NULL;
+    return rc;
+}
+
+int ct_trace_get_stats(ct_trace_stats *out) {
+    if (!out) return ct_error_set(CT_ERR_VALUE, "ct_trace_get_stats: out is NULL");
+    if (coll.on) fill_stats(out);
+    else *out = coll.last;
+    return 0;
+}
+
+/* ---- formatting ---- */
+
+size_t ct_trace_format(const ct_dispatch_record *r, bool full, char *buf, size_t size) {
+    size_t len = 0;
+#define OUT(...)                                                                                  \
+    do {                                                                                          \
+        int n_ = snprintf(buf ? buf + (len < size ? len : size) : NULL,                           \
+                          buf && len < size ? size - len : 0, __VA_ARGS__);                       \
+        if (n_ > 0) len += (size_t)n_;                                                            \
+    } while (0)
+    for (int i = 0; i < r->depth; i++) OUT(" ");
+    OUT("%s op=[%s], key=[%s]\n", r->kind == CT_HOP_CALL ? "[call]" : "[redispatch]", ct_op_name(r->op),
+        ct_key_name(r->key));
+    if (full) {
+        char ks[1024];
+        if (r->kind == CT_HOP_CALL) {
+            for (int i = 0; i < r->n_tensor_args; i++) {
+                ct_keyset_format(r->arg_keys[i], ks, sizeof ks);
+                for (int d = 0; d < r->depth; d++) OUT(" ");
+                OUT("    arg %s: %s\n", ct_op_arg_name(r->op, r->arg_index[i]), ks);
+            }
+            for (int d = 0; d < r->depth; d++) OUT(" ");
+            ct_keyset_format(r->tls_included, ks, sizeof ks);
+            OUT("    tls included: %s\n", ks);
+            for (int d = 0; d < r->depth; d++) OUT(" ");
+            ct_keyset_format(r->tls_excluded, ks, sizeof ks);
+            OUT("    tls excluded: %s\n", ks);
+            for (int d = 0; d < r->depth; d++) OUT(" ");
+            ct_keyset_format(r->merged, ks, sizeof ks);
+            OUT("    merged (args | included) - excluded: %s\n", ks);
+        } else {
+            for (int d = 0; d < r->depth; d++) OUT(" ");
+            ct_keyset_format(r->merged, ks, sizeof ks);
+            OUT("    key set passed on: %s\n", ks);
+        }
+        for (int d = 0; d < r->depth; d++) OUT(" ");
+        ct_keyset_format(r->dispatch, ks, sizeof ks);
+        OUT("    after fallthrough mask: %s\n", ks);
+        for (int d = 0; d < r->depth; d++) OUT(" ");
+        OUT("    ran: %s -> %s%s (%s)\n", ct_key_name(r->key), ct_slot_kind_name(r->slot),
+            r->slot == CT_SLOT_MISSING ? " (error)" : "", r->where && *r->where ? r->where : "-");
+    }
+#undef OUT
+    return len;
+}
+
+/* ---- recording (Note [One emit point]) ---- */
+
+static void emit(const ct_trace_rec *c, const ks_table *t) {
+    if (ct_global_observe & CT_OBSERVE_TRACE_PRINT) {
+        ct_dispatch_record r;
+        expand(c, t, &r);
+        char line[8192];
+        size_t n = ct_trace_format(&r, print_level >= 2, line, sizeof line);
+        FILE *f = trace_stream ? trace_stream : stderr;
+        fwrite(line, 1, n < sizeof line ? n : sizeof line - 1, f);
+    }
+    if (coll.on) {
+        coll.ring[coll.pos] = *c;
+        coll.total++;
+        if (++coll.pos == coll.cap) coll.pos = 0;
+    }
+}
+
+static void fill_slot(ct_trace_rec *c, ks_table *t, const ct_op *op, ct_keyset ks) {
+    int slot = ct_slot_index(ks);
+    c->dispatch = ks_intern(t, ks);
+    c->slot_index = (uint16_t)slot;
+    c->slot = (uint8_t)op->meta[slot].kind;
+    c->where = op->meta[slot].where;
+}
+
+static uint16_t depth16(int d) { return (uint16_t)(d < 0 ? 0 : d > 0xFFFF ? 0xFFFF : d); }
+
+void ct_trace_call(const ct_op *op, const ct_value *args, ct_keyset args_ks, ct_keyset ks, const ct_tls *tls) {
+    ks_table *t = table_for_record();
+    ct_trace_rec c;
+    c.op = op;
+    c.kind = CT_HOP_CALL;
+    c.depth = depth16(tls->trace_depth);
+    c.n_args = 0;
+    uint32_t m = op->dispatch_args;
+    while (m && c.n_args < CT_TRACE_MAX_ARGS) {
+        int i = __builtin_ctz(m);
+        m &= m - 1;
+        ct_keyset aks;
+        if (args[i].tag == CT_TAG_TENSOR)
+            aks = args[i].u.t->keys;
+        else if (args[i].tag == CT_TAG_GENERATOR) /* CPUGeneratorImpl carries DispatchKeySet(CPU) */
+            aks = CT_FUNCTIONALITY_BIT(CT_KEY_Dense) | CT_BACKEND_BIT(CT_BACKEND_CPU);
+        else
+            continue;
+        c.arg_index[c.n_args] = (uint8_t)i;
+        c.arg_keys[c.n_args++] = ks_intern(t, aks);
+    }
+    ct_keyset inc = ct_tls_included_raw(tls), exc = ct_tls_excluded_raw(tls);
+    c.included = ks_intern(t, inc);
+    c.excluded = ks_intern(t, exc);
+    c.merged = ks_intern(t, ct_keyset_sub(args_ks | inc, exc));
+    fill_slot(&c, t, op, ks);
+    emit(&c, t);
+}
+
+void ct_trace_redispatch(const ct_op *op, ct_keyset ks, const ct_tls *tls) {
+    ks_table *t = table_for_record();
+    ct_trace_rec c;
+    c.op = op;
+    c.kind = CT_HOP_REDISPATCH;
+    c.depth = depth16(tls->trace_depth);
+    c.n_args = 0;
+    c.included = c.excluded = KS_LOST;
+    c.merged = ks_intern(t, ks);
+    fill_slot(&c, t, op, ks);
+    emit(&c, t);
+}

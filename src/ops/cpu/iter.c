@@ -1,0 +1,142 @@
+/* Element-wise iteration layout: Note [Iteration layout] in iter.h. */
+#include <string.h>
+
+#include "ops/cpu/iter.h"
+#include "ops/kernel_util.h"
+
+/* TensorIterator's reorder_dimensions comparison of dimensions d0 (inner) and d1: 1 when d1
+ * should move inside d0. The first operand whose strides differ decides; a stride of 0
+ * (broadcast) never does, except the output's in a reduction; equal strides put the smaller
+ * size inside. */
+static int should_swap(const ct_iter *it, int d0, int d1, bool reduction) {
+    for (int k = 0; k < it->ntensors; k++) {
+        int64_t s0 = it->strides[d0][k], s1 = it->strides[d1][k];
+        /* a reduction moves its reduced dimensions (the output's stride 0) inside */
+        if (reduction && k == 0 && (s0 == 0) != (s1 == 0)) return s1 == 0 ? 1 : -1;
+        if (s0 == 0 || s1 == 0) continue;
+        if (s0 < s1) return -1;
+        if (s0 > s1) return 1;
+        if (it->shape[d0] > it->shape[d1]) return 1;
+    }
+    return 0;
+}
+
+static void swap_dims(ct_iter *it, int d0, int d1) {
+    int64_t s = it->shape[d0];
+    it->shape[d0] = it->shape[d1];
+    it->shape[d1] = s;
+    for (int k = 0; k < it->ntensors; k++) {
+        int64_t t = it->strides[d0][k];
+        it->strides[d0][k] = it->strides[d1][k];
+        it->strides[d1][k] = t;
+    }
+}
+
+static bool can_coalesce(const ct_iter *it, int d0, int d1) {
+    int64_t s0 = it->shape[d0], s1 = it->shape[d1];
+    if (s0 == 1 || s1 == 1) return true;
+    for (int k = 0; k < it->ntensors; k++)
+        if (s0 * it->strides[d0][k] != it->strides[d1][k]) return false;
+    return true;
+}
+
+static void build(ct_iter *it, const int64_t *shape, int ndim, const ct_tensor *const *ts, int n, bool reduction) {
+    int64_t numel = 1;
+    for (int d = 0; d < ndim; d++) numel *= shape[d];
+    it->ntensors = n;
+    it->numel = numel;
+    size_t es[CT_ITER_MAX_OPERANDS];
+    bool flat = true;
+    for (int k = 0; k < n; k++) {
+        it->data[k] = ct_tensor_data_ptr(ts[k]);
+        es[k] = ct_dtype_size(ts[k]->dtype);
+        if (ts[k]->numel != 1 && !(ts[k]->numel == numel && ct_tensor_is_contiguous(ts[k]))) flat = false;
+    }
+    if (flat) {
+        /* every operand contiguous with the output's elements, or one element: one loop */
+        it->ndim = numel == 1 ? 0 : 1;
+        it->shape[0] = numel;
+        for (int k = 0; k < n; k++) it->strides[0][k] = ts[k]->numel == 1 ? 0 : (int64_t)es[k];
+        return;
+    }
+    /* innermost first */
+    for (int d = 0; d < ndim; d++) it->shape[ndim - 1 - d] = shape[d];
+    for (int k = 0; k < n; k++) {
+        int64_t st[CT_MAX_DIMS];
+        ct_broadcast_strides(ts[k], shape, ndim, st);
+        for (int d = 0; d < ndim; d++) it->strides[ndim - 1 - d][k] = st[d] * (int64_t)es[k];
+    }
+    /* reorder_dimensions: an insertion sort that tolerates undecided comparisons */
+    for (int i = 1; i < ndim; i++) {
+        int d1 = i;
+        for (int d0 = i - 1; d0 >= 0; d0--) {
+            int cmp = should_swap(it, d0, d1, reduction);
+            if (cmp > 0) {
+                swap_dims(it, d0, d1);
+                d1 = d0;
+            } else if (cmp < 0) {
+                break;
+            }
+        }
+    }
+    /* coalesce_dimensions */
+    int prev = 0;
+    for (int d = 1; d < ndim; d++) {
+        if (can_coalesce(it, prev, d)) {
+            if (it->shape[prev] == 1)
+                for (int k = 0; k < n; k++) it->strides[prev][k] = it->strides[d][k];
+            it->shape[prev] *= it->shape[d];
+        } else {
+            prev++;
+            if (prev != d) {
+                it->shape[prev] = it->shape[d];
+                for (int k = 0; k < n; k++) it->strides[prev][k] = it->strides[d][k];
+            }
+        }
+    }
+    it->ndim = ndim == 0 ? 0 : prev + 1;
+    if (it->ndim == 1 && it->shape[0] == 1) it->ndim = 0;
+}
+
+void ct_iter_init(ct_iter *it, const int64_t *shape, int ndim, const ct_tensor *const *ts, int n) {
+    build(it, shape, ndim, ts, n, false);
+}
+
+void ct_iter_init_reduce(ct_iter *it, const ct_tensor *out, const ct_tensor *in) {
+    const ct_tensor *ts[2] = {out, in};
+    build(it, in->sizes, in->ndim, ts, 2, true);
+}
+
+void ct_iter_run(const ct_iter *it, ct_loop2d_fn loop, const void *ctx) {
+    if (it->numel == 0) return;
+    const int n = it->ntensors;
+    int64_t s[2 * CT_ITER_MAX_OPERANDS] = {0};
+    char *ptrs[CT_ITER_MAX_OPERANDS];
+    memcpy(ptrs, it->data, sizeof(char *) * (size_t)n);
+    if (it->ndim == 0) {
+        loop(ptrs, s, 1, 1, ctx);
+        return;
+    }
+    for (int k = 0; k < n; k++) s[k] = it->strides[0][k];
+    if (it->ndim == 1) {
+        loop(ptrs, s, it->shape[0], 1, ctx);
+        return;
+    }
+    for (int k = 0; k < n; k++) s[n + k] = it->strides[1][k];
+    if (it->ndim == 2) {
+        loop(ptrs, s, it->shape[0], it->shape[1], ctx);
+        return;
+    }
+    int64_t idx[CT_MAX_DIMS] = {0};
+    for (;;) {
+        loop(ptrs, s, it->shape[0], it->shape[1], ctx);
+        int d = 2;
+        for (; d < it->ndim; d++) {
+            for (int k = 0; k < n; k++) ptrs[k] += it->strides[d][k];
+            if (++idx[d] < it->shape[d]) break;
+            for (int k = 0; k < n; k++) ptrs[k] -= it->strides[d][k] * it->shape[d];
+            idx[d] = 0;
+        }
+        if (d == it->ndim) return;
+    }
+}

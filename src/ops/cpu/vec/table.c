@@ -1,0 +1,29 @@
+/* This capability's kernel table (Note [CPU capabilities] in vec_kernels.h). */
+#include "ops/cpu/vec/vec_impl.h"
+
+#define CT_VEC_STR_(x) #x
+#define CT_VEC_STR(x) CT_VEC_STR_(x)
+
+#define PW(op) {CT_VEC(ct_vec_##op##_f32), CT_VEC(ct_vec_##op##_f64), CT_VEC(ct_vec_##op##_i64)}
+#define PW_FLOAT(op) {CT_VEC(ct_vec_##op##_f32), CT_VEC(ct_vec_##op##_f64), 0}
+
+const ct_vec_kernels CT_VEC(ct_vec_kernels) = {
+    .name = CT_VEC_STR(CT_CPU_CAP),
+    .pointwise =
+        {
+            [CT_VOP_ADD] = PW(add),
+            [CT_VOP_ADD1] = PW(add1),
+            [CT_VOP_SUB1] = PW(sub1),
+            [CT_VOP_MUL] = PW(mul),
+            [CT_VOP_DIV] = PW_FLOAT(div),
+            [CT_VOP_NEG] = PW(neg),
+            [CT_VOP_CLAMP_MIN] = PW(clamp_min),
+            [CT_VOP_THRESHOLD_BW] = PW(threshold_bw),
+        },
+    .copy_same = {CT_VEC(ct_vec_copy_1), CT_VEC(ct_vec_copy_2), CT_VEC(ct_vec_copy_4), CT_VEC(ct_vec_copy_8)},
+    .f32_from_f64 = CT_VEC(ct_vec_f32_from_f64),
+    .f64_from_f32 = CT_VEC(ct_vec_f64_from_f32),
+    .fill = CT_VEC(ct_vec_fill),
+    .cascade_sum = CT_VEC(ct_vec_cascade_sum),
+    .sgemm_small = CT_VEC(ct_vec_sgemm_small),
+};

@@ -1,0 +1,51 @@
+/* The loops each capability build exports, collected into its table by vec/table.c (internal to
+ * the kernel files). */
+#ifndef CT_VEC_IMPL_H
+#define CT_VEC_IMPL_H
+
+#include "ops/cpu/vec/vec_kernels.h"
+
+#define CT_VEC_LOOP(name) void CT_VEC(name)(char **data, const int64_t *strides, int64_t size0, int64_t size1, const void *ctx)
+
+/* pointwise_vec.c */
+CT_VEC_LOOP(ct_vec_add_f32);
+CT_VEC_LOOP(ct_vec_add_f64);
+CT_VEC_LOOP(ct_vec_add_i64);
+CT_VEC_LOOP(ct_vec_add1_f32);
+CT_VEC_LOOP(ct_vec_add1_f64);
+CT_VEC_LOOP(ct_vec_add1_i64);
+CT_VEC_LOOP(ct_vec_sub1_f32);
+CT_VEC_LOOP(ct_vec_sub1_f64);
+CT_VEC_LOOP(ct_vec_sub1_i64);
+CT_VEC_LOOP(ct_vec_mul_f32);
+CT_VEC_LOOP(ct_vec_mul_f64);
+CT_VEC_LOOP(ct_vec_mul_i64);
+CT_VEC_LOOP(ct_vec_div_f32);
+CT_VEC_LOOP(ct_vec_div_f64);
+CT_VEC_LOOP(ct_vec_neg_f32);
+CT_VEC_LOOP(ct_vec_neg_f64);
+CT_VEC_LOOP(ct_vec_neg_i64);
+CT_VEC_LOOP(ct_vec_clamp_min_f32);
+CT_VEC_LOOP(ct_vec_clamp_min_f64);
+CT_VEC_LOOP(ct_vec_clamp_min_i64);
+CT_VEC_LOOP(ct_vec_threshold_bw_f32);
+CT_VEC_LOOP(ct_vec_threshold_bw_f64);
+CT_VEC_LOOP(ct_vec_threshold_bw_i64);
+
+/* copy_vec.c */
+CT_VEC_LOOP(ct_vec_copy_1);
+CT_VEC_LOOP(ct_vec_copy_2);
+CT_VEC_LOOP(ct_vec_copy_4);
+CT_VEC_LOOP(ct_vec_copy_8);
+CT_VEC_LOOP(ct_vec_f32_from_f64);
+CT_VEC_LOOP(ct_vec_f64_from_f32);
+CT_VEC_LOOP(ct_vec_fill);
+
+/* sum_vec.c */
+CT_VEC_LOOP(ct_vec_cascade_sum);
+
+/* gemm_vec.c */
+bool CT_VEC(ct_vec_sgemm_small)(bool transa, bool transb, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
+                                int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+
+#endif

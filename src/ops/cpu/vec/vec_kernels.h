@@ -1,0 +1,106 @@
+/* The kernels built once per CPU capability (internal).
+ *
+ * Note [CPU capabilities]
+ *   ATen compiles its kernel files (aten/src/ATen/native/cpu/) several times, once per CPU
+ *   capability (DEFAULT, AVX2, AVX512), each with its own -m flags, and picks one set at run time
+ *   from CPUID (DispatchStub, overridable with ATEN_CPU_CAPABILITY). ctorch does the same with the
+ *   files in src/ops/cpu/vec/: CMake builds each into one object library per capability with
+ *   CT_CPU_CAP set to DEFAULT, AVX2 or AVX512, every exported name gets that suffix through
+ *   CT_VEC(), and each build exports one table, ct_vec_kernels_<CAP>. src/ops/cpu/capability.c
+ *   detects the CPU once and hands out the table (ct_vec()); CTORCH_CPU_CAPABILITY=default|avx2|
+ *   avx512 pins a level (never above what the CPU has). Only plain C is written here: the loops
+ *   are vectorised by the compiler for the level's instruction set, and every operation is the
+ *   IEEE one the scalar code does (the kernel files are built with -ffp-contract=off; a fused
+ *   multiply-add appears only where written as fma()/fmaf(), i.e. where PyTorch fuses), so a
+ *   pointwise result never depends on the level; neither does a sum (Note [Cascade sum]). The
+ *   register-blocked GEMM of builds without a BLAS (Note [Small GEMM]) sums a dot product in
+ *   vector lanes, as a BLAS does, so its last bit can depend on the level, as a BLAS's does.
+ *
+ * Loops have ATen's loop2d shape: data[k] is operand k's first element (outputs first), strides
+ * holds the byte strides of the inner dimension for every operand, then those of the outer
+ * dimension; the loop covers size0 x size1 elements. */
+#ifndef CT_VEC_KERNELS_H
+#define CT_VEC_KERNELS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ctorch/dtype.h"
+
+typedef void (*ct_loop2d_fn)(char **data, const int64_t *strides, int64_t size0, int64_t size1, const void *ctx);
+
+/* The pointwise operations with vectorised loops. ADD is a + alpha*b as one fused multiply-add
+ * (see Note [Fused add] in pointwise.c); ADD1/SUB1 are alpha = 1 / -1, where the fused result
+ * equals a plain a + b / a - b, so no fused multiply-add is needed. */
+typedef enum ct_vec_op {
+    CT_VOP_ADD,
+    CT_VOP_ADD1,
+    CT_VOP_SUB1,
+    CT_VOP_MUL,
+    CT_VOP_DIV,
+    CT_VOP_NEG,
+    CT_VOP_CLAMP_MIN,    /* a, alpha = min; NaN stays NaN */
+    CT_VOP_THRESHOLD_BW, /* b <= alpha ? 0 : a */
+    CT_VOP_COUNT
+} ct_vec_op;
+
+/* The element types with vectorised loops (one dtype for every operand). */
+typedef enum ct_vec_type { CT_VT_F32, CT_VT_F64, CT_VT_I64, CT_VT_COUNT } ct_vec_type;
+
+/* ctx of a pointwise loop */
+typedef struct ct_vec_scalars {
+    double alpha;    /* float64 (and, rounded, float32) */
+    float alpha_f;   /* alpha rounded to float once, as the kernel's alpha.to<float>() */
+    int64_t alpha_i; /* int64 */
+} ct_vec_scalars;
+
+/* ctx of a fill loop: the value's bytes in the destination dtype */
+typedef struct ct_vec_fill {
+    unsigned char bytes[8];
+    int size;
+} ct_vec_fill;
+
+/* ctx of the cascade-sum loop */
+typedef struct ct_vec_sum {
+    ct_dtype dtype; /* float32 or float64: input and output */
+} ct_vec_sum;
+
+typedef struct ct_vec_kernels {
+    const char *name;    /* "DEFAULT", "AVX2", "AVX512" */
+    /* loops over (out, a[, b]); NULL where the op has none for the type */
+    ct_loop2d_fn pointwise[CT_VOP_COUNT][CT_VT_COUNT];
+    /* copy between operands of one element size (1, 2, 4 or 8 bytes): (dst, src) */
+    ct_loop2d_fn copy_same[4];
+    /* float32 <-> float64 conversions: (dst, src) */
+    ct_loop2d_fn f32_from_f64, f64_from_f32;
+    /* fill: (dst) with ct_vec_fill */
+    ct_loop2d_fn fill;
+    /* cascade sum (out, in) with ct_vec_sum, see Note [Cascade sum] */
+    ct_loop2d_fn cascade_sum;
+    /* Register-blocked float32 GEMM, column-major BLAS semantics (see gemm.h; Note [Small GEMM]
+     * in gemm_vec.c): the float32 products of a build without a BLAS. Returns false when it does
+     * not handle the call (the DEFAULT level; a transposed op(B) too large to pack), then the
+     * caller uses its plain loop. */
+    bool (*sgemm_small)(bool transa, bool transb, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
+                        int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+} ct_vec_kernels;
+
+#define CT_VEC_CAT_(a, b) a##_##b
+#define CT_VEC_CAT(a, b) CT_VEC_CAT_(a, b)
+/* The per-capability name of a kernel-file symbol: CT_VEC(foo) is foo_AVX2 in the AVX2 build. */
+#define CT_VEC(name) CT_VEC_CAT(name, CT_CPU_CAP)
+
+/* Each capability build exports its table. */
+extern const ct_vec_kernels ct_vec_kernels_DEFAULT;
+#ifdef CTORCH_HAVE_CPU_AVX2
+extern const ct_vec_kernels ct_vec_kernels_AVX2;
+#endif
+#ifdef CTORCH_HAVE_CPU_AVX512
+extern const ct_vec_kernels ct_vec_kernels_AVX512;
+#endif
+
+/* The bytes of ATen's Vectorized<T> whose lanes fix the cascade sum's order (Note [Cascade sum]
+ * in sum_vec.c): 32 (8 floats, 4 doubles), at every level. */
+#define CT_VEC_BYTES 32
+
+#endif
