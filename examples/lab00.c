@@ -3,21 +3,33 @@
  * The lab asks a student to run torch.nn.functional.linear(x, W, b) at the shape of a small
  * language model's head (x 2x64, W 600x64, b 600) and to watch every dispatcher decision:
  *
- *   A  the baseline call: sizes [2, 600], grad_fn AddmmBackward0
+ *   A  the baseline call: its size and grad_fn (the call is written to a trace file)
  *   B  the dispatch key sets of the tensors (float32, float16; no_grad, inference_mode)
  *   C  a dispatch mode's log of linear, a function mode's view of the same call, and the
  *      decision trace (what PyTorch can only print with TORCH_SHOW_DISPATCH_TRACE in a debug
  *      build; here it is collected in memory)
- *   D  addmm called directly: with W.T made inside the mode, and made before it
- *   E  the profiler over forward + backward, with input shapes
+ *   D  addmm called directly: with W.T made inside the mode, and made before it; its trace
+ *      file, diffed against Part A's
+ *   E  the profiler over forward + backward, with input shapes, after a warm-up, its own
+ *      cost in the table's footer, its Chrome trace and its stacks for a flame graph
  *   F  the report, plus the stretch parts (float16, no_grad vs inference_mode, linear vs
- *      (x @ W.T) + b, a mode kept open over backward)
+ *      (x @ W.T) + b, a mode kept open over backward) and the picture of linear's graph
  *
- * Every statement in REPORT.md is printed next to the log that backs it, and the sentences
- * that interpret the logs are built from what the logs contain. */
+ * Note [A report built from the run]
+ *   Every sentence of REPORT.md that states a fact about the run is built from what this run
+ *   recorded: the logs, the decision traces, the trace files, the profiler's tree and rows, the
+ *   tensors' key sets. What PyTorch does is taken from its recording of the same lab
+ *   (lab00.out and key_sets_and_modes.out in the reference folder), read and compared when
+ *   the report is written; without the recording those comparisons are left out and the report
+ *   says so. A sentence whose fact did not hold in this run is replaced by one saying what did
+ *   happen (tests/test_lab00.c runs the lab with linear decomposed differently and with the
+ *   thread's key sets changed, and checks that the prose follows). */
 #include "lab00.h"
+#include "files.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +37,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "build_info.h"
 #include "ctorch/autograd.h"
 #include "ctorch/ctorch.h"
+#include "ctorch/json.h"
 #include "ctorch/mode.h"
 #include "ctorch/profiler.h"
 #include "ctorch/trace.h"
-#include "util/atomic_file.h"
-#include "util/json.h"
+#include "render.h"
+#include "trace_diff.h"
+#include "trace_read.h"
+#include "ctorch/file_set.h"
+
+#define WARMUP_RUNS 2
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
@@ -82,6 +98,12 @@ static bool oplog_has(const oplog *l, const char *name) {
     return false;
 }
 
+static size_t oplog_count(const oplog *l, const char *name) {
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++) n += l->names[i] && strcmp(l->names[i], name) == 0;
+    return n;
+}
+
 /* ['aten.t.default', 'aten.addmm.default'] as Python prints the list */
 static void oplog_print_list(FILE *f, const oplog *l) {
     fputc('[', f);
@@ -89,8 +111,33 @@ static void oplog_print_list(FILE *f, const oplog *l) {
     fputc(']', f);
 }
 
+/* the same text, to compare with a recorded line */
+static char *oplog_list_string(const oplog *l) {
+    text t;
+    if (text_open(&t) != 0) return NULL;
+    oplog_print_list(t.f, l);
+    return text_close(&t);
+}
+
 static void oplog_print_lines(FILE *f, const oplog *l) {
     for (size_t i = 0; i < l->n; i++) fprintf(f, "%s\n", l->names[i] ? l->names[i] : "?");
+}
+
+/* "aten.addmm.default" -> "addmm"; "aten.sum.dim_IntList" -> "sum.dim_IntList" */
+static void short_name(const char *n, char *buf, size_t size) {
+    snprintf(buf, size, "%s", strncmp(n, "aten.", 5) == 0 ? n + 5 : n);
+    size_t len = strlen(buf);
+    if (len > 8 && strcmp(buf + len - 8, ".default") == 0) buf[len - 8] = '\0';
+}
+
+/* "`t` + `addmm`" */
+static void oplog_print_plus(FILE *f, const oplog *l) {
+    for (size_t i = 0; i < l->n; i++) {
+        char s[128];
+        short_name(l->names[i], s, sizeof s);
+        fprintf(f, "%s`%s`", i ? " + " : "", s);
+    }
+    if (l->n == 0) fprintf(f, "nothing");
 }
 
 /* A collected decision trace. */
@@ -107,20 +154,31 @@ static void trace_print(FILE *f, const trace *t, bool full) {
     }
 }
 
-/* the first hop of `kind` for op `name` at or after index *from; its index or -1 */
+/* the first hop of `kind` for op `name` at or after index from; its index or -1 */
 static long trace_find(const trace *t, size_t from, ct_hop_kind kind, const char *name) {
     for (size_t i = from; i < t->n; i++)
         if (t->r[i].kind == kind && strcmp(ct_op_name(t->r[i].op), name) == 0) return (long)i;
     return -1;
 }
 
-static void tensor_keys(const ct_tensor *t, char *buf, size_t size) {
-    if (t) ct_keyset_format(ct_tensor_keyset(t), buf, size);
-    else snprintf(buf, size, "(error: %s)", ct_error_message());
+/* "CPU, ADInplaceOrView" for a key set, "no key" for an empty one */
+static void keys_list(ct_keyset ks, char *buf, size_t size) {
+    char full[1024];
+    ct_keyset_format(ks, full, sizeof full);
+    const char *p = strchr(full, '(');
+    size_t len = p ? strlen(p + 1) : 0;
+    if (len > 0 && p[len] == ')') len--;
+    if (len == 0) snprintf(buf, size, "no key");
+    else snprintf(buf, size, "%.*s", (int)len, p + 1);
 }
 
+/* the keys of a that b lacks (functionality bits; a per-backend key keeps its backend) */
+static ct_keyset ks_minus(ct_keyset a, ct_keyset b) { return ct_keyset_sub(a, b); }
+static bool ks_empty_funct(ct_keyset ks) { return (ks >> CT_NUM_BACKENDS) == 0; }
+
 /* the lines of a profiler table whose name column is exactly `name` */
-static void table_rows_named(FILE *f, const char *table, const char *name) {
+static int table_rows_named(FILE *f, const char *table, const char *name) {
+    int n = 0;
     const char *p = table;
     while (p && *p) {
         const char *e = strchr(p, '\n');
@@ -132,9 +190,11 @@ static void table_rows_named(FILE *f, const char *table, const char *name) {
         if (i + nl + 2 <= len && memcmp(p + i, name, nl) == 0 && p[i + nl] == ' ' && p[i + nl + 1] == ' ') {
             fwrite(p, 1, len, f);
             fputc('\n', f);
+            n++;
         }
         p = e ? e + 1 : NULL;
     }
+    return n;
 }
 
 /* the table's header (its first three lines) */
@@ -148,69 +208,196 @@ static void table_header(FILE *f, const char *table) {
     }
 }
 
-static int mkdir_p(const char *path) {
-    char buf[4096];
-    size_t n = strlen(path);
-    if (n == 0 || n >= sizeof buf) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    memcpy(buf, path, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] == '/' || buf[i] == '\0') {
-            char c = buf[i];
-            buf[i] = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-            buf[i] = c;
+/* ---- the profiler's event tree ("  " per depth, name, "  " and the input shapes) ---------- */
+
+typedef struct tree_line {
+    int depth;
+    char name[192];
+    char shapes[192];
+} tree_line;
+
+typedef struct tree {
+    tree_line *l;
+    size_t n;
+} tree;
+
+static void tree_parse(tree *t, const char *s) {
+    size_t cap = 0;
+    t->l = NULL;
+    t->n = 0;
+    for (const char *p = s; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        size_t sp = 0;
+        while (sp < len && p[sp] == ' ') sp++;
+        if (t->n == cap) {
+            cap = cap ? 2 * cap : 64;
+            tree_line *nl = realloc(t->l, cap * sizeof *nl);
+            if (!nl) return;
+            t->l = nl;
         }
+        tree_line *tl = &t->l[t->n++];
+        tl->depth = (int)(sp / 2);
+        const char *body = p + sp;
+        size_t blen = len - sp;
+        const char *sep = NULL;
+        for (size_t i = 0; i + 2 < blen; i++)
+            if (body[i] == ' ' && body[i + 1] == ' ' && body[i + 2] == '[') {
+                sep = body + i;
+                break;
+            }
+        size_t nlen = sep ? (size_t)(sep - body) : blen;
+        snprintf(tl->name, sizeof tl->name, "%.*s", (int)nlen, body);
+        snprintf(tl->shapes, sizeof tl->shapes, "%.*s", sep ? (int)(blen - nlen - 2) : 0, sep ? sep + 2 : "");
+        p = e ? e + 1 : NULL;
     }
-    struct stat st;
-    if (stat(path, &st) != 0) return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return 0;
 }
 
-/* The three files change together or not at all (Note [Several files together] in
- * util/atomic_file.h): each is prepared beside its target, then all are renamed in place; a
- * failure anywhere leaves the folder as it was. */
-static int write_all(const char *dir, const char *const names[], const char *const contents[], size_t n) {
-    ct_file_set *set = ct_file_set_new();
-    if (!set) {
-        fprintf(stderr, "ctorch lab00: cannot write %s: %s\n", dir, ct_error_message());
-        return -1;
+/* the first event named `name` at `depth` (-1: any depth) at or after index from; -1 if none */
+static long tree_find(const tree *t, size_t from, const char *name, int depth) {
+    for (size_t i = from; i < t->n; i++)
+        if (strcmp(t->l[i].name, name) == 0 && (depth < 0 || t->l[i].depth == depth)) return (long)i;
+    return -1;
+}
+
+/* "`aten::t` [[600, 64]], `aten::addmm` [[600], ...]": the children of event i */
+static int tree_children(FILE *f, const tree *t, long i) {
+    int n = 0;
+    if (i < 0) return 0;
+    for (size_t k = (size_t)i + 1; k < t->n && t->l[k].depth > t->l[i].depth; k++) {
+        if (t->l[k].depth != t->l[i].depth + 1) continue;
+        fprintf(f, "%s`%s`%s%s", n ? ", " : "", t->l[k].name, *t->l[k].shapes ? " " : "", t->l[k].shapes);
+        n++;
     }
-    int rc = 0;
-    char path[4096];
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        if (ct_file_set_add(set, path, contents[i], strlen(contents[i])) != 0) {
-            fprintf(stderr, "ctorch lab00: cannot write %s: %s\n", path, ct_error_message());
-            rc = -1;
+    return n;
+}
+
+/* the product shape of mm's inputs "[[m, k], [k, n]]" as "(m, n)"; false if not that form */
+static bool mm_product(const char *shapes, char *buf, size_t size) {
+    long m, k1, k2, n;
+    if (sscanf(shapes, "[[%ld, %ld], [%ld, %ld]]", &m, &k1, &k2, &n) != 4 || k1 != k2) return false;
+    snprintf(buf, size, "(%ld, %ld)", m, n);
+    return true;
+}
+
+/* ---- PyTorch's recordings of this lab, read when the report is written -------------------- */
+
+typedef struct reference {
+    char dir[1024];
+    char *lab;  /* lab00.out */
+    char *keys; /* key_sets_and_modes.out */
+} reference;
+
+static char *read_whole(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    text t;
+    if (text_open(&t) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, t.f);
+    fclose(f);
+    return text_close(&t);
+}
+
+static void reference_load(reference *R, const char *dir) {
+    memset(R, 0, sizeof *R);
+    if (!dir || !*dir) return;
+    snprintf(R->dir, sizeof R->dir, "%s", dir);
+    char p[1200];
+    snprintf(p, sizeof p, "%s/lab00.out", dir);
+    R->lab = read_whole(p);
+    snprintf(p, sizeof p, "%s/key_sets_and_modes.out", dir);
+    R->keys = read_whole(p);
+}
+
+static void reference_free(reference *R) {
+    free(R->lab);
+    free(R->keys);
+}
+
+/* the rest of the first line of text starting with prefix, into buf; false if none */
+static bool ref_after(const char *txt, const char *prefix, char *buf, size_t size) {
+    if (!txt) return false;
+    size_t pl = strlen(prefix);
+    for (const char *p = txt; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len >= pl && memcmp(p, prefix, pl) == 0) {
+            snprintf(buf, size, "%.*s", (int)(len - pl), p + pl);
+            return true;
         }
+        p = e ? e + 1 : NULL;
     }
-    if (rc == 0 && ct_file_set_commit(set) != 0) {
-        fprintf(stderr, "ctorch lab00: cannot write the files in %s (none was changed): %s\n", dir, ct_error_message());
-        rc = -1;
+    return false;
+}
+
+/* the k-th (0-based) line of lab00.out that is a key set: x, float16, float32 in its order */
+static bool ref_keyset(const reference *R, int k, char *buf, size_t size) {
+    if (!R->lab) return false;
+    int seen = 0;
+    for (const char *p = R->lab; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (strncmp(p, "DispatchKeySet(", 15) == 0 && seen++ == k) {
+            snprintf(buf, size, "%.*s", (int)len, p);
+            return true;
+        }
+        p = e ? e + 1 : NULL;
     }
-    ct_file_set_free(set);
-    return rc;
+    return false;
+}
+
+/* the names of the rows of the recording's first table (sorted by its own times, 10 rows) */
+static int ref_table_names(const reference *R, char names[][96], int max) {
+    if (!R->lab) return 0;
+    const char *p = strstr(R->lab, "                                                   Name    Self CPU %");
+    int n = 0, seps = 0;
+    while (p && *p && n < max) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len > 0 && p[0] == '-') {
+            if (++seps == 2) break; /* the rows end at the next rule */
+        } else if (seps == 1) {
+            size_t i = 0;
+            while (i < len && p[i] == ' ') i++;
+            size_t j = i;
+            while (j + 1 < len && !(p[j] == ' ' && p[j + 1] == ' ')) j++;
+            snprintf(names[n++], 96, "%.*s", (int)(j - i), p + i);
+        }
+        p = e ? e + 1 : NULL;
+    }
+    return n;
 }
 
 /* ---- the lab ------------------------------------------------------------------------------ */
 
+#define MAX_FILES 12
+
 typedef struct lab {
     uint64_t seed;
     bool own_generator; /* draw from a generator of the lab's own instead of the default one */
-    ct_tensor *x, *W, *b;
+    const char *out_dir; /* where the parts write: a staging folder inside the output folder */
+    reference ref;
+    ct_tensor *x, *W, *b, *y;
+    /* files written into out_dir, in order */
+    const char *files[MAX_FILES];
+    int nfiles;
     /* A */
-    char y_size[64], y_grad_fn[128], y_row[256];
+    char y_size[64], y_grad_fn[128], y_node[64], y_row[256];
+    double y_vals[4];
+    uint64_t y_seq;
+    bool have_node;
+    char node_op[96];   /* the op whose autograd kernel made y.grad_fn, from linear.jsonl */
+    char node_key[64];
+    bool traced;        /* linear.jsonl and addmm.jsonl were written */
+    char trace_note[512];
     /* B */
-    char ks_x[256], ks_x_detached[256], ks_f16[256], ks_f32[256], ks_i64[256], ks_nograd[256], ks_infer[256];
-    char tls_default_in[256], tls_default_ex[512], tls_nograd_in[256], tls_nograd_ex[512], tls_infer_in[256],
-        tls_infer_ex[1024];
+    ct_keyset ks_x, ks_x_detached, ks_f16, ks_f32, ks_i64, ks_nograd, ks_infer;
+    ct_keyset tls_default_in, tls_default_ex, tls_nograd_in, tls_nograd_ex, tls_infer_in, tls_infer_ex;
     /* C */
     oplog linear_log;
     char **fn_names;
@@ -218,21 +405,33 @@ typedef struct lab {
     trace linear_trace, linear_trace_mode;
     /* D */
     oplog addmm_T_log, addmm_pre_log;
+    char *diff_text;
+    int diff_rc;
+    ct_diff_summary diff_sum;
+    char diff_err[512];
     /* E */
-    char *table, *table_shapes, *table_shapes_all;
+    char *table, *table_shapes, *table_shapes_all, *prof_tree;
     int64_t prof_events;
     double prof_overhead_ns;
+    bool chrome_written, stacks_written;
+    char chrome_err[512];
     ct_tensor *wt;   /* D: W.T made before the mode */
     ct_tensor *h[3]; /* stretch: float16 copies of x, W, b */
     /* stretch */
-    char ks_half[256];
+    ct_keyset ks_half;
     oplog half_log, nograd_log, infer_log, matmul_log, backward_log;
     trace nograd_trace, infer_trace;
     bool nograd_has_grad_fn;
+    double matmul_max_diff;
+    bool matmul_compared;
+    /* the graph */
+    char *dot;
+    int render_rc;
+    char render_why[512];
 } lab;
 
 static void lab_free(lab *L) {
-    ct_tensor *ts[] = {L->x, L->W, L->b, L->wt, L->h[0], L->h[1], L->h[2]};
+    ct_tensor *ts[] = {L->x, L->W, L->b, L->y, L->wt, L->h[0], L->h[1], L->h[2]};
     for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) ct_tensor_release(ts[i]);
     oplog *logs[] = {&L->linear_log, &L->addmm_T_log, &L->addmm_pre_log, &L->half_log, &L->nograd_log,
                      &L->infer_log, &L->matmul_log, &L->backward_log};
@@ -244,6 +443,29 @@ static void lab_free(lab *L) {
     ct_free(L->table);
     ct_free(L->table_shapes);
     ct_free(L->table_shapes_all);
+    ct_free(L->prof_tree);
+    ct_free(L->dot);
+    free(L->diff_text);
+    reference_free(&L->ref);
+}
+
+static void add_file(lab *L, const char *name) {
+    for (int i = 0; i < L->nfiles; i++)
+        if (strcmp(L->files[i], name) == 0) return;
+    if (L->nfiles < MAX_FILES) L->files[L->nfiles++] = name;
+}
+
+static void out_path(const lab *L, const char *name, char *buf, size_t size) { snprintf(buf, size, "%s/%s", L->out_dir, name); }
+
+static int write_out(lab *L, const char *name, const char *content) {
+    char path[4096];
+    out_path(L, name, path, sizeof path);
+    if (ct_json_write_file_atomic(path, content) != 0) {
+        fprintf(stderr, "ctorch lab00: cannot write %s: %s\n", path, ct_error_message());
+        return -1;
+    }
+    add_file(L, name);
+    return 0;
 }
 
 #define NEED(p)                                                                                   \
@@ -254,11 +476,71 @@ static void lab_free(lab *L) {
         }                                                                                         \
     } while (0)
 
+/* Opens out_dir/name as a trace file, unless one is open already (CTORCH_TRACE_FILE): then
+ * the lab's own trace files are not written and the report says why. */
+static bool trace_open(lab *L, const char *name, const char *program) {
+    if (ct_trace_file_is_open()) {
+        snprintf(L->trace_note, sizeof L->trace_note,
+                 "a trace file was already open when the lab ran (CTORCH_TRACE_FILE), so the lab did not write its own");
+        return false;
+    }
+    char path[4096];
+    out_path(L, name, path, sizeof path);
+    ct_trace_file_options o = {program, true, L->seed, 0};
+    if (ct_trace_file_open(path, &o) != 0) {
+        snprintf(L->trace_note, sizeof L->trace_note, "%s could not be written: %s", name, ct_error_message());
+        return false;
+    }
+    return true;
+}
+
+static bool trace_close(lab *L, const char *name) {
+    if (ct_trace_file_close() != 0) {
+        snprintf(L->trace_note, sizeof L->trace_note, "%s could not be written: %s", name, ct_error_message());
+        return false;
+    }
+    add_file(L, name);
+    return true;
+}
+
+/* In linear.jsonl: the last call whose autograd kernel ran with sequence number seq, i.e. the
+ * op that created the node numbered seq. */
+static bool node_maker(lab *L, const char *name, uint64_t seq) {
+    char path[4096];
+    out_path(L, name, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    bool found = false;
+    while ((n = getline(&line, &cap, f)) > 0) {
+        cJSON *r = ct_json_parse(line, (size_t)n);
+        if (!r) continue;
+        const cJSON *s = cJSON_GetObjectItemCaseSensitive(r, "seq");
+        const char *kernel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "kernel"));
+        const char *hop = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "hop"));
+        if (cJSON_IsNumber(s) && (uint64_t)s->valuedouble == seq && kernel && strcmp(kernel, "autograd kernel") == 0 &&
+            hop && strcmp(hop, "call") == 0) {
+            const char *op = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "op"));
+            const char *ov = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "overload"));
+            const char *key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "key"));
+            if (ov && strcmp(ov, "default") != 0) snprintf(L->node_op, sizeof L->node_op, "%s.%s", op, ov);
+            else snprintf(L->node_op, sizeof L->node_op, "%s", op ? op : "?");
+            snprintf(L->node_key, sizeof L->node_key, "%s", key ? key : "?");
+            found = true;
+        }
+        cJSON_Delete(r);
+    }
+    free(line);
+    fclose(f);
+    return found;
+}
+
 /* torch.manual_seed(seed); x = randn(2, 64); W = randn(600, 64); b = randn(600), all
- * requires_grad=True; y = linear(x, W, b) */
+ * requires_grad=True; y = linear(x, W, b), written to linear.jsonl */
 static int part_a(lab *L) {
     int64_t xs[2] = {2, 64}, ws[2] = {600, 64}, bs[1] = {600};
-    ct_tensor *y = NULL;
     ct_generator *gen = NULL; /* NULL: the default generator */
     if (L->own_generator) {
         NEED(gen = ct_generator_new());
@@ -274,24 +556,37 @@ static int part_a(lab *L) {
     NEED(ct_tensor_set_requires_grad(L->x, true) == 0);
     NEED(ct_tensor_set_requires_grad(L->W, true) == 0);
     NEED(ct_tensor_set_requires_grad(L->b, true) == 0);
-    NEED(y = ct_linear(L->x, L->W, L->b));
-    ct_tensor_format_size(y, L->y_size, sizeof L->y_size);
-    char *repr = ct_node_repr(ct_tensor_grad_fn(y));
+    bool tracing = trace_open(L, "linear.jsonl", "Lab 00 Part A: y = linear(x, W, b)");
+    L->y = ct_linear(L->x, L->W, L->b);
+    if (tracing) L->traced = trace_close(L, "linear.jsonl");
+    NEED(L->y);
+    ct_tensor_format_size(L->y, L->y_size, sizeof L->y_size);
+    const ct_node *fn = ct_tensor_grad_fn(L->y);
+    char *repr = fn ? ct_node_repr(fn) : NULL;
     snprintf(L->y_grad_fn, sizeof L->y_grad_fn, "%s", repr ? repr : "None");
     ct_free(repr);
+    if (fn) {
+        L->have_node = true;
+        snprintf(L->y_node, sizeof L->y_node, "%s", ct_node_py_name(fn));
+        L->y_seq = ct_node_sequence_nr(fn);
+        if (L->traced && !node_maker(L, "linear.jsonl", L->y_seq)) L->node_op[0] = '\0';
+    }
     /* y[0, :4].tolist(): Python floats, printed as repr() prints them */
-    double all[1200];
-    NEED(ct_tensor_to_doubles(y, all, 1200) == 0);
+    int64_t numel = ct_tensor_numel(L->y);
+    double *all = malloc(sizeof(double) * (size_t)(numel > 0 ? numel : 1));
+    NEED(all && ct_tensor_to_doubles(L->y, all, numel) == 0);
     cJSON *arr = cJSON_CreateArray();
-    for (int i = 0; i < 4; i++) cJSON_AddItemToArray(arr, cJSON_CreateNumber(all[i]));
+    for (int i = 0; i < 4 && i < numel; i++) {
+        L->y_vals[i] = all[i];
+        cJSON_AddItemToArray(arr, cJSON_CreateNumber(all[i]));
+    }
+    free(all);
     char *s = ct_json_dumps(arr, -1);
     snprintf(L->y_row, sizeof L->y_row, "%s", s ? s : "?");
     ct_free(s);
     cJSON_Delete(arr);
-    ct_tensor_release(y);
     return 0;
 fail:
-    ct_tensor_release(y);
     return -1;
 }
 
@@ -299,32 +594,32 @@ fail:
 static int part_b(lab *L) {
     int64_t one = 1;
     ct_tensor *d = NULL, *t16 = NULL, *t32 = NULL, *t64 = NULL, *tng = NULL, *tinf = NULL;
-    tensor_keys(L->x, L->ks_x, sizeof L->ks_x);
+    L->ks_x = ct_tensor_keyset(L->x);
     NEED(d = ct_detach(L->x));
-    tensor_keys(d, L->ks_x_detached, sizeof L->ks_x_detached);
+    L->ks_x_detached = ct_tensor_keyset(d);
     NEED(t16 = ct_empty(&one, 1, CT_FLOAT16, CT_MEMORY_FORMAT_NONE));
-    tensor_keys(t16, L->ks_f16, sizeof L->ks_f16);
+    L->ks_f16 = ct_tensor_keyset(t16);
     NEED(t32 = ct_empty(&one, 1, CT_FLOAT32, CT_MEMORY_FORMAT_NONE));
-    tensor_keys(t32, L->ks_f32, sizeof L->ks_f32);
+    L->ks_f32 = ct_tensor_keyset(t32);
     NEED(t64 = ct_empty(&one, 1, CT_INT64, CT_MEMORY_FORMAT_NONE));
-    tensor_keys(t64, L->ks_i64, sizeof L->ks_i64);
-    ct_keyset_format(ct_tls_included(), L->tls_default_in, sizeof L->tls_default_in);
-    ct_keyset_format(ct_tls_excluded(), L->tls_default_ex, sizeof L->tls_default_ex);
+    L->ks_i64 = ct_tensor_keyset(t64);
+    L->tls_default_in = ct_tls_included();
+    L->tls_default_ex = ct_tls_excluded();
     ct_grad_mode_guard g;
     ct_no_grad_enter(&g);
     tng = ct_empty(&one, 1, CT_FLOAT32, CT_MEMORY_FORMAT_NONE);
-    ct_keyset_format(ct_tls_included(), L->tls_nograd_in, sizeof L->tls_nograd_in);
-    ct_keyset_format(ct_tls_excluded(), L->tls_nograd_ex, sizeof L->tls_nograd_ex);
+    L->tls_nograd_in = ct_tls_included();
+    L->tls_nograd_ex = ct_tls_excluded();
     ct_grad_mode_exit(&g);
     NEED(tng);
-    tensor_keys(tng, L->ks_nograd, sizeof L->ks_nograd);
+    L->ks_nograd = ct_tensor_keyset(tng);
     ct_inference_mode_enter(&g);
     tinf = ct_empty(&one, 1, CT_FLOAT32, CT_MEMORY_FORMAT_NONE);
-    ct_keyset_format(ct_tls_included(), L->tls_infer_in, sizeof L->tls_infer_in);
-    ct_keyset_format(ct_tls_excluded(), L->tls_infer_ex, sizeof L->tls_infer_ex);
+    L->tls_infer_in = ct_tls_included();
+    L->tls_infer_ex = ct_tls_excluded();
     ct_grad_mode_exit(&g);
     NEED(tinf);
-    tensor_keys(tinf, L->ks_infer, sizeof L->ks_infer);
+    L->ks_infer = ct_tensor_keyset(tinf);
     int rc = 0;
     goto done;
 fail:
@@ -344,9 +639,7 @@ static int collect(trace *t, ct_tensor *(*fn)(lab *), lab *L) {
     return 0;
 }
 
-static ct_tensor *run_linear(lab *L) {
-    return ct_linear(L->x, L->W, L->b);
-}
+static ct_tensor *run_linear(lab *L) { return ct_linear(L->x, L->W, L->b); }
 
 /* runs fn under a fresh LogDispatch-like mode and keeps the log */
 static int logged(oplog *out, ct_tensor *(*fn)(lab *), lab *L) {
@@ -397,50 +690,95 @@ static ct_tensor *run_addmm_T(lab *L) {
     return y;
 }
 
-static ct_tensor *run_addmm_pre(lab *L) {
-    return ct_addmm(L->b, L->x, L->wt, ct_int(1), ct_int(1));
-}
+static ct_tensor *run_addmm_pre(lab *L) { return ct_addmm(L->b, L->x, L->wt, ct_int(1), ct_int(1)); }
 
-/* addmm(b, x, W.T) directly: the transpose inside the mode, then made before it */
+/* addmm(b, x, W.T) directly: the transpose inside the mode, then made before it; its trace
+ * file, diffed against linear's */
 static int part_d(lab *L) {
     NEED(logged(&L->addmm_T_log, run_addmm_T, L) == 0);
     NEED(L->wt = ct_numpy_T(L->W));
     NEED(logged(&L->addmm_pre_log, run_addmm_pre, L) == 0);
+    if (L->traced && trace_open(L, "addmm.jsonl", "Lab 00 Part D: y2 = addmm(b, x, W.T)")) {
+        ct_tensor *y2 = run_addmm_T(L);
+        L->traced = trace_close(L, "addmm.jsonl");
+        NEED(y2);
+        ct_tensor_release(y2);
+    } else {
+        L->traced = false;
+    }
+    if (L->traced) {
+        char a[4096], b[4096];
+        out_path(L, "linear.jsonl", a, sizeof a);
+        out_path(L, "addmm.jsonl", b, sizeof b);
+        text t;
+        NEED(text_open(&t) == 0);
+        ct_diff_options o = {CT_TR_VIEW_HOPS, false, false, false, false, 3, "linear.jsonl", "addmm.jsonl"};
+        L->diff_rc = ct_trace_diff(a, b, &o, t.f, &L->diff_sum, L->diff_err, sizeof L->diff_err);
+        L->diff_text = text_close(&t);
+    }
     return 0;
 fail:
     return -1;
 }
 
-/* with profile(record_shapes=True): y = linear(x, W, b); y.sum().backward() */
+/* y = linear(x, W, b); y.sum().backward() */
+static int forward_backward(lab *L) {
+    ct_tensor *y = ct_linear(L->x, L->W, L->b);
+    ct_tensor *s = y ? ct_sum(y, CT_DTYPE_UNDEFINED) : NULL;
+    int rc = s ? ct_backward(s, NULL, false) : -1;
+    ct_tensor_release(y);
+    ct_tensor_release(s);
+    return rc;
+}
+
+static void clear_grads(lab *L) {
+    ct_tensor_set_grad(L->x, NULL);
+    ct_tensor_set_grad(L->W, NULL);
+    ct_tensor_set_grad(L->b, NULL);
+}
+
+/* with profile(record_shapes=True): y = linear(x, W, b); y.sum().backward(), after
+ * WARMUP_RUNS unprofiled runs, as a profiling schedule skips its first steps */
 static int part_e(lab *L) {
-    ct_tensor *y = NULL, *s = NULL;
-    ct_profiler *p = ct_profiler_start(true);
+    ct_profiler *p = NULL;
+    for (int i = 0; i < WARMUP_RUNS; i++) {
+        NEED(forward_backward(L) == 0);
+        clear_grads(L);
+    }
+    p = ct_profiler_start(true);
     NEED(p);
-    y = ct_linear(L->x, L->W, L->b);
-    s = y ? ct_sum(y, CT_DTYPE_UNDEFINED) : NULL;
-    int brc = s ? ct_backward(s, NULL, false) : -1;
+    NEED(ct_profiler_set_overhead_footer(p, true) == 0);
+    int brc = forward_backward(L);
     ct_profiler_stop(p);
     NEED(brc == 0);
     NEED(L->table = ct_profiler_table(p, "cpu_time_total", 10, false));
     NEED(L->table_shapes = ct_profiler_table(p, "cpu_time_total", 10, true));
     NEED(L->table_shapes_all = ct_profiler_table(p, "cpu_time_total", -1, true));
+    NEED(L->prof_tree = ct_profiler_tree(p));
     L->prof_events = (int64_t)ct_profiler_num_events(p);
     int64_t raw = ct_profiler_raw_event_count(p);
     L->prof_overhead_ns = raw > 0 ? (double)ct_profiler_overhead_ns(p) / (double)raw : 0.0;
+    char path[4096];
+    out_path(L, "trace.json", path, sizeof path);
+    if (ct_profiler_export_chrome_trace(p, path) == 0) {
+        L->chrome_written = true;
+        add_file(L, "trace.json");
+    } else {
+        snprintf(L->chrome_err, sizeof L->chrome_err, "%s", ct_error_message());
+    }
+    out_path(L, "stacks.txt", path, sizeof path);
+    if (ct_profiler_export_stacks(p, path, "self_cpu_time_total") == 0) {
+        L->stacks_written = true;
+        add_file(L, "stacks.txt");
+    }
     ct_profiler_free(p);
-    ct_tensor_release(y);
-    ct_tensor_release(s);
     return 0;
 fail:
     ct_profiler_free(p);
-    ct_tensor_release(y);
-    ct_tensor_release(s);
     return -1;
 }
 
-static ct_tensor *run_linear_half(lab *L) {
-    return ct_linear(L->h[0], L->h[1], L->h[2]);
-}
+static ct_tensor *run_linear_half(lab *L) { return ct_linear(L->h[0], L->h[1], L->h[2]); }
 
 static ct_tensor *run_linear_no_grad(lab *L) {
     ct_grad_mode_guard g;
@@ -481,11 +819,26 @@ static ct_tensor *run_linear_backward(lab *L) {
     return y;
 }
 
+/* the largest |a - b| / max(|b|, 1e-30) over two tensors of the same size */
+static bool max_rel_diff(ct_tensor *a, ct_tensor *b, double *out) {
+    int64_t n = ct_tensor_numel(a);
+    if (n <= 0 || n != ct_tensor_numel(b)) return false;
+    double *u = malloc(sizeof(double) * (size_t)n), *v = malloc(sizeof(double) * (size_t)n);
+    bool ok = u && v && ct_tensor_to_doubles(a, u, n) == 0 && ct_tensor_to_doubles(b, v, n) == 0;
+    double m = 0;
+    for (int64_t i = 0; ok && i < n; i++) {
+        double d = fabs(u[i] - v[i]) / fmax(fabs(v[i]), 1e-30);
+        if (d > m) m = d;
+    }
+    free(u);
+    free(v);
+    *out = m;
+    return ok;
+}
+
 static int stretch(lab *L) {
     /* start the backward stretch from fresh leaves, as after zero_grad(set_to_none=True) */
-    ct_tensor_set_grad(L->x, NULL);
-    ct_tensor_set_grad(L->W, NULL);
-    ct_tensor_set_grad(L->b, NULL);
+    clear_grads(L);
     ct_tensor *src[3] = {L->x, L->W, L->b};
     for (int i = 0; i < 3; i++) {
         /* x.detach().half() */
@@ -494,14 +847,36 @@ static int stretch(lab *L) {
         ct_tensor_release(d);
         NEED(L->h[i]);
     }
-    tensor_keys(L->h[0], L->ks_half, sizeof L->ks_half);
+    L->ks_half = ct_tensor_keyset(L->h[0]);
     NEED(logged(&L->half_log, run_linear_half, L) == 0);
     NEED(logged(&L->nograd_log, run_linear_no_grad, L) == 0);
     NEED(collect(&L->nograd_trace, run_linear_no_grad, L) == 0);
     NEED(logged(&L->infer_log, run_linear_inference, L) == 0);
     NEED(collect(&L->infer_trace, run_linear_inference, L) == 0);
     NEED(logged(&L->matmul_log, run_matmul_add, L) == 0);
+    ct_tensor *ym = run_matmul_add(L);
+    NEED(ym);
+    L->matmul_compared = max_rel_diff(ym, L->y, &L->matmul_max_diff);
+    ct_tensor_release(ym);
     NEED(logged(&L->backward_log, run_linear_backward, L) == 0);
+    return 0;
+fail:
+    return -1;
+}
+
+/* linear's backward graph, from Part A's y: linear_graph.dot, and .svg when Graphviz is here */
+static int draw_graph(lab *L) {
+    if (!L->have_node) return 0;
+    const ct_tensor *ts[] = {L->x, L->W, L->b, L->y};
+    const char *ns[] = {"x", "W", "b", "y"};
+    ct_graph_dot_options o = {true, false, ts, ns, 4};
+    NEED(L->dot = ct_autograd_graph_dot(L->y, &o));
+    if (write_out(L, "linear_graph.dot", L->dot) != 0) return -1;
+    char dp[4096], sp[4096];
+    out_path(L, "linear_graph.dot", dp, sizeof dp);
+    out_path(L, "linear_graph.svg", sp, sizeof sp);
+    L->render_rc = ct_example_render_dot(dp, sp, "svg", L->render_why, sizeof L->render_why);
+    if (L->render_rc == 0) add_file(L, "linear_graph.svg");
     return 0;
 fail:
     return -1;
@@ -514,7 +889,7 @@ static char *make_trace_log(const lab *L) {
     if (text_open(&t) != 0) return NULL;
     FILE *f = t.f;
     fprintf(f, "# Lab 00 trace log (ctorch %s, following PyTorch %s, seed %llu)\n\n", CTORCH_VERSION_STRING,
-            CTORCH_PYTORCH_VERSION, (unsigned long long)L->seed);
+            ct_build_config()->pytorch_version, (unsigned long long)L->seed);
     fprintf(f, "## dispatch-mode log: linear(x, W, b)\n");
     oplog_print_lines(f, &L->linear_log);
     fprintf(f, "\n## dispatch-mode log: addmm(b, x, W.T), W.T inside the mode\n");
@@ -553,86 +928,274 @@ static void short_trace_block(FILE *f, const trace *t) {
     fprintf(f, "```\n");
 }
 
+/* "PyTorch 2.6's recording (lab00.out) logged X: the same." / "...: ctorch's differs." */
+static void compare_log_sentence(FILE *f, const lab *L, const char *prefix, const oplog *l, const char *what) {
+    char rec[1024];
+    if (!ref_after(L->ref.lab, prefix, rec, sizeof rec)) return;
+    char *mine = oplog_list_string(l);
+    bool same = mine && strcmp(mine, rec) == 0;
+    fprintf(f, "PyTorch 2.6's recording of %s (`lab00.out`, line `%s`) logged %s: %s.", what, prefix, rec,
+            same ? "the same ops" : "a different list from ctorch's");
+    free(mine);
+}
+
+/* the key set that won a trace's first call of op, and what it redispatched to */
+typedef struct route {
+    long call, redispatch;
+    const char *call_key, *redispatch_key;
+    char dispatch[512]; /* the key set the call was indexed by */
+    char passed[512];   /* the key set the redispatch got */
+    ct_keyset passed_ks;
+    const char *where;  /* where the redispatch's kernel was registered */
+} route;
+
+static route route_of(const trace *t, const char *op) {
+    route r;
+    memset(&r, 0, sizeof r);
+    r.call = trace_find(t, 0, CT_HOP_CALL, op);
+    r.redispatch = -1;
+    if (r.call < 0) return r;
+    r.call_key = ct_key_name(t->r[r.call].key);
+    ct_keyset_format(t->r[r.call].dispatch, r.dispatch, sizeof r.dispatch);
+    /* the next hop, one level down, of the same op */
+    size_t i = (size_t)r.call + 1;
+    if (i < t->n && t->r[i].kind == CT_HOP_REDISPATCH && t->r[i].op == t->r[r.call].op) {
+        r.redispatch = (long)i;
+        r.redispatch_key = ct_key_name(t->r[i].key);
+        r.passed_ks = t->r[i].merged;
+        ct_keyset_format(t->r[i].merged, r.passed, sizeof r.passed);
+        r.where = t->r[i].where;
+    }
+    return r;
+}
+
 static char *make_report(const lab *L, const char *timestamp) {
     text t;
     if (text_open(&t) != 0) return NULL;
     FILE *f = t.f;
+    const reference *R = &L->ref;
+    char buf[2048];
 
-    /* facts the interpretation rests on, read from the logs */
-    const trace *lt = &L->linear_trace;
-    long lin = trace_find(lt, 0, CT_HOP_CALL, "aten::linear");
-    long am = trace_find(lt, 0, CT_HOP_CALL, "aten::addmm");
-    long amr = am >= 0 ? trace_find(lt, (size_t)am, CT_HOP_REDISPATCH, "aten::addmm") : -1;
-    const char *lin_key = lin >= 0 ? ct_key_name(lt->r[lin].key) : "?";
-    const char *am_key = am >= 0 ? ct_key_name(lt->r[am].key) : "?";
-    const char *amr_key = amr >= 0 ? ct_key_name(lt->r[amr].key) : "?";
-    char am_set[256] = "?";
-    if (am >= 0) ct_keyset_format(lt->r[am].dispatch, am_set, sizeof am_set);
-    bool addmm_inner_mm_add = false; /* does addmm's CPU kernel dispatch mm or add? */
-    for (size_t i = amr >= 0 ? (size_t)amr + 1 : lt->n; i < lt->n && lt->r[i].depth > lt->r[amr].depth; i++) {
-        const char *n = ct_op_name(lt->r[i].op);
-        if (!strcmp(n, "aten::mm") || !strcmp(n, "aten::add") || !strcmp(n, "aten::matmul")) addmm_inner_mm_add = true;
+    /* the op behind y.grad_fn ("aten::addmm"), its dispatch-mode name ("aten.addmm.default") */
+    const char *maker = L->node_op[0] ? L->node_op : NULL;
+    char maker_py[128] = "";
+    if (maker) {
+        const ct_op *op = ct_op_find(maker);
+        snprintf(maker_py, sizeof maker_py, "%s", op ? ct_op_python_name(op) : "");
+        ct_error_clear();
     }
-    const trace *nt = &L->nograd_trace, *it = &L->infer_trace;
-    long ng_am = trace_find(nt, 0, CT_HOP_CALL, "aten::addmm");
-    long in_am = trace_find(it, 0, CT_HOP_CALL, "aten::addmm");
-    const char *ng_key = ng_am >= 0 ? ct_key_name(nt->r[ng_am].key) : "?";
-    const char *in_key = in_am >= 0 ? ct_key_name(it->r[in_am].key) : "?";
+    const trace *lt = &L->linear_trace;
+    route mr = maker ? route_of(lt, maker) : route_of(lt, "");
+    long lin = trace_find(lt, 0, CT_HOP_CALL, "aten::linear");
+    const char *lin_key = lin >= 0 ? ct_key_name(lt->r[lin].key) : NULL;
     bool fn_saw_linear = false;
     for (size_t i = 0; i < L->fn_n; i++) fn_saw_linear |= strcmp(L->fn_names[i], "linear") == 0;
     bool prof_linear = strstr(L->table_shapes_all, " aten::linear  ") != NULL;
-    bool prof_addmm_bw = strstr(L->table_shapes_all, " AddmmBackward0  ") != NULL;
     bool mode_saw_linear = oplog_has(&L->linear_log, "aten.linear.default");
-    const char *grad_fn_name = strncmp(L->y_grad_fn, "<AddmmBackward0", 15) == 0 ? "AddmmBackward0" : L->y_grad_fn;
+    tree pt;
+    tree_parse(&pt, L->prof_tree);
 
     fprintf(f, "# Lab 00 - tracing the dispatcher over `linear(x, W, b)`\n\n");
-    fprintf(f, "Written by `ctorch lab00` on %s.\n\n", timestamp);
+    fprintf(f, "Written by `ctorch lab00` on %s, with ", timestamp);
+    for (int i = 0, k = 0; i < L->nfiles; i++)
+        if (strcmp(L->files[i], "REPORT.md") != 0) fprintf(f, "%s[%s](%s)", k++ ? ", " : "", L->files[i], L->files[i]);
+    fprintf(f, " and [manifest.json](manifest.json) (which lists them all).\n\n");
+
+    /* ---- versions ---- */
     fprintf(f, "## Versions\n\n");
     fprintf(f, "- ctorch %s (sources %.16s...), built by %s (%s), BLAS: %s\n", CTORCH_VERSION_STRING,
-            CTORCH_SOURCE_HASH, CTORCH_COMPILER, *CTORCH_BUILD_TYPE ? CTORCH_BUILD_TYPE : "default build type",
-            CTORCH_BLAS_NAME);
-    fprintf(f, "- follows PyTorch %s: op names, overloads, dispatch keys, key-set printouts, autograd node names,\n"
-               "  profiler tables and random numbers are PyTorch 2.6's; its reference run of this lab printed\n"
-               "  `torch 2.6.0+debian`.\n",
-            CTORCH_PYTORCH_VERSION);
-    fprintf(f, "- seed %llu (`torch.manual_seed`), x: 2x64, W: 600x64, b: 600, all float32 with requires_grad=True.\n\n",
-            (unsigned long long)L->seed);
+            ct_build_config()->source_hash, ct_build_config()->compiler,
+            *ct_build_config()->build_type ? ct_build_config()->build_type : "default build type", ct_build_config()->blas);
+    fprintf(f, "- ctorch follows PyTorch %s (op names, overloads, dispatch keys, key-set printouts, node names,\n"
+               "  profiler tables and random numbers). ",
+            ct_build_config()->pytorch_version);
+    char torch_version[128];
+    if (ref_after(R->lab, "torch ", torch_version, sizeof torch_version))
+        fprintf(f, "PyTorch's own run of this lab, recorded in `lab00.out` (the folder of PyTorch 2.6's\n"
+                   "  recordings that manifest.json names), printed `torch %s`; the comparisons with PyTorch below\n"
+                   "  read that recording (and `key_sets_and_modes.out`) as this report was written.\n",
+                torch_version);
+    else
+        fprintf(f, "No recording of this lab under PyTorch was found (%s), so this report makes no comparison\n"
+                   "  with PyTorch's output.\n",
+                *R->dir ? "the folder given has no lab00.out" : "no folder was given");
+    char xsz[64], wsz[64], bsz[64];
+    ct_tensor_format_size(L->x, xsz, sizeof xsz);
+    ct_tensor_format_size(L->W, wsz, sizeof wsz);
+    ct_tensor_format_size(L->b, bsz, sizeof bsz);
+    fprintf(f, "- seed %llu (`torch.manual_seed`); x: %s, W: %s, b: %s, %s, requires_grad=%s.\n\n",
+            (unsigned long long)L->seed, xsz, wsz, bsz, ct_dtype_python_name(ct_tensor_dtype(L->x)),
+            ct_tensor_requires_grad(L->x) && ct_tensor_requires_grad(L->W) && ct_tensor_requires_grad(L->b) ? "True"
+                                                                                                         : "False");
 
+    /* ---- A ---- */
     fprintf(f, "## Part A - the baseline call\n\n");
     fprintf(f, "`y = linear(x, W, b)`; `print(y.shape, y.grad_fn)` and the first values:\n\n```\n%s %s\ny[0,:4] %s\n```\n\n",
             L->y_size, L->y_grad_fn, L->y_row);
-    fprintf(f, "`linear` was written, yet the node is `%s`: the call became an `addmm` below the autograd layer.\n\n",
-            grad_fn_name);
+    if (!L->have_node) {
+        fprintf(f, "`y.grad_fn` is None: no autograd node was recorded for this call.\n\n");
+    } else if (maker) {
+        char sn[128];
+        short_name(maker_py, sn, sizeof sn);
+        if (strcmp(maker, "aten::linear") == 0)
+            fprintf(f, "`y.grad_fn` is `%s`, made by `aten::linear` itself (its call at key `%s` in "
+                       "[linear.jsonl](linear.jsonl) carries the node's sequence number, %llu).\n\n",
+                    L->y_node, L->node_key, (unsigned long long)L->y_seq);
+        else
+            fprintf(f, "`linear` was written, yet `y.grad_fn` is `%s`: the node was made by `%s`, one of the ops\n"
+                       "`linear` was decomposed into. In [linear.jsonl](linear.jsonl), the trace file of this call, the\n"
+                       "`[call] %s` at key `%s` carries the node's sequence number, %llu, and its autograd kernel\n"
+                       "is what recorded the node.\n\n",
+                    L->y_node, sn, maker, L->node_key, (unsigned long long)L->y_seq);
+    } else {
+        fprintf(f, "`y.grad_fn` is `%s` (sequence number %llu); %s, so which op made it is not shown here.\n\n", L->y_node,
+                (unsigned long long)L->y_seq, L->traced ? "no call in linear.jsonl carries that number" : L->trace_note);
+    }
+    if (R->lab) {
+        char rec_line[512], rec_vals[512];
+        bool have_line = ref_after(R->lab, "torch.Size(", rec_line, sizeof rec_line);
+        bool have_vals = ref_after(R->lab, "y[0,:4] [", rec_vals, sizeof rec_vals);
+        if (have_line && have_vals) {
+            char ref_size[128];
+            const char *close = strstr(rec_line, ") <");
+            snprintf(ref_size, sizeof ref_size, "torch.Size(%.*s)", close ? (int)(close - rec_line) : 0, rec_line);
+            const char *ref_node = strchr(rec_line, '<');
+            char node[64] = "";
+            if (ref_node) snprintf(node, sizeof node, "%.*s", (int)strcspn(ref_node + 1, " >"), ref_node + 1);
+            double rv[4], worst = 0;
+            int nv = 0;
+            for (const char *p = rec_vals; nv < 4;) {
+                char *end;
+                rv[nv] = strtod(p, &end);
+                if (end == p) break;
+                worst = fmax(worst, fabs(L->y_vals[nv] - rv[nv]) / fmax(fabs(rv[nv]), 1e-30));
+                nv++;
+                p = end;
+                while (*p == ',' || *p == ' ') p++;
+            }
+            fprintf(f, "PyTorch 2.6's recording printed `%s` and `<%s ...>`: %s; ", ref_size, node,
+                    strcmp(ref_size, L->y_size) == 0 && strcmp(node, L->y_node) == 0 ? "the same size and node"
+                                                                                     : "not the same size and node as here");
+            if (worst == 0) fprintf(f, "its first %d values are ctorch's, bit for bit.\n\n", nv);
+            else fprintf(f, "its first %d values differ from ctorch's by at most %.2g relative.\n\n", nv, worst);
+        }
+    }
 
-    fprintf(f, "## Part B - dispatch key sets\n\n```\n");
-    fprintf(f, "x (float32, requires_grad=True)         %s\n", L->ks_x);
-    fprintf(f, "x.detach() (requires_grad=False)        %s\n", L->ks_x_detached);
-    fprintf(f, "torch.empty(1)                          %s\n", L->ks_f32);
-    fprintf(f, "torch.empty(1, dtype=torch.float16)     %s\n", L->ks_f16);
-    fprintf(f, "torch.empty(1, dtype=torch.int64)       %s\n", L->ks_i64);
-    fprintf(f, "torch.empty(1) made under no_grad       %s\n", L->ks_nograd);
-    fprintf(f, "torch.empty(1) made under inference_mode %s\n", L->ks_infer);
+    /* ---- B ---- */
+    char s_x[512], s_xd[512], s_f32[512], s_f16[512], s_i64[512], s_ng[512], s_inf[512];
+    ct_keyset_format(L->ks_x, s_x, sizeof s_x);
+    ct_keyset_format(L->ks_x_detached, s_xd, sizeof s_xd);
+    ct_keyset_format(L->ks_f32, s_f32, sizeof s_f32);
+    ct_keyset_format(L->ks_f16, s_f16, sizeof s_f16);
+    ct_keyset_format(L->ks_i64, s_i64, sizeof s_i64);
+    ct_keyset_format(L->ks_nograd, s_ng, sizeof s_ng);
+    ct_keyset_format(L->ks_infer, s_inf, sizeof s_inf);
+    char di[512], de[1024], ni[512], ne[1024], ii[512], ie[1024];
+    ct_keyset_format(L->tls_default_in, di, sizeof di);
+    ct_keyset_format(L->tls_default_ex, de, sizeof de);
+    ct_keyset_format(L->tls_nograd_in, ni, sizeof ni);
+    ct_keyset_format(L->tls_nograd_ex, ne, sizeof ne);
+    ct_keyset_format(L->tls_infer_in, ii, sizeof ii);
+    ct_keyset_format(L->tls_infer_ex, ie, sizeof ie);
+    fprintf(f, "## Part B - dispatch key sets\n\nWhat ctorch prints (`torch._C._dispatch_keys`):\n\n```\n");
+    fprintf(f, "x (float32, requires_grad=True)         %s\n", s_x);
+    fprintf(f, "x.detach() (requires_grad=False)        %s\n", s_xd);
+    fprintf(f, "torch.empty(1)                          %s\n", s_f32);
+    fprintf(f, "torch.empty(1, dtype=torch.float16)     %s\n", s_f16);
+    fprintf(f, "torch.empty(1, dtype=torch.int64)       %s\n", s_i64);
+    fprintf(f, "torch.empty(1) made under no_grad       %s\n", s_ng);
+    fprintf(f, "torch.empty(1) made under inference_mode %s\n", s_inf);
     fprintf(f, "```\n\nThe thread-local sets the dispatcher merges with the tensors' keys:\n\n```\n");
-    fprintf(f, "default         include %s\n                exclude %s\n", L->tls_default_in, L->tls_default_ex);
-    fprintf(f, "no_grad         include %s\n                exclude %s\n", L->tls_nograd_in, L->tls_nograd_ex);
-    fprintf(f, "inference_mode  include %s\n                exclude %s\n", L->tls_infer_in, L->tls_infer_ex);
+    fprintf(f, "default         include %s\n                exclude %s\n", di, de);
+    fprintf(f, "no_grad         include %s\n                exclude %s\n", ni, ne);
+    fprintf(f, "inference_mode  include %s\n                exclude %s\n", ii, ie);
     fprintf(f, "```\n\n");
-    fprintf(f, "requires_grad does not change the key set: every float tensor carries AutogradCPU, and the\n"
-               "autograd kernel decides whether to record. no_grad only flips the grad-mode flag (the sets stay\n"
-               "as they are); inference_mode excludes the autograd keys (PyTorch prints the excluded autograd\n"
-               "functionality without a backend, so it shows as AutogradOther/AutogradNestedTensor) and tensors\n"
-               "made inside it lack ADInplaceOrView and AutogradCPU.\n\n");
+    /* what the printouts show, compared key by key */
+    if (L->ks_x == L->ks_x_detached)
+        fprintf(f, "x and x.detach() have the same key set: requires_grad is not part of it. ");
+    else {
+        keys_list(ks_minus(L->ks_x, L->ks_x_detached), buf, sizeof buf);
+        fprintf(f, "x and x.detach() have different key sets (x has %s besides). ", buf);
+    }
+    if (L->ks_f32 == L->ks_f16 && L->ks_f32 == L->ks_i64)
+        fprintf(f, "float32, float16 and int64 tensors have the same key set: the dtype is not a dispatch key. ");
+    else
+        fprintf(f, "float32, float16 and int64 tensors do not all have the same key set. ");
+    bool has_autograd_cpu = ct_keyset_has(L->ks_f32, CT_KEY_AutogradCPU);
+    fprintf(f, "A float32 tensor %s `AutogradCPU`%s. ", has_autograd_cpu ? "carries" : "does not carry",
+            has_autograd_cpu ? ", so every call on it is routed through the autograd kernel, which decides whether to record" : "");
+    if (L->tls_nograd_in == L->tls_default_in && L->tls_nograd_ex == L->tls_default_ex)
+        fprintf(f, "no_grad leaves both thread-local sets as they are (it only turns the grad-mode flag off). ");
+    else
+        fprintf(f, "no_grad changes the thread-local sets. ");
+    ct_keyset inc_gone = ks_minus(L->tls_default_in, L->tls_infer_in), exc_new = ks_minus(L->tls_infer_ex, L->tls_default_ex);
+    if (ks_empty_funct(inc_gone) && ks_empty_funct(exc_new)) {
+        fprintf(f, "inference_mode leaves both sets as they are");
+    } else {
+        fprintf(f, "inference_mode");
+        if (!ks_empty_funct(inc_gone)) {
+            keys_list(inc_gone, buf, sizeof buf);
+            fprintf(f, " takes %s out of the include set", buf);
+        }
+        if (!ks_empty_funct(exc_new)) {
+            keys_list(exc_new, buf, sizeof buf);
+            fprintf(f, "%s adds %s to the exclude set", ks_empty_funct(inc_gone) ? "" : " and", buf);
+            if (ct_keyset_has(L->tls_infer_ex, CT_KEY_AutogradOther) && !ct_keyset_has(L->tls_infer_ex, CT_KEY_AutogradCPU))
+                fprintf(f, " (the autograd functionality without a backend bit, which prints as AutogradOther and\n"
+                           "AutogradNestedTensor)");
+        }
+    }
+    ct_keyset lost = ks_minus(L->ks_f32, L->ks_infer);
+    if (!ks_empty_funct(lost)) {
+        keys_list(lost, buf, sizeof buf);
+        fprintf(f, "; a tensor made inside it lacks %s.\n\n", buf);
+    } else {
+        fprintf(f, "; a tensor made inside it has the same keys as one made outside.\n\n");
+    }
+    if (R->keys || R->lab) {
+        fprintf(f, "Against PyTorch 2.6's recordings:");
+        char rec[1024];
+        static const char *const labels[] = {"x", "torch.empty(1, dtype=torch.float16)", "torch.empty(1)"};
+        const char *mine[] = {s_x, s_f16, s_f32};
+        for (int k = 0; k < 3; k++)
+            if (ref_keyset(R, k, rec, sizeof rec))
+                fprintf(f, " %s: %s;", labels[k], strcmp(rec, mine[k]) == 0 ? "the same" : "different (below)");
+        const struct {
+            const char *prefix, *label, *mine;
+        } kk[] = {{"exclude default: ", "the default exclude set", de},
+                  {"exclude no_grad: ", "the no_grad exclude set", ne},
+                  {"exclude inference_mode: ", "the inference_mode exclude set", ie},
+                  {"inference tensor keys: ", "a tensor made under inference_mode", s_inf},
+                  {"int64 keys: ", "an int64 tensor", s_i64}};
+        for (size_t k = 0; k < sizeof kk / sizeof kk[0]; k++)
+            if (ref_after(R->keys, kk[k].prefix, rec, sizeof rec))
+                fprintf(f, " %s: %s;", kk[k].label, strcmp(rec, kk[k].mine) == 0 ? "the same" : "different (below)");
+        fprintf(f, " (each `the same` means ctorch printed exactly PyTorch's line).\n\n");
+        for (int k = 0; k < 3; k++)
+            if (ref_keyset(R, k, rec, sizeof rec) && strcmp(rec, mine[k]) != 0)
+                fprintf(f, "- %s: ctorch `%s`, PyTorch 2.6 `%s`\n", labels[k], mine[k], rec);
+        for (size_t k = 0; k < sizeof kk / sizeof kk[0]; k++)
+            if (ref_after(R->keys, kk[k].prefix, rec, sizeof rec) && strcmp(rec, kk[k].mine) != 0)
+                fprintf(f, "- %s: ctorch `%s`, PyTorch 2.6 `%s`\n", kk[k].label, kk[k].mine, rec);
+        fprintf(f, "\n");
+    }
 
+    /* ---- C ---- */
     fprintf(f, "## Part C - a dispatch mode logs every op\n\n");
     fprintf(f, "`with LogDispatch() as logger: y = linear(x, W, b)` (forward only):\n\n```\n");
     oplog_print_lines(f, &L->linear_log);
-    fprintf(f, "```\n\nA function mode (TorchFunctionMode) sees the public call before it decomposes:\n\n```\n");
+    fprintf(f, "```\n\n");
+    fprintf(f, "The mode logged %zu op%s. ", L->linear_log.n, L->linear_log.n == 1 ? "" : "s");
+    compare_log_sentence(f, L, "linear: ", &L->linear_log, "`linear`");
+    fprintf(f, "\n\nA function mode (TorchFunctionMode) sees the public calls before any decomposition:\n\n```\n");
     for (size_t i = 0; i < L->fn_n; i++) fprintf(f, "%s\n", L->fn_names[i]);
     fprintf(f, "```\n\nThe decision trace of the same call (PyTorch's `TORCH_SHOW_DISPATCH_TRACE` format; the full\n"
-               "form, with every argument's key set, the TLS sets, the merged set and the kernel, is in trace.log):\n\n");
+               "form, with every argument's key set, the TLS sets, the merged set and the kernel, is in trace.log,\n"
+               "and every field of every hop is in [linear.jsonl](linear.jsonl)):\n\n");
     short_trace_block(f, lt);
     fprintf(f, "\n");
 
+    /* ---- D ---- */
     fprintf(f, "## Part D - addmm called directly\n\n```\n");
     fprintf(f, "linear(x, W, b):                       ");
     oplog_print_list(f, &L->linear_log);
@@ -642,128 +1205,375 @@ static char *make_report(const lab *L, const char *timestamp) {
     oplog_print_list(f, &L->addmm_pre_log);
     fprintf(f, "\n```\n\n");
     size_t nl = L->linear_log.n, nT = L->addmm_T_log.n, np = L->addmm_pre_log.n;
-    fprintf(f, "The difference: `linear` logs %zu ops. Calling `addmm` with `W.T` written inside the mode logs %zu\n"
-               "(%s), because `W.T` is `numpy_T`, which becomes a `permute` that the mode sees%s. With the\n"
-               "transpose made before the mode the direct call logs %zu (%s): ",
-            nl, nT, nT < nl ? "fewer" : nT == nl ? "as many" : "more",
-            oplog_has(&L->addmm_T_log, "aten.permute.default") ? "" : " (no permute was logged here)", np,
-            np < nl ? "fewer" : np == nl ? "as many" : "more");
+    fprintf(f, "`linear` logged %zu op%s. `addmm(b, x, W.T)` with `W.T` written inside the mode logged %zu", nl,
+            nl == 1 ? "" : "s", nT);
+    if (oplog_has(&L->addmm_T_log, "aten.permute.default"))
+        fprintf(f, ", the first a `permute`: `W.T` is `numpy_T`, which becomes a `permute` the mode sees");
+    fprintf(f, ". With the transpose made before the mode, the direct call logged %zu (", np);
     oplog_print_list(f, &L->addmm_pre_log);
-    fprintf(f, ". Calling `addmm` skips `linear`'s rewrite only when nothing else is left to do.\n\n");
+    fprintf(f, "), %s `linear`", np < nl ? "fewer than" : np == nl ? "as many as" : "more than");
+    /* the ops of linear's log the direct call does not make */
+    size_t extra = 0;
+    for (size_t i = 0; i < nl; i++)
+        if (!oplog_has(&L->addmm_pre_log, L->linear_log.names[i])) {
+            char s[128];
+            short_name(L->linear_log.names[i], s, sizeof s);
+            fprintf(f, "%s`%s`", extra++ ? ", " : ": `linear`'s log also has ", s);
+        }
+    fprintf(f, ". ");
+    compare_log_sentence(f, L, "addmm: ", &L->addmm_T_log, "`addmm(b, x, W.T)`");
+    fprintf(f, "\n\n");
 
+    /* ---- the diff ---- */
+    fprintf(f, "## linear against addmm(b, x, W.T), hop by hop\n\n");
+    if (L->diff_text && L->diff_rc != 2) {
+        fprintf(f, "Both calls were written to trace files without a mode (Part A's [linear.jsonl](linear.jsonl),\n"
+                   "Part D's [addmm.jsonl](addmm.jsonl)); `ctorch diff linear.jsonl addmm.jsonl` aligns their hops and\n"
+                   "compares every decision and argument of the aligned ones:\n\n```\n%s```\n\n",
+                L->diff_text);
+        const ct_diff_summary *s = &L->diff_sum;
+        fprintf(f, "%zu of linear's %zu hops have no counterpart in addmm's trace and %zu of addmm's %zu none in\n"
+                   "linear's; the %zu aligned hops %s.\n\n",
+                s->only_a, s->a_records, s->only_b, s->b_records, s->same + s->changed,
+                s->changed == 0 ? "made the same decisions with the same arguments"
+                                : "include some whose decision or arguments differ (marked ~ above)");
+    } else {
+        fprintf(f, "Not shown: %s.\n\n", L->diff_text ? L->diff_err : L->trace_note);
+    }
+
+    /* ---- E ---- */
     fprintf(f, "## Part E - the profiler over forward and backward\n\n");
-    fprintf(f, "`with profile(record_shapes=True): y = linear(x, W, b); y.sum().backward()`, then\n"
+    fprintf(f, "Forward and backward ran %d times before the profiled run, as a profiling schedule skips its\n"
+               "first steps: a process's first run also builds lazily made tables and starts the BLAS threads.\n"
+               "Then `with profile(record_shapes=True): y = linear(x, W, b); y.sum().backward()` and\n"
                "`key_averages().table(sort_by=\"cpu_time_total\", row_limit=10)`:\n\n```\n%s```\n\n",
-            L->table);
+            WARMUP_RUNS, L->table);
     fprintf(f, "Grouped by input shape (`key_averages(group_by_input_shape=True)`, same sort and limit):\n\n```\n%s```\n\n",
             L->table_shapes);
+    char evaluate[160] = "", node_row[96] = "";
+    if (L->have_node) {
+        snprintf(evaluate, sizeof evaluate, "autograd::engine::evaluate_function: %s", L->y_node);
+        snprintf(node_row, sizeof node_row, "%s", L->y_node);
+    }
     fprintf(f, "The rows to point out (from the grouped table without a row limit):\n\n```\n");
     table_header(f, L->table_shapes_all);
     table_rows_named(f, L->table_shapes_all, "aten::linear");
-    table_rows_named(f, L->table_shapes_all, "aten::addmm");
-    table_rows_named(f, L->table_shapes_all, "autograd::engine::evaluate_function: AddmmBackward0");
-    table_rows_named(f, L->table_shapes_all, "AddmmBackward0");
+    if (maker && strcmp(maker, "aten::linear") != 0) {
+        char base[96];
+        snprintf(base, sizeof base, "%.*s", (int)strcspn(maker, "."), maker);
+        table_rows_named(f, L->table_shapes_all, base);
+    }
+    if (L->have_node) {
+        table_rows_named(f, L->table_shapes_all, evaluate);
+        table_rows_named(f, L->table_shapes_all, node_row);
+    }
     fprintf(f, "```\n\n");
-    fprintf(f, "- forward: `aten::linear` with input shapes `[[2, 64], [600, 64], [600]]` (x, W, b) contains\n"
-               "  `aten::t` and `aten::addmm` (`[[600], [2, 64], [64, 600], [], []]`: b, x, W.t(), beta, alpha).\n"
-               "- backward: `AddmmBackward0` (input `[[2, 600]]`, the incoming gradient) inside\n"
-               "  `autograd::engine::evaluate_function: AddmmBackward0`; its two `aten::mm` compute the\n"
-               "  gradients of x and W.\n");
+    long top = tree_find(&pt, 0, "aten::linear", 0);
+    if (top >= 0) {
+        fprintf(f, "- forward: `aten::linear` (input shapes `%s`) contains ", pt.l[top].shapes);
+        if (tree_children(f, &pt, top) == 0) fprintf(f, "no other op");
+        fprintf(f, ".\n");
+    } else {
+        fprintf(f, "- forward: the profiler recorded no `aten::linear` at the top level.\n");
+    }
+    long ev = L->have_node ? tree_find(&pt, 0, evaluate, 0) : -1;
+    long nd = ev >= 0 ? tree_find(&pt, (size_t)ev, L->y_node, 1) : -1;
+    if (nd >= 0) {
+        fprintf(f, "- backward: `%s` (input `%s`, the incoming gradient) inside `%s` runs ", L->y_node, pt.l[nd].shapes, evaluate);
+        if (tree_children(f, &pt, nd) == 0) fprintf(f, "no op");
+        fprintf(f, ".");
+        int mms = 0;
+        for (size_t k = (size_t)nd + 1; k < pt.n && pt.l[k].depth > pt.l[nd].depth; k++) {
+            if (pt.l[k].depth != pt.l[nd].depth + 1 || strcmp(pt.l[k].name, "aten::mm") != 0) continue;
+            char prod[64];
+            if (!mm_product(pt.l[k].shapes, prod, sizeof prod)) continue;
+            const char *whose = NULL;
+            char s1[64], s2[64], s3[64];
+            snprintf(s1, sizeof s1, "(%lld, %lld)", (long long)ct_tensor_sizes(L->x)[0], (long long)ct_tensor_sizes(L->x)[1]);
+            snprintf(s2, sizeof s2, "(%lld, %lld)", (long long)ct_tensor_sizes(L->W)[0], (long long)ct_tensor_sizes(L->W)[1]);
+            snprintf(s3, sizeof s3, "(%lld, %lld)", (long long)ct_tensor_sizes(L->W)[1], (long long)ct_tensor_sizes(L->W)[0]);
+            if (strcmp(prod, s1) == 0) whose = "x's shape: x's gradient";
+            else if (strcmp(prod, s2) == 0) whose = "W's shape: W's gradient";
+            else if (strcmp(prod, s3) == 0) whose = "W.t()'s shape: the gradient of W.t(), which TBackward0 turns into W's";
+            fprintf(f, " %s `aten::mm` %s makes a %s matrix%s%s.", mms++ ? "The next" : "Its first", pt.l[k].shapes, prod,
+                    whose ? ", " : "", whose ? whose : "");
+        }
+        fprintf(f, "\n");
+    } else if (L->have_node) {
+        fprintf(f, "- backward: the profiler recorded no `%s` inside `%s`.\n", L->y_node, evaluate);
+    }
     fprintf(f, "- %lld events were recorded; the profiler's own cost was about %.0f ns per event on this run.\n"
-               "  Times differ from PyTorch's; the rows, names, shapes and counts are what to compare.\n\n",
+               "  Times differ from PyTorch's; the rows, names, shapes and counts are what to compare.\n",
             (long long)L->prof_events, L->prof_overhead_ns);
+    char ref_names[16][96];
+    int nref = ref_table_names(R, ref_names, 16);
+    if (nref > 0) {
+        int missing = 0;
+        fprintf(f, "- PyTorch 2.6's recorded table (its own top %d rows by its own times) has ", nref);
+        for (int k = 0; k < nref; k++) {
+            char pat[128];
+            snprintf(pat, sizeof pat, " %.96s  ", ref_names[k]);
+            if (!strstr(L->table_shapes_all, pat)) fprintf(f, "%s`%s`", missing++ ? ", " : "", ref_names[k]);
+        }
+        fprintf(f, "%s\n", missing ? " that ctorch's table lacks." : "every one of its rows in ctorch's table too.");
+    }
+    if (L->chrome_written)
+        fprintf(f, "\nThe same profiled run as a Chrome trace: [trace.json](trace.json), to open in Perfetto\n"
+                   "(https://ui.perfetto.dev) or `chrome://tracing`.");
+    else
+        fprintf(f, "\nThe Chrome trace could not be written: %s.", L->chrome_err);
+    if (L->stacks_written)
+        fprintf(f, " Its self times as collapsed stacks (`export_stacks`, one line per op nested in the ops\n"
+                   "around it) are in [stacks.txt](stacks.txt), for a flame graph (`flamegraph.pl stacks.txt`).");
+    fprintf(f, "\n\n");
 
+    /* ---- the graph ---- */
+    fprintf(f, "## linear's backward graph\n\n");
+    if (L->dot) {
+        int nodes = 0, accs = 0, saved = 0;
+        for (const char *p = L->dot; (p = strstr(p, "[label=\"")) != NULL; p += 8) {
+            const char *e = strchr(p, ']');
+            const char *fill = strstr(p, "fillcolor");
+            if (fill && fill < e) saved += strstr(p, "orange") && strstr(p, "orange") < e;
+            else nodes++;
+            accs += strncmp(p + 8, "AccumulateGrad", 14) == 0;
+        }
+        if (L->render_rc == 0)
+            fprintf(f, "![linear's backward graph](linear_graph.svg)\n\n");
+        else
+            fprintf(f, "%s, so only [linear_graph.dot](linear_graph.dot) was written (`dot -Tsvg linear_graph.dot -o\n"
+                       "linear_graph.svg` draws it).\n\n",
+                    L->render_why);
+        fprintf(f, "Drawn from Part A's `y.grad_fn` by `ct_autograd_graph_dot` ([linear_graph.dot](linear_graph.dot)) as\n"
+                   "torchviz draws PyTorch's: y in green, %d node%s named as PyTorch names them, %d of them\n"
+                   "AccumulateGrad with its leaf in blue, and %d tensor%s the nodes saved for backward in orange.\n\n",
+                nodes, nodes == 1 ? "" : "s", accs, saved, saved == 1 ? "" : "s");
+    } else {
+        fprintf(f, "No graph: y has no grad_fn.\n\n");
+    }
+
+    /* ---- stretch ---- */
     fprintf(f, "## Stretch\n\n");
-    fprintf(f, "float16 (`x.detach().half()` and so on):\n\n```\nkey set     %s\nlinear log  ",
-            L->ks_half);
+    char s_half[512];
+    ct_keyset_format(L->ks_half, s_half, sizeof s_half);
+    fprintf(f, "float16 (`x.detach().half()` and so on):\n\n```\nkey set     %s\nlinear log  ", s_half);
     oplog_print_list(f, &L->half_log);
-    fprintf(f, "\n```\n\n");
-    fprintf(f, "no_grad against inference_mode:\n\n```\nno_grad linear log         ");
+    char *hl = oplog_list_string(&L->half_log), *ll = oplog_list_string(&L->linear_log);
+    bool half_same = hl && ll && strcmp(hl, ll) == 0;
+    fprintf(f, "\n```\n\nThe float16 tensor's key set is %s float32's, and its log is %s float32's.", 
+            L->ks_half == L->ks_f32 ? "the same as" : "not the same as", half_same ? "the same as" : "not the same as");
+    fputc(' ', f);
+    compare_log_sentence(f, L, "half linear: ", &L->half_log, "float16 `linear`");
+    fprintf(f, "\n\nno_grad against inference_mode:\n\n```\nno_grad linear log         ");
     oplog_print_list(f, &L->nograd_log);
     fprintf(f, "   (y.grad_fn is %s)\ninference_mode linear log  ", L->nograd_has_grad_fn ? "set" : "None");
     oplog_print_list(f, &L->infer_log);
-    fprintf(f, "\n```\n\nThe decision trace under no_grad:\n\n");
-    short_trace_block(f, nt);
+    fprintf(f, "\n```\n\n");
+    compare_log_sentence(f, L, "no_grad linear: ", &L->nograd_log, "`linear` under no_grad");
+    fprintf(f, "\n\nThe decision trace under no_grad:\n\n");
+    short_trace_block(f, &L->nograd_trace);
     fprintf(f, "\nand under inference_mode:\n\n");
-    short_trace_block(f, it);
+    short_trace_block(f, &L->infer_trace);
     fprintf(f, "\n`linear` against `(x @ W.T) + b`:\n\n```\nlinear(x, W, b)  ");
     oplog_print_list(f, &L->linear_log);
     fprintf(f, "\n(x @ W.T) + b    ");
     oplog_print_list(f, &L->matmul_log);
-    fprintf(f, "\n```\n\nThe same result by a different decomposition: three ops, the bias added by a separate `add`.\n\n");
-    fprintf(f, "A mode kept open over `y.sum().backward()`:\n\n```\n");
-    oplog_print_list(f, &L->backward_log);
-    fprintf(f, "\n```\n\n");
+    fprintf(f, "\n```\n\n`(x @ W.T) + b` logged %zu op%s against `linear`'s %zu", L->matmul_log.n, L->matmul_log.n == 1 ? "" : "s",
+            L->linear_log.n);
+    if (oplog_has(&L->matmul_log, "aten.add.Tensor") && !oplog_has(&L->linear_log, "aten.add.Tensor"))
+        fprintf(f, ": the bias is added by a separate `add`, where `linear`'s log has none");
+    if (L->matmul_compared && L->matmul_max_diff == 0)
+        fprintf(f, "; the two results are equal, element for element");
+    else if (L->matmul_compared)
+        fprintf(f, "; the two results differ by at most %.2g relative", L->matmul_max_diff);
+    fprintf(f, ". ");
+    compare_log_sentence(f, L, "matmul+add: ", &L->matmul_log, "`(x @ W.T) + b`");
+    fprintf(f, "\n\nA mode kept open over `y.sum().backward()` (one op per line):\n\n```\n");
+    oplog_print_lines(f, &L->backward_log);
+    fprintf(f, "```\n\n");
 
+    /* ---- interpretation ---- */
     fprintf(f, "## Interpretation\n\n");
     fprintf(f, "The call to `linear` was decomposed into ");
-    for (size_t i = 0; i < L->linear_log.n; i++) {
-        const char *n = L->linear_log.names[i];
-        char shortname[128];
-        snprintf(shortname, sizeof shortname, "%s", strncmp(n, "aten.", 5) == 0 ? n + 5 : n);
-        char *dot = strchr(shortname, '.');
-        if (dot) *dot = '\0';
-        fprintf(f, "%s`%s`", i == 0 ? "" : i + 1 == L->linear_log.n ? " + " : ", ", shortname);
+    oplog_print_plus(f, &L->linear_log);
+    fprintf(f, ": %s", mode_saw_linear ? "the dispatch mode logged `linear` itself and " : "the dispatch mode logged exactly those ops, ");
+    if (fn_saw_linear || prof_linear)
+        fprintf(f, "while %s%s%s saw the call as `linear`. ", fn_saw_linear ? "the function mode" : "",
+                fn_saw_linear && prof_linear ? " and " : "", prof_linear ? "the profiler (`aten::linear`)" : "");
+    else
+        fprintf(f, "and neither the function mode nor the profiler saw `linear`. ");
+    if (maker && mr.call >= 0 && mr.redispatch >= 0) {
+        ct_dispatch_key k1 = lt->r[mr.call].key, k2 = lt->r[mr.redispatch].key;
+        ct_dispatch_key higher = ct_keyset_highest(ct_keyset_of(k1) | ct_keyset_of(k2));
+        fprintf(f, "`%s` was called with key `%s` and redispatched to `%s`", maker, mr.call_key, mr.redispatch_key);
+        if (higher == k1)
+            fprintf(f, ": of the keys left to choose from, `%s`, the dispatcher took `%s` first because it sits above\n"
+                       "`%s` in the dispatch key order. ",
+                    mr.dispatch, mr.call_key, mr.redispatch_key);
+        else
+            fprintf(f, ". ");
+        if (ct_keyset_has(lt->r[mr.call].dispatch, CT_KEY_AutogradCPU) && !ct_keyset_has(mr.passed_ks, CT_KEY_AutogradCPU))
+            fprintf(f, "The autograd kernel recorded the graph and passed the call on with `%s`, without the autograd\n"
+                       "key, so the `%s` kernel (registered at `%s`) did the arithmetic. ",
+                    mr.passed, mr.redispatch_key, mr.where ? mr.where : "?");
+    } else if (maker) {
+        fprintf(f, "`%s` was not routed from one key to another in the decision trace. ", maker);
     }
-    fprintf(f, ": the dispatch mode logged exactly those ops, while the function mode%s saw the\n"
-               "call as `linear` before it decomposed. ",
-            prof_linear ? " and the profiler (`aten::linear`)" : "");
-    fprintf(f, "The autograd key routed first, then the CPU key: `aten::addmm` was called with key `%s` and\n"
-               "redispatched to `%s`, because the autograd key sits above the CPU key in the dispatch key order, so\n"
-               "from the keys left to choose from, `%s`, the dispatcher picks %s first. ",
-            am_key, amr_key, am_set, am_key);
-    fprintf(f, "The autograd kernel recorded the graph and excluded the autograd keys before redispatching, so\n"
-               "the CPU kernel (%s) did the arithmetic. ",
-            CTORCH_BLAS_NAME);
-    fprintf(f, "The backward was recorded as `%s`%s.\n\n", grad_fn_name,
-            prof_addmm_bw ? ", which the profiler shows running in backward inside "
-                            "`autograd::engine::evaluate_function: AddmmBackward0`"
-                          : "");
+    if (L->have_node)
+        fprintf(f, "The backward was recorded as `%s`%s.\n\n", L->y_node,
+                nd >= 0 ? ", which the profiler shows running inside `autograd::engine::evaluate_function`" : "");
+    else
+        fprintf(f, "No backward was recorded.\n\n");
 
+    /* ---- the lab's expectations ---- */
     fprintf(f, "## Where the lab's expectations differ from PyTorch\n\n");
-    fprintf(f, "Each point is backed by the output printed above (or in trace.log).\n\n");
-    fprintf(f, "1. **No Half key for float16** (Part B). The lab expects `CPU + AutogradCPU + Half`; PyTorch 2.x\n"
-               "   prints `%s` for float16 and `%s` for float32. The dtype is not a dispatch key: the CPU kernel\n"
-               "   chooses the float16 loop inside.\n",
-            L->ks_f16, L->ks_f32);
-    fprintf(f, "2. **A dispatch mode never sees `aten.linear`** (Part C). The lab expects `aten.linear.default`\n"
-               "   first; the mode logged %s. `linear` is CompositeImplicitAutograd: its kernel runs in the\n"
-               "   AutogradCPU slot (the trace's first hop is `[call] op=[aten::linear], key=[%s]`), above the\n"
-               "   Python key where a mode listens, so the mode only sees what `linear` calls. The function mode\n"
-               "   %s it and the profiler %s it. (Under inference_mode the autograd keys are excluded, the\n"
-               "   Python key is reached first, and the mode logs %s.)\n",
-            mode_saw_linear ? "it" : "`t` and `addmm` only", lin_key, fn_saw_linear ? "sees" : "does not see",
-            prof_linear ? "shows" : "does not show", L->infer_log.n ? L->infer_log.names[0] : "nothing");
-    fprintf(f, "3. **`W.T` adds a permute** (Part D). The lab expects `['aten.addmm.default']` for\n"
-               "   `addmm(b, x, W.T)`; with `W.T` inside the mode PyTorch logs ");
-    oplog_print_list(f, &L->addmm_T_log);
-    fprintf(f, ". The \"fewer ops\" claim\n   holds only with the transpose made before the mode: ");
-    oplog_print_list(f, &L->addmm_pre_log);
-    fprintf(f, ".\n");
-    fprintf(f, "4. **Under no_grad AutogradCPU still routes the call** (Stretch). The lab expects the autograd key\n"
-               "   to disappear; the no_grad trace still starts `aten::addmm` at `key=[%s]` - the autograd kernel\n"
-               "   runs, sees grad mode off and records nothing (y.grad_fn is %s). inference_mode is what removes\n"
-               "   the key: there `aten::addmm` is called at `key=[%s]`.\n",
-            ng_key, L->nograd_has_grad_fn ? "set" : "None", in_key);
-    fprintf(f, "5. **float16 linear needs no `_to_copy`** (Pitfalls). On CPU, PyTorch 2.6 has float16 `addmm`,\n"
-               "   and the log is ");
-    oplog_print_list(f, &L->half_log);
-    fprintf(f, ", the same as float32.\n");
-    fprintf(f, "6. **A mode does see backward** (Pitfalls). The lab says LogDispatch captures only the forward;\n"
-               "   that is only because its `with` block ends before `backward()`. Kept open (Stretch), the mode\n"
-               "   logged %zu ops instead of %zu: the backward kernels (%s)%s.\n",
-            L->backward_log.n, L->linear_log.n,
-            oplog_has(&L->backward_log, "aten.mm.default") ? "`ones_like`, `expand`, `mm`, `sum.dim_IntList`, ..."
-                                                           : "none with a matrix product",
-            oplog_has(&L->backward_log, "aten.detach.default")
-                ? " and the `detach` calls AccumulateGrad makes when it stores a new `.grad`"
-                : "");
-    fprintf(f, "7. **`addmm` is one kernel** (Part A). The lab describes `linear -> addmm -> matmul + add`; below\n"
-               "   `[redispatch] op=[aten::addmm], key=[%s]` the trace shows %s: the CPU kernel copies the\n"
-               "   bias into the output (`expand`, `copy_`) and accumulates the product onto it in one gemm\n"
-               "   with beta and alpha (%s).\n",
-            amr_key, addmm_inner_mm_add ? "an inner mm/add" : "no `aten::mm`, `aten::matmul` or `aten::add`",
-            CTORCH_BLAS_NAME);
+    if (R->lab)
+        fprintf(f, "Each point is checked against this run's output above (or trace.log) and, where it says so,\n"
+                   "against PyTorch 2.6's recording.\n\n");
+    else
+        fprintf(f, "Each point is checked against this run's output above (or trace.log); without PyTorch's\n"
+                   "recording, none is compared with PyTorch's own output.\n\n");
+    int item = 0;
+    /* 1: the Half key */
+    if (strstr(s_f16, "Half") == NULL) {
+        char rec16[512] = "", rec32[512] = "";
+        bool r16 = ref_keyset(R, 1, rec16, sizeof rec16), r32 = ref_keyset(R, 2, rec32, sizeof rec32);
+        fprintf(f, "%d. **No Half key for float16** (Part B). The lab expects `CPU + AutogradCPU + Half`; ctorch prints\n"
+                   "   `%s` for float16 and `%s` for float32",
+                ++item, s_f16, s_f32);
+        if (r16 && r32)
+            fprintf(f, ", and PyTorch 2.6's recording printed `%s` and `%s`: %s", rec16, rec32,
+                    strcmp(rec16, s_f16) == 0 && strcmp(rec32, s_f32) == 0 ? "the same" : "not the same");
+        fprintf(f, ". %s\n", L->ks_f16 == L->ks_f32 ? "The dtype is not a dispatch key: the CPU kernel chooses the float16 loop inside."
+                                                     : "Here the two key sets differ.");
+    }
+    /* 2: the mode and aten.linear */
+    if (!mode_saw_linear) {
+        fprintf(f, "%d. **A dispatch mode never sees `aten.linear`** (Part C). The lab expects `aten.linear.default`\n"
+                   "   first; the mode logged ",
+                ++item);
+        oplog_print_list(f, &L->linear_log);
+        if (lin_key)
+            fprintf(f, ". `linear`'s first hop is `[call] op=[aten::linear], key=[%s]`, run by its %s; a mode listens\n"
+                       "   at the Python key, below it, so it sees only what `linear` calls.",
+                    lin_key, ct_slot_kind_name(lt->r[lin].slot));
+        else
+            fprintf(f, ".");
+        fprintf(f, " The function mode %s it and the profiler %s it.", fn_saw_linear ? "sees" : "does not see",
+                prof_linear ? "shows" : "does not show");
+        if (L->infer_log.n)
+            fprintf(f, " Under inference_mode the mode's log starts with `%s`.", L->infer_log.names[0]);
+        fputc(' ', f);
+        compare_log_sentence(f, L, "linear: ", &L->linear_log, "`linear`");
+        fprintf(f, "\n");
+    }
+    /* 3: W.T and permute */
+    if (oplog_has(&L->addmm_T_log, "aten.permute.default")) {
+        fprintf(f, "%d. **`W.T` adds a permute** (Part D). The lab expects `['aten.addmm.default']` for\n"
+                   "   `addmm(b, x, W.T)`; with `W.T` inside the mode ctorch logged ",
+                ++item);
+        oplog_print_list(f, &L->addmm_T_log);
+        fprintf(f, ". With the transpose made before the mode the log is ");
+        oplog_print_list(f, &L->addmm_pre_log);
+        fprintf(f, ". ");
+        compare_log_sentence(f, L, "addmm: ", &L->addmm_T_log, "`addmm(b, x, W.T)`");
+        fprintf(f, "\n");
+    }
+    /* 4: no_grad keeps AutogradCPU in the route */
+    const trace *nt = &L->nograd_trace, *it = &L->infer_trace;
+    route nr = route_of(nt, maker ? maker : "aten::linear"), ir = route_of(it, maker ? maker : "aten::linear");
+    if (nr.call >= 0 && strncmp(nr.call_key, "Autograd", 8) == 0) {
+        fprintf(f, "%d. **Under no_grad the autograd key still routes the call** (Stretch). The lab expects the\n"
+                   "   autograd key to disappear; under no_grad `%s` is still called at `key=[%s]` - the autograd\n"
+                   "   kernel runs, sees grad mode off and records nothing (y.grad_fn is %s).",
+                ++item, maker ? maker : "aten::linear", nr.call_key, L->nograd_has_grad_fn ? "set" : "None");
+        if (ir.call >= 0) fprintf(f, " Under inference_mode it is called at `key=[%s]`.", ir.call_key);
+        fprintf(f, "\n");
+    }
+    /* 5: float16 and _to_copy (the lab's Pitfalls section) */
+    if (!oplog_has(&L->half_log, "aten._to_copy.default")) {
+        fprintf(f, "%d. **float16 linear needs no `_to_copy`** (the lab's Pitfalls section). The float16 log is ", ++item);
+        oplog_print_list(f, &L->half_log);
+        fprintf(f, ", %s float32's. ", half_same ? "the same as" : "not the same as");
+        compare_log_sentence(f, L, "half linear: ", &L->half_log, "float16 `linear`");
+        fprintf(f, "\n");
+    }
+    /* 6: a mode sees backward (the lab's Pitfalls section) */
+    if (L->backward_log.n > L->linear_log.n) {
+        fprintf(f, "%d. **A mode does see backward** (the lab's Pitfalls section). The lab says LogDispatch captures\n"
+                   "   only the forward; that is only because its `with` block ends before `backward()`. Kept open\n"
+                   "   (Stretch), the mode logged %zu ops instead of %zu, among them ",
+                ++item, L->backward_log.n, L->linear_log.n);
+        /* the kinds of op the backward added, in order of first appearance (detach counted apart) */
+        size_t detaches = oplog_count(&L->backward_log, "aten.detach.default");
+        int shown = 0;
+        for (size_t i = L->linear_log.n; i < L->backward_log.n && shown < 6; i++) {
+            if (detaches && strcmp(L->backward_log.names[i], "aten.detach.default") == 0) continue;
+            bool earlier = false;
+            for (size_t k = L->linear_log.n; k < i && !earlier; k++) earlier = strcmp(L->backward_log.names[k], L->backward_log.names[i]) == 0;
+            if (earlier) continue;
+            char s[128];
+            short_name(L->backward_log.names[i], s, sizeof s);
+            fprintf(f, "%s`%s`", shown++ ? ", " : "", s);
+        }
+        if (detaches) {
+            /* where the profiled run of Part E made its detaches: inside AccumulateGrad nodes? */
+            int acc = 0, acc_detach = 0;
+            for (size_t i = 0; i < pt.n; i++) {
+                if (strcmp(pt.l[i].name, "torch::autograd::AccumulateGrad") != 0) continue;
+                acc++;
+                for (size_t k = i + 1; k < pt.n && pt.l[k].depth > pt.l[i].depth; k++)
+                    if (pt.l[k].depth == pt.l[i].depth + 1 && strcmp(pt.l[k].name, "aten::detach") == 0) {
+                        acc_detach++;
+                        break;
+                    }
+            }
+            fprintf(f, " and %zu `detach`", detaches);
+            if (acc && acc_detach == acc)
+                fprintf(f, " (in Part E's profiled run each of the %d `AccumulateGrad` nodes calls `aten::detach` as it\n"
+                           "   stores its leaf's new `.grad`)", acc);
+        }
+        fprintf(f, ".\n");
+    }
+    /* 7: addmm as one kernel, or no addmm at all */
+    long am = trace_find(lt, 0, CT_HOP_CALL, "aten::addmm");
+    route ar = route_of(lt, "aten::addmm");
+    if (am < 0) {
+        fprintf(f, "%d. **No `addmm` here** (Part A). The lab describes `linear -> addmm -> matmul + add`; this run's\n"
+                   "   decision trace has no `aten::addmm`: `linear` became ",
+                ++item);
+        oplog_print_plus(f, &L->linear_log);
+        fprintf(f, ".\n");
+    } else if (ar.redispatch >= 0) {
+        bool inner = false;
+        char found[256] = "";
+        for (size_t i = (size_t)ar.redispatch + 1; i < lt->n && lt->r[i].depth > lt->r[ar.redispatch].depth; i++) {
+            const char *n = ct_op_name(lt->r[i].op);
+            if (!strcmp(n, "aten::mm") || !strcmp(n, "aten::add.Tensor") || !strcmp(n, "aten::matmul")) {
+                inner = true;
+                snprintf(found, sizeof found, "%s", n);
+            }
+        }
+        fprintf(f, "%d. **`addmm` is %s** (Part A). The lab describes `linear -> addmm -> matmul + add`; below\n"
+                   "   `[redispatch] op=[aten::addmm], key=[%s]` the trace shows ",
+                ++item, inner ? "not one kernel here" : "one kernel", ar.redispatch_key);
+        if (inner) fprintf(f, "`%s` among the ops it calls.\n", found);
+        else {
+            fprintf(f, "no `aten::mm`, `aten::matmul` or `aten::add`, only ");
+            size_t shown = 0;
+            for (size_t i = (size_t)ar.redispatch + 1; i < lt->n && lt->r[i].depth > lt->r[ar.redispatch].depth; i++)
+                if (lt->r[i].depth == lt->r[ar.redispatch].depth + 1 && lt->r[i].kind == CT_HOP_CALL)
+                    fprintf(f, "%s`%s`", shown++ ? ", " : "", ct_op_name(lt->r[i].op));
+            if (!shown) fprintf(f, "nothing");
+            fprintf(f, ": the kernel registered at `%s` makes no further dispatcher call for the product, which\n"
+                       "   it computes itself, with beta and alpha.\n",
+                    ar.where ? ar.where : "?");
+        }
+    }
+    if (item == 0) fprintf(f, "This run agrees with every expectation of the lab checked here.\n");
+    free(hl);
+    free(ll);
+    free(pt.l);
     return text_close(&t);
 }
 
@@ -772,23 +1582,23 @@ static char *make_manifest(const lab *L, const char *timestamp, const char *comm
     if (!m) return NULL;
     cJSON_AddStringToObject(m, "lab", "00-dispatcher-trace");
     cJSON_AddStringToObject(m, "ctorch_version", CTORCH_VERSION_STRING);
-    cJSON_AddStringToObject(m, "pytorch_version_followed", CTORCH_PYTORCH_VERSION);
+    cJSON_AddStringToObject(m, "pytorch_version_followed", ct_build_config()->pytorch_version);
     /* the generator's seed (torch.initial_seed()) as an exact integer: a double would round
      * seeds above 2^53 */
     char seed[24];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)L->seed);
     cJSON_AddRawToObject(m, "seed", seed);
     cJSON_AddStringToObject(m, "timestamp_utc", timestamp);
-    cJSON_AddStringToObject(m, "source_hash", CTORCH_SOURCE_HASH);
-    cJSON_AddStringToObject(m, "compiler", CTORCH_COMPILER);
-    cJSON_AddStringToObject(m, "compiler_flags", CTORCH_C_FLAGS);
-    cJSON_AddStringToObject(m, "build_type", CTORCH_BUILD_TYPE);
-    cJSON_AddStringToObject(m, "blas", CTORCH_BLAS_NAME);
-    cJSON_AddStringToObject(m, "json_library", CTORCH_JSON_NAME);
+    cJSON_AddStringToObject(m, "source_hash", ct_build_config()->source_hash);
+    cJSON_AddStringToObject(m, "compiler", ct_build_config()->compiler);
+    cJSON_AddStringToObject(m, "compiler_flags", ct_build_config()->c_flags);
+    cJSON_AddStringToObject(m, "build_type", ct_build_config()->build_type);
+    cJSON_AddStringToObject(m, "blas", ct_build_config()->blas);
+    cJSON_AddStringToObject(m, "json_library", ct_build_config()->json_library);
     if (command) cJSON_AddStringToObject(m, "command", command);
+    if (L->ref.lab) cJSON_AddStringToObject(m, "pytorch_recording", L->ref.dir);
     cJSON *files = cJSON_AddArrayToObject(m, "files");
-    cJSON_AddItemToArray(files, cJSON_CreateString("trace.log"));
-    cJSON_AddItemToArray(files, cJSON_CreateString("REPORT.md"));
+    for (int i = 0; i < L->nfiles; i++) cJSON_AddItemToArray(files, cJSON_CreateString(L->files[i]));
     cJSON_AddItemToArray(files, cJSON_CreateString("manifest.json"));
     char *s = ct_json_dumps(m, 2);
     cJSON_Delete(m);
@@ -804,17 +1614,110 @@ static char *make_manifest(const lab *L, const char *timestamp, const char *comm
     return out;
 }
 
-int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, FILE *progress) {
-    return ct_example_lab00_on(out_dir, seed, false, command, progress);
+const char *ct_example_lab00_default_reference(void) {
+#ifdef CTORCH_REFERENCE_DIR
+    return CTORCH_REFERENCE_DIR;
+#else
+    return "";
+#endif
 }
 
-int ct_example_lab00_on(const char *out_dir, uint64_t seed, bool own_generator, const char *command, FILE *progress) {
+/* Removes the staging folder and whatever the parts left in it. */
+static void stage_remove(const char *stage) {
+    DIR *d = opendir(stage);
+    if (d) {
+        struct dirent *e;
+        char p[4096];
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+            snprintf(p, sizeof p, "%s/%s", stage, e->d_name);
+            unlink(p);
+        }
+        closedir(d);
+    }
+    rmdir(stage);
+}
+
+/* the whole file at path (binary-safe), its length in *len; NULL with errno set */
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 65536;
+            char *nb = realloc(buf, cap + 1);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0) break;
+    }
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    if (bad) {
+        free(buf);
+        errno = EIO;
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* The run's files change together or not at all (Note [Several files together] in
+ * util/atomic_file.h): the parts wrote them into the staging folder; each is prepared beside
+ * its target in out_dir, then all are renamed in place. A failure anywhere leaves out_dir as
+ * it was. */
+static int publish(const lab *L, const char *out_dir) {
+    ct_file_set *set = ct_file_set_new();
+    if (!set) {
+        fprintf(stderr, "ctorch lab00: cannot write %s: %s\n", out_dir, ct_error_message());
+        return -1;
+    }
+    int rc = 0;
+    char from[4096], to[4096];
+    for (int i = 0; i < L->nfiles && rc == 0; i++) {
+        out_path(L, L->files[i], from, sizeof from);
+        snprintf(to, sizeof to, "%s/%s", out_dir, L->files[i]);
+        size_t len = 0;
+        char *body = slurp(from, &len);
+        if (!body) {
+            fprintf(stderr, "ctorch lab00: cannot read back %s: %s\n", from, strerror(errno));
+            rc = -1;
+        } else if (ct_file_set_add(set, to, body, len) != 0) {
+            fprintf(stderr, "ctorch lab00: cannot write %s: %s\n", to, ct_error_message());
+            rc = -1;
+        }
+        free(body);
+    }
+    if (rc == 0 && ct_file_set_commit(set) != 0) {
+        fprintf(stderr, "ctorch lab00: cannot write the files in %s (none was changed): %s\n", out_dir, ct_error_message());
+        rc = -1;
+    }
+    ct_file_set_free(set);
+    return rc;
+}
+
+int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, const char *reference_dir, FILE *progress) {
+    return ct_example_lab00_on(out_dir, seed, false, command, reference_dir, progress);
+}
+
+int ct_example_lab00_on(const char *out_dir, uint64_t seed, bool own_generator, const char *command,
+                        const char *reference_dir, FILE *progress) {
     if (!out_dir || !*out_dir) {
         fprintf(stderr, "ctorch lab00: --out needs a folder\n");
         return 2;
     }
     /* the folder first: an unwritable --out fails before any work */
-    if (mkdir_p(out_dir) != 0) {
+    if (ct_example_mkdir_p(out_dir) != 0) {
         fprintf(stderr, "ctorch lab00: cannot create the output folder '%s': %s\n", out_dir, strerror(errno));
         return 2;
     }
@@ -822,10 +1725,21 @@ int ct_example_lab00_on(const char *out_dir, uint64_t seed, bool own_generator, 
         fprintf(stderr, "ctorch lab00: the output folder '%s' is not writable: %s\n", out_dir, strerror(errno));
         return 2;
     }
-    lab L;
-    memset(&L, 0, sizeof L);
-    L.seed = seed;
-    L.own_generator = own_generator;
+    char stage[4096];
+    if ((size_t)snprintf(stage, sizeof stage, "%s/.lab00.XXXXXX", out_dir) >= sizeof stage || !mkdtemp(stage)) {
+        fprintf(stderr, "ctorch lab00: cannot create a staging folder in '%s': %s\n", out_dir, strerror(errno));
+        return 2;
+    }
+    lab *L = calloc(1, sizeof *L);
+    if (!L) {
+        fprintf(stderr, "ctorch lab00: out of memory\n");
+        stage_remove(stage);
+        return 1;
+    }
+    L->seed = seed;
+    L->own_generator = own_generator;
+    L->out_dir = stage;
+    reference_load(&L->ref, reference_dir);
     int rc = 1;
     char *trace_log = NULL, *report = NULL, *manifest = NULL;
     char timestamp[32];
@@ -837,35 +1751,43 @@ int ct_example_lab00_on(const char *out_dir, uint64_t seed, bool own_generator, 
     struct {
         const char *name;
         int (*fn)(lab *);
-    } parts[] = {{"A baseline linear(x, W, b)", part_a},
+    } parts[] = {{"A baseline linear(x, W, b), written to linear.jsonl", part_a},
                  {"B dispatch key sets", part_b},
                  {"C dispatch-mode log, function-mode view, decision trace", part_c},
-                 {"D addmm directly", part_d},
-                 {"E profiler over forward + backward", part_e},
-                 {"stretch: float16, no_grad vs inference_mode, (x @ W.T) + b, backward", stretch}};
+                 {"D addmm directly, addmm.jsonl and the diff", part_d},
+                 {"E profiler over forward + backward, trace.json, stacks.txt", part_e},
+                 {"stretch: float16, no_grad vs inference_mode, (x @ W.T) + b, backward", stretch},
+                 {"linear's backward graph", draw_graph}};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         if (progress) fprintf(progress, "lab00: part %s\n", parts[i].name);
-        if (parts[i].fn(&L) != 0) goto done;
+        if (parts[i].fn(L) != 0) goto done;
     }
-    trace_log = make_trace_log(&L);
-    report = make_report(&L, timestamp);
-    manifest = make_manifest(&L, timestamp, command);
+    trace_log = make_trace_log(L);
+    if (trace_log) add_file(L, "trace.log");
+    add_file(L, "REPORT.md");
+    report = make_report(L, timestamp);
+    manifest = make_manifest(L, timestamp, command);
     if (!trace_log || !report || !manifest) {
         fprintf(stderr, "ctorch lab00: out of memory writing the report\n");
         goto done;
     }
     rc = 2;
-    {
-        const char *const names[] = {"trace.log", "REPORT.md", "manifest.json"};
-        const char *const contents[] = {trace_log, report, manifest};
-        if (write_all(out_dir, names, contents, 3) != 0) goto done;
+    if (write_out(L, "trace.log", trace_log) != 0) goto done;
+    if (write_out(L, "REPORT.md", report) != 0) goto done;
+    if (write_out(L, "manifest.json", manifest) != 0) goto done;
+    if (publish(L, out_dir) != 0) goto done;
+    if (progress) {
+        fprintf(progress, "lab00: wrote");
+        for (int i = 0; i < L->nfiles; i++) fprintf(progress, " %s/%s", out_dir, L->files[i]);
+        fprintf(progress, "\n");
     }
-    if (progress) fprintf(progress, "lab00: wrote %s/trace.log, %s/REPORT.md, %s/manifest.json\n", out_dir, out_dir, out_dir);
     rc = 0;
 done:
     free(trace_log);
     free(report);
     free(manifest);
-    lab_free(&L);
+    lab_free(L);
+    free(L);
+    stage_remove(stage);
     return rc;
 }

@@ -1,9 +1,11 @@
 /* A standalone program around Lab 00 (examples/lab00.c):
  *
- *     example_lab00 [OUT_DIR] [SEED]
+ *     example_lab00 [OUT_DIR] [SEED] [REFERENCE_DIR]
  *
- * runs the lab part by part and writes OUT_DIR/trace.log, REPORT.md and manifest.json
- * (default experiments/25-dispatcher-trace, seed 42; SEED is any int torch.manual_seed takes). */
+ * runs the lab part by part and writes OUT_DIR/REPORT.md and the files it links (default
+ * experiments/25-dispatcher-trace, seed 42; SEED is any int torch.manual_seed takes;
+ * REFERENCE_DIR holds PyTorch 2.6's recordings of the lab, by default the ones beside the
+ * sources). */
 #include <stdio.h>
 
 #include "ctorch/error.h"
@@ -11,8 +13,8 @@
 #include "seed_arg.h"
 
 int main(int argc, char **argv) {
-    if (argc > 3) {
-        fprintf(stderr, "usage: example_lab00 [OUT_DIR] [SEED]\n");
+    if (argc > 4) {
+        fprintf(stderr, "usage: example_lab00 [OUT_DIR] [SEED] [REFERENCE_DIR]\n");
         return 2;
     }
     const char *out = argc > 1 ? argv[1] : "experiments/25-dispatcher-trace";
@@ -21,5 +23,6 @@ int main(int argc, char **argv) {
         fprintf(stderr, "example_lab00: SEED: %s\n", ct_error_message());
         return 2;
     }
-    return ct_example_lab00(out, seed.value, "example_lab00", stdout);
+    const char *ref = argc > 3 ? argv[3] : ct_example_lab00_default_reference();
+    return ct_example_lab00(out, seed.value, "example_lab00", ref, stdout);
 }

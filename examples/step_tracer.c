@@ -13,13 +13,14 @@
 
 #include "ctorch/autograd.h"
 #include "ctorch/ctorch.h"
+#include "ctorch/json.h"
 #include "ctorch/mode.h"
 #include "ctorch/nn.h"
 #include "ctorch/optim.h"
 #include "ctorch/subclass.h"
+#include "ctorch/trace.h"
 #include "seed_arg.h"
 #include "step_tracer.h"
-#include "util/json.h"
 
 static const char *const MM_LIKE[] = {"aten.mm.default", "aten.addmm.default", "aten.bmm.default"};
 
@@ -79,19 +80,29 @@ static int run_step(uint64_t seed, bool own, ct_op_counter *counter, step_out *o
     opt = ct_sgd_new(params, 4, ct_sgd_defaults(0.1));
     if (!opt) goto done;
     if (counter && (ct_op_counter_set_phase(counter, "forward") != 0 || ct_op_counter_push(counter) != 0)) goto done;
+    if (counter) ct_trace_set_phase("forward"); /* the same phases in a trace file, if one is open */
     out->logits = ct_module_forward(model, x);
-    loss = out->logits ? ct_cross_entropy(out->logits, y, NULL, CT_REDUCTION_MEAN, -100, 0.0) : NULL;
+    loss = out->logits ? ct_cross_entropy(out->logits, y, NULL, -100, CT_REDUCTION_MEAN, 0.0) : NULL;
     int ok = loss != NULL;
-    if (counter) ct_op_counter_set_phase(counter, "backward");
+    if (counter) {
+        ct_op_counter_set_phase(counter, "backward");
+        ct_trace_set_phase("backward");
+    }
     ok = ok && ct_backward(loss, NULL, false) == 0;
     /* plain_step keeps copies of the gradients (outside any mode) */
     for (int i = 0; ok && !counter && i < 4; i++) {
         out->grads[i] = ct_clone(ct_tensor_grad(params[i]), CT_MEMORY_FORMAT_NONE);
         ok = out->grads[i] != NULL;
     }
-    if (counter) ct_op_counter_set_phase(counter, "optimizer");
+    if (counter) {
+        ct_op_counter_set_phase(counter, "optimizer");
+        ct_trace_set_phase("optimizer");
+    }
     ok = ok && ct_optimizer_step(opt) == 0;
-    if (counter) ct_op_counter_pop(counter);
+    if (counter) {
+        ct_op_counter_pop(counter);
+        ct_trace_set_phase(NULL);
+    }
     for (int i = 0; ok && i < 4; i++) {
         ct_tensor *d = ct_detach(params[i]);
         out->params[i] = d ? ct_clone(d, CT_MEMORY_FORMAT_NONE) : NULL;
@@ -134,7 +145,7 @@ static int subclass_step(uint64_t seed, bool own, ct_logging_tensor_log *log, ct
     h1 = ct_linear(lx, w[0], w[1]);
     h = h1 ? ct_relu(h1) : NULL;
     logits = h ? ct_linear(h, w[2], w[3]) : NULL;
-    loss = logits ? ct_cross_entropy(logits, ly, NULL, CT_REDUCTION_MEAN, -100, 0.0) : NULL;
+    loss = logits ? ct_cross_entropy(logits, ly, NULL, -100, CT_REDUCTION_MEAN, 0.0) : NULL;
     if (!loss || ct_backward(loss, NULL, false) != 0) goto done;
     *grad_is_logging = ct_logging_tensor_elem(ct_tensor_grad(w[0])) != NULL;
     for (int i = 0; i < 4; i++) {
@@ -246,6 +257,22 @@ done:
     ct_op_counter_free(counter);
     ct_logging_tensor_log_free(log);
     return text;
+}
+
+int ct_example_step_trace(uint64_t seed, const char *path, const char *program) {
+    ct_op_counter *counter = ct_op_counter_new();
+    if (!counter) return -1;
+    ct_trace_file_options o = {program, true, seed, 0};
+    if (ct_trace_file_open(path, &o) != 0) {
+        ct_op_counter_free(counter);
+        return -1;
+    }
+    step_out out;
+    int rc = run_step(seed, false, counter, &out);
+    if (rc == 0) step_out_free(&out);
+    if (ct_trace_file_close() != 0) rc = -1;
+    ct_op_counter_free(counter);
+    return rc;
 }
 
 int ct_example_subclass_log(uint64_t seed, char ***names, size_t *n) {

@@ -31,6 +31,10 @@ char *ct_example_step_json_on(uint64_t seed, bool own_generator);
  * make_batch(seed + 1) seeds a generator with it; 2^64 - 1 fails there as in PyTorch
  * ("Overflow when unpacking long"). Returns 0, or -1 with ct_example_seed_parse's errors. */
 int ct_example_step_seed(const char *text, uint64_t *seed);
+/* The traced step of the seed script (traced_step: the model, the batch, then forward, backward
+ * and the optimizer under an op-counting dispatch mode, with those phases) written to a trace
+ * file at path (header program `program`, seed `seed`). 0, or -1 with the library's error. */
+int ct_example_step_trace(uint64_t seed, const char *path, const char *program);
 /* The LoggingTensor log of subclass_step(seed): *names (free() the array; the strings are
  * borrowed) and its length. 0 or -1. */
 int ct_example_subclass_log(uint64_t seed, char ***names, size_t *n);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the libraries ctorch builds on when this is a Debian machine we may install on:
 # cJSON (libcjson-dev, required: the build stops without it), OpenBLAS (libopenblas-dev,
-# optional: without it matrix products use a plain loop) and pkg-config to find them.
+# optional: without it matrix products use a plain loop), pkg-config to find them, and
+# Graphviz (graphviz, optional: its dot program draws autograd graphs as SVG; without it the
+# lab writes the DOT file only and says so).
 # Never fails itself; cmake says what is still missing.
 #   scripts/deps.sh [graphviz]   graphviz: also Graphviz, to draw docs/architecture/*.svg
 set -u
@@ -9,6 +11,7 @@ want=()
 command -v pkg-config >/dev/null 2>&1 || want+=(pkg-config)
 pkg-config --exists openblas 2>/dev/null || want+=(libopenblas-dev)
 pkg-config --exists libcjson 2>/dev/null || want+=(libcjson-dev)
+command -v dot >/dev/null 2>&1 || want+=(graphviz)
 for extra in "$@"; do
   case $extra in
     graphviz) command -v dot >/dev/null 2>&1 || want+=(graphviz) ;;

@@ -2,10 +2,12 @@
 # Builds ctorch (release) into build/ and runs the main job: the two seed experiments.
 #   Lab 00 (dispatcher trace over linear)  -> experiments/25-dispatcher-trace/{trace.log,REPORT.md,manifest.json}
 #   the training-step tracer, seeds 0..2   -> experiments/20-dispatch-tracer/seed-N.json (also printed)
+#   MiniGPT, default options               -> experiments/30-minigpt/{minigpt.json,summary.json,profile.txt,
+#                                             trace.log,loss.svg,REPORT.md}
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCTORCH_LTO=ON >/dev/null
 cmake --build build -j"$(nproc)"
 ./build/bin/ctorch keys
 ./build/bin/ctorch dump aten::addmm
@@ -15,3 +17,5 @@ for seed in 0 1 2; do
   echo "== ctorch step --seed $seed"
   ./build/bin/ctorch step --seed "$seed" --json-out "experiments/20-dispatch-tracer/seed-$seed.json"
 done
+echo "== ctorch gpt --out experiments/30-minigpt"
+./build/bin/ctorch gpt --out experiments/30-minigpt

@@ -2,7 +2,10 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ctorch/error.h"
 #include "ctorch/mode.h"
@@ -99,4 +102,35 @@ void ct_test_check_op_log(const char *file, int line, const char *what, struct c
     ct_test_fail(file, line, "%s log differs\n   got: %s\n  want: %s", what, got ? got : "?", exp ? exp : "(not recorded)");
     ct_free(got);
     if (exp) cJSON_free(exp);
+}
+
+ct_test_run ct_test_run_program(const char *exe, const char *argv0, const char *const *args, const char *work_dir) {
+    ct_test_run r = {-1, NULL, NULL};
+    char out[600], err[600];
+    snprintf(out, sizeof out, "%s/stdout.txt", work_dir);
+    snprintf(err, sizeof err, "%s/stderr.txt", work_dir);
+    const char *argv[32] = {argv0};
+    int n = 1;
+    for (; args[n - 1] && n < 31; n++) argv[n] = args[n - 1];
+    argv[n] = NULL;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0) _exit(127);
+        execv(exe, (char *const *)argv);
+        _exit(127);
+    }
+    int st;
+    if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st)) r.status = WEXITSTATUS(st);
+    r.out = ct_test_read_file(out, NULL);
+    r.err = ct_test_read_file(err, NULL);
+    if (!r.out) r.out = calloc(1, 1);
+    if (!r.err) r.err = calloc(1, 1);
+    return r;
+}
+
+void ct_test_run_free(ct_test_run *r) {
+    free(r->out);
+    free(r->err);
 }

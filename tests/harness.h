@@ -55,6 +55,17 @@ struct cJSON;
 #define CHECK_OP_LOG(what, logger, want) ct_test_check_op_log(__FILE__, __LINE__, (what), (logger), (want))
 void ct_test_check_op_log(const char *file, int line, const char *what, struct ct_op_logger *l, const struct cJSON *want);
 
+/* A program run by ct_test_run_program: its exit status (-1 if it did not exit normally) and
+ * what it wrote to stdout and stderr (never NULL). */
+typedef struct ct_test_run {
+    int status;
+    char *out, *err;
+} ct_test_run;
+/* Runs exe with argv[0] = argv0 and args (NULL-terminated, at most 30), no shell in between, so
+ * any byte but NUL reaches the program as given; stdout and stderr go through files in work_dir. */
+ct_test_run ct_test_run_program(const char *exe, const char *argv0, const char *const *args, const char *work_dir);
+void ct_test_run_free(ct_test_run *r);
+
 /* Prints the summary and returns the process exit code (0 only if every check passed). */
 int ct_test_finish(const char *name);
 

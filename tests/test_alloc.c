@@ -261,7 +261,7 @@ static void trainer_free(trainer *t) {
 static int step(trainer *t) {
     if (ct_optimizer_zero_grad(t->opt, true) != 0) return -1;
     ct_tensor *logits = ct_module_forward(t->model, t->x);
-    ct_tensor *loss = logits ? ct_cross_entropy(logits, t->y, NULL, CT_REDUCTION_MEAN, -100, 0.0) : NULL;
+    ct_tensor *loss = logits ? ct_cross_entropy(logits, t->y, NULL, -100, CT_REDUCTION_MEAN, 0.0) : NULL;
     int rc = loss && ct_backward(loss, NULL, false) == 0 && ct_optimizer_step(t->opt) == 0 ? 0 : -1;
     ct_tensor_release(loss);
     ct_tensor_release(logits);

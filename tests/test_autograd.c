@@ -193,7 +193,7 @@ static void function_modes(void) {
     fl = ct_function_logger_new();
     ct_function_logger_push(fl);
     ct_tensor *logits = ct_module_forward(model, in);
-    ct_tensor *loss = ct_cross_entropy(logits, tg, NULL, CT_REDUCTION_MEAN, -100, 0.0);
+    ct_tensor *loss = ct_cross_entropy(logits, tg, NULL, -100, CT_REDUCTION_MEAN, 0.0);
     ct_function_logger_pop(fl);
     const char *want[] = {"linear", "relu", "linear", "cross_entropy"};
     CHECK_INT_EQ(ct_function_logger_count(fl), 4);
@@ -201,7 +201,7 @@ static void function_modes(void) {
     ct_function_logger_free(fl);
     CHECK_INT_EQ(ct_function_mode_pop(), -1);
     CHECK_ERROR(CT_ERR_RUNTIME, "trying to pop from empty function mode stack");
-    CHECK_INT_EQ(ct_dispatch_mode_pop(), -1);
+    CHECK_INT_EQ(ct_dispatch_mode_pop(1), -1);
     CHECK_ERROR(CT_ERR_RUNTIME, "trying to pop from empty mode stack");
     ct_tensor_release(logits);
     ct_tensor_release(loss);
@@ -225,11 +225,20 @@ static void nested_modes(void) {
     ct_op_logger *inner = ct_op_logger_new();
     ct_tensor *x = rg(3);
     ct_op_logger_push(inner);
-    ct_dispatch_mode_push(nested_outer, inner);
+    int outer = ct_dispatch_mode_push(nested_outer, inner);
+    CHECK(outer > 0);
     CHECK(ct_keyset_has(ct_tls_included(), CT_KEY_Python));
     ct_tensor *y = ct_relu(x);
-    ct_dispatch_mode_pop();
-    ct_op_logger_pop(inner);
+    /* the inner logger cannot be exited while the outer mode is innermost: nothing is popped */
+    CHECK_INT_EQ(ct_op_logger_pop(inner), -1);
+    CHECK_INT_EQ(ct_dispatch_mode_stack_len(), 2);
+    char msg[160];
+    snprintf(msg, sizeof msg, "ct_dispatch_mode_pop: mode %d is not the innermost mode (%d is); modes are exited in reverse order of entering",
+             outer - 1, outer);
+    CHECK_ERROR(CT_ERR_RUNTIME, msg);
+    CHECK_INT_EQ(ct_dispatch_mode_pop(outer), 0);
+    CHECK_INT_EQ(ct_dispatch_mode_pop(outer), -1); /* a handle pops once */
+    CHECK_INT_EQ(ct_op_logger_pop(inner), 0);
     CHECK(!ct_keyset_has(ct_tls_included(), CT_KEY_Python));
     CHECK(!ct_keyset_has(ct_tls_included(), CT_KEY_PythonTLSSnapshot));
     /* the inner mode sees relu (and the detach of the saved output) */

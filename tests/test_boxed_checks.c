@@ -175,7 +175,7 @@ static void c_mistakes(void) {
              "aten::add() Expected a value of type 'Tensor' for argument 'other' but instead found type 'invalid ct_value'.\n"
              "Position: 1\nValue: <ct_value with invalid tag %d>\nDeclaration: aten::add.Tensor(Tensor self, Tensor other, *, "
              "Scalar alpha=1) -> Tensor\nCast error details: a ct_value's tag must be a ct_tag (0 to %d)",
-             (int)bad.tag, (int)CT_TAG_OBJECT);
+             (int)bad.tag, (int)CT_TAG_TENSORLIST);
     CHECK_ERROR(CT_ERR_RUNTIME, want);
     /* a TENSOR tag holding NULL is None */
     a[1].tag = CT_TAG_TENSOR;

@@ -32,43 +32,15 @@ static char work_dir[512];
 
 /* ---- running the program -------------------------------------------------------------------- */
 
-typedef struct {
-    int status; /* exit status, or -1 if it did not exit normally */
-    char *out, *err;
-} run_result;
+typedef ct_test_run run_result;
 
-static void run_free(run_result *r) {
-    free(r->out);
-    free(r->err);
-}
+static void run_free(run_result *r) { ct_test_run_free(r); }
 
-/* Runs build/bin/PROG with args (NULL-terminated, without argv[0]); no shell in between, so
- * any byte but NUL reaches the program as given. */
+/* Runs build/bin/PROG with args (NULL-terminated, without argv[0]). */
 static run_result run_program(const char *prog, const char *const *args) {
-    run_result r = {-1, NULL, NULL};
-    char exe[600], out[600], err[600];
+    char exe[600];
     snprintf(exe, sizeof exe, "%s/bin/%s", CT_BINARY_DIR, prog);
-    snprintf(out, sizeof out, "%s/stdout.txt", work_dir);
-    snprintf(err, sizeof err, "%s/stderr.txt", work_dir);
-    const char *argv[32] = {prog};
-    int n = 1;
-    for (; args[n - 1] && n < 31; n++) argv[n] = args[n - 1];
-    argv[n] = NULL;
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0) _exit(127);
-        execv(exe, (char *const *)argv);
-        _exit(127);
-    }
-    int st;
-    if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st)) r.status = WEXITSTATUS(st);
-    r.out = ct_test_read_file(out, NULL);
-    r.err = ct_test_read_file(err, NULL);
-    if (!r.out) r.out = calloc(1, 1);
-    if (!r.err) r.err = calloc(1, 1);
-    return r;
+    return ct_test_run_program(exe, prog, args, work_dir);
 }
 
 static run_result run_ctorch(const char *const *args) { return run_program("ctorch", args); }
@@ -125,7 +97,7 @@ static void expect_help(const char *const *args, const char *cmd) {
 }
 
 static void test_help_and_version(const cJSON *golden) {
-    static const char *const required[] = {"keys", "dump", "ops", "trace", "lab00", "step", "help"};
+    static const char *const required[] = {"keys", "dump", "ops", "trace", "diff", "lab00", "step", "gpt", "help"};
     char names[MAX_COMMANDS][32];
     const char *help_args[] = {"--help", NULL}, *h_args[] = {"-h", NULL}, *help_cmd[] = {"help", NULL};
     run_result r = run_ctorch(help_args);
@@ -205,7 +177,8 @@ static void test_usage_errors(const cJSON *golden) {
     static const struct {
         const char *name, *args_ok[3]; /* arguments that make a valid call, before the extra one */
     } cmds[] = {{"keys", {NULL}},  {"dump", {"aten::add.Tensor", NULL}}, {"ops", {NULL}}, {"trace", {NULL}},
-                {"lab00", {NULL}}, {"step", {"--seed", "1", NULL}},       {"help", {"step", NULL}}};
+                {"diff", {"a.jsonl", "b.jsonl", NULL}}, {"lab00", {NULL}}, {"step", {"--seed", "1", NULL}},
+                {"help", {"step", NULL}}, {"gpt", {"--tied", NULL}}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         const char *n = cmds[i].name;
         const char *u1[] = {n, "--bogus", NULL}, *u2[] = {n, "-q", NULL}, *u3[] = {n, "--help=yes", NULL};
@@ -493,14 +466,14 @@ static void test_example_programs(void) {
     CHECK_STR_EQ(a.out, b.out);
     run_free(&a);
     run_free(&b);
-    const char *lab_bad[] = {"unused", "-9223372036854775809", NULL}, *lab_extra[] = {"a", "1", "2", NULL};
+    const char *lab_bad[] = {"unused", "-9223372036854775809", NULL}, *lab_extra[] = {"a", "1", "2", "3", NULL};
     r = run_program("example_lab00", lab_bad);
     CHECK_INT_EQ(r.status, 2);
     CHECK_STR_EQ(r.err, "example_lab00: SEED: Overflow when unpacking long\n");
     run_free(&r);
     r = run_program("example_lab00", lab_extra);
     CHECK_INT_EQ(r.status, 2);
-    CHECK_STR_EQ(r.err, "usage: example_lab00 [OUT_DIR] [SEED]\n");
+    CHECK_STR_EQ(r.err, "usage: example_lab00 [OUT_DIR] [SEED] [REFERENCE_DIR]\n");
     run_free(&r);
 }
 

@@ -75,7 +75,7 @@ static void run_case(const char *name, cJSON *rec) {
     ct_tensor_set_requires_grad(x, true);
     ct_op_logger *f = ct_op_logger_new(), *b = ct_op_logger_new();
     ct_op_logger_push(f);
-    ct_tensor *loss = ct_cross_entropy(x, y, w, red, ignore, smoothing);
+    ct_tensor *loss = ct_cross_entropy(x, y, w, ignore, red, smoothing);
     ct_op_logger_pop(f);
     CHECK_MSG(loss != NULL, "%s: %s", name, ct_error_message());
     if (loss) {
@@ -94,7 +94,7 @@ static void run_case(const char *name, cJSON *rec) {
     }
     /* the same loss without a mode (the non-subclass branches) gives the same values */
     ct_tensor *x2 = ct_detach(x);
-    ct_tensor *loss2 = ct_cross_entropy(x2, y, w, red, ignore, smoothing);
+    ct_tensor *loss2 = ct_cross_entropy(x2, y, w, ignore, red, smoothing);
     check_values(name, "loss without a mode", loss2, cJSON_GetObjectItemCaseSensitive(rec, "out"));
     ct_tensor_release(loss2);
     ct_tensor_release(x2);
@@ -140,7 +140,7 @@ static bool ce_fails(const int64_t *t, int64_t nt, ct_dtype tdt, const int64_t *
     } else {
         y = ct_zeros(tshape, tnd, tdt);
     }
-    ct_tensor *loss = ct_cross_entropy(x, y, weight, CT_REDUCTION_MEAN, ignore, smoothing);
+    ct_tensor *loss = ct_cross_entropy(x, y, weight, ignore, CT_REDUCTION_MEAN, smoothing);
     bool failed = loss == NULL;
     ct_tensor_release(loss);
     ct_tensor_release(x);
@@ -171,7 +171,7 @@ static void misuse(cJSON *cases) {
     double one = 1.0;
     int64_t zero = 0;
     ct_tensor *x0 = ct_tensor_from_doubles(&one, NULL, 0, CT_FLOAT32), *y0 = ct_tensor_from_data(&zero, NULL, 0, CT_INT64);
-    ct_tensor *l0 = ct_cross_entropy(x0, y0, NULL, CT_REDUCTION_MEAN, -100, 0);
+    ct_tensor *l0 = ct_cross_entropy(x0, y0, NULL, -100, CT_REDUCTION_MEAN, 0);
     expect_error(cases, "scalar_input", l0 == NULL);
     ct_tensor_release(l0);
     ct_tensor_release(x0);

@@ -368,8 +368,56 @@ static void test_lookup_errors(void) {
     CHECK(ct_op_slot(NULL, CT_KEY_CPU).kind == CT_SLOT_MISSING);
 }
 
+/* every "registered at FILE:LINE" that the dumps of every op show names a line that exists
+ * in the source tree (the sites are recorded with CT_HERE, not written by hand) */
+static int site_ok(const char *where) {
+    const char *colon = strrchr(where, ':');
+    if (!colon) return 0;
+    char file[256];
+    size_t n = (size_t)(colon - where);
+    if (n >= sizeof file) return 0;
+    memcpy(file, where, n);
+    file[n] = '\0';
+    long line = strtol(colon + 1, NULL, 10);
+    size_t len = 0;
+    char *text = ct_test_read_file(ct_test_source(file), &len);
+    if (!text) return 0;
+    long lines = 0;
+    for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
+    free(text);
+    return line >= 1 && line <= lines;
+}
+
+static void test_registration_sites(void) {
+    int bad = 0, seen = 0;
+    for (int i = 0; i < ct_op_count(); i++) {
+        const ct_op *op = ct_op_at(i);
+        char *dump = ct_op_dump(op), *table = ct_op_dump_table(op);
+        const char *texts[2] = {dump, table};
+        for (int k = 0; k < 2; k++) {
+            for (const char *p = texts[k]; p && (p = strstr(p, "registered at ")) != NULL;) {
+                p += strlen("registered at ");
+                char where[300];
+                size_t w = strcspn(p, " \n");
+                if (w >= sizeof where) w = sizeof where - 1;
+                memcpy(where, p, w);
+                where[w] = '\0';
+                seen++;
+                if (!site_ok(where)) {
+                    if (bad++ < 5) ct_test_fail(__FILE__, __LINE__, "%s: registration site %s is not a line of the tree", ct_op_name(op), where);
+                }
+            }
+        }
+        ct_free(dump);
+        ct_free(table);
+    }
+    CHECK_INT_EQ(bad, 0);
+    CHECK(seen > 1000);
+}
+
 int main(void) {
     int64_t live0 = ct_testing_live_tensors();
+    test_registration_sites();
     test_trace_format();
     test_trace_ring();
     test_registration();

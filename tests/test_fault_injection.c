@@ -36,7 +36,7 @@ static int workload(void) {
     if (!x || !t) goto done;
     if (ct_op_logger_push(log) != 0) goto done;
     logits = ct_module_forward(model, x);
-    loss = logits ? ct_cross_entropy(logits, t, NULL, CT_REDUCTION_MEAN, -100, 0.0) : NULL;
+    loss = logits ? ct_cross_entropy(logits, t, NULL, -100, CT_REDUCTION_MEAN, 0.0) : NULL;
     int brc = loss ? ct_backward(loss, NULL, false) : -1;
     ct_op_logger_pop(log);
     if (!loss || brc != 0) goto done;

@@ -10,7 +10,7 @@
 #include "ctorch/autograd.h"
 #include "ctorch/ctorch.h"
 #include "ctorch/testing.h"
-#include "dispatch/registry.h"
+#include "ops/builtin.h"
 #include "harness.h"
 
 #define MAXIN 4
@@ -139,6 +139,172 @@ static ct_tensor *f_masked_fill_(ct_tensor **in) {
     ct_tensor_release(m);
     return c;
 }
+static ct_tensor *f_slice(ct_tensor **in) {
+    int64_t s = 1, e = 5;
+    return ct_slice(in[0], 1, &s, &e, 2);
+}
+static ct_tensor *f_select(ct_tensor **in) { return ct_select(in[0], 1, -2); }
+static ct_tensor *f_select_backward(ct_tensor **in) {
+    int64_t sizes[3] = {2, 4, 3};
+    return ct_select_backward(in[0], sizes, 3, 1, 2);
+}
+static ct_tensor *f_slice_backward(ct_tensor **in) {
+    int64_t sizes[2] = {3, 7};
+    return ct_slice_backward(in[0], sizes, 2, 1, 1, 6, 2);
+}
+/* pieces 0 and 2 used, piece 1 unused: its gradient is undefined and becomes zeros */
+static ct_tensor *use_pieces(ct_tensor **p, int64_t n) {
+    ct_tensor *a = n == 3 ? ct_mul_scalar(p[0], ct_double(2.0)) : NULL;
+    ct_tensor *r = a ? ct_add(a, p[2], ct_int(1)) : NULL;
+    ct_tensor_release(a);
+    for (int64_t i = 0; i < n; i++) ct_tensor_release(p[i]);
+    ct_free(p);
+    return r;
+}
+static ct_tensor *f_split(ct_tensor **in) {
+    ct_tensor **p = NULL;
+    int64_t n = 0;
+    if (ct_split(in[0], 2, 1, &p, &n) != 0) return NULL;
+    return use_pieces(p, n);
+}
+static ct_tensor *f_split_with_sizes(ct_tensor **in) {
+    ct_tensor **p = NULL;
+    int64_t n = 0, sz[3] = {2, 3, 2};
+    if (ct_split_with_sizes(in[0], sz, 3, 0, &p, &n) != 0) return NULL;
+    ct_tensor *a = ct_sum_dim(p[0], NULL, 0, false, CT_DTYPE_UNDEFINED), *b = ct_sum_dim(p[2], NULL, 0, false, CT_DTYPE_UNDEFINED);
+    ct_tensor *r = a && b ? ct_sub(a, b, ct_int(1)) : NULL;
+    ct_tensor_release(a);
+    ct_tensor_release(b);
+    for (int64_t i = 0; i < n; i++) ct_tensor_release(p[i]);
+    ct_free(p);
+    return r;
+}
+static ct_tensor *f_cat(ct_tensor **in) { return ct_cat(in, 3, 1); }
+static ct_tensor *f_stack(ct_tensor **in) { return ct_stack(in, 2, 1); }
+static ct_tensor *f_tril(ct_tensor **in) { return ct_tril(in[0], -1); }
+static ct_tensor *f_bmm(ct_tensor **in) { return ct_bmm(in[0], in[1]); }
+static ct_tensor *f_bmm_transposed(ct_tensor **in) {
+    ct_tensor *t = ct_transpose(in[1], 1, 2);
+    ct_tensor *r = t ? ct_bmm(in[0], t) : NULL;
+    ct_tensor_release(t);
+    return r;
+}
+static ct_tensor *f_dot(ct_tensor **in) { return ct_dot(in[0], in[1]); }
+static ct_tensor *f_mv(ct_tensor **in) { return ct_mv(in[0], in[1]); }
+static ct_tensor *index_tensor(void) {
+    double v[5] = {3, 0, 3, 5, 1};
+    int64_t n = 5;
+    return ct_tensor_from_doubles(v, &n, 1, CT_INT64);
+}
+static ct_tensor *f_embedding(ct_tensor **in) {
+    ct_tensor *idx = index_tensor();
+    int64_t s2[2] = {1, 5};
+    ct_tensor *i2 = ct_view(idx, s2, 2); /* the reshape/view path */
+    ct_tensor *r = ct_embedding(in[0], i2, -1, false, false);
+    ct_tensor_release(i2);
+    ct_tensor_release(idx);
+    return r;
+}
+static ct_tensor *f_embedding_dense_backward(ct_tensor **in) {
+    ct_tensor *idx = index_tensor();
+    ct_tensor *r = ct_embedding_dense_backward(in[0], idx, 7, 3, false); /* padding_idx 3 */
+    ct_tensor_release(idx);
+    return r;
+}
+static ct_tensor *layer_norm(ct_tensor **in, bool bias) {
+    int64_t ns[1] = {4};
+    ct_tensor *out = NULL, *mean = NULL, *rstd = NULL;
+    ct_native_layer_norm(in[0], ns, 1, in[1], bias ? in[2] : NULL, 1e-5, &out, &mean, &rstd);
+    ct_tensor_release(mean);
+    ct_tensor_release(rstd);
+    return out;
+}
+static ct_tensor *f_layer_norm(ct_tensor **in) { return layer_norm(in, true); }
+static ct_tensor *f_layer_norm_nobias(ct_tensor **in) { return layer_norm(in, false); }
+static ct_tensor *f_gelu(ct_tensor **in) { return ct_gelu(in[0], "none"); }
+static ct_tensor *f_gelu_tanh(ct_tensor **in) { return ct_gelu(in[0], "tanh"); }
+static ct_tensor *f_softmax(ct_tensor **in) { return ct__softmax(in[0], 1, false); }
+static ct_tensor *f_safe_softmax(ct_tensor **in) {
+    /* a row of -inf gives zeros; the gradient flows through the others */
+    ct_tensor *m = mask_2x3();
+    ct_tensor *x = ct_masked_fill(in[0], m, ct_double(-INFINITY));
+    ct_tensor *r = x ? ct__safe_softmax(x, 0, CT_DTYPE_UNDEFINED) : NULL;
+    ct_tensor_release(x);
+    ct_tensor_release(m);
+    return r;
+}
+static ct_tensor *f_where(ct_tensor **in) {
+    ct_tensor *m = mask_2x3();
+    ct_tensor *r = ct_where(m, in[0], in[1]);
+    ct_tensor_release(m);
+    return r;
+}
+static ct_tensor *f_div__scalar(ct_tensor **in) {
+    ct_tensor *c = ct_mul_scalar(in[0], ct_int(1));
+    if (c && ct_div__scalar(c, ct_double(-4.0)) != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+/* a random in-place op with a fixed generator, so every evaluation draws the same numbers */
+static ct_tensor *random_inplace(ct_tensor **in, bool bern) {
+    ct_tensor *c = ct_mul_scalar(in[0], ct_int(1));
+    ct_generator *g = ct_generator_new();
+    ct_generator_manual_seed(g, 7);
+    int rc = c ? (bern ? ct_bernoulli__float(c, 0.5, g) : ct_exponential_(c, 2.0, g)) : -1;
+    ct_generator_release(g);
+    if (rc != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    /* keep the input in the graph (y = noise + 0 * x has gradient 0 from the noise) */
+    return c;
+}
+static ct_tensor *f_bernoulli_(ct_tensor **in) { return random_inplace(in, true); }
+static ct_tensor *f_exponential_(ct_tensor **in) { return random_inplace(in, false); }
+static ct_tensor *f_sqrt(ct_tensor **in) { return ct_sqrt(in[0]); }
+static ct_tensor *f_reciprocal(ct_tensor **in) { return ct_reciprocal(in[0]); }
+static ct_tensor *f_lerp(ct_tensor **in) { return ct_lerp_scalar(in[0], in[1], ct_double(0.3)); }
+static ct_tensor *f_lerp_(ct_tensor **in) {
+    ct_tensor *c = ct_mul_scalar(in[0], ct_int(1));
+    if (c && ct_lerp_scalar_(c, in[1], ct_double(0.7)) != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+static ct_tensor *f_addcmul(ct_tensor **in) { return ct_addcmul(in[0], in[1], in[2], ct_double(0.5)); }
+static ct_tensor *f_addcmul_(ct_tensor **in) {
+    ct_tensor *c = ct_mul_scalar(in[0], ct_int(1));
+    if (c && ct_addcmul_(c, in[1], in[2], ct_double(-1.5)) != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+static ct_tensor *f_addcdiv(ct_tensor **in) { return ct_addcdiv(in[0], in[1], in[2], ct_double(0.5)); }
+static ct_tensor *f_addcdiv_(ct_tensor **in) {
+    ct_tensor *c = ct_mul_scalar(in[0], ct_int(1));
+    if (c && ct_addcdiv_(c, in[1], in[2], ct_double(-2.0)) != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+static ct_tensor *f_vector_norm(ct_tensor **in) { return ct_linalg_vector_norm(in[0], ct_int(2), NULL, 0, false, CT_DTYPE_UNDEFINED); }
+static ct_tensor *f_vector_norm_dim(ct_tensor **in) {
+    int64_t d[1] = {1};
+    return ct_linalg_vector_norm(in[0], ct_double(2.0), d, 1, false, CT_DTYPE_UNDEFINED);
+}
+static ct_tensor *flash(ct_tensor **in, bool causal) {
+    ct_tensor *o = NULL, *lse = NULL;
+    ct__scaled_dot_product_flash_attention_for_cpu(in[0], in[1], in[2], 0.0, causal, NULL, NULL, &o, &lse);
+    ct_tensor_release(lse);
+    return o;
+}
+static ct_tensor *f_flash(ct_tensor **in) { return flash(in, false); }
+static ct_tensor *f_flash_causal(ct_tensor **in) { return flash(in, true); }
 #define S1(a) {a}
 static const gcase cases[] = {
     {"aten::addmm", 3, {{4}, {3, 5}, {5, 4}}, {1, 2, 2}, {0}, f_addmm},
@@ -177,6 +343,43 @@ static const gcase cases[] = {
     {"aten::nll_loss_forward", 1, {{5, 3}}, {2}, {0}, f_nll_none},
     {"aten::masked_fill.Scalar", 1, {{2, 3}}, {2}, {0}, f_masked_fill},
     {"aten::masked_fill_.Scalar", 1, {{2, 3}}, {2}, {0}, f_masked_fill_},
+    {"aten::slice.Tensor", 1, {{3, 7}}, {2}, {0}, f_slice},
+    {"aten::select.int", 1, {{2, 4, 3}}, {3}, {0}, f_select},
+    {"aten::select_backward", 1, {{2, 3}}, {2}, {0}, f_select_backward},
+    {"aten::slice_backward", 1, {{3, 3}}, {2}, {0}, f_slice_backward},
+    {"aten::split.Tensor", 1, {{2, 6}}, {2}, {0}, f_split},
+    {"aten::split_with_sizes", 1, {{7, 2}}, {2}, {0}, f_split_with_sizes},
+    {"aten::cat", 3, {{2, 3}, {2, 1}, {2, 2}}, {2, 2, 2}, {0}, f_cat},
+    {"aten::stack", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_stack},
+    {"aten::tril", 1, {{2, 3, 4}}, {3}, {0}, f_tril},
+    {"aten::bmm", 2, {{2, 3, 4}, {2, 4, 5}}, {3, 3}, {0}, f_bmm},
+    {"aten::bmm", 2, {{3, 9, 8}, {3, 6, 8}}, {3, 3}, {0}, f_bmm_transposed},
+    {"aten::dot", 2, {{5}, {5}}, {1, 1}, {0}, f_dot},
+    {"aten::mv", 2, {{3, 4}, {4}}, {2, 1}, {0}, f_mv},
+    {"aten::embedding", 1, {{7, 3}}, {2}, {0}, f_embedding},
+    {"aten::embedding_dense_backward", 1, {{5, 3}}, {2}, {0}, f_embedding_dense_backward},
+    {"aten::native_layer_norm", 3, {{3, 4}, {4}, {4}}, {2, 1, 1}, {0}, f_layer_norm},
+    {"aten::native_layer_norm", 2, {{2, 3, 4}, {4}}, {3, 1}, {0}, f_layer_norm_nobias},
+    {"aten::gelu", 1, {{3, 4}}, {2}, {0}, f_gelu},
+    {"aten::gelu", 1, {{3, 4}}, {2}, {0}, f_gelu_tanh},
+    {"aten::_softmax", 1, {{3, 5}}, {2}, {0}, f_softmax},
+    {"aten::_safe_softmax", 1, {{2, 3}}, {2}, {0}, f_safe_softmax},
+    {"aten::where.self", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_where},
+    {"aten::div_.Scalar", 1, {{4}}, {1}, {0}, f_div__scalar},
+    {"aten::bernoulli_.float", 1, {{6}}, {1}, {0}, f_bernoulli_},
+    {"aten::exponential_", 1, {{6}}, {1}, {0}, f_exponential_},
+    {"aten::sqrt", 1, {{2, 3}}, {2}, {true}, f_sqrt},
+    {"aten::reciprocal", 1, {{2, 3}}, {2}, {true}, f_reciprocal},
+    {"aten::lerp.Scalar", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_lerp},
+    {"aten::lerp_.Scalar", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_lerp_},
+    {"aten::addcmul", 3, {{2, 3}, {3}, {2, 1}}, {2, 1, 2}, {0}, f_addcmul},
+    {"aten::addcmul_", 3, {{2, 3}, {2, 3}, {3}}, {2, 2, 1}, {0}, f_addcmul_},
+    {"aten::addcdiv", 3, {{2, 3}, {3}, {2, 3}}, {2, 1, 2}, {false, false, true}, f_addcdiv},
+    {"aten::addcdiv_", 3, {{2, 3}, {2, 3}, {2, 3}}, {2, 2, 2}, {false, false, true}, f_addcdiv_},
+    {"aten::linalg_vector_norm", 1, {{2, 3}}, {2}, {0}, f_vector_norm},
+    {"aten::linalg_vector_norm", 1, {{2, 3, 2}}, {3}, {0}, f_vector_norm_dim},
+    {"aten::_scaled_dot_product_flash_attention_for_cpu", 3, {{1, 2, 3, 4}, {1, 2, 5, 4}, {1, 2, 5, 4}}, {4, 4, 4}, {0}, f_flash},
+    {"aten::_scaled_dot_product_flash_attention_for_cpu", 3, {{2, 1, 4, 3}, {2, 1, 4, 3}, {2, 1, 4, 3}}, {4, 4, 4}, {0}, f_flash_causal},
 };
 
 static double eval(apply_fn f, ct_tensor **in, const double *r, int64_t nr) {

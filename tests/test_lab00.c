@@ -8,7 +8,12 @@
  *   - the interpretation says the autograd key sits above the CPU key;
  *   - manifest.json parses and has every field;
  *   - y[0,:4] equals PyTorch's within 1e-5 relative;
- * plus: no temporary files are left, and an unwritable --out exits with 2. */
+ *   - the report embeds linear's graph, shows the diff of linear against addmm(b, x, W.T) and
+ *     links trace.json, a Chrome trace; manifest.json lists exactly the files written;
+ *   - the source hash is that of the sources as they are (computed at build time);
+ * plus: an unwritable --out exits with 2. tests/test_lab00_prose.c checks that the prose
+ * follows a run whose registrations or key sets differ. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +67,7 @@ static int y_values(const char *s, double out[4]) {
 int main(void) {
     char dir[] = "/tmp/ctorch-lab00-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
-    char out[512], cmd[1200];
+    char out[512], cmd[2400];
     snprintf(out, sizeof out, "%s/experiments/25-dispatcher-trace", dir); /* created by the command */
     snprintf(cmd, sizeof cmd, "'%s/bin/ctorch' lab00 --out '%s' > '%s/stdout.txt' 2>&1", CT_BINARY_DIR, out, dir);
     CHECK_INT_EQ(run(cmd), 0);
@@ -87,7 +92,7 @@ int main(void) {
     CHECK(strstr(log, "  [call] op=[aten::addmm], key=[AutogradCPU]\n   [redispatch] op=[aten::addmm], key=[CPU]\n") != NULL);
     CHECK(strstr(log, "tls included: DispatchKeySet(BackendSelect, ADInplaceOrView)") != NULL);
     /* ... and aten.linear in the function-mode and profiler views */
-    CHECK(strstr(report, "sees the public call before it decomposes:\n\n```\nlinear\n```") != NULL);
+    CHECK(strstr(report, "sees the public calls before any decomposition:\n\n```\nlinear\n```") != NULL);
     CHECK(strstr(report, " aten::linear  ") != NULL);
 
     /* a direct addmm with a pre-transposed weight shows fewer ops */
@@ -126,7 +131,9 @@ int main(void) {
 
     /* the interpretation */
     const char *interp = strstr(report, "## Interpretation\n");
-    CHECK(interp && strstr(interp, "the autograd key sits above the CPU key") != NULL);
+    CHECK(interp && strstr(interp, "`aten::addmm` was called with key `AutogradCPU` and redispatched to `CPU`: of the keys left "
+                                   "to choose from, `DispatchKeySet(CPU, AutogradCPU)`, the dispatcher took `AutogradCPU` "
+                                   "first because it sits above\n`CPU` in the dispatch key order") != NULL);
     CHECK(interp && strstr(interp, "decomposed into `t` + `addmm`") != NULL);
     CHECK(interp && strstr(interp, "`AddmmBackward0`") != NULL);
     const char *diff = strstr(report, "## Where the lab's expectations differ from PyTorch\n");
@@ -165,9 +172,84 @@ int main(void) {
     }
     cJSON_Delete(m);
 
-    /* nothing half-written is left behind */
-    snprintf(cmd, sizeof cmd, "ls -A '%s' | grep -v -x -e trace.log -e REPORT.md -e manifest.json > /dev/null", out);
-    CHECK_MSG(run(cmd) != 0, "only the three files are in the output folder");
+    /* the files: what manifest.json lists is exactly what the folder holds (nothing half-written) */
+    snprintf(cmd, sizeof cmd, "ls -A '%s' > '%s/ls.txt'", out, dir);
+    CHECK_INT_EQ(run(cmd), 0);
+    snprintf(path, sizeof path, "%s/ls.txt", dir);
+    char *ls = ct_test_read_file(path, NULL);
+    int listed = 0, present = 0;
+    for (const char *p = ls; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) present++;
+    cJSON *m2 = ct_json_parse(manifest, strlen(manifest));
+    const cJSON *files = m2 ? cJSON_GetObjectItemCaseSensitive(m2, "files") : NULL;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, files) {
+        char wantf[256];
+        snprintf(wantf, sizeof wantf, "%s\n", cJSON_GetStringValue(it));
+        bool found = false;
+        for (const char *p = ls; p && (p = strstr(p, wantf)) != NULL; p++)
+            if (p == ls || p[-1] == '\n') found = true;
+        CHECK_MSG(found, "manifest lists %s and the folder has it", cJSON_GetStringValue(it));
+        listed++;
+    }
+    CHECK_INT_EQ(listed, present);
+    const char *expected[] = {"REPORT.md", "trace.log", "manifest.json", "linear.jsonl", "addmm.jsonl", "trace.json", "stacks.txt",
+                              "linear_graph.dot"};
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+        char wantf[64];
+        snprintf(wantf, sizeof wantf, "%s\n", expected[i]);
+        CHECK_MSG(ls && strstr(ls, wantf), "%s written", expected[i]);
+    }
+    free(ls);
+    cJSON_Delete(m2);
+
+    /* the report shows the graph (SVG when Graphviz drew it), the diff and links trace.json */
+    bool have_dot = run("command -v dot > /dev/null 2>&1") == 0;
+    if (have_dot) {
+        CHECK(strstr(report, "![linear's backward graph](linear_graph.svg)") != NULL);
+        snprintf(path, sizeof path, "%s/linear_graph.svg", out);
+        char *svg = ct_test_read_file(path, NULL);
+        CHECK(svg && strstr(svg, "<svg") && strstr(svg, "AddmmBackward0") && strstr(svg, "AccumulateGrad"));
+        free(svg);
+    } else {
+        CHECK(strstr(report, "so only [linear_graph.dot](linear_graph.dot) was written") != NULL);
+    }
+    snprintf(path, sizeof path, "%s/linear_graph.dot", out);
+    char *dot = ct_test_read_file(path, NULL);
+    CHECK(dot && strstr(dot, "digraph") && strstr(dot, "AddmmBackward0") && strstr(dot, "(600, 64)"));
+    free(dot);
+    CHECK(strstr(report, "[trace.json](trace.json), to open in Perfetto") != NULL);
+    snprintf(path, sizeof path, "%s/trace.json", out);
+    char *tj = ct_test_read_file(path, NULL);
+    cJSON *chrome = tj ? ct_json_parse(tj, strlen(tj)) : NULL;
+    CHECK_MSG(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(chrome, "traceEvents")), "trace.json is a Chrome trace");
+    CHECK(tj && strstr(tj, "\"aten::linear\"") && strstr(tj, "\"aten::mm\""));
+    cJSON_Delete(chrome);
+    free(tj);
+    const char *diffsec = strstr(report, "## linear against addmm(b, x, W.T), hop by hop\n");
+    CHECK(diffsec && strstr(diffsec, "--- linear.jsonl") && strstr(diffsec, "+++ addmm.jsonl"));
+    CHECK(diffsec && strstr(diffsec, "-       1          [call] aten::linear  AutogradCPU  (math kernel)"));
+    CHECK(diffsec && strstr(diffsec, "+               1  [call] aten::numpy_T  AutogradCPU  (math kernel)"));
+    CHECK(diffsec && strstr(diffsec, "different: 13 hops in A, 12 in B; 8 aligned (8 equal, 0 changed)"));
+    CHECK(diffsec && strstr(diffsec, "5 of linear's 13 hops have no counterpart in addmm's trace"));
+    /* the backward log is one op per line, not one long line */
+    const char *bl = strstr(report, "(one op per line):\n\n```\naten.t.default\naten.addmm.default\naten.sum.default\n");
+    CHECK(bl != NULL);
+    /* the cited Pitfalls are the lab's */
+    CHECK(strstr(report, "(Pitfalls)") == NULL && strstr(report, "(the lab's Pitfalls section)") != NULL);
+    /* Part E says how many runs came before the profiled one */
+    CHECK(strstr(report, "Forward and backward ran 2 times before the profiled run") != NULL);
+
+    /* the source hash is the sources' hash now, not when the build was configured */
+    snprintf(cmd, sizeof cmd, "cmake -DSOURCE_DIR='%s' -DOUT='%s/hash.c' -P '%s/tools/cmake/source_hash.cmake'", CT_SOURCE_DIR,
+             dir, CT_SOURCE_DIR);
+    CHECK_INT_EQ(run(cmd), 0);
+    snprintf(path, sizeof path, "%s/hash.c", dir);
+    char *hashc = ct_test_read_file(path, NULL);
+    cJSON *m3 = ct_json_parse(manifest, strlen(manifest));
+    const char *mh = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m3, "source_hash"));
+    CHECK_MSG(hashc && mh && strstr(hashc, mh), "manifest's source_hash %s is the sources' hash", mh ? mh : "(none)");
+    free(hashc);
+    cJSON_Delete(m3);
 
     /* a second run with another seed replaces the files; y changes */
     snprintf(cmd, sizeof cmd, "'%s/bin/ctorch' lab00 --out '%s' --seed 7 > /dev/null 2>&1", CT_BINARY_DIR, out);
@@ -177,12 +259,13 @@ int main(void) {
     double got7[4];
     CHECK(report7 && y_values(report7, got7) == 0 && got7[0] != got[0]);
 
-    /* the three files change together or not at all: with manifest.json made unwritable (a
-     * folder in its place), a run with another seed fails and leaves trace.log and REPORT.md
-     * as the seed-7 run wrote them */
+    /* the run's files change together or not at all: with manifest.json made unwritable (a
+     * folder in its place), a run with another seed fails and leaves trace.log, REPORT.md and
+     * the folder's listing as the seed-7 run left them */
     snprintf(path, sizeof path, "%s/trace.log", out);
     char *log7 = ct_test_read_file(path, NULL);
-    snprintf(cmd, sizeof cmd, "rm '%s/manifest.json' && mkdir '%s/manifest.json'", out, out);
+    snprintf(cmd, sizeof cmd, "rm '%s/manifest.json' && mkdir '%s/manifest.json' && ls -A '%s' > '%s/ls7.txt'", out, out,
+             out, dir);
     CHECK_INT_EQ(run(cmd), 0);
     snprintf(cmd, sizeof cmd, "'%s/bin/ctorch' lab00 --out '%s' --seed 9 > /dev/null 2> '%s/err9.txt'", CT_BINARY_DIR, out, dir);
     CHECK_INT_EQ(run(cmd), 2);
@@ -195,8 +278,8 @@ int main(void) {
     snprintf(path, sizeof path, "%s/err9.txt", dir);
     char *err9 = ct_test_read_file(path, NULL);
     CHECK_MSG(err9 && strstr(err9, "manifest.json") && strstr(err9, "Is a directory"), "error text: %s", err9 ? err9 : "(none)");
-    snprintf(cmd, sizeof cmd, "ls -A '%s' | grep -v -x -e trace.log -e REPORT.md -e manifest.json > /dev/null", out);
-    CHECK_MSG(run(cmd) != 0, "no temporary file is left after the failed run");
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | cmp -s - '%s/ls7.txt'", out, dir);
+    CHECK_MSG(run(cmd) == 0, "no temporary file or folder is left after the failed run");
     free(err9);
     free(log7);
     free(log9);

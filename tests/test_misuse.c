@@ -418,21 +418,21 @@ static void binary_cases(void) {
         PAIR(mat(2, 3, CT_FLOAT32), NULL, EXPECT(ct_log_softmax(a, 2, CT_DTYPE_UNDEFINED) == NULL, CT_ERR_INDEX, "Dimension out of range (expected to be in range of [-2, 1], but got 2)"));
     CASE("cross_entropy with batch sizes that differ")
         PAIR(mat(2, 4, CT_FLOAT32), vec(3, CT_INT64),
-             EXPECT(ct_cross_entropy(a, b, NULL, CT_REDUCTION_MEAN, -100, 0.0) == NULL, CT_ERR_VALUE, "Expected input batch_size (2) to match target batch_size (3)."));
+             EXPECT(ct_cross_entropy(a, b, NULL, -100, CT_REDUCTION_MEAN, 0.0) == NULL, CT_ERR_VALUE, "Expected input batch_size (2) to match target batch_size (3)."));
     CASE("cross_entropy with a class out of range") {
         int64_t cls[2] = {1, 7}, two = 2;
         PAIR(mat(2, 4, CT_FLOAT32), ct_tensor_from_data(cls, &two, 1, CT_INT64),
-             EXPECT(ct_cross_entropy(a, b, NULL, CT_REDUCTION_MEAN, -100, 0.0) == NULL, CT_ERR_INDEX, "Target 7 is out of bounds."));
+             EXPECT(ct_cross_entropy(a, b, NULL, -100, CT_REDUCTION_MEAN, 0.0) == NULL, CT_ERR_INDEX, "Target 7 is out of bounds."));
     }
     CASE("cross_entropy with a weight of the wrong size") {
         ct_tensor *w = vec(3, CT_FLOAT32);
         PAIR(mat(2, 4, CT_FLOAT32), ct_zeros((int64_t[]){2}, 1, CT_INT64),
-             EXPECT(ct_cross_entropy(a, b, w, CT_REDUCTION_MEAN, -100, 0.0) == NULL, CT_ERR_RUNTIME, "weight tensor should be defined either for all 4 classes or no classes but got weight tensor of shape: [3]"));
+             EXPECT(ct_cross_entropy(a, b, w, -100, CT_REDUCTION_MEAN, 0.0) == NULL, CT_ERR_RUNTIME, "weight tensor should be defined either for all 4 classes or no classes but got weight tensor of shape: [3]"));
         ct_tensor_release(w);
     }
     CASE("cross_entropy with label_smoothing 1.5")
         PAIR(mat(2, 4, CT_FLOAT32), ct_zeros((int64_t[]){2}, 1, CT_INT64),
-             EXPECT(ct_cross_entropy(a, b, NULL, CT_REDUCTION_MEAN, -100, 1.5) == NULL, CT_ERR_RUNTIME, "label_smoothing must be between 0.0 and 1.0. Got: 1.5"));
+             EXPECT(ct_cross_entropy(a, b, NULL, -100, CT_REDUCTION_MEAN, 1.5) == NULL, CT_ERR_RUNTIME, "label_smoothing must be between 0.0 and 1.0. Got: 1.5"));
 }
 
 static void random_cases(void) {
@@ -588,9 +588,9 @@ static void mode_cases(void) {
     char want[1024];
     CASE("a dispatch mode failing without an error") {
         a = mat(2, 2, CT_FLOAT32);
-        ct_dispatch_mode_push(fail_quietly, NULL);
+        int h = ct_dispatch_mode_push(fail_quietly, NULL);
         y = ct_neg(a);
-        ct_dispatch_mode_pop();
+        ct_dispatch_mode_pop(h);
         snprintf(want, sizeof want,
                  "Multiple dispatch failed for 'torch._ops.aten.neg.default'; all __torch_dispatch__ handlers returned "
                  "NotImplemented:\n\n  - mode object <dispatch mode handler %p, data %p>\n\n(the handler returned -1 without "
@@ -629,9 +629,9 @@ static void mode_cases(void) {
         a = leaf(2, 3);
         b = mat(3, 2, CT_FLOAT32);
         ct_tensor *m = ct_mm(a, b), *s = ct_sum(m, CT_DTYPE_UNDEFINED);
-        ct_dispatch_mode_push(fail_on_mm, NULL);
+        int h = ct_dispatch_mode_push(fail_on_mm, NULL);
         int rc = ct_backward(s, NULL, false);
-        ct_dispatch_mode_pop();
+        ct_dispatch_mode_pop(h);
         EXPECT(rc == -1, CT_ERR_RUNTIME, "the mode refused aten::mm");
         ct_tensor_release(s);
         ct_tensor_release(m);
@@ -640,9 +640,15 @@ static void mode_cases(void) {
     }
     CASE("popping a logger that is not the innermost mode") {
         ct_op_logger *l1 = ct_op_logger_new(), *l2 = ct_op_logger_new();
+        int h0 = ct_dispatch_mode_push(fail_quietly, NULL); /* handles count this thread's pushes */
+        ct_dispatch_mode_pop(h0);
         ct_op_logger_push(l1);
         ct_op_logger_push(l2);
-        EXPECT(ct_op_logger_pop(l1) == -1, CT_ERR_RUNTIME, "ct_op_logger_pop: it is not the innermost dispatch mode (1 entered after it are still active); exit modes in the reverse order of entering them");
+        snprintf(want, sizeof want,
+                 "ct_dispatch_mode_pop: mode %d is not the innermost mode (%d is); modes are exited in reverse order of "
+                 "entering",
+                 h0 + 1, h0 + 2);
+        EXPECT(ct_op_logger_pop(l1) == -1, CT_ERR_RUNTIME, want);
         CHECK_INT_EQ(ct_dispatch_mode_stack_len(), 2);
         ct_op_logger_pop(l2);
         ct_op_logger_pop(l1);
@@ -669,9 +675,15 @@ static void mode_cases(void) {
     CASE("popping a counter that is not the innermost mode") {
         ct_op_counter *c = ct_op_counter_new();
         ct_op_logger *l = ct_op_logger_new();
+        int h0 = ct_dispatch_mode_push(fail_quietly, NULL);
+        ct_dispatch_mode_pop(h0);
         ct_op_counter_push(c);
         ct_op_logger_push(l);
-        EXPECT(ct_op_counter_pop(c) == -1, CT_ERR_RUNTIME, "ct_op_counter_pop: it is not the innermost dispatch mode (1 entered after it are still active); exit modes in the reverse order of entering them");
+        snprintf(want, sizeof want,
+                 "ct_dispatch_mode_pop: mode %d is not the innermost mode (%d is); modes are exited in reverse order of "
+                 "entering",
+                 h0 + 1, h0 + 2);
+        EXPECT(ct_op_counter_pop(c) == -1, CT_ERR_RUNTIME, want);
         ct_op_logger_pop(l);
         ct_op_counter_pop(c);
         ct_op_logger_free(l);
@@ -703,13 +715,23 @@ static void mode_cases(void) {
         ct_function_logger_pop(f);
         ct_function_logger_free(f);
     }
-    CASE("popping an empty dispatch mode stack") EXPECT(ct_dispatch_mode_pop() == -1, CT_ERR_RUNTIME, "trying to pop from empty mode stack");
+    CASE("popping an empty dispatch mode stack") EXPECT(ct_dispatch_mode_pop(1) == -1, CT_ERR_RUNTIME, "trying to pop from empty mode stack");
+    CASE("popping a dispatch mode that is not the innermost") {
+        int h1 = ct_dispatch_mode_push(fail_quietly, NULL), h2 = ct_dispatch_mode_push(fail_quietly, NULL);
+        snprintf(want, sizeof want,
+                 "ct_dispatch_mode_pop: mode %d is not the innermost mode (%d is); modes are exited in reverse order of "
+                 "entering",
+                 h1, h2);
+        EXPECT(ct_dispatch_mode_pop(h1) == -1, CT_ERR_RUNTIME, want);
+        ct_dispatch_mode_pop(h2);
+        ct_dispatch_mode_pop(h1);
+    }
     CASE("popping an empty function mode stack") EXPECT(ct_function_mode_pop() == -1, CT_ERR_RUNTIME, "trying to pop from empty function mode stack");
     CASE("pushing more dispatch modes than the stack holds") {
-        int pushed = 0;
-        while (pushed < CT_MAX_MODES && ct_dispatch_mode_push(fail_quietly, NULL) == 0) pushed++;
+        int pushed = 0, handles[CT_MAX_MODES];
+        while (pushed < CT_MAX_MODES && (handles[pushed] = ct_dispatch_mode_push(fail_quietly, NULL)) > 0) pushed++;
         EXPECT(ct_dispatch_mode_push(fail_quietly, NULL) == -1, CT_ERR_RUNTIME, "ct_dispatch_mode_push: too many nested modes (16)");
-        while (pushed-- > 0) ct_dispatch_mode_pop();
+        while (pushed-- > 0) ct_dispatch_mode_pop(handles[pushed]);
     }
     CASE("pushing a NULL logger") EXPECT(ct_op_logger_push(NULL) == -1, CT_ERR_VALUE, "ct_op_logger_push: logger is NULL");
     CASE("popping a NULL counter") EXPECT(ct_op_counter_pop(NULL) == -1, CT_ERR_VALUE, "ct_op_counter_pop: counter is NULL");

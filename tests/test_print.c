@@ -14,22 +14,9 @@
 #include "ctorch/error.h"
 #include "ctorch/tensor.h"
 #include "ctorch/testing.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "harness.h"
 #include "subclass/subclass_impl.h"
-
-#ifdef CT_PRINT_TEST_STANDALONE
-/* The standalone build links only the core files, before autograd, subclasses and the
- * dispatcher exist; these stand in for them. The real build links the real definitions. */
-struct ct_node {
-    const char *py_name;
-};
-_Thread_local ct_tls ct_tls_state;
-int ct_global_observe;
-const char *ct_node_py_name(const ct_node *n) { return n->py_name; }
-void ct_node_release(ct_node *n) { (void)n; } /* test nodes are static */
-void ct_subclass_release_data(ct_tensor *t) { (void)t; }
-#endif
 
 /* ---- a small JSON reader, enough for the recorded cases ---- */
 

@@ -2,6 +2,7 @@
  * (../shared/reference/torch-2.6/profiler_trees.out): names, nesting and input shapes for the
  * lab's linear forward + backward and for the seed training step; then the Chrome trace is valid
  * JSON of the documented shape with nesting durations; tables, CSV/JSON and overhead. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,7 +139,7 @@ static ct_profiler *seed_step_profile(void) {
     ct_tensor *x = ct_randn_generator(xs, 2, g, CT_DTYPE_UNDEFINED), *y = ct_randint_generator(0, 4, ys, 1, g, CT_DTYPE_UNDEFINED);
     ct_profiler *p = ct_profiler_start(true);
     ct_tensor *logits = ct_module_forward(model, x);
-    ct_tensor *loss = ct_cross_entropy(logits, y, NULL, CT_REDUCTION_MEAN, -100, 0.0);
+    ct_tensor *loss = ct_cross_entropy(logits, y, NULL, -100, CT_REDUCTION_MEAN, 0.0);
     CHECK_INT_EQ(ct_backward(loss, NULL, false), 0);
     CHECK_INT_EQ(ct_optimizer_step(opt), 0);
     CHECK_INT_EQ(ct_profiler_stop(p), 0);
@@ -296,6 +297,45 @@ int main(void) {
     CHECK(ct_profiler_overhead_ns(p) > 0);
     printf("profiler overhead: %.0f ns per event over %lld events\n",
            (double)ct_profiler_overhead_ns(p) / (double)ct_profiler_raw_event_count(p), (long long)ct_profiler_raw_event_count(p));
+    /* the overhead footer: off by default (PyTorch's table), on: one more line under the total */
+    char *plain = ct_profiler_table(p, "cpu_time_total", 10, false);
+    CHECK_INT_EQ(ct_profiler_set_overhead_footer(p, true), 0);
+    char *footed = ct_profiler_table(p, "cpu_time_total", 10, false);
+    CHECK(plain && !strstr(plain, "Profiler overhead"));
+    CHECK(plain && footed && strncmp(plain, footed, strlen(plain)) == 0);
+    char want_footer[160];
+    snprintf(want_footer, sizeof want_footer, "Profiler overhead (estimated): %.3fus over %lld ranges, ",
+             (double)ct_profiler_overhead_ns(p) / 1000.0, (long long)ct_profiler_raw_event_count(p));
+    CHECK_MSG(footed && strstr(footed + (plain ? strlen(plain) : 0), want_footer), "footer: %s",
+              footed && plain ? footed + strlen(plain) : "(none)");
+    ct_free(plain);
+    ct_free(footed);
+    CHECK_INT_EQ(ct_profiler_set_overhead_footer(p, false), 0);
+    CHECK_INT_EQ(ct_profiler_set_overhead_footer(NULL, true), -1);
+    /* export_stacks: every line a stack of the ranges around an op and its self time in us */
+    char *stacks = ct_profiler_stacks(p, NULL);
+    CHECK(stacks && *stacks);
+    int lines = 0, bad = 0;
+    bool addmm_in_linear = false, mm_in_backward = false;
+    for (const char *l = stacks; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        const char *e = strchr(l, '\n');
+        const char *sp = memchr(l, ' ', (size_t)(e - l));
+        long v = sp ? strtol(sp + 1, NULL, 10) : 0;
+        bad += !sp || v < 1 || memchr(sp + 1, ' ', (size_t)(e - sp - 1)) != NULL;
+        addmm_in_linear |= strncmp(l, "aten::linear;aten::addmm ", 25) == 0;
+        mm_in_backward |= strncmp(l, "autograd::engine::evaluate_function:_AddmmBackward0;AddmmBackward0;aten::mm ", 76) == 0;
+        lines++;
+    }
+    CHECK(lines > 3 && bad == 0);
+    CHECK_MSG(addmm_in_linear && mm_in_backward, "stacks:\n%s", stacks ? stacks : "");
+    ct_free(stacks);
+    char *total = ct_profiler_stacks(p, "cpu_time_total");
+    CHECK(total && (strncmp(total, "aten::linear ", 13) == 0 || strstr(total, "\naten::linear ") != NULL));
+    ct_free(total);
+    CHECK(ct_profiler_stacks(p, "self_cuda_time_total") == NULL);
+    CHECK_ERROR(CT_ERR_VALUE, "export_stacks: metric should be one of ['self_cpu_time_total', 'cpu_time_total'] (got 'self_cuda_time_total')");
+    CHECK(ct_profiler_export_stacks(p, "/nonexistent-dir/stacks.txt", NULL) == -1);
+    CHECK_INT_EQ(ct_error_code(), CT_ERR_IO);
     CHECK(ct_profiler_export_chrome_trace(p, "/nonexistent-dir/trace.json") == -1);
     CHECK_INT_EQ(ct_error_code(), CT_ERR_IO);
     ct_error_clear();

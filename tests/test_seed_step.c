@@ -105,7 +105,7 @@ int main(void) {
         ct_op_logger *fwd = ct_op_logger_new(), *bwd = ct_op_logger_new();
         ct_op_logger_push(fwd);
         ct_tensor *logits = ct_module_forward(model, x);
-        ct_tensor *loss = ct_cross_entropy(logits, y, NULL, CT_REDUCTION_MEAN, -100, 0.0);
+        ct_tensor *loss = ct_cross_entropy(logits, y, NULL, -100, CT_REDUCTION_MEAN, 0.0);
         ct_op_logger_pop(fwd);
         CHECK_MSG(loss != NULL, "loss: %s", ct_error_message());
         ct_op_logger_push(bwd);

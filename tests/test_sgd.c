@@ -52,7 +52,7 @@ int main(void) {
         CHECK_MSG(opt != NULL, "%s: %s", name, ct_error_message());
         for (int step = 0; step < 3 && opt; step++) {
             ct_tensor *logits = ct_module_forward(model, x);
-            ct_tensor *loss = ct_cross_entropy(logits, y, NULL, CT_REDUCTION_MEAN, -100, 0.0);
+            ct_tensor *loss = ct_cross_entropy(logits, y, NULL, -100, CT_REDUCTION_MEAN, 0.0);
             CHECK_INT_EQ(ct_backward(loss, NULL, false), 0);
             if (step == 1) {
                 ct_op_logger *l = ct_op_logger_new();

@@ -122,9 +122,10 @@ int main(void) {
     /* a dispatch mode comes first; calling the op again reaches the subclass */
     S.n = 0;
     mode_seen = 0;
-    CHECK_INT_EQ(ct_dispatch_mode_push(count_mode, NULL), 0);
+    int h = ct_dispatch_mode_push(count_mode, NULL);
+    CHECK(h > 0);
     ct_tensor *n = ct_neg(w);
-    ct_dispatch_mode_pop();
+    CHECK_INT_EQ(ct_dispatch_mode_pop(h), 0);
     CHECK(n && ct_tensor_subclass(n) == S.cls);
     CHECK_INT_EQ(mode_seen, 1);
     CHECK_INT_EQ(S.n, 1);

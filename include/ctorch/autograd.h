@@ -69,6 +69,27 @@ CT_API char *ct_node_repr(const ct_node *n);
  * indented by depth (ct_free). */
 CT_API char *ct_node_format_graph(const ct_node *n);
 
+/* ---- pictures of the graph ---- */
+
+typedef struct ct_graph_dot_options {
+    bool show_saved;    /* the tensors each node saved for backward (orange), as torchviz's show_saved */
+    bool show_seq;      /* each node's sequence number under its name */
+    /* names for tensors (the leaves, the output): names[i] labels tensors[i]; may be NULL */
+    const ct_tensor *const *tensors;
+    const char *const *names;
+    size_t n_names;
+} ct_graph_dot_options;
+
+/* The backward graph that t's grad_fn roots, in Graphviz's DOT language, drawn as torchviz's
+ * make_dot draws it: t itself (green), every node by PyTorch's name (AddmmBackward0,
+ * TBackward0, AccumulateGrad, ...), each AccumulateGrad's leaf (blue) with its shape
+ * "(600, 64)", optionally the saved tensors (orange) and sequence numbers; edges run from a
+ * node's next functions to it, the way gradients arrive in forward order. opts may be NULL.
+ * Returns a string to free with ct_free, or NULL with CT_ERR_VALUE ("ct_autograd_graph_dot:
+ * the tensor has no grad_fn" for a leaf or a tensor made without grad) or CT_ERR_NOMEM.
+ * Render it with Graphviz: `dot -Tsvg graph.dot -o graph.svg`. */
+CT_API char *ct_autograd_graph_dot(const ct_tensor *t, const ct_graph_dot_options *opts);
+
 /* ---- grad modes ---- */
 
 typedef struct ct_grad_mode_guard {

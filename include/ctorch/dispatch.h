@@ -105,13 +105,20 @@ CT_API void ct_tls_set_excluded(ct_dispatch_key k, bool on);
 
 /* ---- registration ---- */
 
+/* The registration site "file:line" of the line it is written on, as TORCH_LIBRARY_IMPL records
+ * one for every m.impl / m.fallback: pass it as `where` ("registered at" in ct_op_dump). With
+ * -fmacro-prefix-map=<source dir>/= (as ctorch's own build uses) the file is relative. */
+#define CT_HERE_STR2_(x) #x
+#define CT_HERE_STR_(x) CT_HERE_STR2_(x)
+#define CT_HERE (__FILE__ ":" CT_HERE_STR_(__LINE__))
+
 /* Defines a new operator from a schema string ("myns::foo(Tensor self) -> Tensor").
  * Returns it, or NULL with PyTorch's error if the schema is malformed or already defined. */
 CT_API const ct_op *ct_op_define(const char *schema, const char *where);
 /* Registers `fn` for `op` at `key`, which may be a runtime key (CPU, AutogradCPU, Python, ...)
  * or an alias key (CompositeImplicitAutograd, CompositeExplicitAutograd, Autograd).
  * A later registration for the same key replaces the earlier one (PyTorch keeps a list and
- * warns; ctorch keeps the newest). `where` is shown by ct_op_dump (e.g. "src/ops/x.c:12").
+ * warns; ctorch keeps the newest). `where` is shown by ct_op_dump (e.g. "src/ops/x.c:12"; CT_HERE).
  * Recomputes the op's dispatch table. Returns 0 or -1. */
 CT_API int ct_register_kernel(const ct_op *op, ct_dispatch_key key, ct_kernel_fn fn, const char *where);
 /* Registers a fallthrough for `op` at a runtime key. */
@@ -128,7 +135,9 @@ typedef enum ct_slot_kind {
     CT_SLOT_DEFAULT_BACKEND,  /* "default backend kernel": CompositeExplicitAutograd */
     CT_SLOT_MATH,             /* "math kernel": CompositeImplicitAutograd */
     CT_SLOT_AUTOGRAD,         /* "autograd kernel": the Autograd alias */
-    CT_SLOT_FALLBACK          /* "backend fallback" */
+    CT_SLOT_FALLBACK,         /* "backend fallback" */
+    CT_SLOT_AMBIGUOUS_AUTOGRADOTHER /* "ambiguous autogradother": a CompositeImplicitAutograd op that also has a
+                                     * kernel for a backend served by AutogradOther */
 } ct_slot_kind;
 
 typedef struct ct_slot_info {

@@ -25,6 +25,7 @@ typedef enum ct_error_kind {
     CT_ERR_NOT_IMPLEMENTED, /* NotImplementedError */
     CT_ERR_NOMEM,           /* allocation failed */
     CT_ERR_IO,              /* a file could not be read or written */
+    CT_ERR_KEY,             /* KeyError */
     CT_ERR_KIND_COUNT
 } ct_error_kind;
 

@@ -94,9 +94,11 @@ typedef enum ct_dispatch_key {
 
 #define CT_KEY_StartOfAliasKeys CT_KEY_Autograd
 #define CT_NUM_FUNCTIONALITY_KEYS ((int)CT_KEY_EndOfFunctionalityKeys) /* 47 */
+/* How many functionalities are per-backend: counted from CT_FOREACH_FUNCTIONALITY's flags (6). */
+#define CT_X_PER_BACKEND_COUNT_(n, pb) +(pb)
+#define CT_NUM_PER_BACKEND_FUNCTIONALITIES (0 CT_FOREACH_FUNCTIONALITY(CT_X_PER_BACKEND_COUNT_))
 /* Slots in a per-operator dispatch table, computed as PyTorch does:
  * one per functionality, num_backends per per-backend functionality. */
-#define CT_NUM_PER_BACKEND_FUNCTIONALITIES 6
 #define CT_NUM_RUNTIME_ENTRIES                                                                     \
     (CT_NUM_FUNCTIONALITY_KEYS + CT_NUM_PER_BACKEND_FUNCTIONALITIES * (CT_NUM_BACKENDS - 1))
 
@@ -108,6 +110,27 @@ typedef uint64_t ct_keyset;
 #define CT_FUNCTIONALITY_BIT(k) (((ct_keyset)1) << (CT_NUM_BACKENDS + (int)(k)-1))
 #define CT_BACKEND_BIT(b) (((ct_keyset)1) << ((int)(b)-1))
 #define CT_BACKEND_BITS_MASK ((((ct_keyset)1) << CT_NUM_BACKENDS) - 1)
+
+/* Named key sets of c10/core/DispatchKeySet.h, each defined once here as a constant expression
+ * (the ct_*_keyset functions below return these). */
+/* DispatchKeySet(FULL_AFTER, k) for a functionality key k: every bit below k's, plus PythonDispatcher. */
+#define CT_FULL_AFTER(k) ((CT_FUNCTIONALITY_BIT(k) - 1) | CT_FUNCTIONALITY_BIT(CT_KEY_PythonDispatcher))
+/* autograd_dispatch_keyset */
+#define CT_AUTOGRAD_KEYSET                                                                          \
+    (CT_FUNCTIONALITY_BIT(CT_KEY_AutogradFunctionality) | CT_FUNCTIONALITY_BIT(CT_KEY_AutogradOther) | \
+     CT_FUNCTIONALITY_BIT(CT_KEY_AutogradNestedTensor))
+#define CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW (CT_AUTOGRAD_KEYSET | CT_FUNCTIONALITY_BIT(CT_KEY_ADInplaceOrView))
+#define CT_AFTER_AUTOGRAD_KEYSET CT_FULL_AFTER(CT_KEY_AutogradOther)
+#define CT_AFTER_ADINPLACEORVIEW_KEYSET CT_FULL_AFTER(CT_KEY_ADInplaceOrView)
+/* python_ks */
+#define CT_PYTHON_KEYSET (CT_FUNCTIONALITY_BIT(CT_KEY_Python) | CT_FUNCTIONALITY_BIT(CT_KEY_PythonTLSSnapshot))
+/* autocast_dispatch_keyset: the Autocast functionalities, which CT_FOREACH_FUNCTIONALITY lists
+ * together from AutocastCPU to AutocastPrivateUse1 (a range of bits; its size is checked in
+ * src/dispatch/keys.c against PyTorch's eight) */
+#define CT_AUTOCAST_FIRST_KEY CT_KEY_AutocastCPU
+#define CT_AUTOCAST_LAST_KEY CT_KEY_AutocastPrivateUse1
+#define CT_AUTOCAST_KEYSET                                                                          \
+    ((CT_FUNCTIONALITY_BIT(CT_AUTOCAST_LAST_KEY) << 1) - CT_FUNCTIONALITY_BIT(CT_AUTOCAST_FIRST_KEY))
 
 /* Name of a key as PyTorch's toString(DispatchKey) prints it ("AutogradCPU"). Never NULL. */
 CT_API const char *ct_key_name(ct_dispatch_key k);
@@ -132,7 +155,7 @@ CT_API ct_keyset ct_keyset_full(void);
  * NUL-terminated when size > 0). Returns the length the full string needs, like snprintf. */
 CT_API size_t ct_keyset_format(ct_keyset ks, char *buf, size_t size);
 
-/* Named sets from c10/core/DispatchKeySet.h. */
+/* Named sets from c10/core/DispatchKeySet.h (the CT_*_KEYSET macros above, as functions). */
 CT_API ct_keyset ct_autograd_dispatch_keyset(void);                   /* {AutogradFunctionality, AutogradOther, AutogradNestedTensor} */
 CT_API ct_keyset ct_autograd_dispatch_keyset_with_ADInplaceOrView(void);
 CT_API ct_keyset ct_after_autograd_keyset(void);                      /* FULL_AFTER(AutogradOther) */

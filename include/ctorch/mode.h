@@ -35,10 +35,12 @@ typedef int (*ct_dispatch_mode_fn)(void *ud, const ct_op *op, ct_value *args, ct
 
 #define CT_MAX_MODES 16
 
-/* Pushes a mode (enters it). Returns 0, or -1 if the stack is full. */
+/* Pushes a mode on this thread's stack (enters it). Returns the mode's handle (> 0) to give to
+ * ct_dispatch_mode_pop, or -1 with an error (NULL handler, stack full). */
 CT_API int ct_dispatch_mode_push(ct_dispatch_mode_fn fn, void *ud);
-/* Pops the top mode (exits it). Returns 0, or -1 if the stack is empty. */
-CT_API int ct_dispatch_mode_pop(void);
+/* Pops (exits) the innermost mode, which must be the one `handle` names. Returns 0, or -1 with a
+ * RuntimeError when the stack is empty or another mode is innermost (nothing is popped then). */
+CT_API int ct_dispatch_mode_pop(int handle);
 CT_API int ct_dispatch_mode_stack_len(void);
 
 /* ---- function modes ---- */
@@ -57,6 +59,11 @@ CT_API int ct_function_num_args(const ct_function *func);
 CT_API int ct_function_num_returns(const ct_function *func);
 /* Runs the function (lower function modes first). */
 CT_API int ct_function_call(const ct_function *func, ct_value *args, ct_value *rets);
+/* Calls an operator as torch.ops.ns.name(...) does: offered to the active function modes first
+ * (as the function named by its base name, "my_op" for "myns::my_op.out"), then dispatched.
+ * Works for every operator, built-in or defined at any time with ct_op_define. The func a
+ * handler receives is valid for that call only. */
+CT_API int ct_op_invoke(const ct_op *op, ct_value *args, ct_value *rets);
 
 /* ---- built-in modes ---- */
 

@@ -1,10 +1,11 @@
 /*
- * ctorch/optim.h - optimizers (torch.optim.SGD).
+ * ctorch/optim.h - optimizers (torch.optim.SGD, torch.optim.AdamW).
  *
  * step() runs like PyTorch's: under no_grad, inside a record_function range named
- * "Optimizer.step#SGD.step" (so a dispatch mode logs profiler._record_function_enter_new and
- * profiler._record_function_exit around the updates), with the single-tensor (for-loop)
- * implementation PyTorch picks on the CPU: for the plain case one add_ per parameter.
+ * "Optimizer.step#SGD.step" / "Optimizer.step#AdamW.step" (so a dispatch mode logs
+ * profiler._record_function_enter_new and profiler._record_function_exit around the updates),
+ * with the single-tensor (for-loop) implementation PyTorch picks on the CPU (foreach and fused
+ * are CUDA defaults; see docs/minigpt.md). zero_grad() opens "Optimizer.zero_grad#X.zero_grad".
  *
  * Ownership: the optimizer retains its parameters; free it with ct_optimizer_free.
  */
@@ -33,6 +34,37 @@ typedef struct ct_sgd_options {
 CT_API ct_sgd_options ct_sgd_defaults(double lr);
 
 typedef struct ct_optimizer ct_optimizer;
+
+/* torch.optim.AdamW's options; ct_adamw_defaults() gives PyTorch's: lr 1e-3, betas (0.9, 0.999),
+ * eps 1e-8, weight_decay 1e-2, amsgrad and maximize off. */
+typedef struct ct_adamw_options {
+    double lr;
+    double beta1, beta2;
+    double eps;
+    double weight_decay;
+    bool amsgrad;
+    bool maximize;
+} ct_adamw_options;
+
+CT_API ct_adamw_options ct_adamw_defaults(void);
+
+/* One parameter group: its parameters (borrowed; the optimizer retains them) and its options
+ * (start from the constructor's and change what the group overrides, as a group dict does). */
+typedef struct ct_adamw_group {
+    ct_tensor *const *params;
+    int n;
+    ct_adamw_options options;
+} ct_adamw_group;
+
+/* torch.optim.AdamW(params, lr, betas, eps, weight_decay, amsgrad, maximize=...): the options
+ * are checked as AdamW.__init__ checks them (ValueError "Invalid learning rate: -0.1", ...),
+ * then the parameters as Optimizer.__init__ does. NULL with the error. */
+CT_API ct_optimizer *ct_adamw_new(ct_tensor *const *params, int n, ct_adamw_options options);
+/* torch.optim.AdamW([{"params": ..., "weight_decay": ...}, ...], **options): `options` are the
+ * constructor's (the ones checked); each group carries its own. */
+CT_API ct_optimizer *ct_adamw_new_groups(const ct_adamw_group *groups, int ngroups, ct_adamw_options options);
+/* len(optimizer.param_groups) */
+CT_API int ct_optimizer_num_groups(const ct_optimizer *opt);
 
 /* torch.optim.SGD(params, ...): NULL with PyTorch's ValueError for bad options or a non-leaf
  * parameter ("can't optimize a non-leaf Tensor"). */

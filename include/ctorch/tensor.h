@@ -87,6 +87,13 @@ CT_API int ct_tensor_item(const ct_tensor *t, double *out);
 /* Copies all elements in logical (row-major) order into out[0..n), converted to double.
  * n must be >= numel. Returns 0 or -1. */
 CT_API int ct_tensor_to_doubles(const ct_tensor *t, double *out, int64_t n);
+/* Copies all elements of an int64 or bool tensor in logical order into out[0..n) exactly
+ * (to_doubles rounds integers beyond 2^53). n must be >= numel. Returns 0 or -1. */
+CT_API int ct_tensor_to_int64s(const ct_tensor *t, int64_t *out, int64_t n);
+/* Tensor.tolist() as Python prints the list: "[[1.5, 2.0], [3.0, 4.25]]", "[[1, 2], [3, 4]]",
+ * "[True, False]", "3.5" for a 0-dim tensor (floats as Python's repr of the value as a double:
+ * float32 0.1 is "0.10000000149011612"). A string to free with ct_free(), or NULL. */
+CT_API char *ct_tensor_tolist(const ct_tensor *t);
 
 /* ---- printing ---- */
 

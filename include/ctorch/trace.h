@@ -95,6 +95,57 @@ CT_API int ct_trace_get_stats(ct_trace_stats *out);
 /* Formats one record: PyTorch's one-line form (full == false) or the full decision. */
 CT_API size_t ct_trace_format(const ct_dispatch_record *r, bool full, char *buf, size_t size);
 
+/* ---- trace files (docs/trace-format.md) ----
+ *
+ * Every hop of every thread streamed to one JSON Lines file: a header record, then one record
+ * per hop with the decision, the arguments (key sets, dtypes, shapes, strides, scalar values,
+ * tensor ids), the thread, a timestamp, the autograd sequence number, the backward node it ran
+ * in and this thread's phase. Records pass through a buffer of fixed size and are written when
+ * it fills, so a program of any length holds at most that buffer (and the record being
+ * formatted). Tensor ids are numbers given on first sight; no tensor is retained.
+ *
+ * CTORCH_TRACE_FILE=path opens a trace file when the library starts (and closes it at exit);
+ * the functions below do the same from a program. One trace file per process. */
+
+#define CT_TRACE_SCHEMA "ctorch-trace"
+/* Raised whenever a field changes meaning or a required field is added or removed. */
+#define CT_TRACE_SCHEMA_VERSION 1
+
+typedef struct ct_trace_file_options {
+    const char *program;  /* what ran (header "program"); NULL: the process's command line */
+    bool has_seed;        /* header "seed": the seed the program used, else null */
+    uint64_t seed;
+    size_t buffer_bytes;  /* the bounded buffer; 0 means 64 KiB; at least 4 KiB is used */
+} ct_trace_file_options;
+
+/* Opens (truncates) path and writes the header; from now on every hop of every thread is
+ * recorded. opts may be NULL. Returns 0, or -1 with CT_ERR_RUNTIME if a trace file is
+ * already open, CT_ERR_IO ("[Errno 2] No such file or directory: 'path'") if path cannot
+ * be opened, CT_ERR_VALUE for a NULL path, CT_ERR_NOMEM. */
+CT_API int ct_trace_file_open(const char *path, const ct_trace_file_options *opts);
+/* Writes what is buffered and closes the file. Returns 0; -1 with CT_ERR_RUNTIME if none is
+ * open, or CT_ERR_IO naming the file if any write failed (records after the failure are
+ * lost; the file is closed all the same). */
+CT_API int ct_trace_file_close(void);
+CT_API bool ct_trace_file_is_open(void);
+
+typedef struct ct_trace_file_stats {
+    uint64_t records;         /* records written so far, the header included */
+    uint64_t bytes;           /* bytes handed to the file (buffered ones included) */
+    uint64_t flushes;         /* writes of the buffer to the file */
+    size_t buffer_bytes;      /* the buffer's size */
+    size_t buffer_high_water; /* the most the buffer ever held */
+    size_t largest_record;    /* the longest record, in bytes */
+} ct_trace_file_stats;
+/* The open trace file's counters (zeros and -1 with CT_ERR_RUNTIME when none is open). */
+CT_API int ct_trace_file_stats_get(ct_trace_file_stats *out);
+
+/* This thread's phase marker, written into every hop record it makes ("forward",
+ * "backward", "optimizer", or any name up to 31 bytes, truncated beyond); NULL clears it. */
+CT_API void ct_trace_set_phase(const char *phase);
+/* The current phase ("" when none). Borrowed, valid until the next ct_trace_set_phase. */
+CT_API const char *ct_trace_phase(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -34,8 +34,14 @@ typedef enum ct_tag {
     CT_TAG_STRING,
     CT_TAG_GENERATOR,
     CT_TAG_DEVICE,    /* Device: the device type (0 = cpu) */
-    CT_TAG_OBJECT     /* a custom class object (e.g. profiler._RecordFunction) */
+    CT_TAG_OBJECT,    /* a custom class object (e.g. profiler._RecordFunction) */
+    CT_TAG_TENSORLIST /* Tensor[]: see Note [Tensor lists] */
 } ct_tag;
+
+/* Note [Tensor lists]
+ *   A Tensor[] argument points at the caller's array of tensors (borrowed, like every argument,
+ *   for the duration of the call). A Tensor[] return owns both its array (allocated with
+ *   ct_malloc) and a reference to each tensor in it; ct_values_release frees both. */
 
 typedef struct ct_value {
     ct_tag tag;
@@ -51,6 +57,10 @@ typedef struct ct_value {
         const char *s;
         ct_generator *g;
         void *obj;
+        struct {
+            ct_tensor **items;
+            int64_t len;
+        } tlist;
     } u;
 } ct_value;
 
@@ -121,6 +131,15 @@ static inline ct_value ct_object(void *obj) {
     ct_value v;
     v.tag = CT_TAG_OBJECT;
     v.u.obj = obj;
+    return v;
+}
+
+/* A Tensor[] value over items[0..len) (see Note [Tensor lists]). */
+static inline ct_value ct_tensor_list_value(ct_tensor **items, int64_t len) {
+    ct_value v;
+    v.tag = CT_TAG_TENSORLIST;
+    v.u.tlist.items = items;
+    v.u.tlist.len = len;
     return v;
 }
 

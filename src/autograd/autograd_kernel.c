@@ -9,18 +9,19 @@
  *   4. set_history on the outputs (rebase_history for in-place), then save outputs */
 #include <string.h>
 
+#include "autograd/autograd_impl.h"
 #include "autograd/node.h"
 #include "core/alloc.h"
 #include "ctorch/error.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "ops/kernels.h"
-#include "profiler/record.h"
+#include "dispatch/observe.h"
 
 static uint32_t tensor_args(const ct_op *op) {
     uint32_t m = 0;
     for (int i = 0; i < op->nargs; i++)
-        if (op->args[i].type == CT_TY_TENSOR) m |= 1u << i;
+        if (op->args[i].type == CT_TY_TENSOR || op->args[i].type == CT_TY_TENSORLIST) m |= 1u << i;
     return m;
 }
 
@@ -39,11 +40,22 @@ static int copy_args(ct_node *n, const ct_op *op, const ct_value *args) {
         if (v->tag == CT_TAG_TENSOR) {
             ct_meta_of(&n->arg_meta[i], v->u.t);
             n->args[i] = ct_none();
+        } else if (v->tag == CT_TAG_TENSORLIST) {
+            /* the elements' geometry (to_args_sizes / to_args_scalartypes) */
+            int64_t len = v->u.tlist.len;
+            n->list_meta[i] = ct_calloc((size_t)(len ? len : 1), sizeof *n->list_meta[i]);
+            if (!n->list_meta[i]) return -1;
+            for (int64_t k = 0; k < len; k++) ct_meta_of(&n->list_meta[i][k], v->u.tlist.items[k]);
+            n->args[i] = ct_none();
         } else if (v->tag == CT_TAG_INTLIST) {
             memcpy(n->list_store + pos, v->u.list.data, (size_t)v->u.list.len * sizeof(int64_t));
             n->args[i] = ct_intlist(n->list_store + pos, v->u.list.len);
             pos += v->u.list.len;
-        } else if (v->tag == CT_TAG_STRING || v->tag == CT_TAG_GENERATOR || v->tag == CT_TAG_OBJECT) {
+        } else if (v->tag == CT_TAG_STRING) {
+            n->strings[i] = ct_strdup(v->u.s);
+            if (!n->strings[i]) return -1;
+            n->args[i] = ct_string(n->strings[i]);
+        } else if (v->tag == CT_TAG_GENERATOR || v->tag == CT_TAG_OBJECT) {
             n->args[i] = ct_none(); /* not needed by any formula, and not owned */
         } else {
             n->args[i] = *v;
@@ -54,7 +66,7 @@ static int copy_args(ct_node *n, const ct_op *op, const ct_value *args) {
 
 static int check_inplace(const ct_op *op, ct_tensor *self, bool requires_grad) {
     (void)op;
-    if (!requires_grad || !self->autograd) return 0;
+    if (!requires_grad || !self || !self->autograd) return 0;
     if (ct_tensor_is_leaf(self) && self->autograd->requires_grad)
         return ct_error_set(CT_ERR_RUNTIME, "a leaf Variable that requires grad is being used in an in-place operation.");
     /* check_inplace (VariableTypeUtils.h) */
@@ -66,19 +78,24 @@ static int check_inplace(const ct_op *op, ct_tensor *self, bool requires_grad) {
     return 0;
 }
 
-CT_KERNEL(ct_k_autograd) {
+int ct_k_autograd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     const ct_deriv *d = ct_deriv_for(op);
     uint32_t diff = d ? d->diff_args : tensor_args(op);
     bool any = ct_any_requires_grad(args, diff, op->nargs);
     if (op->inplace && args[0].tag == CT_TAG_TENSOR && check_inplace(op, args[0].u.t, any) != 0) return -1;
+    if (op->nargs > 0 && op->args[0].alias_write && args[0].tag == CT_TAG_TENSORLIST) /* _foreach_*_ */
+        for (int64_t k = 0; k < args[0].u.tlist.len; k++)
+            if (check_inplace(op, args[0].u.tlist.items[k], any) != 0) return -1;
     ct_node *node = NULL;
     if (any && d) {
         if (!d->formula)
             return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "ctorch: the derivative for '%s' is not implemented yet", op->name);
-        /* the node receives one gradient per differentiable output (add_input_metadata) */
+        /* the node receives one gradient per differentiable output (add_input_metadata); a
+         * Tensor[] output's count is known once the op has run */
         int n_inputs = 0;
-        for (int r = 0; r < op->nrets; r++) n_inputs += !(d->nondiff_rets >> r & 1u);
-        node = ct_node_new_formula(d, op, n_inputs);
+        for (int r = 0; r < op->nrets; r++)
+            n_inputs += !(d->nondiff_rets >> r & 1u) && op->rets[r].type != CT_TY_TENSORLIST;
+        node = ct_node_new_formula(d, op, args, n_inputs);
         if (!node) return -1;
         if (copy_args(node, op, args) != 0) {
             ct_node_release(node);
@@ -86,7 +103,11 @@ CT_KERNEL(ct_k_autograd) {
         }
         for (int i = 0; i < op->nargs; i++) {
             int e = node->edge_of_arg[i];
-            if (e >= 0 && args[i].tag == CT_TAG_TENSOR) node->next[e] = ct_gradient_edge(args[i].u.t);
+            if (e < 0) continue;
+            if (args[i].tag == CT_TAG_TENSOR) node->next[e] = ct_gradient_edge(args[i].u.t);
+            else if (args[i].tag == CT_TAG_TENSORLIST)
+                for (int64_t k = 0; k < args[i].u.tlist.len; k++)
+                    node->next[e + k] = ct_gradient_edge(args[i].u.tlist.items[k]);
         }
         /* save an argument when a gradient that needs it will be computed */
         for (int i = 0; i < op->nargs; i++) {
@@ -102,7 +123,7 @@ CT_KERNEL(ct_k_autograd) {
         }
     }
     ct_key_guard g;
-    ct_key_guard_exclude(&g, (op->inplace || op->view) ? CT_AUTOGRAD_KEYSET : CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
+    ct_key_guard_exclude(&g, (op->mutates || op->view) ? CT_AUTOGRAD_KEYSET : CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
     int rc = ct_redispatch(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
     ct_key_guard_pop(&g);
     if (rc != 0 || !node) {
@@ -112,6 +133,17 @@ CT_KERNEL(ct_k_autograd) {
     uint32_t nondiff = d->nondiff_rets, output_nr = 0;
     for (int r = 0; r < op->nrets; r++) {
         if (nondiff >> r & 1u) continue;
+        if (rets[r].tag == CT_TAG_TENSORLIST) {
+            /* flatten_tensor_args(result): each element is an output of the node */
+            int64_t len = rets[r].u.tlist.len;
+            if (ct_node_set_num_inputs(node, (int)(output_nr + len)) != 0) goto fail;
+            for (int64_t k = 0; k < len; k++) {
+                ct_tensor *out = rets[r].u.tlist.items[k];
+                uint32_t nr = output_nr++;
+                if (ct_dtype_is_floating(out->dtype) && ct_set_history(out, node, nr) != 0) goto fail;
+            }
+            continue;
+        }
         uint32_t nr = output_nr++;
         if (rets[r].tag != CT_TAG_TENSOR) continue;
         ct_tensor *out = rets[r].u.t;
@@ -133,7 +165,7 @@ fail:
 
 /* The autograd fallback (VariableFallbackKernel.cpp) for operators without an autograd
  * kernel, e.g. user-defined ones: route below autograd; outputs get no history. */
-CT_KERNEL(ct_k_autograd_fallback) {
+int ct_k_autograd_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
     int rc = ct_redispatch(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
@@ -143,12 +175,12 @@ CT_KERNEL(ct_k_autograd_fallback) {
 
 /* detach's manual autograd kernel (VariableTypeManual.cpp): a "detach" range, then below
  * autograd; the result has no history. */
-CT_KERNEL(ct_k_autograd_detach) {
-    void *rec = ct_record_function_begin("detach", args, 1, NULL);
+int ct_k_autograd_detach(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    void *rec = ct_record_range_begin("detach", args, 1, NULL);
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET);
     int rc = ct_redispatch(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
     ct_key_guard_pop(&g);
-    ct_record_function_end(rec);
+    ct_record_range_end(rec);
     return rc;
 }

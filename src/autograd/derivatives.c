@@ -10,10 +10,11 @@
 #include <string.h>
 
 #include "autograd/autograd_impl.h"
+#include "autograd/formulas.h"
 #include "autograd/node.h"
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
-#include "dispatch/registry.h"
+#include "ops/builtin.h"
 #include "ops/convert.h"
 
 #define A(i) (1u << (i))

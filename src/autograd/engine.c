@@ -16,10 +16,12 @@
 #include "core/alloc.h"
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
+#include "ops/builtin.h"
+#include "dispatch/trace_file.h"
 #include "ops/convert.h"
 #include "ops/kernel_util.h"
-#include "profiler/record.h"
+#include "dispatch/observe.h"
 
 /* ---- node -> value maps (open addressing on the node pointer) ---- */
 
@@ -242,6 +244,16 @@ static bool obeys_layout_contract(const ct_tensor *grad, const ct_tensor *var) {
     return true;
 }
 
+/* Tensor::new_empty_strided(sizes, strides) as C++ calls it: every option left unset (None),
+ * where the typed wrapper passes pin_memory=False as Python's binding does. */
+static ct_tensor *new_empty_strided_cxx(ct_tensor *self, const ct_tensor *like) {
+    ct_value args[7] = {ct_tensor_value(self), ct_intlist(like->sizes, like->ndim), ct_intlist(like->strides, like->ndim),
+                        ct_none(), ct_none(), ct_none(), ct_none()};
+    ct_value rets[1] = {ct_none()};
+    if (ct_call(ct_builtin(CT_OPID_new_empty_strided), args, rets) != 0) return NULL;
+    return rets[0].u.t;
+}
+
 /* AccumulateGrad::apply */
 static int accumulate_grad(ct_node *fn, ct_tensor *new_grad) {
     ct_tensor *var = fn->variable;
@@ -259,7 +271,7 @@ static int accumulate_grad(ct_node *fn, ct_tensor *new_grad) {
             g = ct_detach(new_grad);
         } else if (ct_is_non_overlapping_and_dense(var)) {
             /* clone_obey_contract: new_grad.new_empty_strided(variable's geometry).copy_(new_grad) */
-            g = ct_new_empty_strided(new_grad, var->sizes, var->ndim, var->strides, var->ndim, CT_DTYPE_UNDEFINED);
+            g = new_empty_strided_cxx(new_grad, var);
             if (g && ct_copy_(g, new_grad, false) != 0) {
                 ct_tensor_release(g);
                 g = NULL;
@@ -284,7 +296,10 @@ static int call_node(ct_node *fn, ct_tensor **inputs, ct_tensor **outputs) {
     ct_value in_vals[CT_MAX_OP_RETS + 1];
     int nin = fn->n_inputs < CT_MAX_OP_RETS ? fn->n_inputs : CT_MAX_OP_RETS;
     for (int i = 0; i < nin; i++) in_vals[i] = inputs[i] ? ct_tensor_value(inputs[i]) : ct_none();
-    void *rec = ct_record_function_begin_seq(NULL, fn->name, in_vals, nin, (int64_t)fn->sequence_nr, fn->thread_id);
+    void *rec = ct_record_range_begin_seq(NULL, fn->name, in_vals, nin, (int64_t)fn->sequence_nr, fn->thread_id);
+    /* the hops the node makes name it, and the forward op that made it, in a trace file */
+    ct_trace_node_scope scope;
+    ct_trace_node_enter(&scope, fn->py_name, fn->sequence_nr, fn->sequence_nr != UINT64_MAX);
     int rc = 0;
     if (fn->variable) {
         rc = accumulate_grad(fn, inputs[0]);
@@ -295,15 +310,30 @@ static int call_node(ct_node *fn, ct_tensor **inputs, ct_tensor **outputs) {
         for (int i = 0; i < fn->n_inputs; i++) any = any || inputs[i];
         if (any) {
             ct_tensor *per_arg[CT_MAX_OP_ARGS] = {NULL};
-            rc = fn->deriv->formula(fn, inputs, per_arg);
+            /* gradients of Tensor[] elements go by edge (fn->list_grads); other ops need no array */
+            bool has_list = false;
+            for (int a = 0; fn->op && a < fn->op->nargs && !has_list; a++)
+                has_list = fn->op->args[a].type == CT_TY_TENSORLIST && fn->edge_of_arg[a] >= 0;
+            fn->list_grads = has_list && fn->n_next ? ct_calloc((size_t)fn->n_next, sizeof *fn->list_grads) : NULL;
+            rc = has_list && fn->n_next && !fn->list_grads ? -1 : fn->deriv->formula(fn, inputs, per_arg);
             for (int a = 0; a < CT_MAX_OP_ARGS; a++) {
                 int e = fn->edge_of_arg[a];
-                if (e >= 0 && rc == 0) outputs[e] = per_arg[a];
+                bool is_list = fn->op && a < fn->op->nargs && fn->op->args[a].type == CT_TY_TENSORLIST;
+                if (e >= 0 && rc == 0 && !is_list) outputs[e] = per_arg[a];
                 else ct_tensor_release(per_arg[a]);
+                if (e >= 0 && is_list && fn->list_grads)
+                    for (int64_t k = 0; k < fn->list_len[a]; k++) {
+                        if (rc == 0) outputs[e + k] = fn->list_grads[e + k];
+                        else ct_tensor_release(fn->list_grads[e + k]);
+                        fn->list_grads[e + k] = NULL;
+                    }
             }
+            ct_free(fn->list_grads);
+            fn->list_grads = NULL;
         }
     }
-    ct_record_function_end(rec);
+    ct_trace_node_exit(&scope);
+    ct_record_range_end(rec);
     return rc;
 }
 
@@ -368,7 +398,7 @@ static int compute_dependencies(graph_task *gt, ct_node *root) {
 
 static int evaluate_function(graph_task *gt, task t) {
     ct_node *fn = t.fn;
-    void *rec = ct_record_function_begin_seq("autograd::engine::evaluate_function: ", fn->name, NULL, 0,
+    void *rec = ct_record_range_begin_seq("autograd::engine::evaluate_function: ", fn->name, NULL, 0,
                                              (int64_t)fn->sequence_nr, fn->thread_id);
     ct_tensor **outputs = fn->n_next ? ct_calloc((size_t)fn->n_next, sizeof *outputs) : NULL;
     int rc = fn->n_next && !outputs ? -1 : 0;
@@ -417,7 +447,7 @@ static int evaluate_function(graph_task *gt, task t) {
     if (outputs)
         for (int i = 0; i < fn->n_next; i++) ct_tensor_release(outputs[i]);
     ct_free(outputs);
-    ct_record_function_end(rec);
+    ct_record_range_end(rec);
     return rc;
 }
 

@@ -1,6 +1,6 @@
 /* Grad modes (c10/core/GradMode.h, c10/core/InferenceMode.h). */
 #include "ctorch/autograd.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 
 static void save(ct_grad_mode_guard *g, int kind) {
     g->prev_grad = !ct_tls_state.grad_disabled;

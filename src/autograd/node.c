@@ -4,21 +4,22 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "autograd/autograd_impl.h"
 #include "autograd/node.h"
 #include "core/alloc.h"
+#include "core/startup.h"
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
 #include "ctorch/testing.h"
-#include "dispatch/registry.h"
-#include "dispatch/tls.h"
-#include "modes/modes_impl.h"
+#include "core/tls.h"
+#include "dispatch/py_interpreter.h"
 #include "ops/views.h"
 
 static _Thread_local int64_t live_nodes; /* per thread, like the tensor counters */
 int64_t ct_testing_live_nodes(void) { return live_nodes; }
 
-static _Thread_local uint64_t sequence_counter;
-uint64_t ct_sequence_number_peek(void) { return sequence_counter; }
+/* at::sequence_number: per thread, in the dispatcher's thread state (core/tls.h) */
+uint64_t ct_sequence_number_peek(void) { return ct_tls_state.sequence_nr; }
 
 static uint64_t thread_id(void) {
     static _Thread_local char marker;
@@ -49,20 +50,40 @@ static ct_node *node_alloc(const char *name, const char *py_name, int n_next, in
     return n;
 }
 
-ct_node *ct_node_new_formula(const ct_deriv *d, const ct_op *op, int n_inputs) {
+ct_node *ct_node_new_formula(const ct_deriv *d, const ct_op *op, const ct_value *args, int n_inputs) {
     int n_next = 0;
-    for (int i = 0; i < op->nargs; i++)
-        if (d->diff_args >> i & 1u) n_next++;
+    for (int i = 0; i < op->nargs; i++) {
+        if (!(d->diff_args >> i & 1u)) continue;
+        n_next += args[i].tag == CT_TAG_TENSORLIST ? (int)args[i].u.tlist.len : 1;
+    }
     ct_node *n = node_alloc(d->name, d->name, n_next, n_inputs);
     if (!n) return NULL;
     /* Node(sequence_nr = at::sequence_number::get_and_increment()) */
-    n->sequence_nr = sequence_counter++;
+    n->sequence_nr = ct_tls_state.sequence_nr++;
     n->deriv = d;
     n->op = op;
     int e = 0;
-    for (int i = 0; i < op->nargs; i++)
-        if (d->diff_args >> i & 1u) n->edge_of_arg[i] = e++;
+    for (int i = 0; i < op->nargs; i++) {
+        if (args[i].tag == CT_TAG_TENSORLIST) n->list_len[i] = args[i].u.tlist.len;
+        if (!(d->diff_args >> i & 1u)) continue;
+        n->edge_of_arg[i] = e;
+        e += args[i].tag == CT_TAG_TENSORLIST ? (int)args[i].u.tlist.len : 1;
+    }
     return n;
+}
+
+int ct_node_set_num_inputs(ct_node *n, int n_inputs) {
+    if (n_inputs <= n->n_inputs) {
+        n->n_inputs = n_inputs;
+        return 0;
+    }
+    ct_tensor_meta *m = ct_calloc((size_t)n_inputs, sizeof *m);
+    if (!m) return -1;
+    memcpy(m, n->input_meta, sizeof *m * (size_t)n->n_inputs);
+    ct_free(n->input_meta);
+    n->input_meta = m;
+    n->n_inputs = n_inputs;
+    return 0;
 }
 
 ct_node *ct_graph_root_new(ct_edge *roots, ct_tensor *const *grads, int n) {
@@ -73,7 +94,7 @@ ct_node *ct_graph_root_new(ct_edge *roots, ct_tensor *const *grads, int n) {
         ct_node_release(r);
         return NULL;
     }
-    r->sequence_nr = sequence_counter++;
+    r->sequence_nr = ct_tls_state.sequence_nr++;
     for (int i = 0; i < n; i++) {
         r->next[i] = roots[i];
         roots[i].fn = NULL;
@@ -120,6 +141,10 @@ void ct_node_release(ct_node *n) {
         ct_free(n->args);
         ct_free(n->list_store);
         ct_free(n->arg_meta);
+        for (int i = 0; i < CT_MAX_OP_ARGS; i++) {
+            ct_free(n->list_meta[i]);
+            ct_free(n->strings[i]);
+        }
         ct_free(n);
         live_nodes--;
         n = tail;
@@ -222,7 +247,22 @@ ct_edge ct_gradient_edge(ct_tensor *t) {
 
 bool ct_node_needs(const ct_node *n, int arg) {
     int e = n->edge_of_arg[arg];
-    if (e < 0 || !n->next[e].fn) return false;
+    if (e < 0) return false;
+    if (n->list_len[arg] > 0 || (n->op && n->op->args[arg].type == CT_TY_TENSORLIST)) {
+        /* a Tensor[] argument: any of its elements */
+        for (int64_t k = 0; k < n->list_len[arg]; k++)
+            if (ct_node_needs_elem(n, arg, k)) return true;
+        return false;
+    }
+    if (!n->next[e].fn) return false;
+    return n->needed ? n->needed[e] : true;
+}
+
+bool ct_node_needs_elem(const ct_node *n, int arg, int64_t k) {
+    int e = n->edge_of_arg[arg];
+    if (e < 0 || k < 0 || k >= n->list_len[arg]) return false;
+    e += (int)k;
+    if (!n->next[e].fn) return false;
     return n->needed ? n->needed[e] : true;
 }
 
@@ -289,8 +329,13 @@ int ct_set_history(ct_tensor *t, ct_node *fn, uint32_t output_nr) {
 
 bool ct_any_requires_grad(const ct_value *args, uint32_t mask, int nargs) {
     if (ct_tls_state.grad_disabled) return false;
-    for (int i = 0; i < nargs; i++)
-        if ((mask >> i & 1u) && args[i].tag == CT_TAG_TENSOR && ct_tensor_requires_grad(args[i].u.t)) return true;
+    for (int i = 0; i < nargs; i++) {
+        if (!(mask >> i & 1u)) continue;
+        if (args[i].tag == CT_TAG_TENSOR && ct_tensor_requires_grad(args[i].u.t)) return true;
+        if (args[i].tag == CT_TAG_TENSORLIST)
+            for (int64_t k = 0; k < args[i].u.tlist.len; k++)
+                if (ct_tensor_requires_grad(args[i].u.tlist.items[k])) return true;
+    }
     return false;
 }
 
@@ -299,9 +344,9 @@ bool ct_any_requires_grad(const ct_value *args, uint32_t mask, int nargs) {
 ct_tensor *ct_shallow_copy_and_detach(ct_tensor *t) {
     ct_tensor *r = NULL;
     bool python_excluded = ct_keyset_has(ct_tls_excluded(), CT_KEY_Python);
-    if (!python_excluded && (ct_dispatch_mode_stack_len() > 0 || ct_keyset_has(t->keys, CT_KEY_Python))) {
+    if (!python_excluded && (ct_tls_state.dispatch_modes > 0 || ct_keyset_has(t->keys, CT_KEY_Python))) {
         /* pyinterpreter()->detach(self): dispatches aten::detach to the mode (or subclass) */
-        if (ct_python_detach(t, &r) != 0) return NULL;
+        if (ct_py_interpreter_hooks.detach(t, &r) != 0) return NULL;
     } else {
         r = ct_make_alias(t, t->sizes, t->strides, t->ndim, t->storage_offset);
     }
@@ -406,3 +451,29 @@ void ct_node_release_variables(ct_node *n) {
     for (int i = 0; i < CT_MAX_OP_RETS; i++) ct_saved_release(&n->saved_rets[i]);
     n->released = true;
 }
+
+/* ---- autograd metadata: created here, released and named through the hooks core calls
+ * (ct_autograd_meta_hooks, c10's AutogradMetaInterface) ---- */
+
+ct_autograd_meta *ct_tensor_autograd_meta(ct_tensor *t) {
+    if (!t->autograd) {
+        ct_library_ensure();
+        t->autograd = ct_calloc(1, sizeof *t->autograd);
+    }
+    return t->autograd;
+}
+
+static void meta_release(ct_autograd_meta *m) {
+    ct_tensor_release(m->grad);
+    ct_node_release(m->grad_fn);
+    ct_tensor_release(m->base);
+    ct_free(m);
+}
+
+static const char *meta_grad_fn_name(const ct_autograd_meta *m) {
+    return m->grad_fn ? ct_node_py_name(m->grad_fn) : NULL;
+}
+
+static const ct_autograd_meta_hooks hooks = {meta_release, meta_grad_fn_name};
+
+void ct_autograd_install_meta_hooks(void) { ct_autograd_hooks = &hooks; }

@@ -63,8 +63,13 @@ struct ct_node {
     const ct_op *op;
     ct_value *args;           /* copies of the forward op's non-tensor arguments */
     int64_t *list_store;      /* storage of copied int lists */
+    char *strings[CT_MAX_OP_ARGS]; /* owned copies of string arguments (gelu's approximate) */
     ct_tensor_meta *arg_meta; /* geometry of each tensor argument */
-    int edge_of_arg[CT_MAX_OP_ARGS]; /* index into next[] for a differentiable argument, else -1 */
+    int edge_of_arg[CT_MAX_OP_ARGS]; /* index into next[] for a differentiable argument, else -1;
+                                      * a Tensor[] argument has one edge per element from there */
+    int64_t list_len[CT_MAX_OP_ARGS];   /* length of each Tensor[] argument (0 otherwise) */
+    ct_tensor_meta *list_meta[CT_MAX_OP_ARGS]; /* owned: geometry of each element of a Tensor[] argument */
+    ct_tensor **list_grads;   /* while the formula runs: gradients of Tensor[] elements, by edge */
     ct_saved_var saved_args[CT_MAX_OP_ARGS];
     ct_saved_var saved_rets[CT_MAX_OP_RETS];
     /* AccumulateGrad */
@@ -94,14 +99,24 @@ struct ct_deriv {
 /* Looks up the derivative of a built-in op (NULL if it has none). */
 const ct_deriv *ct_deriv_for(const ct_op *op);
 
+/* The tensor's autograd metadata, created on first need (PyTorch's AutogradMeta, made by the
+ * factory autograd installs). Starts the library first, so core's hooks are in place. */
+ct_autograd_meta *ct_tensor_autograd_meta(ct_tensor *t);
+
 /* ---- nodes ---- */
 
 void ct_node_release(ct_node *n);
 ct_node *ct_node_retain(ct_node *n);
 const char *ct_node_name(const ct_node *n);
 const char *ct_node_py_name(const ct_node *n);
-/* A new formula node for op with n_next edges, taking the next sequence number. */
-ct_node *ct_node_new_formula(const ct_deriv *d, const ct_op *op, int n_inputs);
+/* A new formula node for op (one edge per differentiable Tensor argument and per element of a
+ * differentiable Tensor[] argument of args), taking the next sequence number. */
+ct_node *ct_node_new_formula(const ct_deriv *d, const ct_op *op, const ct_value *args, int n_inputs);
+/* Sets how many gradients the node receives (an op returning Tensor[] knows it only after it
+ * ran). 0 or -1. */
+int ct_node_set_num_inputs(ct_node *n, int n_inputs);
+/* True if the node should compute the gradient of element k of Tensor[] argument `arg`. */
+bool ct_node_needs_elem(const ct_node *n, int arg, int64_t k);
 /* The AccumulateGrad of a leaf that requires grad (created once, reused while alive). */
 ct_node *ct_grad_accumulator(ct_tensor *leaf);
 /* GraphRoot (functions/basic_ops.h): the node a backward from several roots starts at. Takes
@@ -128,7 +143,7 @@ int ct_set_history(ct_tensor *t, ct_node *fn, uint32_t output_nr);
  * the tensor's subclass handler that PyTorch makes (which is why a mode logs aten.detach for
  * saved outputs). New reference or NULL. */
 ct_tensor *ct_shallow_copy_and_detach(ct_tensor *t);
-/* compute_requires_grad: grad mode on and any of the tensors requires grad. */
+/* compute_requires_grad: grad mode on and any of the tensors (or Tensor[] elements) requires grad. */
 bool ct_any_requires_grad(const ct_value *args, uint32_t mask, int nargs);
 
 /* Thread-local sequence number (at::sequence_number). */

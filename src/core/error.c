@@ -31,6 +31,7 @@ const char *ct_error_kind_name(ct_error_kind kind) {
     case CT_ERR_NOT_IMPLEMENTED: return "NotImplementedError";
     case CT_ERR_NOMEM: return "MemoryError";
     case CT_ERR_IO: return "OSError";
+    case CT_ERR_KEY: return "KeyError";
     default: return "Error";
     }
 }

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "autograd/node.h"
 #include "core/alloc.h"
 #include "core/print.h"
 #include "core/tensor_impl.h"
@@ -382,7 +381,7 @@ char *ct_tensor_repr(const ct_tensor *t) {
     bool requires_grad = false;
     if (t->autograd) {
         requires_grad = t->autograd->requires_grad;
-        if (t->autograd->grad_fn) grad_fn_name = ct_node_py_name(t->autograd->grad_fn);
+        grad_fn_name = ct_autograd_hooks->grad_fn_name(t->autograd);
     }
     return ct_format_tensor_repr_with(t, grad_fn_name, requires_grad);
 }

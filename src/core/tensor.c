@@ -5,13 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "autograd/node.h"
 #include "core/alloc.h"
 #include "core/tensor_impl.h"
 #include "ctorch/error.h"
 #include "ctorch/testing.h"
-#include "dispatch/tls.h"
-#include "subclass/subclass_impl.h"
+#include "core/tls.h"
 
 /* Leak counters for tests: per thread (created minus destroyed here), so counting costs no
  * locked instruction on the hot path. */
@@ -198,6 +196,7 @@ static ct_tensor *tensor_new(ct_storage *storage, int64_t offset, const int64_t 
     t->autograd = NULL;
     t->subclass = NULL;
     t->subclass_data = NULL;
+    atomic_init(&t->trace_id, 0);
     live_tensors++;
     return t;
 }
@@ -227,14 +226,9 @@ ct_tensor *ct_tensor_retain(ct_tensor *t) {
 void ct_tensor_release(ct_tensor *t) {
     if (!t) return;
     if (!drop_ref(&t->refcount)) return;
-    if (t->autograd) {
-        ct_tensor_release(t->autograd->grad);
-        ct_node_release(t->autograd->grad_fn);
-        ct_tensor_release(t->autograd->base);
-        ct_free(t->autograd);
-    }
+    if (t->autograd) ct_autograd_hooks->release(t->autograd);
     if (t->vstore != t->storage) ct_storage_release(t->vstore);
-    if (t->subclass) ct_subclass_release_data(t);
+    if (t->subclass) ((const ct_subclass_vtable *)(const void *)t->subclass)->release_data(t);
     ct_storage_release(t->storage);
     if (t->sizes != t->inline_geom) ct_free(t->sizes);
     ct_free(t);
@@ -245,12 +239,7 @@ int64_t ct_tensor_refcount(const ct_tensor *t) {
     return t ? (int64_t)atomic_load(&((ct_tensor *)t)->refcount) : 0;
 }
 
-ct_autograd_meta *ct_tensor_autograd_meta(ct_tensor *t) {
-    if (!t->autograd) {
-        t->autograd = ct_calloc(1, sizeof *t->autograd);
-    }
-    return t->autograd;
-}
+const ct_autograd_meta_hooks *ct_autograd_hooks;
 
 static size_t numel_of(const int64_t *sizes, int ndim) {
     size_t n = 1;

@@ -61,6 +61,7 @@ struct ct_tensor {
     ct_autograd_meta *autograd; /* owned, may be NULL */
     const ct_subclass *subclass; /* wrapper subclass type, NULL for plain tensors */
     void *subclass_data;         /* owned by the subclass (released through its vtable) */
+    _Atomic uint64_t trace_id;   /* the trace file's name for it, given on first sight (0: none yet) */
     int64_t inline_geom[2 * CT_INLINE_DIMS];
 };
 
@@ -94,7 +95,22 @@ void ct_store_from_double(void *p, ct_dtype dtype, double v);
 void *ct_tensor_elem_ptr(const ct_tensor *t, int64_t linear);
 /* The key set a new CPU tensor gets (TensorImpl constructor), given inference mode. */
 ct_keyset ct_default_cpu_keyset(bool inference);
-ct_autograd_meta *ct_tensor_autograd_meta(ct_tensor *t);
+
+/* What core needs of autograd's metadata, filled by autograd at start-up (c10's
+ * AutogradMetaInterface with SetAutogradMetaFactory): a tensor only gets metadata through
+ * autograd (ct_tensor_autograd_meta in autograd/node.h), which starts the library first, so
+ * the hooks are set whenever a tensor has metadata. Written once, inside the start-up. */
+typedef struct ct_autograd_meta_hooks {
+    void (*release)(ct_autograd_meta *m);                   /* drops grad, grad_fn, base; frees m */
+    const char *(*grad_fn_name)(const ct_autograd_meta *m); /* "AddmmBackward0", or NULL           */
+} ct_autograd_meta_hooks;
+extern const ct_autograd_meta_hooks *ct_autograd_hooks;
+
+/* What core needs of a wrapper subclass (a wrapper tensor's vtable, like ggml's per-backend
+ * ggml_backend_i): the first member of every ct_subclass, filled by src/subclass. */
+typedef struct ct_subclass_vtable {
+    void (*release_data)(ct_tensor *t); /* releases what the subclass keeps for t (t is dying) */
+} ct_subclass_vtable;
 /* Makes dst use src's version counter (set_version_counter). */
 void ct_tensor_share_version(ct_tensor *dst, const ct_tensor *src);
 /* Bumps the version counter (every in-place op does, through ADInplaceOrView). */

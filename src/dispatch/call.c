@@ -11,13 +11,11 @@
 #include "dispatch/call_impl.h"
 #include "dispatch/observe.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/registry.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "dispatch/trace_impl.h"
 
-_Thread_local ct_tls ct_tls_state;
-int ct_global_observe;
 ct_call_observer ct_profiler_observer;
+ct_range_observer ct_range_observer_hooks;
 
 #define CT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -32,6 +30,8 @@ static inline ct_keyset extract_keys(const ct_op *op, const ct_value *args) {
             ks |= v->u.t->keys;
         else if (v->tag == CT_TAG_GENERATOR) /* CPUGeneratorImpl carries DispatchKeySet(CPU) */
             ks |= CT_FUNCTIONALITY_BIT(CT_KEY_Dense) | CT_BACKEND_BIT(CT_BACKEND_CPU);
+        else if (v->tag == CT_TAG_TENSORLIST)
+            for (int64_t k = 0; k < v->u.tlist.len; k++) ks |= v->u.tlist.items[k]->keys;
     }
     return ks;
 }
@@ -39,7 +39,7 @@ static inline ct_keyset extract_keys(const ct_op *op, const ct_value *args) {
 static inline ct_keyset compute_keyset(const ct_op *op, ct_keyset args_ks, const ct_tls *tls) {
     ct_keyset inc = tls->included_xor ^ CT_DEFAULT_INCLUDED;
     ct_keyset exc = tls->excluded_xor ^ CT_DEFAULT_EXCLUDED;
-    return ct_keyset_sub(args_ks | inc, exc) & op->non_fallthrough;
+    return ct_keyset_sub(args_ks | inc, exc) & ct_op_nonfallthrough(op);
 }
 
 static int call_observed(const ct_op *op, ct_value *args, ct_value *rets);
@@ -48,17 +48,17 @@ static int redispatch_traced(const ct_op *op, ct_keyset ks, ct_value *args, ct_v
 /* ct_call (check.c) is this after checking its arguments against the schema. */
 int ct_dispatch_call(const ct_op *op, ct_value *args, ct_value *rets) {
     ct_tls *tls = &ct_tls_state;
-    if (CT_UNLIKELY(tls->observe | ct_global_observe)) return call_observed(op, args, rets);
+    if (CT_UNLIKELY(tls->observe | ct_global_observe_bits())) return call_observed(op, args, rets);
     ct_keyset ks = compute_keyset(op, extract_keys(op, args), tls);
-    return op->fns[ct_slot_index(ks)](op, ks, args, rets);
+    return ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
 }
 
 int ct_redispatch(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     if (CT_UNLIKELY(!op || !args || !rets)) /* a caller's mistake, not a NULL dereference */
         return ct_error_set(CT_ERR_VALUE, "ct_redispatch: %s is NULL", !op ? "op" : !args ? "args" : "rets");
-    if (CT_UNLIKELY((ct_tls_state.observe | ct_global_observe) & (CT_OBSERVE_TRACE_PRINT | CT_OBSERVE_TRACE_COLLECT)))
+    if (CT_UNLIKELY((ct_tls_state.observe | ct_global_observe_bits()) & CT_OBSERVE_TRACE_ANY))
         return redispatch_traced(op, ks, args, rets);
-    return op->fns[ct_slot_index(ks)](op, ks, args, rets);
+    return ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
 }
 
 ct_keyset ct_dispatch_keyset_for(const ct_op *op, const ct_value *args) {
@@ -68,7 +68,12 @@ ct_keyset ct_dispatch_keyset_for(const ct_op *op, const ct_value *args) {
 
 void ct_values_release(ct_value *vals, int n) {
     for (int i = 0; i < n; i++) {
-        if (vals[i].tag == CT_TAG_TENSOR) ct_tensor_release(vals[i].u.t);
+        if (vals[i].tag == CT_TAG_TENSOR) {
+            ct_tensor_release(vals[i].u.t);
+        } else if (vals[i].tag == CT_TAG_TENSORLIST) { /* an owned Tensor[] return */
+            for (int64_t k = 0; k < vals[i].u.tlist.len; k++) ct_tensor_release(vals[i].u.tlist.items[k]);
+            ct_free(vals[i].u.tlist.items);
+        }
         vals[i] = ct_none();
     }
 }
@@ -116,8 +121,8 @@ static int call_observed(const ct_op *op, ct_value *args, ct_value *rets) {
     ct_tls *tls = &ct_tls_state;
     ct_keyset args_ks = extract_keys(op, args);
     ct_keyset ks = compute_keyset(op, args_ks, tls);
-    int observe = tls->observe | ct_global_observe;
-    bool tracing = (observe & (CT_OBSERVE_TRACE_PRINT | CT_OBSERVE_TRACE_COLLECT)) != 0;
+    int observe = tls->observe | ct_global_observe_bits();
+    bool tracing = (observe & CT_OBSERVE_TRACE_ANY) != 0;
     if (tracing) {
         ++tls->trace_depth; /* DispatchTraceNestingGuard: raised before printing */
         ct_trace_call(op, args, args_ks, ks, tls);
@@ -125,7 +130,7 @@ static int call_observed(const ct_op *op, ct_value *args, ct_value *rets) {
     void *pctx = NULL;
     if ((observe & CT_OBSERVE_PROFILER) && ct_profiler_observer.enter)
         pctx = ct_profiler_observer.enter(op, args, ks);
-    int rc = op->fns[ct_slot_index(ks)](op, ks, args, rets);
+    int rc = ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
     if (pctx) ct_profiler_observer.exit(pctx, op, args, rets, rc);
     if (tracing) tls->trace_depth--;
     return rc;
@@ -134,8 +139,8 @@ static int call_observed(const ct_op *op, ct_value *args, ct_value *rets) {
 static int redispatch_traced(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_tls *tls = &ct_tls_state;
     ++tls->trace_depth;
-    ct_trace_redispatch(op, ks, tls);
-    int rc = op->fns[ct_slot_index(ks)](op, ks, args, rets);
+    ct_trace_redispatch(op, ks, args, tls);
+    int rc = ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
     tls->trace_depth--;
     return rc;
 }

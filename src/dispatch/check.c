@@ -30,7 +30,7 @@
 
 /* ---- how a value reads in Python ---- */
 
-static bool valid_tag(ct_tag tag) { return (int)tag >= (int)CT_TAG_NONE && (int)tag <= (int)CT_TAG_OBJECT; }
+static bool valid_tag(ct_tag tag) { return (int)tag >= (int)CT_TAG_NONE && (int)tag <= (int)CT_TAG_TENSORLIST; }
 
 /* type(v).__name__ */
 static const char *py_type_name(const ct_value *v) {
@@ -45,6 +45,7 @@ static const char *py_type_name(const ct_value *v) {
     case CT_TAG_GENERATOR: return v->u.g ? "Generator" : "NoneType";
     case CT_TAG_DEVICE: return "device";
     case CT_TAG_OBJECT: return v->u.obj ? "ScriptObject" : "NoneType";
+    case CT_TAG_TENSORLIST: return "list";
     }
     return "invalid ct_value";
 }
@@ -120,6 +121,14 @@ static void py_repr(ct_strbuf *b, const ct_value *v, bool as_str) {
             return;
         }
         break;
+    case CT_TAG_TENSORLIST:
+        ct_sb_puts(b, "[");
+        for (int64_t i = 0; v->u.tlist.items && i < v->u.tlist.len; i++) {
+            ct_sb_puts(b, i ? ", " : "");
+            py_repr(b, &(ct_value){.tag = CT_TAG_TENSOR, .u.t = v->u.tlist.items[i]}, false);
+        }
+        ct_sb_puts(b, "]");
+        return;
     case CT_TAG_NONE: break;
     default: ct_sb_printf(b, "<ct_value with invalid tag %d>", (int)v->tag); return;
     }
@@ -155,7 +164,8 @@ static bool accepts(const ct_arg *a, const ct_value *v) {
     case CT_TY_STR: return v->tag == CT_TAG_STRING;
     case CT_TY_INTLIST: return v->tag == CT_TAG_INTLIST;
     case CT_TY_OBJECT: return v->tag == CT_TAG_OBJECT;
-    default: return false; /* Tensor[], str[]: no ct_value holds one */
+    case CT_TY_TENSORLIST: return v->tag == CT_TAG_TENSORLIST;
+    default: return false; /* str[]: no ct_value holds one */
     }
 }
 
@@ -195,7 +205,7 @@ static int type_error(const ct_op *op, int i, const ct_value *v) {
     py_repr(&b, v, false);
     ct_sb_printf(&b, "\nDeclaration: %s\n", op->schema);
     if (!valid_tag(v->tag)) {
-        ct_sb_printf(&b, "Cast error details: a ct_value's tag must be a ct_tag (0 to %d)", (int)CT_TAG_OBJECT);
+        ct_sb_printf(&b, "Cast error details: a ct_value's tag must be a ct_tag (0 to %d)", (int)CT_TAG_TENSORLIST);
     } else if (a->type == CT_TY_TENSOR) {
         ct_sb_puts(&b, "Cast error details: Unable to cast ");
         py_repr(&b, v, true);
@@ -280,6 +290,15 @@ int ct_call_check(const ct_op *op, const ct_value *args, const ct_value *rets) {
         if (v->tag == CT_TAG_INTLIST && (v->u.list.len < 0 || (!v->u.list.data && v->u.list.len > 0)))
             return ct_error_set(CT_ERR_VALUE, "ct_call: argument '%s' of %s is a list of %lld ints at %s", a->name,
                                 op->name, (long long)v->u.list.len, v->u.list.data ? "a valid address" : "NULL");
+        if (v->tag == CT_TAG_TENSORLIST) {
+            if (v->u.tlist.len < 0 || (!v->u.tlist.items && v->u.tlist.len > 0))
+                return ct_error_set(CT_ERR_VALUE, "ct_call: argument '%s' of %s is a list of %lld tensors at %s", a->name,
+                                    op->name, (long long)v->u.tlist.len, v->u.tlist.items ? "a valid address" : "NULL");
+            for (int64_t k = 0; k < v->u.tlist.len; k++)
+                if (!v->u.tlist.items[k])
+                    return ct_error_set(CT_ERR_TYPE, "expected Tensor as element %lld in argument %d, but got NoneType",
+                                        (long long)k, i);
+        }
     }
     return convert;
 }

@@ -2,6 +2,8 @@
 #ifndef CT_OBSERVE_H
 #define CT_OBSERVE_H
 
+#include <stdint.h>
+
 #include "ctorch/dispatch.h"
 
 typedef struct ct_call_observer {
@@ -12,5 +14,33 @@ typedef struct ct_call_observer {
 } ct_call_observer;
 
 extern ct_call_observer ct_profiler_observer;
+
+/* RecordFunction ranges outside the dispatcher (at::RecordFunction sits in ATen, below
+ * autograd; the profiler only adds the callbacks): the autograd engine's and detach's ranges,
+ * the Python-key fallback's. Filled once by the profiler at start-up. */
+typedef struct ct_range_observer {
+    /* Opens a range named `name` (a literal) with the given inputs; `op` may be NULL. Returns a
+     * handle for end, or NULL when nothing records on this thread. */
+    void *(*begin)(const char *name, const ct_value *inputs, int n_inputs, const ct_op *op);
+    /* A backward range named prefix + name (copied), with a sequence number and forward thread. */
+    void *(*begin_seq)(const char *prefix, const char *name, const ct_value *inputs, int n_inputs, int64_t seq,
+                       uint64_t fwd_thread);
+    void (*end)(void *handle);
+} ct_range_observer;
+
+extern ct_range_observer ct_range_observer_hooks;
+
+static inline void *ct_record_range_begin(const char *name, const ct_value *inputs, int n_inputs, const ct_op *op) {
+    return ct_range_observer_hooks.begin ? ct_range_observer_hooks.begin(name, inputs, n_inputs, op) : NULL;
+}
+static inline void *ct_record_range_begin_seq(const char *prefix, const char *name, const ct_value *inputs,
+                                              int n_inputs, int64_t seq, uint64_t fwd_thread) {
+    return ct_range_observer_hooks.begin_seq
+               ? ct_range_observer_hooks.begin_seq(prefix, name, inputs, n_inputs, seq, fwd_thread)
+               : NULL;
+}
+static inline void ct_record_range_end(void *handle) {
+    if (handle) ct_range_observer_hooks.end(handle);
+}
 
 #endif

@@ -2,9 +2,11 @@
 #ifndef CT_OP_IMPL_H
 #define CT_OP_IMPL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/keys_impl.h"
 #include "ctorch/dispatch.h"
 
 #define CT_MAX_OP_ARGS 16
@@ -26,6 +28,7 @@ typedef enum ct_argtype {
     CT_TY_INTLIST,     /* int[], int[N], SymInt[] */
     CT_TY_TENSORLIST,
     CT_TY_STRLIST,
+    CT_TY_BOOLLIST,    /* bool[N]: boxed as an int list of 0 and 1 */
     CT_TY_OBJECT,      /* __torch__.torch.classes.* */
     CT_TY_NONE         /* "()" returns */
 } ct_argtype;
@@ -53,10 +56,15 @@ typedef struct ct_registration {
     const char *where;
 } ct_registration;
 
+/* Note [Tables read while a kernel is registered]
+ *   Registration rewrites an op's table under the registry's lock while other threads may be
+ *   dispatching the same op without one (as PyTorch's Dispatcher does). Every field a call reads
+ *   is therefore an atomic written and read with relaxed order (a plain load on x86-64 and
+ *   AArch64): a concurrent call sees either the old or the new entry of a slot, never a torn one. */
 typedef struct ct_slot_meta {
-    unsigned char kind;       /* ct_slot_kind */
-    bool fallthrough;
-    const char *where;
+    _Atomic unsigned char kind;   /* ct_slot_kind */
+    atomic_bool fallthrough;
+    const char *_Atomic where;
 } ct_slot_meta;
 
 struct ct_op {
@@ -73,31 +81,25 @@ struct ct_op {
     bool inplace;        /* first argument is Tensor(a!) and is returned */
     bool view;           /* returns an alias of an input without writing it */
     bool unobserved;     /* the profiler records no event for it (profiler:: ops, which PyTorch filters) */
+    bool mutates;        /* some argument is written (Tensor(a!), Tensor(a!)[]): in-place and out= ops */
+    bool other_backend_kernel; /* PyTorch registers a kernel for a backend ctorch lacks that AutogradOther serves */
     uint32_t dispatch_args;  /* bit i: argument i carries a key set (Tensor, Tensor?, Generator) */
-    ct_keyset non_fallthrough;
-    ct_kernel_fn fns[CT_NUM_RUNTIME_ENTRIES];       /* hot: what ct_call jumps to */
+    _Atomic ct_keyset non_fallthrough;
+    _Atomic(ct_kernel_fn) fns[CT_NUM_RUNTIME_ENTRIES]; /* hot: what ct_call jumps to */
     ct_slot_meta meta[CT_NUM_RUNTIME_ENTRIES];
     ct_registration regs[CT_KEY_COUNT];
     /* profiler: per-op counters kept beside the table (Redis-style) */
     int64_t calls;
 };
 
-/* Index of a runtime key's slot in every op's table (getDispatchTableIndexForDispatchKey). */
-int ct_runtime_slot_of_key(ct_dispatch_key k);
-/* Slot for a key set (getDispatchTableIndexForDispatchKeySet). The offset table is filled by
- * ct_keys_init(), which the registry runs before any operator exists. */
-extern int ct_functionality_offset[CT_NUM_FUNCTIONALITY_KEYS];
-extern const bool ct_functionality_per_backend[CT_NUM_FUNCTIONALITY_KEYS];
-void ct_keys_init(void);
-static inline int ct_slot_index(ct_keyset ks) {
-    uint64_t fbits = ks >> CT_NUM_BACKENDS;
-    int f = fbits ? 64 - __builtin_clzll(fbits) : 0;
-    if (!ct_functionality_per_backend[f]) return ct_functionality_offset[f];
-    uint64_t bbits = (ks & CT_BACKEND_BITS_MASK) >> 1;
-    return ct_functionality_offset[f] + (bbits ? 64 - __builtin_clzll(bbits) : 0);
+/* The kernel in slot `slot` of op's table, and the op's non-fallthrough key set (relaxed loads:
+ * Note [Tables read while a kernel is registered]). */
+static inline ct_kernel_fn ct_op_kernel(const ct_op *op, int slot) {
+    return atomic_load_explicit(&op->fns[slot], memory_order_relaxed);
 }
-/* The runtime key a slot stands for. */
-ct_dispatch_key ct_key_of_slot(int slot);
+static inline ct_keyset ct_op_nonfallthrough(const ct_op *op) {
+    return atomic_load_explicit(&op->non_fallthrough, memory_order_relaxed);
+}
 
 /* Parses `schema` into op (names, args, returns). Returns 0 or -1 with a RuntimeError. */
 int ct_schema_parse(const char *schema, ct_op *op);

@@ -2,6 +2,7 @@
  * the per-operator dispatch tables computed from them with PyTorch's precedence
  * (OperatorEntry::computeDispatchTableEntryWithDebug). */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,13 +10,29 @@
 #include "ctorch/error.h"
 #include "ctorch/tensor.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/registry.h"
+#include "core/startup.h"
 #include "util/strbuf.h"
 
-/* Operators live for the process: an append-only array of pointers. */
-static ct_op **ops;
-static int n_ops, cap_ops;
+/* Note [Op lookup while another thread defines an op]
+ *   Operators live for the process in an append-only list of fixed-capacity segments: segment s
+ *   holds OP_SEG0 << s pointers and is never moved or freed, so growing the list never relocates
+ *   what a reader is looking at. A writer (under registry_lock) fills the op's table, stores its
+ *   pointer (and a new segment's pointer) and only then publishes the new count with a release
+ *   store; readers (ct_op_find, ct_op_at, ct_op_count) take no lock and load the count with
+ *   acquire, so every op below it is fully visible to them. */
+#define OP_SEG0 256
+#define OP_SEGMENTS 20 /* 256 * (2^20 - 1) operators */
+static ct_op **op_segments[OP_SEGMENTS];
+static atomic_int n_ops; /* published count; written under registry_lock */
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* segment and index within it of op i */
+static inline ct_op **op_slot(int i) {
+    unsigned q = (unsigned)i / OP_SEG0 + 1;
+    int s = 31 - __builtin_clz(q);
+    return &op_segments[s][i - (int)(((1u << s) - 1) * OP_SEG0)];
+}
+static inline int published_ops(void) { return atomic_load_explicit(&n_ops, memory_order_acquire); }
 
 /* Backend fallbacks, one per runtime slot. */
 static ct_registration fallbacks[CT_NUM_RUNTIME_ENTRIES];
@@ -29,12 +46,12 @@ const int ct_num_implemented_runtime_keys =
     (int)(sizeof ct_implemented_runtime_keys / sizeof ct_implemented_runtime_keys[0]);
 
 int ct_op_count(void) {
-    ct_registry_init();
-    return n_ops;
+    ct_library_ensure();
+    return published_ops();
 }
 const ct_op *ct_op_at(int i) {
-    ct_registry_init();
-    return i >= 0 && i < n_ops ? ops[i] : NULL;
+    ct_library_ensure();
+    return i >= 0 && i < published_ops() ? *op_slot(i) : NULL;
 }
 
 const char *ct_op_name(const ct_op *op) { return op->name; }
@@ -46,9 +63,13 @@ int ct_op_num_args(const ct_op *op) { return op->nargs; }
 int ct_op_num_returns(const ct_op *op) { return op->nrets; }
 const char *ct_op_arg_name(const ct_op *op, int i) { return i >= 0 && i < op->nargs ? op->args[i].name : NULL; }
 
-static ct_op *find_locked(const char *name, size_t len) {
-    for (int i = 0; i < n_ops; i++)
-        if (strlen(ops[i]->name) == len && strncmp(ops[i]->name, name, len) == 0) return ops[i];
+/* Searches the published ops (safe with or without registry_lock; see the Note above). */
+static ct_op *find_published(const char *name, size_t len) {
+    int n = published_ops();
+    for (int i = 0; i < n; i++) {
+        ct_op *op = *op_slot(i);
+        if (strlen(op->name) == len && strncmp(op->name, name, len) == 0) return op;
+    }
     return NULL;
 }
 
@@ -57,11 +78,11 @@ const ct_op *ct_op_find(const char *qualified_name) {
         ct_error_set(CT_ERR_VALUE, "ct_op_find: name is NULL");
         return NULL;
     }
-    ct_registry_init();
+    ct_library_ensure();
     size_t len = strlen(qualified_name);
     const char *dot = strrchr(qualified_name, '.');
     if (dot && strcmp(dot, ".default") == 0) len = (size_t)(dot - qualified_name);
-    ct_op *op = find_locked(qualified_name, len);
+    ct_op *op = find_published(qualified_name, len);
     if (!op) {
         ct_error_set(CT_ERR_RUNTIME, "Could not find schema for %s.", qualified_name);
         return NULL;
@@ -102,14 +123,28 @@ static bool alias_has(ct_dispatch_key alias, ct_dispatch_key k) {
 /* getBackendKeySetFromAutograd: the backend keys an autograd key serves. */
 static bool has_backend_kernel_for_autograd_key(const ct_op *op, ct_dispatch_key k) {
     if (k == CT_KEY_AutogradOther) {
-        /* autogradother backends: any backend other than the per-backend Dense ones ctorch has */
-        return false;
+        /* autogradother backends: ctorch has none of them, but an op may say PyTorch registers a
+         * kernel for one (CT_OTHER_BACKEND_KERNEL in ops.def) */
+        return op->other_backend_kernel;
     }
     if (k >= CT_KEY_AutogradCPU && k <= CT_KEY_AutogradMeta) {
         ct_dispatch_key backend = (ct_dispatch_key)(CT_KEY_CPU + (k - CT_KEY_AutogradCPU));
         return op->regs[backend].present;
     }
     return false;
+}
+
+/* The kernel of an ambiguous AutogradOther slot (unreachable with CPU tensors). */
+static int ct_ambiguous_autogradother_kernel(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)ks;
+    (void)args;
+    (void)rets;
+    return ct_error_set(CT_ERR_RUNTIME,
+                        "%s has kernels registered to both CompositeImplicitAutograd and a backend mapped to AutogradOther. "
+                        "This makes the backend kernel unreachable; the dispatcher will always prefer the CompositeImplicitAutograd "
+                        "lowering (see Note: [Disjoint AliasKeyset The dispatcher picks kernels in the following order]). If you want "
+                        "to override CompositeImplicitAutograd, please open an issue to request a dedicated Autograd dispatch key for the backend.",
+                        op->name);
 }
 
 static ct_slot_info compute_entry(const ct_op *op, ct_dispatch_key k) {
@@ -136,6 +171,13 @@ static ct_slot_info compute_entry(const ct_op *op, ct_dispatch_key k) {
     bool has_backend_kernel = has_backend_kernel_for_autograd_key(op, k) ||
                               op->regs[CT_KEY_CompositeExplicitAutograd].present;
     reg = &op->regs[CT_KEY_CompositeImplicitAutograd];
+    if (reg->present && k == CT_KEY_AutogradOther && op->other_backend_kernel) {
+        /* ambiguousAutogradOtherKernel (Note [Ambiguity in AutogradOther kernel]) */
+        r.kind = CT_SLOT_AMBIGUOUS_AUTOGRADOTHER;
+        r.fn = ct_ambiguous_autogradother_kernel;
+        r.where = "ambiguous_autogradother";
+        return r;
+    }
     if (reg->present && (k == CT_KEY_Undefined || alias_has(CT_KEY_CompositeImplicitAutograd, k)) &&
         !has_backend_kernel)
         TAKE(reg, CT_SLOT_MATH);
@@ -154,10 +196,11 @@ void ct_op_update_table(ct_op *op) {
     for (int slot = 0; slot < CT_NUM_RUNTIME_ENTRIES; slot++) {
         ct_dispatch_key k = ct_key_of_slot(slot);
         ct_slot_info e = compute_entry(op, k);
-        op->meta[slot].kind = (unsigned char)e.kind;
-        op->meta[slot].fallthrough = e.fallthrough;
-        op->meta[slot].where = e.where;
-        op->fns[slot] = e.kind == CT_SLOT_MISSING ? ct_missing_kernel : e.fn;
+        atomic_store_explicit(&op->meta[slot].kind, (unsigned char)e.kind, memory_order_relaxed);
+        atomic_store_explicit(&op->meta[slot].fallthrough, e.fallthrough, memory_order_relaxed);
+        atomic_store_explicit(&op->meta[slot].where, e.where, memory_order_relaxed);
+        atomic_store_explicit(&op->fns[slot], e.kind == CT_SLOT_MISSING ? ct_missing_kernel : e.fn,
+                              memory_order_relaxed);
     }
     /* Note [Fallthrough masking]: a key whose slot is a fallthrough is removed from the
      * op's non-fallthrough set, so it can never win (DispatchKeyExtractor::
@@ -166,16 +209,17 @@ void ct_op_update_table(ct_op *op) {
     ct_keyset nf = ~(ct_keyset)0;
     for (int f = 1; f < CT_NUM_FUNCTIONALITY_KEYS; f++) {
         ct_dispatch_key k = (ct_dispatch_key)f;
-        if (f == CT_KEY_Dense) k = CT_KEY_CPU;
-        else if (f == CT_KEY_AutogradFunctionality) k = CT_KEY_AutogradCPU;
+        if (ct_functionality_per_backend[f]) /* its CPU runtime key: CPU, AutogradCPU, SparseCPU, ... */
+            k = ct_keyset_highest(CT_FUNCTIONALITY_BIT(f) | CT_BACKEND_BIT(CT_BACKEND_CPU));
         int slot = ct_runtime_slot_of_key(k);
-        if (op->meta[slot].fallthrough) nf &= ~CT_FUNCTIONALITY_BIT(f);
+        if (atomic_load_explicit(&op->meta[slot].fallthrough, memory_order_relaxed)) nf &= ~CT_FUNCTIONALITY_BIT(f);
     }
-    op->non_fallthrough = nf;
+    atomic_store_explicit(&op->non_fallthrough, nf, memory_order_relaxed);
 }
 
 static void update_all_tables(void) {
-    for (int i = 0; i < n_ops; i++) ct_op_update_table(ops[i]);
+    int n = atomic_load_explicit(&n_ops, memory_order_relaxed); /* under registry_lock */
+    for (int i = 0; i < n; i++) ct_op_update_table(*op_slot(i));
 }
 
 const ct_op *ct_op_define(const char *schema, const char *where) {
@@ -190,7 +234,7 @@ const ct_op *ct_op_define(const char *schema, const char *where) {
      * they open outlives them, so they are not recorded at all */
     op->unobserved = strncmp(op->name, "profiler::", 10) == 0;
     pthread_mutex_lock(&registry_lock);
-    ct_op *dup = find_locked(op->name, strlen(op->name));
+    ct_op *dup = find_published(op->name, strlen(op->name));
     if (dup) {
         pthread_mutex_unlock(&registry_lock);
         ct_error_set(CT_ERR_RUNTIME,
@@ -202,21 +246,31 @@ const ct_op *ct_op_define(const char *schema, const char *where) {
         ct_free(op);
         return NULL;
     }
-    if (n_ops == cap_ops) {
-        int ncap = cap_ops ? cap_ops * 2 : 256;
-        ct_op **nops = ct_realloc(ops, (size_t)ncap * sizeof *nops);
-        if (!nops) {
+    int n = atomic_load_explicit(&n_ops, memory_order_relaxed);
+    unsigned q = (unsigned)n / OP_SEG0 + 1;
+    int seg = 31 - __builtin_clz(q);
+    if (seg >= OP_SEGMENTS) {
+        pthread_mutex_unlock(&registry_lock);
+        ct_error_set(CT_ERR_RUNTIME, "ct_op_define: too many operators (%d)", n);
+        ct_schema_free(op);
+        ct_free(op);
+        return NULL;
+    }
+    if (!op_segments[seg]) {
+        /* a fresh segment, never freed or moved (the operators live for the process) */
+        ct_op **block = ct_calloc((size_t)OP_SEG0 << seg, sizeof *block);
+        if (!block) {
             pthread_mutex_unlock(&registry_lock);
             ct_schema_free(op);
             ct_free(op);
             return NULL;
         }
-        ops = nops;
-        cap_ops = ncap;
+        op_segments[seg] = block;
     }
-    op->id = n_ops;
-    ops[n_ops++] = op;
-    ct_op_update_table(op);
+    op->id = n;
+    ct_op_update_table(op); /* complete before any reader can see it */
+    *op_slot(n) = op;
+    atomic_store_explicit(&n_ops, n + 1, memory_order_release);
     pthread_mutex_unlock(&registry_lock);
     return op;
 }
@@ -225,9 +279,7 @@ static bool registrable_key(ct_dispatch_key key) {
     int k = (int)key;
     if (k <= 0 || k >= CT_KEY_COUNT || k == CT_KEY_EndOfFunctionalityKeys) return false;
     /* per-backend functionalities are not registrable themselves (use CPU / AutogradCPU) */
-    if (k == CT_KEY_Dense || k == CT_KEY_Quantized || k == CT_KEY_Sparse || k == CT_KEY_SparseCsr ||
-        k == CT_KEY_NestedTensor || k == CT_KEY_AutogradFunctionality)
-        return false;
+    if (k < CT_NUM_FUNCTIONALITY_KEYS && ct_functionality_per_backend[k]) return false;
     return true;
 }
 
@@ -257,10 +309,12 @@ int ct_register_fallthrough(const ct_op *op, ct_dispatch_key key, const char *wh
 
 int ct_deregister_kernel(const ct_op *cop, ct_dispatch_key key) {
     if (!cop) return ct_error_set(CT_ERR_VALUE, "deregister: op is NULL");
-    if ((int)key <= 0 || (int)key >= CT_KEY_COUNT || !cop->regs[key].present)
-        return ct_error_set(CT_ERR_RUNTIME, "deregister: %s has no registration for %s", cop->name, ct_key_name(key));
     ct_op *op = (ct_op *)cop;
     pthread_mutex_lock(&registry_lock);
+    if ((int)key <= 0 || (int)key >= CT_KEY_COUNT || !cop->regs[key].present) {
+        pthread_mutex_unlock(&registry_lock);
+        return ct_error_set(CT_ERR_RUNTIME, "deregister: %s has no registration for %s", cop->name, ct_key_name(key));
+    }
     memset(&op->regs[key], 0, sizeof op->regs[key]);
     ct_op_update_table(op);
     pthread_mutex_unlock(&registry_lock);
@@ -284,14 +338,15 @@ ct_slot_info ct_op_slot(const ct_op *op, ct_dispatch_key k) {
     ct_slot_info r = {CT_SLOT_MISSING, false, NULL, ""};
     int slot = ct_runtime_slot_of_key(k);
     if (!op || slot < 0) return r;
-    r.kind = (ct_slot_kind)op->meta[slot].kind;
-    r.fallthrough = op->meta[slot].fallthrough;
-    r.fn = r.kind == CT_SLOT_MISSING || r.fallthrough ? NULL : op->fns[slot];
-    r.where = op->meta[slot].where ? op->meta[slot].where : "";
+    r.kind = (ct_slot_kind)atomic_load_explicit(&op->meta[slot].kind, memory_order_relaxed);
+    r.fallthrough = atomic_load_explicit(&op->meta[slot].fallthrough, memory_order_relaxed);
+    r.fn = r.kind == CT_SLOT_MISSING || r.fallthrough ? NULL : ct_op_kernel(op, slot);
+    const char *where = atomic_load_explicit(&op->meta[slot].where, memory_order_relaxed);
+    r.where = where ? where : "";
     return r;
 }
 
-ct_keyset ct_op_non_fallthrough_keys(const ct_op *op) { return op->non_fallthrough; }
+ct_keyset ct_op_non_fallthrough_keys(const ct_op *op) { return ct_op_nonfallthrough(op); }
 
 const char *ct_slot_kind_name(ct_slot_kind kind) {
     switch (kind) {
@@ -300,6 +355,7 @@ const char *ct_slot_kind_name(ct_slot_kind kind) {
     case CT_SLOT_MATH: return "math kernel";
     case CT_SLOT_AUTOGRAD: return "autograd kernel";
     case CT_SLOT_FALLBACK: return "backend fallback";
+    case CT_SLOT_AMBIGUOUS_AUTOGRADOTHER: return "ambiguous autogradother";
     default: return "missing";
     }
 }
@@ -343,7 +399,9 @@ char *ct_op_dump(const ct_op *op) {
     ct_strbuf b = CT_STRBUF_INIT;
     ct_sb_printf(&b, "name: %s\nschema: %s\ndebug: registered at %s\nalias analysis kind: FROM_SCHEMA\n", op->name,
               op->schema, op->def_where);
-    /* registrations: runtime keys in key order, then alias keys (like OperatorEntry::dumpState) */
+    /* registrations: runtime keys in key order, then alias keys (like OperatorEntry::dumpState);
+     * read under the lock registration writes them with */
+    pthread_mutex_lock(&registry_lock);
     for (int k = 1; k < CT_KEY_COUNT; k++) {
         const ct_registration *r = &op->regs[k];
         if (!r->present) continue;
@@ -356,6 +414,7 @@ char *ct_op_dump(const ct_op *op) {
             ct_sb_printf(&b, " [ boxed ]\n");
         }
     }
+    pthread_mutex_unlock(&registry_lock);
     return ct_sb_finish(&b);
 }
 
@@ -369,6 +428,10 @@ char *ct_op_dump_table(const ct_op *op) {
         ct_dispatch_key k = ct_implemented_runtime_keys[i];
         ct_slot_info e = ct_op_slot(op, k);
         if (e.kind == CT_SLOT_MISSING) continue;
+        if (e.kind == CT_SLOT_AMBIGUOUS_AUTOGRADOTHER) {
+            ct_sb_printf(&b, "%s: ambiguous_autogradother [ambiguous autogradother]\n", ct_key_name(k));
+            continue;
+        }
         ct_sb_printf(&b, "%s: %sregistered at %s [%s]\n", ct_key_name(k), e.fallthrough ? "fallthrough " : "", e.where,
                   ct_slot_kind_name(e.kind));
     }

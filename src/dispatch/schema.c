@@ -85,6 +85,7 @@ static int parse_type(parser *ps, ct_arg *arg) {
             arg->alias_write = true;
             ps->p++;
         }
+        if (strncmp(ps->p, " -> *", 5) == 0) ps->p += 5; /* Tensor(a -> *): each list element aliases a */
         if (*ps->p != ')') return fail(ps, "')'");
         ps->p++;
     }
@@ -97,7 +98,8 @@ static int parse_type(parser *ps, ct_arg *arg) {
         case CT_TY_INT: arg->type = CT_TY_INTLIST; break;
         case CT_TY_TENSOR: arg->type = CT_TY_TENSORLIST; break;
         case CT_TY_STR: arg->type = CT_TY_STRLIST; break;
-        default: return fail(ps, "a list of int, Tensor or str");
+        case CT_TY_BOOL: arg->type = CT_TY_BOOLLIST; break;
+        default: return fail(ps, "a list of int, bool, Tensor or str");
         }
     }
     if (*ps->p == '?') {
@@ -318,6 +320,8 @@ int ct_schema_parse(const char *schema, ct_op *op) {
     op->view = false;
     for (int r = 0; r < op->nrets; r++)
         if (op->rets[r].alias && !op->rets[r].alias_write) op->view = true;
+    op->mutates = false;
+    for (int i = 0; i < op->nargs; i++) op->mutates = op->mutates || op->args[i].alias_write;
     op->dispatch_args = 0;
     for (int i = 0; i < op->nargs; i++) {
         ct_argtype t = op->args[i].type;

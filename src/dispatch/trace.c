@@ -13,8 +13,11 @@
  *   stores further sets as "lost", also counted, rather than growing.
  *
  * Note [One emit point]
- *   Every record, call or redispatch, passes through emit(): printing, the ring, and any later
- *   sink (a file writer) hang off that one function. */
+ *   Every record, call or redispatch, passes through emit(): printing, the ring and the trace
+ *   file (dispatch/trace_file.c) hang off that one function. The file writer gets the hop's key
+ *   sets as they were, not through the key-set table (which may have run out of room), and the
+ *   hop's arguments; it streams each hop out through its own fixed buffer, so a file holds any
+ *   number of hops while memory stays flat, independent of the ring. */
 #include <stdio.h>
 #include <string.h>
 
@@ -23,7 +26,8 @@
 #include "ctorch/error.h"
 #include "ctorch/trace.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
+#include "dispatch/trace_file.h"
 #include "dispatch/trace_impl.h"
 
 #define KS_LOST 0xFFFFu
@@ -75,8 +79,10 @@ static ct_keyset ks_get(const ks_table *t, uint16_t i) { return i < t->n ? t->ke
 
 /* ---- per-thread state ---- */
 
-static int print_level;  /* 0 off, 1 PyTorch's lines, 2 full decisions */
-static FILE *trace_stream;
+/* process-wide: any thread may set them while others print (relaxed: each is one word that is
+ * read whole; the stream's own lock orders the lines) */
+static atomic_int print_level;  /* 0 off, 1 PyTorch's lines, 2 full decisions */
+static FILE *_Atomic trace_stream;
 
 typedef struct collector {
     bool on;
@@ -113,14 +119,15 @@ static ks_table *table_for_record(void) {
 }
 
 void ct_trace_set_print(int level) {
-    print_level = level < 0 ? 0 : level > 2 ? 2 : level;
-    if (print_level > 0)
-        ct_global_observe |= CT_OBSERVE_TRACE_PRINT;
+    level = level < 0 ? 0 : level > 2 ? 2 : level;
+    atomic_store_explicit(&print_level, level, memory_order_relaxed);
+    if (level > 0)
+        atomic_fetch_or_explicit(&ct_global_observe, CT_OBSERVE_TRACE_PRINT, memory_order_relaxed);
     else
-        ct_global_observe &= ~CT_OBSERVE_TRACE_PRINT;
+        atomic_fetch_and_explicit(&ct_global_observe, ~CT_OBSERVE_TRACE_PRINT, memory_order_relaxed);
 }
-int ct_trace_print_level(void) { return print_level; }
-void ct_trace_set_stream(FILE *f) { trace_stream = f; }
+int ct_trace_print_level(void) { return atomic_load_explicit(&print_level, memory_order_relaxed); }
+void ct_trace_set_stream(FILE *f) { atomic_store_explicit(&trace_stream, f, memory_order_relaxed); }
 
 int ct_trace_set_capacity(size_t records) {
     if (records == 0 || records > CT_TRACE_MAX_CAPACITY)
@@ -269,13 +276,16 @@ size_t ct_trace_format(const ct_dispatch_record *r, bool full, char *buf, size_t
 
 /* ---- recording (Note [One emit point]) ---- */
 
-static void emit(const ct_trace_rec *c, const ks_table *t) {
-    if (ct_global_observe & CT_OBSERVE_TRACE_PRINT) {
+/* full: the same hop with its key sets as they were, for the trace file (built only while one
+ * is open); args: the hop's boxed arguments */
+static void emit(const ct_trace_rec *c, const ks_table *t, const ct_dispatch_record *full, const ct_value *args) {
+    if (ct_global_observe_bits() & CT_OBSERVE_TRACE_PRINT) {
         ct_dispatch_record r;
         expand(c, t, &r);
         char line[8192];
-        size_t n = ct_trace_format(&r, print_level >= 2, line, sizeof line);
-        FILE *f = trace_stream ? trace_stream : stderr;
+        size_t n = ct_trace_format(&r, ct_trace_print_level() >= 2, line, sizeof line);
+        FILE *f = atomic_load_explicit(&trace_stream, memory_order_relaxed);
+        if (!f) f = stderr;
         fwrite(line, 1, n < sizeof line ? n : sizeof line - 1, f);
     }
     if (coll.on) {
@@ -283,17 +293,30 @@ static void emit(const ct_trace_rec *c, const ks_table *t) {
         coll.total++;
         if (++coll.pos == coll.cap) coll.pos = 0;
     }
+    if (full) ct_trace_file_hop(full, args);
 }
 
 static void fill_slot(ct_trace_rec *c, ks_table *t, const ct_op *op, ct_keyset ks) {
     int slot = ct_slot_index(ks);
     c->dispatch = ks_intern(t, ks);
     c->slot_index = (uint16_t)slot;
-    c->slot = (uint8_t)op->meta[slot].kind;
-    c->where = op->meta[slot].where;
+    c->slot = atomic_load_explicit(&op->meta[slot].kind, memory_order_relaxed);
+    c->where = atomic_load_explicit(&op->meta[slot].where, memory_order_relaxed);
 }
 
 static uint16_t depth16(int d) { return (uint16_t)(d < 0 ? 0 : d > 0xFFFF ? 0xFFFF : d); }
+
+/* The trace file's full record of a hop: what both kinds of hop share, from the compact one. */
+static void full_record(ct_dispatch_record *r, const ct_trace_rec *c, const ct_op *op, ct_keyset ks) {
+    memset(r, 0, sizeof *r);
+    r->kind = (ct_hop_kind)c->kind;
+    r->depth = c->depth;
+    r->op = op;
+    r->dispatch = ks;
+    r->key = ks == 0 ? CT_KEY_Undefined : ct_key_of_slot(c->slot_index);
+    r->slot = (ct_slot_kind)c->slot;
+    r->where = c->where;
+}
 
 void ct_trace_call(const ct_op *op, const ct_value *args, ct_keyset args_ks, ct_keyset ks, const ct_tls *tls) {
     ks_table *t = table_for_record();
@@ -302,6 +325,7 @@ void ct_trace_call(const ct_op *op, const ct_value *args, ct_keyset args_ks, ct_
     c.kind = CT_HOP_CALL;
     c.depth = depth16(tls->trace_depth);
     c.n_args = 0;
+    ct_keyset raw[CT_TRACE_MAX_ARGS];
     uint32_t m = op->dispatch_args;
     while (m && c.n_args < CT_TRACE_MAX_ARGS) {
         int i = __builtin_ctz(m);
@@ -311,20 +335,39 @@ void ct_trace_call(const ct_op *op, const ct_value *args, ct_keyset args_ks, ct_
             aks = args[i].u.t->keys;
         else if (args[i].tag == CT_TAG_GENERATOR) /* CPUGeneratorImpl carries DispatchKeySet(CPU) */
             aks = CT_FUNCTIONALITY_BIT(CT_KEY_Dense) | CT_BACKEND_BIT(CT_BACKEND_CPU);
-        else
+        else if (args[i].tag == CT_TAG_TENSORLIST) { /* a list shows the union of its tensors' key sets */
+            aks = 0;
+            for (int64_t k = 0; k < args[i].u.tlist.len; k++) aks |= args[i].u.tlist.items[k]->keys;
+        } else
             continue;
+        raw[c.n_args] = aks;
         c.arg_index[c.n_args] = (uint8_t)i;
         c.arg_keys[c.n_args++] = ks_intern(t, aks);
     }
     ct_keyset inc = ct_tls_included_raw(tls), exc = ct_tls_excluded_raw(tls);
+    ct_keyset merged = ct_keyset_sub(args_ks | inc, exc);
     c.included = ks_intern(t, inc);
     c.excluded = ks_intern(t, exc);
-    c.merged = ks_intern(t, ct_keyset_sub(args_ks | inc, exc));
+    c.merged = ks_intern(t, merged);
     fill_slot(&c, t, op, ks);
-    emit(&c, t);
+    if (!(ct_global_observe_bits() & CT_OBSERVE_TRACE_FILE)) {
+        emit(&c, t, NULL, args);
+        return;
+    }
+    ct_dispatch_record r;
+    full_record(&r, &c, op, ks);
+    r.n_tensor_args = c.n_args;
+    for (int i = 0; i < c.n_args; i++) {
+        r.arg_keys[i] = raw[i];
+        r.arg_index[i] = c.arg_index[i];
+    }
+    r.tls_included = inc;
+    r.tls_excluded = exc;
+    r.merged = merged;
+    emit(&c, t, &r, args);
 }
 
-void ct_trace_redispatch(const ct_op *op, ct_keyset ks, const ct_tls *tls) {
+void ct_trace_redispatch(const ct_op *op, ct_keyset ks, const ct_value *args, const ct_tls *tls) {
     ks_table *t = table_for_record();
     ct_trace_rec c;
     c.op = op;
@@ -334,5 +377,12 @@ void ct_trace_redispatch(const ct_op *op, ct_keyset ks, const ct_tls *tls) {
     c.included = c.excluded = KS_LOST;
     c.merged = ks_intern(t, ks);
     fill_slot(&c, t, op, ks);
-    emit(&c, t);
+    if (!(ct_global_observe_bits() & CT_OBSERVE_TRACE_FILE)) {
+        emit(&c, t, NULL, args);
+        return;
+    }
+    ct_dispatch_record r;
+    full_record(&r, &c, op, ks);
+    r.merged = ks;
+    emit(&c, t, &r, args);
 }

@@ -43,6 +43,8 @@ static int counter_handler(void *ud, const ct_op *op, ct_value *args, ct_value *
  *   freed data. The objects are for one thread at a time. */
 struct ct_op_logger {
     strlist log; /* op python names live as long as the ops: no copies needed */
+    bool pushed;
+    int handle;  /* of the mode while pushed */
 };
 
 ct_op_logger *ct_op_logger_new(void) { return ct_calloc(1, sizeof(ct_op_logger)); }
@@ -66,12 +68,19 @@ static int logger_handler(void *ud, const ct_op *op, ct_value *args, ct_value *r
 
 int ct_op_logger_push(ct_op_logger *l) {
     if (!l) return ct_error_set(CT_ERR_VALUE, "ct_op_logger_push: logger is NULL");
-    return ct_dispatch_mode_push(logger_handler, l);
+    if (l->handle) return ct_error_set(CT_ERR_RUNTIME, "ct_op_logger_push: the logger is already entered");
+    int h = ct_dispatch_mode_push(logger_handler, l);
+    if (h < 0) return -1;
+    l->handle = h;
+    return 0;
 }
 
 int ct_op_logger_pop(ct_op_logger *l) {
     if (!l) return ct_error_set(CT_ERR_VALUE, "ct_op_logger_pop: logger is NULL");
-    return ct_dispatch_mode_pop_checked(logger_handler, l, "ct_op_logger_pop");
+    if (!l->handle) return ct_error_set(CT_ERR_RUNTIME, "ct_op_logger_pop: it is not an active dispatch mode on this thread");
+    if (ct_dispatch_mode_pop(l->handle) != 0) return -1; /* not the innermost: nothing is popped */
+    l->handle = 0;
+    return 0;
 }
 
 size_t ct_op_logger_count(const ct_op_logger *l) { return l ? l->log.n : 0; }
@@ -164,6 +173,7 @@ struct ct_op_counter {
     phase *phases;
     size_t n, cap;
     size_t current;
+    int handle; /* of the mode while pushed */
 };
 
 ct_op_counter *ct_op_counter_new(void) {
@@ -242,12 +252,19 @@ static int counter_handler(void *ud, const ct_op *op, ct_value *args, ct_value *
 
 int ct_op_counter_push(ct_op_counter *c) {
     if (!c) return ct_error_set(CT_ERR_VALUE, "ct_op_counter_push: counter is NULL");
-    return ct_dispatch_mode_push(counter_handler, c);
+    if (c->handle) return ct_error_set(CT_ERR_RUNTIME, "ct_op_counter_push: the counter is already entered");
+    int h = ct_dispatch_mode_push(counter_handler, c);
+    if (h < 0) return -1;
+    c->handle = h;
+    return 0;
 }
 
 int ct_op_counter_pop(ct_op_counter *c) {
     if (!c) return ct_error_set(CT_ERR_VALUE, "ct_op_counter_pop: counter is NULL");
-    return ct_dispatch_mode_pop_checked(counter_handler, c, "ct_op_counter_pop");
+    if (!c->handle) return ct_error_set(CT_ERR_RUNTIME, "ct_op_counter_pop: it is not an active dispatch mode on this thread");
+    if (ct_dispatch_mode_pop(c->handle) != 0) return -1; /* not the innermost: nothing is popped */
+    c->handle = 0;
+    return 0;
 }
 
 int64_t ct_op_counter_get(const ct_op_counter *c, const char *phase_name, const char *name) {

@@ -1,6 +1,7 @@
 /* Dispatch modes and the Python, PythonTLSSnapshot and PythonDispatcher fallbacks
  * (c10/core/impl/TorchDispatchModeTLS.cpp, aten/src/ATen/core/PythonFallbackKernel.cpp,
  * torch/csrc/utils/python_arg_parser.cpp dispatch_on_mode). */
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -8,20 +9,24 @@
 #include "ctorch/error.h"
 
 #include "dispatch/op_impl.h"
-#include "dispatch/registry.h"
-#include "dispatch/tls.h"
+#include "ops/builtin.h"
+#include "core/tls.h"
+#include "dispatch/trace_file.h"
 #include "modes/modes_impl.h"
 #include "ops/kernels.h"
-#include "profiler/record.h"
+#include "dispatch/observe.h"
+#include "dispatch/py_interpreter.h"
 
 typedef struct mode_entry {
     ct_dispatch_mode_fn fn;
     void *ud;
+    int handle; /* what ct_dispatch_mode_push returned for it */
 } mode_entry;
 
 static _Thread_local struct {
     mode_entry stack[CT_MAX_MODES];
     int len;
+    int last_handle; /* handles are this thread's push count, 1, 2, ... (wrapping to 1) */
 } modes;
 
 /* tls_on_entry (PythonFallbackKernel.cpp): the TLS as it was when the call entered the
@@ -36,21 +41,35 @@ static void set_python_keys_included(bool on) {
     ct_tls_set_included(CT_KEY_PythonTLSSnapshot, on);
 }
 
+static void stack_push(mode_entry e) {
+    if (modes.len == 0) set_python_keys_included(true);
+    modes.stack[modes.len++] = e;
+    ct_tls_state.dispatch_modes = modes.len;
+}
+
+static mode_entry stack_pop(void) {
+    mode_entry e = modes.stack[--modes.len];
+    ct_tls_state.dispatch_modes = modes.len;
+    if (modes.len == 0) set_python_keys_included(false);
+    return e;
+}
+
 int ct_dispatch_mode_push(ct_dispatch_mode_fn fn, void *ud) {
     if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_dispatch_mode_push: handler is NULL");
     if (modes.len == CT_MAX_MODES) return ct_error_set(CT_ERR_RUNTIME, "ct_dispatch_mode_push: too many nested modes (%d)", CT_MAX_MODES);
-    ct_registry_init();
-    if (modes.len == 0) set_python_keys_included(true);
-    modes.stack[modes.len].fn = fn;
-    modes.stack[modes.len].ud = ud;
-    modes.len++;
-    return 0;
+    ct_library_ensure();
+    modes.last_handle = modes.last_handle == INT_MAX ? 1 : modes.last_handle + 1;
+    stack_push((mode_entry){fn, ud, modes.last_handle});
+    return modes.last_handle;
 }
 
-int ct_dispatch_mode_pop(void) {
+int ct_dispatch_mode_pop(int handle) {
     if (modes.len == 0) return ct_error_set(CT_ERR_RUNTIME, "trying to pop from empty mode stack");
-    modes.len--;
-    if (modes.len == 0) set_python_keys_included(false);
+    int top = modes.stack[modes.len - 1].handle;
+    if (handle != top)
+        return ct_error_set(CT_ERR_RUNTIME, "ct_dispatch_mode_pop: mode %d is not the innermost mode (%d is); modes are exited in reverse order of entering",
+                            handle, top);
+    stack_pop();
     return 0;
 }
 
@@ -62,26 +81,12 @@ bool ct_dispatch_mode_is_active(ct_dispatch_mode_fn fn, void *ud) {
     return false;
 }
 
-int ct_dispatch_mode_pop_checked(ct_dispatch_mode_fn fn, void *ud, const char *who) {
-    for (int i = modes.len - 1; i >= 0; i--) {
-        if (modes.stack[i].fn != fn || modes.stack[i].ud != ud) continue;
-        if (i != modes.len - 1)
-            return ct_error_set(CT_ERR_RUNTIME,
-                                "%s: it is not the innermost dispatch mode (%d entered after it are still active); exit "
-                                "modes in the reverse order of entering them",
-                                who, modes.len - 1 - i);
-        return ct_dispatch_mode_pop();
-    }
-    return ct_error_set(CT_ERR_RUNTIME, "%s: it is not an active dispatch mode on this thread", who);
-}
-
 int ct_dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets) {
     /* StashTorchDispatchModeGuard: the mode is popped while its own handler runs */
-    mode_entry m = modes.stack[modes.len - 1];
-    ct_dispatch_mode_pop();
+    mode_entry m = stack_pop();
     uint64_t errors = ct_error_serial();
     int rc = m.fn(m.ud, op, args, rets);
-    ct_dispatch_mode_push(m.fn, m.ud);
+    stack_push(m);
     if (rc != 0) {
         ct_values_release(rets, op->nrets);
         /* Note [A handler that fails without an error]: -1 without an error is C's way of
@@ -98,7 +103,7 @@ int ct_dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets) {
     return 0;
 }
 
-CT_KERNEL(ct_k_python_tls_snapshot_fallback) {
+int ct_k_python_tls_snapshot_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     bool set_here = false;
     if (!tls_on_entry.set) { /* MaybeSetTLSOnEntryGuard */
         tls_on_entry.set = true;
@@ -111,7 +116,7 @@ CT_KERNEL(ct_k_python_tls_snapshot_fallback) {
     return rc;
 }
 
-CT_KERNEL(ct_k_python_dispatcher_fallback) {
+int ct_k_python_dispatcher_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     return ct_redispatch(op, ks & CT_FULL_AFTER(CT_KEY_PythonDispatcher), args, rets);
 }
 
@@ -119,7 +124,7 @@ CT_KERNEL(ct_k_python_dispatcher_fallback) {
 #define CT_AFTER_PYTHON_KEYSET                                                                    \
     (ct_keyset_full() ^ (CT_FULL_AFTER(CT_KEY_Python) | CT_FUNCTIONALITY_BIT(CT_KEY_Python)))
 
-CT_KERNEL(ct_k_python_fallback) {
+int ct_k_python_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_tls *t = &ct_tls_state;
     ct_keyset saved_inc = t->included_xor, saved_exc = t->excluded_xor;
     if (tls_on_entry.set) { /* ForceDispatchKeyGuard(tls_on_entry) */
@@ -129,17 +134,21 @@ CT_KERNEL(ct_k_python_fallback) {
     t->excluded_xor = (ct_tls_excluded_raw(t) | CT_AFTER_PYTHON_KEYSET) ^ CT_DEFAULT_EXCLUDED;
     int rc;
     if (modes.len > 0) {
-        void *rec = ct_record_function_begin("PythonDispatchMode", args, op->nargs, op);
+        void *rec = ct_record_range_begin("PythonDispatchMode", args, op->nargs, op);
         rc = ct_dispatch_on_mode(op, args, rets);
-        ct_record_function_end(rec);
+        ct_record_range_end(rec);
     } else {
         ct_tensor *sub = NULL;
-        for (int i = 0; i < op->nargs && !sub; i++)
+        for (int i = 0; i < op->nargs && !sub; i++) {
             if (args[i].tag == CT_TAG_TENSOR && args[i].u.t->subclass) sub = args[i].u.t;
+            if (args[i].tag == CT_TAG_TENSORLIST)
+                for (int64_t k = 0; k < args[i].u.tlist.len && !sub; k++)
+                    if (args[i].u.tlist.items[k]->subclass) sub = args[i].u.tlist.items[k];
+        }
         if (sub) {
-            void *rec = ct_record_function_begin("PythonSubclass", args, op->nargs, op);
-            rc = ct_subclass_dispatch(sub, op, args, rets);
-            ct_record_function_end(rec);
+            void *rec = ct_record_range_begin("PythonSubclass", args, op->nargs, op);
+            rc = ct_py_interpreter_hooks.subclass_dispatch(sub, op, args, rets);
+            ct_record_range_end(rec);
         } else {
             /* no mode and no wrapper argument (e.g. a factory while only Python is included):
              * drop the Python key and carry on */
@@ -163,7 +172,10 @@ int ct_python_detach(ct_tensor *t, ct_tensor **out) {
         tls_on_entry.excluded_xor = ct_tls_state.excluded_xor;
         set_here = true;
     }
-    int rc = modes.len > 0 ? ct_dispatch_on_mode(detach, args, rets) : ct_subclass_dispatch(t, detach, args, rets);
+    /* the handler sees this detach without a dispatcher hop: a trace file records it all the same */
+    if (ct_global_observe_bits() & CT_OBSERVE_TRACE_FILE)
+        ct_trace_file_direct(detach, args, CT_KEY_Python, "shallow_copy_and_detach (PyInterpreter::detach)");
+    int rc = modes.len > 0 ? ct_dispatch_on_mode(detach, args, rets) : ct_py_interpreter_hooks.subclass_dispatch(t, detach, args, rets);
     if (set_here) tls_on_entry.set = false;
     if (rc != 0) return -1;
     if (rets[0].tag != CT_TAG_TENSOR) return ct_error_set(CT_ERR_RUNTIME, "detach returned no tensor");

@@ -4,11 +4,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/alloc.h"
 #include "core/error_impl.h"
 #include "dispatch/call_impl.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "modes/function_impl.h"
 #include "modes/modes_impl.h"
 #include "ops/api_call.h"
@@ -26,7 +25,7 @@ static _Thread_local struct {
 int ct_function_mode_push(ct_function_mode_fn fn, void *ud) {
     if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_function_mode_push: handler is NULL");
     if (fmodes.len == CT_MAX_MODES) return ct_error_set(CT_ERR_RUNTIME, "ct_function_mode_push: too many nested modes (%d)", CT_MAX_MODES);
-    ct_registry_init();
+    ct_library_ensure();
     fmodes.stack[fmodes.len].fn = fn;
     fmodes.stack[fmodes.len].ud = ud;
     fmodes.len++;
@@ -96,28 +95,27 @@ int ct_function_call(const ct_function *f, ct_value *args, ct_value *rets) {
     return 0;
 }
 
-/* One descriptor per built-in operator, named as its torch function ("addmm", "t", "linear"). */
-static ct_function *op_functions;
-static int n_op_functions;
+/* Note [Function descriptors of operators]
+ *   An operator offered to the function modes is described by a ct_function built on the
+ *   caller's stack for that one call (its torch function name, "addmm" for aten::addmm, points
+ *   into the operator, which lives for the process). No table is kept, so there is nothing to
+ *   build, guard or go stale: an operator defined after a function mode first ran is offered
+ *   like any other. A handler may keep ct_function_name(f) but not f itself. */
+static ct_function op_function(const ct_op *op) {
+    const char *colon = strstr(op->base_name, "::");
+    ct_function f = {colon ? colon + 2 : op->base_name, op, NULL, op->nargs, op->nrets};
+    return f;
+}
 
 int ct_function_mode_call_op(const ct_op *op, ct_value *args, ct_value *rets) {
-    if (!op_functions) {
-        int n = ct_op_count();
-        ct_function *fs = ct_calloc((size_t)n, sizeof *fs);
-        if (!fs) return -1;
-        for (int i = 0; i < n; i++) {
-            const ct_op *o = ct_op_at(i);
-            const char *colon = strstr(o->base_name, "::");
-            fs[i].name = colon ? colon + 2 : o->base_name;
-            fs[i].op = o;
-            fs[i].nargs = o->nargs;
-            fs[i].nrets = o->nrets;
-        }
-        n_op_functions = n;
-        op_functions = fs;
-    }
-    if (op->id >= n_op_functions) return ct_dispatch_call(op, args, rets);
-    return ct_function_call(&op_functions[op->id], args, rets);
+    ct_function f = op_function(op);
+    return ct_function_call(&f, args, rets);
+}
+
+int ct_op_invoke(const ct_op *op, ct_value *args, ct_value *rets) {
+    if (!op) return ct_error_set(CT_ERR_VALUE, "ct_op_invoke: op is NULL");
+    if (__builtin_expect(ct_tls_state.function_modes != 0, 0)) return ct_function_mode_call_op(op, args, rets);
+    return ct_call(op, args, rets);
 }
 
 int ct_function_invoke(const ct_function *f, ct_value *args, ct_value *rets) {

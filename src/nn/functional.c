@@ -4,7 +4,7 @@
 #include "ctorch/nn.h"
 #include "ctorch/ops_generated.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/registry.h"
+#include "ops/builtin.h"
 #include "modes/function_impl.h"
 
 /* F.cross_entropy(input, target, weight, size_average, ignore_index, reduce, reduction,
@@ -15,8 +15,8 @@ static int cross_entropy_impl(ct_value *args, ct_value *rets) {
 
 static const ct_function cross_entropy_fn = {"cross_entropy", NULL, cross_entropy_impl, 6, 1};
 
-ct_tensor *ct_cross_entropy(ct_tensor *input, ct_tensor *target, ct_tensor *weight, ct_reduction reduction,
-                            int64_t ignore_index, double label_smoothing) {
+ct_tensor *ct_cross_entropy(ct_tensor *input, ct_tensor *target, ct_tensor *weight, int64_t ignore_index,
+                            ct_reduction reduction, double label_smoothing) {
     if (!input || !target) {
         ct_error_set(CT_ERR_TYPE, "cross_entropy_loss(): argument '%s' (position %d) must be Tensor, not NoneType",
                      input ? "target" : "input", input ? 2 : 1);

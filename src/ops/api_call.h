@@ -3,17 +3,21 @@
 #define CT_API_CALL_H
 
 #include "ctorch/error.h"
+#include "core/tls.h"
 #include "dispatch/call_impl.h"
-#include "dispatch/registry.h"
-#include "dispatch/tls.h"
+#include "ops/builtin.h"
 
-/* Public calls are seen by function modes first (like TorchFunctionMode), then dispatched.
- * Defined in src/modes/function_mode.c. */
-int ct_function_mode_call_op(const ct_op *op, ct_value *args, ct_value *rets);
+/* Public calls are seen by function modes first (like TorchFunctionMode), then dispatched. The
+ * modes install the call at start-up; a function mode can only be active after
+ * ct_function_mode_push, which starts the library, so the hook is set when it is read. */
+typedef struct ct_api_hooks {
+    int (*function_mode_call)(const ct_op *op, ct_value *args, ct_value *rets);
+} ct_api_hooks;
+extern ct_api_hooks ct_api_call_hooks; /* written once, at start-up (src/ops/builtin.c holds it) */
 
 static inline int ct_api_call(ct_opid id, ct_value *args, ct_value *rets) {
     const ct_op *op = ct_builtin(id);
-    if (__builtin_expect(ct_tls_state.function_modes != 0, 0)) return ct_function_mode_call_op(op, args, rets);
+    if (__builtin_expect(ct_tls_state.function_modes != 0, 0)) return ct_api_call_hooks.function_mode_call(op, args, rets);
     return ct_dispatch_call(op, args, rets); /* unchecked: the wrapper built args from typed parameters */
 }
 

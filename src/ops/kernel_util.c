@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "ctorch/mode.h"
+#include "core/tls.h"
 #include "dispatch/op_impl.h"
 #include "ops/kernel_util.h"
 
@@ -119,6 +119,12 @@ ct_dtype ct_result_type2(const ct_tensor *a, const ct_tensor *b) {
     rt_state s = {CT_DTYPE_UNDEFINED, CT_DTYPE_UNDEFINED, CT_DTYPE_UNDEFINED};
     rt_add_tensor(&s, a);
     rt_add_tensor(&s, b);
+    return rt_result(&s);
+}
+
+ct_dtype ct_result_type_n(ct_tensor *const *ts, int64_t n) {
+    rt_state s = {CT_DTYPE_UNDEFINED, CT_DTYPE_UNDEFINED, CT_DTYPE_UNDEFINED};
+    for (int64_t i = 0; i < n; i++) rt_add_tensor(&s, ts[i]);
     return rt_result(&s);
 }
 
@@ -376,7 +382,7 @@ const char *ct_tensor_type_string(ct_dtype dtype) {
 
 bool ct_is_tensor_subclass_like(const ct_tensor *t) {
     /* c10::impl::dispatch_mode_enabled() */
-    if (ct_dispatch_mode_stack_len() > 0 && !ct_keyset_has(ct_tls_excluded(), CT_KEY_Python)) return true;
+    if (ct_tls_state.dispatch_modes > 0 && !ct_keyset_has(ct_tls_excluded(), CT_KEY_Python)) return true;
     const ct_keyset like = CT_FUNCTIONALITY_BIT(CT_KEY_FuncTorchGradWrapper) | CT_FUNCTIONALITY_BIT(CT_KEY_FuncTorchBatched) |
                            CT_FUNCTIONALITY_BIT(CT_KEY_Functionalize) | CT_FUNCTIONALITY_BIT(CT_KEY_Batched) |
                            CT_FUNCTIONALITY_BIT(CT_KEY_Sparse) | CT_FUNCTIONALITY_BIT(CT_KEY_SparseCsr) |

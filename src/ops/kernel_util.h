@@ -47,6 +47,8 @@ ct_dtype ct_scalar_dtype(ct_scalar s);
 /* torch.result_type over tensors (and an optional wrapped scalar). */
 ct_dtype ct_result_type2(const ct_tensor *a, const ct_tensor *b);
 ct_dtype ct_result_type_scalar(const ct_tensor *a, ct_scalar s);
+/* torch.result_type over n tensors (at::native::result_type(TensorList), as cat uses it). */
+ct_dtype ct_result_type_n(ct_tensor *const *ts, int64_t n);
 /* canCast(from, to) and the error for an in-place result that cannot be cast. */
 bool ct_can_cast(ct_dtype from, ct_dtype to);
 
@@ -102,5 +104,38 @@ double *ct_to_double_buffer(const ct_tensor *t);
 
 /* The version counter bump every in-place kernel path ends with (ADInplaceOrView). */
 static inline void ct_bump_version(ct_tensor *t) { ct_tensor_bump_version(t); }
+
+/* ---- walking a tensor along one dimension (softmax, log_softmax and their backward) ---- */
+
+/* The element offset (from the data pointer) of position k along dim in the row numbered o over
+ * the dimensions before dim and in over those after it. */
+static inline int64_t ct_dim_offset(const ct_tensor *t, int dim, int64_t o, int64_t in, int64_t k) {
+    int64_t off = t->storage_offset + k * t->strides[dim];
+    for (int d = t->ndim - 1; d > dim; d--) {
+        off += (in % t->sizes[d]) * t->strides[d];
+        in /= t->sizes[d];
+    }
+    for (int d = dim - 1; d >= 0; d--) {
+        off += (o % t->sizes[d]) * t->strides[d];
+        o /= t->sizes[d];
+    }
+    return off;
+}
+
+/* The number of rows before and after dim. */
+static inline void ct_dim_outer_inner(const ct_tensor *t, int dim, int64_t *outer, int64_t *inner) {
+    *outer = 1;
+    *inner = 1;
+    for (int d = 0; d < dim; d++) *outer *= t->sizes[d];
+    for (int d = dim + 1; d < t->ndim; d++) *inner *= t->sizes[d];
+}
+
+/* The element at offset off as a double, and a double stored there rounded to t's dtype. */
+static inline double ct_elem_ld(const ct_tensor *t, int64_t off) {
+    return ct_load_as_double((const char *)t->storage->data + (size_t)off * ct_dtype_size(t->dtype), t->dtype);
+}
+static inline void ct_elem_st(const ct_tensor *t, int64_t off, double v) {
+    ct_store_from_double((char *)t->storage->data + (size_t)off * ct_dtype_size(t->dtype), t->dtype, v);
+}
 
 #endif

@@ -1,4 +1,4 @@
-/* torch.optim.SGD (torch/optim/sgd.py, _single_tensor_sgd; torch/optim/optimizer.py). */
+/* torch.optim.SGD (torch/optim/sgd.py, _single_tensor_sgd). */
 #include <string.h>
 
 #include "core/alloc.h"
@@ -8,14 +8,8 @@
 #include "ctorch/ops_generated.h"
 #include "ctorch/optim.h"
 #include "ctorch/profiler.h"
+#include "optim/optim_impl.h"
 #include "util/pyfloat.h"
-
-struct ct_optimizer {
-    ct_sgd_options o;
-    int n;
-    ct_tensor **params;
-    ct_tensor **momentum_buffer; /* state[p]["momentum_buffer"], NULL until the first step */
-};
 
 ct_sgd_options ct_sgd_defaults(double lr) {
     ct_sgd_options o;
@@ -23,6 +17,8 @@ ct_sgd_options ct_sgd_defaults(double lr) {
     o.lr = lr;
     return o;
 }
+
+static int sgd_step_group(ct_opt_group *g);
 
 ct_optimizer *ct_sgd_new(ct_tensor *const *params, int n, ct_sgd_options o) {
     char v[CT_PY_FLOAT_REPR_MAX]; /* the value as Python's f-string prints a float */
@@ -49,41 +45,11 @@ ct_optimizer *ct_sgd_new(ct_tensor *const *params, int n, ct_sgd_options o) {
         ct_error_set(CT_ERR_VALUE, "optimizer got an empty parameter list");
         return NULL;
     }
-    for (int i = 0; i < n; i++) {
-        if (!params[i]) {
-            ct_error_set(CT_ERR_TYPE, "optimizer can only optimize Tensors, but one of the params is NoneType");
-            return NULL;
-        }
-        if (!ct_tensor_is_leaf(params[i])) {
-            ct_error_set(CT_ERR_VALUE, "can't optimize a non-leaf Tensor");
-            return NULL;
-        }
-    }
-    ct_optimizer *opt = ct_calloc(1, sizeof *opt);
-    if (!opt) return NULL;
-    opt->params = ct_calloc((size_t)n, sizeof *opt->params);
-    opt->momentum_buffer = ct_calloc((size_t)n, sizeof *opt->momentum_buffer);
-    if (!opt->params || !opt->momentum_buffer) {
-        ct_free(opt->params);
-        ct_free(opt->momentum_buffer);
-        ct_free(opt);
-        return NULL;
-    }
-    opt->o = o;
-    opt->n = n;
-    for (int i = 0; i < n; i++) opt->params[i] = ct_tensor_retain(params[i]);
+    ct_tensor *const *lists[1] = {params};
+    int counts[1] = {n};
+    ct_optimizer *opt = ct_optimizer_new_groups(CT_OPT_SGD, sgd_step_group, "SGD", 1, lists, counts);
+    if (opt) opt->groups[0].sgd = o;
     return opt;
-}
-
-void ct_optimizer_free(ct_optimizer *opt) {
-    if (!opt) return;
-    for (int i = 0; i < opt->n; i++) {
-        ct_tensor_release(opt->params[i]);
-        ct_tensor_release(opt->momentum_buffer[i]);
-    }
-    ct_free(opt->params);
-    ct_free(opt->momentum_buffer);
-    ct_free(opt);
 }
 
 /* a Python float as PyTorch's bindings pass it to a Tensor overload */
@@ -96,9 +62,9 @@ static int mul_(ct_tensor *t, double v) {
 }
 
 /* _single_tensor_sgd for one parameter */
-static int update(ct_optimizer *opt, int i) {
-    const ct_sgd_options *o = &opt->o;
-    ct_tensor *param = opt->params[i];
+static int update(ct_opt_group *grp, int i) {
+    const ct_sgd_options *o = &grp->sgd;
+    ct_tensor *param = grp->params[i];
     ct_tensor *grad = ct_tensor_retain(ct_tensor_grad(param));
     int rc = -1;
     if (o->maximize) {
@@ -114,14 +80,14 @@ static int update(ct_optimizer *opt, int i) {
         if (!grad) return -1;
     }
     if (o->momentum != 0.0) {
-        ct_tensor *buf = opt->momentum_buffer[i];
+        ct_tensor *buf = grp->state[i].momentum_buffer;
         if (!buf) {
             /* torch.clone(grad).detach() */
             ct_tensor *c = ct_clone(grad, CT_MEMORY_FORMAT_NONE);
             buf = c ? ct_detach(c) : NULL;
             ct_tensor_release(c);
             if (!buf) goto done;
-            opt->momentum_buffer[i] = buf;
+            grp->state[i].momentum_buffer = buf;
         } else {
             if (mul_(buf, o->momentum) != 0) goto done;
             if (ct_add_(buf, grad, ct_double(1.0 - o->dampening)) != 0) goto done;
@@ -142,38 +108,9 @@ done:
     return rc;
 }
 
-int ct_optimizer_step(ct_optimizer *opt) {
-    if (!opt) return ct_error_set(CT_ERR_VALUE, "ct_optimizer_step: optimizer is NULL");
-    /* Optimizer.profile_hook_step: record_function("Optimizer.step#SGD.step"), then the step
-     * itself under no_grad (_use_grad_for_differentiable) */
-    ct_record_function *rf = ct_record_function_enter("Optimizer.step#SGD.step");
-    if (!rf) return -1;
-    ct_grad_mode_guard g;
-    ct_no_grad_enter(&g);
+static int sgd_step_group(ct_opt_group *g) {
     int rc = 0;
-    for (int i = 0; i < opt->n && rc == 0; i++)
-        if (ct_tensor_grad(opt->params[i])) rc = update(opt, i);
-    ct_grad_mode_exit(&g);
-    if (ct_record_function_exit(rf) != 0) rc = -1;
-    return rc;
-}
-
-int ct_optimizer_zero_grad(ct_optimizer *opt, bool set_to_none) {
-    if (!opt) return ct_error_set(CT_ERR_VALUE, "ct_optimizer_zero_grad: optimizer is NULL");
-    ct_record_function *rf = ct_record_function_enter("Optimizer.zero_grad#SGD.zero_grad");
-    if (!rf) return -1;
-    int rc = 0;
-    for (int i = 0; i < opt->n && rc == 0; i++) {
-        ct_tensor *g = ct_tensor_grad(opt->params[i]);
-        if (!g) continue;
-        if (set_to_none) {
-            rc = ct_tensor_set_grad(opt->params[i], NULL);
-        } else {
-            /* p.grad.requires_grad_(False) (a leaf grad), then p.grad.zero_() */
-            if (ct_tensor_requires_grad(g)) ct_tensor_set_requires_grad(g, false);
-            rc = ct_zero_(g);
-        }
-    }
-    if (ct_record_function_exit(rf) != 0) rc = -1;
+    for (int i = 0; i < g->n && rc == 0; i++)
+        if (ct_tensor_grad(g->params[i])) rc = update(g, i);
     return rc;
 }

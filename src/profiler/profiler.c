@@ -10,8 +10,8 @@
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
 #include "ctorch/profiler.h"
-#include "dispatch/registry.h"
-#include "dispatch/tls.h"
+#include "core/startup.h"
+#include "core/tls.h"
 #include "ops/kernels.h"
 #include "profiler/aggregate.h"
 #include "profiler/profiler_state.h"
@@ -20,7 +20,7 @@
 #include "util/strbuf.h"
 
 ct_profiler *ct_profiler_start(bool record_shapes) {
-    ct_registry_init();
+    ct_library_ensure();
     if (ct_tls_profiler && ct_tls_profiler->recording) {
         ct_error_set(CT_ERR_RUNTIME, "Profiler is already enabled on this thread");
         return NULL;
@@ -128,8 +128,25 @@ static char *report(ct_profiler *p, const char *sort_by, int row_limit, bool by_
     return s;
 }
 
+int ct_profiler_set_overhead_footer(ct_profiler *p, bool on) {
+    if (!p) return ct_error_set(CT_ERR_VALUE, "ct_profiler_set_overhead_footer: profiler is NULL");
+    p->overhead_footer = on;
+    return 0;
+}
+
 char *ct_profiler_table(ct_profiler *p, const char *sort_by, int row_limit, bool by_shape) {
-    return report(p, sort_by, row_limit, by_shape, 0);
+    char *t = report(p, sort_by, row_limit, by_shape, 0);
+    if (!t || !p->overhead_footer || !*t) return t;
+    /* Note [Profiler cost]: the hooks' time on the timed sample, scaled to every range */
+    ct_strbuf b = CT_STRBUF_INIT;
+    ct_sb_puts(&b, t);
+    ct_free(t);
+    int64_t ns = ct_profiler_overhead_ns(p);
+    ct_sb_printf(&b, "Profiler overhead (estimated): %.3fus over %" PRId64 " ranges, %.0fns each (timed on %" PRId64 " of them)\n",
+                 (double)ns / 1000.0, p->raw_events, p->raw_events ? (double)ns / (double)p->raw_events : 0.0,
+                 p->sampled_events);
+    if (p->dropped) ct_sb_printf(&b, "Ranges not recorded (over the event limit or nesting depth): %" PRId64 "\n", p->dropped);
+    return ct_sb_finish(&b);
 }
 char *ct_profiler_table_csv(ct_profiler *p, const char *sort_by, int row_limit, bool by_shape) {
     return report(p, sort_by, row_limit, by_shape, 1);
@@ -315,6 +332,60 @@ int ct_profiler_export_chrome_trace(ct_profiler *p, const char *path) {
     return rc;
 }
 
+/* ---- export_stacks: one line per range for flame graphs ---- */
+
+char *ct_profiler_stacks(ct_profiler *p, const char *metric) {
+    if (!metric) metric = "self_cpu_time_total";
+    bool self_time = strcmp(metric, "self_cpu_time_total") == 0;
+    if (!self_time && strcmp(metric, "cpu_time_total") != 0) {
+        ct_error_set(CT_ERR_VALUE, "export_stacks: metric should be one of ['self_cpu_time_total', 'cpu_time_total'] (got '%s')", metric);
+        return NULL;
+    }
+    if (finalize(p) != 0) return NULL;
+    size_t n = p->evs.n;
+    double *child = ct_calloc(n ? n : 1, sizeof *child);
+    if (!child) return NULL;
+    /* times as PyTorch derives them: microseconds from the trace start, self = total - children */
+    for (size_t i = 0; i < n; i++) {
+        const ct_prof_event *e = &p->evs.ev[i];
+        if (e->removed || e->parent < 0) continue;
+        child[e->parent] += (double)(e->end_ns - p->start_ns) / 1000.0 - (double)(e->start_ns - p->start_ns) / 1000.0;
+    }
+    ct_strbuf b = CT_STRBUF_INIT;
+    int64_t chain[CT_PROF_MAX_DEPTH];
+    for (size_t i = 0; i < n; i++) {
+        const ct_prof_event *e = &p->evs.ev[i];
+        if (e->removed) continue;
+        double total = (double)(e->end_ns - p->start_ns) / 1000.0 - (double)(e->start_ns - p->start_ns) / 1000.0;
+        double v = self_time ? total - child[i] : total;
+        if ((int64_t)v <= 0) continue; /* as PyTorch: only ranges worth at least 1 us */
+        int d = 0;
+        for (int64_t a = (int64_t)i; a >= 0 && d < CT_PROF_MAX_DEPTH; a = p->evs.ev[a].parent) chain[d++] = a;
+        for (int k = d - 1; k >= 0; k--) {
+            /* ';' separates frames and ' ' ends the stack in the collapsed format */
+            for (const char *c = p->evs.ev[chain[k]].name; *c; c++) {
+                char ch = *c == ';' ? ',' : *c == ' ' ? '_' : *c;
+                ct_sb_write(&b, &ch, 1);
+            }
+            if (k) ct_sb_write(&b, ";", 1);
+        }
+        ct_sb_printf(&b, " %" PRId64 "\n", (int64_t)v);
+    }
+    ct_free(child);
+    char *s = ct_sb_finish(&b);
+    if (!s) ct_error_set(CT_ERR_NOMEM, "export_stacks: out of memory");
+    return s;
+}
+
+int ct_profiler_export_stacks(ct_profiler *p, const char *path, const char *metric) {
+    if (!path) return ct_error_set(CT_ERR_VALUE, "export_stacks: path is NULL");
+    char *text = ct_profiler_stacks(p, metric);
+    if (!text) return -1;
+    int rc = ct_json_write_file_atomic(path, text);
+    ct_free(text);
+    return rc;
+}
+
 /* ---- record_function: the profiler ops PyTorch 2.x dispatches ---- */
 
 struct ct_record_function {
@@ -322,7 +393,7 @@ struct ct_record_function {
 };
 
 /* profiler::_record_function_enter_new(str name, str? args=None) -> _RecordFunction */
-CT_KERNEL(ct_k_record_function_enter_new) {
+int ct_k_record_function_enter_new(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     if (args[0].tag != CT_TAG_STRING) return ct_error_set(CT_ERR_TYPE, "_record_function_enter_new(): argument 'name' must be str");
@@ -334,7 +405,7 @@ CT_KERNEL(ct_k_record_function_enter_new) {
 }
 
 /* profiler::_record_function_exit._RecordFunction(_RecordFunction _0) -> () */
-CT_KERNEL(ct_k_record_function_exit) {
+int ct_k_record_function_exit(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     (void)rets;

@@ -7,6 +7,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ops/kernels.h"
+
+/* Registers the kernels of the record_function operators (record_function_ops.cpp). Run once
+ * by the start-up (src/profiler/register.c). */
+void ct_profiler_register(void);
+CT_KERNEL(ct_k_record_function_enter_new); /* profiler::_record_function_enter_new */
+CT_KERNEL(ct_k_record_function_exit);      /* profiler::_record_function_exit._RecordFunction */
+
 /* RecordScope of the range (at::RecordScope). */
 typedef enum ct_prof_scope {
     CT_SCOPE_FUNCTION = 0,          /* a dispatcher call (aten::addmm) or an internal range (detach) */

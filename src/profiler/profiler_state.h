@@ -49,6 +49,7 @@ struct ct_profiler {
     uint64_t thread_id;
     int64_t sampled_ns, sampled_events; /* hook time (ticks) of the timed sample of ranges */
     int64_t raw_events;
+    bool overhead_footer;         /* ct_profiler_table adds the profiler's own cost under the total */
     int64_t start_ns, stop_ns;    /* CLOCK_MONOTONIC */
     int64_t start_ticks, stop_ticks;
 };

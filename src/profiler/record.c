@@ -16,8 +16,8 @@
  *   on a sample: the first 64 ranges and every 64th after them also read the clock on entry to
  *   the opening hook and on exit from the closing one, and ct_profiler_overhead_ns() scales the sample's time to every range
  *   recorded, so the cost of profiling is shown rather than hidden in the numbers it produces. */
-#include <pthread.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +31,7 @@
 #include "ctorch/profiler.h"
 #include "dispatch/observe.h"
 #include "dispatch/op_impl.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "profiler/profiler_state.h"
 #include "profiler/record.h"
 #include "util/strbuf.h"
@@ -82,7 +82,7 @@ static void put_double(ct_strbuf *b, double d) {
 
 /* ---- recording inputs: a compact copy now, strings at report time (Note [Profiler cost]) ---- */
 
-enum { RAW_TENSOR = 1, RAW_INT, RAW_DOUBLE, RAW_BOOL, RAW_LIST, RAW_STRING, RAW_OTHER };
+enum { RAW_TENSOR = 1, RAW_INT, RAW_DOUBLE, RAW_BOOL, RAW_LIST, RAW_STRING, RAW_OTHER, RAW_TENSORLIST };
 #define RAW_MAX_LIST 64
 
 static unsigned char *arena_take(ct_profiler *p, size_t n) {
@@ -111,6 +111,11 @@ static size_t raw_size(const ct_value *in, int n) {
         case CT_TAG_DOUBLE: sz += 8; break;
         case CT_TAG_BOOL: sz += 1; break;
         case CT_TAG_INTLIST: sz += 8 + 8 * (size_t)(in[i].u.list.len < RAW_MAX_LIST ? in[i].u.list.len : RAW_MAX_LIST); break;
+        case CT_TAG_TENSORLIST: {
+            sz += 8;
+            for (int64_t k = 0; k < in[i].u.tlist.len && k < RAW_MAX_LIST; k++) sz += 1 + 16 * (size_t)in[i].u.tlist.items[k]->ndim;
+            break;
+        }
         default: break;
         }
     }
@@ -148,6 +153,21 @@ static void record_inputs(ct_profiler *p, ct_prof_raw *e, const ct_value *in, in
             w += 8;
             memcpy(w, v->u.list.data, 8 * (size_t)len);
             w += 8 * (size_t)len;
+            break;
+        }
+        case CT_TAG_TENSORLIST: { /* each element's sizes and strides */
+            int64_t len = v->u.tlist.len < RAW_MAX_LIST ? v->u.tlist.len : RAW_MAX_LIST;
+            *w++ = RAW_TENSORLIST;
+            memcpy(w, &len, 8);
+            w += 8;
+            for (int64_t k = 0; k < len; k++) {
+                const ct_tensor *t = v->u.tlist.items[k];
+                *w++ = (unsigned char)t->ndim;
+                memcpy(w, t->sizes, 8 * (size_t)t->ndim);
+                w += 8 * (size_t)t->ndim;
+                memcpy(w, t->strides, 8 * (size_t)t->ndim);
+                w += 8 * (size_t)t->ndim;
+            }
             break;
         }
         case CT_TAG_STRING: *w++ = RAW_STRING; break;
@@ -233,6 +253,28 @@ static int format_raw(ct_prof_event *e) {
             put_raw_list(&concrete, r, len);
             ct_sb_puts(&concrete, "\"");
             r += 8 * (size_t)len;
+            break;
+        }
+        case RAW_TENSORLIST: { /* as PyTorch shows a TensorList: a list of shapes / strides */
+            int64_t len;
+            memcpy(&len, r, 8);
+            r += 8;
+            ct_sb_puts(&shapes, "[");
+            ct_sb_puts(&strides, "[");
+            for (int64_t k = 0; k < len; k++) {
+                int nd = *r++;
+                if (k) {
+                    ct_sb_puts(&shapes, ", ");
+                    ct_sb_puts(&strides, ", ");
+                }
+                put_raw_list(&shapes, r, nd);
+                put_raw_list(&strides, r + 8 * nd, nd);
+                r += 16 * (size_t)nd;
+            }
+            ct_sb_puts(&shapes, "]");
+            ct_sb_puts(&strides, "]");
+            ct_sb_puts(&types, "\"TensorList\"");
+            ct_sb_puts(&concrete, "\"\"");
             break;
         }
         default:
@@ -478,13 +520,13 @@ static void on_return(void *ctx, const ct_op *op, const ct_value *args, const ct
     ct_record_function_end(ctx);
 }
 
-/* Written once for the process (pthread_once), never again: a thread reads the observer only
- * after its own profiler start has passed through the once, which orders the write before
- * the read, so starting a profiler on one thread no longer races with another's calls. */
-static pthread_once_t observer_once = PTHREAD_ONCE_INIT;
-static void install_observer_once(void) {
+static void install_observer(void) {
     ct_profiler_observer.enter = on_call;
     ct_profiler_observer.exit = on_return;
 }
-
-void ct_profiler_install_observer(void) { pthread_once(&observer_once, install_observer_once); }
+/* Written once (any thread may start a profiler first); a thread reads the observer only after
+ * it has started a profiler itself, so after this once has run for it. */
+void ct_profiler_install_observer(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, install_observer);
+}

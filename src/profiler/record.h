@@ -1,5 +1,6 @@
-/* RecordFunction ranges outside the dispatcher (internal): user ranges, the autograd engine,
- * the Python-key fallback. Cheap no-ops while no profiler is recording on this thread. */
+/* The profiler's RecordFunction ranges (internal): user ranges, and what it installs as
+ * ct_range_observer (dispatch/observe.h) for the autograd engine and the Python-key fallback.
+ * Cheap no-ops while no profiler is recording on this thread. */
 #ifndef CT_RECORD_H
 #define CT_RECORD_H
 

@@ -22,6 +22,7 @@
 
 #include "ctorch/dtype.h"
 #include "ctorch/error.h"
+#include "core/tensor_impl.h"
 #include "random/rng.h"
 
 /* c10::pi<double>; spelled out because strict C11 has no M_PI. */
@@ -561,4 +562,44 @@ int ct_rng_uniform_bounds(ct_dtype dtype, double *from, double *to) {
 int ct_rng_normal_check(double std) {
     if (!(std >= 0.0)) return ct_error_set(CT_ERR_RUNTIME, "normal expects std >= 0.0, but found std " DBL_FMT, std);
     return 0;
+}
+
+/* ---- bernoulli, exponential ------------------------------------------------------------------ */
+
+static void store_any(void *data, int64_t i, ct_dtype dtype, double v) {
+    ct_store_from_double((char *)data + (size_t)i * ct_dtype_size(dtype), dtype, v);
+}
+
+/* bernoulli_kernel(self, double p) (DistributionTemplates.h, the build without MKL): per element
+ * bernoulli_distribution<double>(p): one uniform_real_distribution<double> draw (random64)
+ * compared with p, stored as 1 or 0 in the tensor's type. */
+int ct_rng_bernoulli(ct_generator *g, void *data, int64_t n, ct_dtype dtype, double p) {
+    if (!ct_dtype_valid((int)dtype)) return not_implemented("bernoulli_scalar_cpu_", dtype);
+    g = ct_rng_lock(g);
+    for (int64_t i = 0; i < n; i++) store_any(data, i, dtype, uniform_double_locked(g, 0.0, 1.0) < p ? 1.0 : 0.0);
+    ct_rng_unlock(g);
+    return 0;
+}
+
+/* exponential_kernel (DistributionTemplates.h, the build without MKL): per element
+ * exponential_distribution<double>(lambda): one uniform_real_distribution<double> draw u, then
+ * (-1 / lambda) * log1p(-u) (transformation::exponential's CPU branch in 2.6; older releases
+ * wrote log(1 - u), which differs in the last bit of some doubles), cast to the type. */
+int ct_rng_exponential(ct_generator *g, void *data, int64_t n, ct_dtype dtype, double lambda) {
+    if (!ct_dtype_is_floating(dtype)) return not_implemented("exponential_cpu", dtype);
+    g = ct_rng_lock(g);
+    for (int64_t i = 0; i < n; i++) {
+        double u = uniform_double_locked(g, 0.0, 1.0);
+        store_any(data, i, dtype, (-1.0 / lambda) * log1p(-u));
+    }
+    ct_rng_unlock(g);
+    return 0;
+}
+
+/* uniform_real_distribution<double>(0, 1) once (multinomial with replacement). */
+double ct_rng_uniform_double(ct_generator *g) {
+    g = ct_rng_lock(g);
+    double u = uniform_double_locked(g, 0.0, 1.0);
+    ct_rng_unlock(g);
+    return u;
 }

@@ -221,4 +221,10 @@ ct_generator *ct_default_generator(void) {
     return &default_gen;
 }
 
-void ct_manual_seed(uint64_t seed) { ct_generator_manual_seed(ct_default_generator(), seed); }
+_Atomic(ct_seed_observer_fn) ct_manual_seed_observer;
+
+void ct_manual_seed(uint64_t seed) {
+    ct_generator_manual_seed(ct_default_generator(), seed);
+    ct_seed_observer_fn observe = atomic_load_explicit(&ct_manual_seed_observer, memory_order_acquire);
+    if (observe) observe(seed);
+}

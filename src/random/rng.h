@@ -26,6 +26,7 @@
 #ifndef CT_RANDOM_RNG_H
 #define CT_RANDOM_RNG_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -67,6 +68,16 @@ int ct_rng_uniform_bounds(ct_dtype dtype, double *from, double *to);
 /* normal_impl_'s check: std >= 0 ("normal expects std >= 0.0, but found std -1"). 0 or -1. */
 int ct_rng_normal_check(double std);
 
+/* Tensor.bernoulli_(p) for every dtype: 1 where a uniform double draw is below p, else 0.
+ * 0, or -1 for an invalid dtype. PyTorch builds with MKL draw these from MKL's generator
+ * instead (see docs/minigpt.md); this is the build without it. */
+int ct_rng_bernoulli(ct_generator *g, void *data, int64_t n, ct_dtype dtype, double p);
+/* Tensor.exponential_(lambda) for the four floating dtypes: (-1 / lambda) * log(1 - u) of a
+ * uniform double draw u. 0, or -1 (not implemented for the dtype). */
+int ct_rng_exponential(ct_generator *g, void *data, int64_t n, ct_dtype dtype, double lambda);
+/* One uniform_real_distribution<double>(0, 1) draw (locks the generator for it). */
+double ct_rng_uniform_double(ct_generator *g);
+
 /* One locked 32-bit word (CPUGeneratorImpl::random) / 64-bit word (random64: the first word
  * drawn is the high half). */
 uint32_t ct_rng_random32(ct_generator *g);
@@ -84,5 +95,10 @@ uint64_t ct_rng_next64_locked(ct_generator *g);
  * present, stores it in *out, clears it and returns true. */
 bool ct_rng_take_normal_locked(ct_generator *g, double *out);
 void ct_rng_set_normal_locked(ct_generator *g, double v);
+
+/* Called by ct_manual_seed (torch.manual_seed) with the seed, when set: how a trace file,
+ * opened by a layer above, learns where the program seeded. */
+typedef void (*ct_seed_observer_fn)(uint64_t seed);
+extern _Atomic(ct_seed_observer_fn) ct_manual_seed_observer;
 
 #endif /* CT_RANDOM_RNG_H */

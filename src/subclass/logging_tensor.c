@@ -28,13 +28,30 @@ static ct_tensor *wrap(ct_logging_tensor_log *log, ct_tensor *elem, bool require
 static int handler(void *cls_data, const ct_op *op, ct_value *args, ct_value *rets) {
     ct_logging_tensor_log *log = cls_data;
     ct_value inner[CT_MAX_OP_ARGS];
+    ct_tensor **lists[CT_MAX_OP_ARGS] = {NULL};
+    int rc = 0;
     for (int i = 0; i < op->nargs; i++) {
         inner[i] = args[i];
         if (args[i].tag == CT_TAG_TENSOR && args[i].u.t->subclass == log->cls) inner[i] = ct_tensor_value(args[i].u.t->subclass_data);
+        if (args[i].tag == CT_TAG_TENSORLIST && rc == 0) { /* unwrap each element of a Tensor[] */
+            int64_t len = args[i].u.tlist.len;
+            lists[i] = ct_malloc(sizeof *lists[i] * (size_t)(len ? len : 1));
+            if (!lists[i]) {
+                rc = -1;
+                continue;
+            }
+            for (int64_t k = 0; k < len; k++) {
+                ct_tensor *e = args[i].u.tlist.items[k];
+                lists[i][k] = e->subclass == log->cls ? (ct_tensor *)e->subclass_data : e;
+            }
+            inner[i] = ct_tensor_list_value(lists[i], len);
+        }
     }
     ct_value out[CT_MAX_OP_RETS];
     for (int i = 0; i < op->nrets; i++) out[i] = ct_none();
-    if (ct_dispatch_call(op, inner, out) != 0) return -1;
+    if (rc == 0) rc = ct_dispatch_call(op, inner, out);
+    for (int i = 0; i < op->nargs; i++) ct_free(lists[i]);
+    if (rc != 0) return -1;
     if (log->n == log->cap) {
         size_t ncap = log->cap ? log->cap * 2 : 64;
         const char **nv = ct_realloc((void *)log->v, ncap * sizeof *nv);
@@ -57,6 +74,19 @@ static int handler(void *cls_data, const ct_op *op, ct_value *args, ct_value *re
                 return -1;
             }
             rets[i] = ct_tensor_value(w);
+        } else if (out[i].tag == CT_TAG_TENSORLIST) { /* rewrap each element in place */
+            for (int64_t k = 0; k < out[i].u.tlist.len; k++) {
+                ct_tensor *e = out[i].u.tlist.items[k];
+                ct_tensor *w = wrap(log, e, false);
+                if (!w) {
+                    ct_values_release(rets, i);
+                    ct_values_release(out + i, op->nrets - i);
+                    return -1;
+                }
+                ct_tensor_release(e);
+                out[i].u.tlist.items[k] = w;
+            }
+            rets[i] = out[i];
         } else {
             rets[i] = out[i];
         }

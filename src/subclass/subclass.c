@@ -6,17 +6,24 @@
 #include "core/error_impl.h"
 #include "ctorch/error.h"
 #include "ctorch/subclass.h"
-#include "dispatch/registry.h"
-#include "modes/modes_impl.h"
+#include "core/startup.h"
+#include "dispatch/py_interpreter.h"
 #include "ctorch/autograd.h"
 #include "subclass/subclass_impl.h"
 
 struct ct_subclass {
+    ct_subclass_vtable vt; /* first: what core calls (core/tensor_impl.h) */
     char *name;
     ct_subclass_dispatch_fn fn;
     void *cls_data;
     void (*release_data)(void *payload);
 };
+
+/* Core calls it (through vt) when a wrapper tensor dies. */
+static void release_data_of(ct_tensor *t) {
+    if (t->subclass && t->subclass->release_data && t->subclass_data) t->subclass->release_data(t->subclass_data);
+    t->subclass_data = NULL;
+}
 
 ct_subclass *ct_subclass_new(const char *name, ct_subclass_dispatch_fn fn, void *cls_data, void (*release_data)(void *)) {
     if (!name || !fn) {
@@ -30,6 +37,7 @@ ct_subclass *ct_subclass_new(const char *name, ct_subclass_dispatch_fn fn, void 
         ct_free(c);
         return NULL;
     }
+    c->vt.release_data = release_data_of;
     c->fn = fn;
     c->cls_data = cls_data;
     c->release_data = release_data;
@@ -56,7 +64,7 @@ ct_tensor *ct_subclass_make_wrapper(ct_subclass *cls, const int64_t *sizes, cons
         ct_error_set(CT_ERR_TYPE, "ct_subclass_make_wrapper: invalid dtype %d", (int)dtype);
         return NULL;
     }
-    ct_registry_init();
+    ct_library_ensure();
     /* a data-less placeholder storage */
     ct_storage *s = ct_storage_new(0, false);
     if (!s) return NULL;
@@ -81,10 +89,6 @@ ct_tensor *ct_subclass_make_wrapper(ct_subclass *cls, const int64_t *sizes, cons
     return t;
 }
 
-void ct_subclass_release_data(ct_tensor *t) {
-    if (t->subclass && t->subclass->release_data && t->subclass_data) t->subclass->release_data(t->subclass_data);
-    t->subclass_data = NULL;
-}
 
 int ct_subclass_dispatch(ct_tensor *t, const ct_op *op, ct_value *args, ct_value *rets) {
     if (!t->subclass) return ct_error_set(CT_ERR_RUNTIME, "Hit Python dispatch key but no arguments had PyInterpreter (no tensor args?)");
@@ -103,3 +107,5 @@ int ct_subclass_dispatch(ct_tensor *t, const ct_op *op, ct_value *args, ct_value
     }
     return 0;
 }
+
+void ct_subclass_register(void) { ct_py_interpreter_hooks.subclass_dispatch = ct_subclass_dispatch; }

@@ -1,5 +1,5 @@
 /*
- * util/atomic_file.h - writing files so that no reader and no crash sees half of one, and so
+ * util/atomic_file.h - how ctorch/file_set.h writes files so that no reader and no crash sees half of one, and so
  * that what sits at the path is treated as a shell's `>` would treat it (internal; used by
  * ct_json_write_file_atomic, the profiler's Chrome trace and the example programs).
  *
@@ -35,34 +35,6 @@
 #ifndef CT_UTIL_ATOMIC_FILE_H
 #define CT_UTIL_ATOMIC_FILE_H
 
-#include <stddef.h>
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-typedef struct ct_file_set ct_file_set;
-
-/* An empty set (ct_file_set_free), or NULL with CT_ERR_NOMEM. */
-ct_file_set *ct_file_set_new(void);
-/* Prepares path to receive text[0..len): resolves links, writes and fsyncs the temporary of a
- * regular (or new) target, or notes a special file (keeping a copy of the text). Nothing at
- * path changes yet. 0, or -1 (the set is unchanged; it may still be committed or freed). */
-int ct_file_set_add(ct_file_set *s, const char *path, const char *text, size_t len);
-/* Number of members added. */
-size_t ct_file_set_count(const ct_file_set *s);
-/* Replaces every member's target (Note [Several files together]). 0, or -1 with every target
- * as before and the error of the member that failed. Either way the set is spent: a second
- * commit fails with CT_ERR_VALUE. */
-int ct_file_set_commit(ct_file_set *s);
-/* Frees the set, removing the temporaries of a set that was not committed. NULL is ignored. */
-void ct_file_set_free(ct_file_set *s);
-
-/* One file: a set of one, committed. */
-int ct_write_file_atomic(const char *path, const char *text, size_t len);
-
-#ifdef __cplusplus
-}
-#endif
+#include "ctorch/file_set.h"
 
 #endif /* CT_UTIL_ATOMIC_FILE_H */

@@ -1,5 +1,6 @@
-/* ctorch keys / dump / ops / trace: look at the dispatcher. */
+/* ctorch keys / dump / ops: look at the dispatcher. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -85,51 +86,64 @@ const ct_command ct_cmd_dump = {
     "  -h, --help           show this help and exit\n",
     run_dump};
 
+/* What an op's own table runs at the keys a CPU tensor meets (backend fallbacks and
+ * fallthroughs left out), as text. */
+static void print_kernel_keys(const ct_op *op) {
+    static const ct_dispatch_key keys[] = {CT_KEY_CPU, CT_KEY_AutogradCPU, CT_KEY_ADInplaceOrView, CT_KEY_BackendSelect,
+                                           CT_KEY_AutocastCPU, CT_KEY_Python};
+    int n = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        ct_slot_info si = ct_op_slot(op, keys[i]);
+        if (si.kind == CT_SLOT_MISSING || si.kind == CT_SLOT_FALLBACK || si.fallthrough) continue;
+        printf("%s%s: %s", n++ ? "; " : "", ct_key_name(keys[i]), ct_slot_kind_name(si.kind));
+    }
+    if (!n) printf("-");
+}
+
 static int run_ops(const ct_command *self, int argc, char **argv) {
-    int rc = ct_cli_parse_plain(self, argc, argv, 0);
-    if (rc != CT_CLI_GO_ON) return rc;
+    static const struct option longopts[] = {CT_CLI_HELP_OPTION, {"markdown", no_argument, NULL, 'm'}, {0, 0, 0, 0}};
+    bool markdown = false;
+    int c;
+    ct_cli_getopt_reset();
+    while ((c = getopt_long(argc, argv, ":hm", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h': return ct_cli_help(self);
+        case 'm': markdown = true; break;
+        default: return ct_cli_option_error(self, c, argv);
+        }
+    }
+    if (ct_cli_no_more_args(self, argc, argv, optind, 0)) return 2;
     ct_op_find("aten::add.Tensor"); /* make sure the registry is up */
-    for (int i = 0; i < ct_op_count(); i++) printf("%s\n", ct_op_schema(ct_op_at(i)));
+    if (!markdown) {
+        for (int i = 0; i < ct_op_count(); i++) printf("%s\n", ct_op_schema(ct_op_at(i)));
+        return 0;
+    }
+    printf("# Operators\n\n"
+           "Generated from ctorch's operator table by `ctorch ops --markdown` (a test checks that this file is\n"
+           "what the command prints today). %d operators, in the order they are defined. For each: its name\n"
+           "as a dispatch mode sees it, its schema (PyTorch 2.6's, from `src/ops/ops.def`), and what the\n"
+           "dispatch table runs at the keys a CPU tensor meets (`ctorch dump OP` shows the whole table).\n\n",
+           ct_op_count());
+    printf("| operator | Python name | schema | kernels |\n|---|---|---|---|\n");
+    for (int i = 0; i < ct_op_count(); i++) {
+        const ct_op *op = ct_op_at(i);
+        printf("| `%s` | `%s` | `", ct_op_name(op), ct_op_python_name(op));
+        for (const char *p = ct_op_schema(op); *p; p++) {
+            if (*p == '|') fputs("\\|", stdout);
+            else putchar(*p);
+        }
+        printf("` | ");
+        print_kernel_keys(op);
+        printf(" |\n");
+    }
     return 0;
 }
 
 const ct_command ct_cmd_ops = {
-    "ops", "", "list every operator",
+    "ops", "[--markdown]", "list every operator",
     "Prints the schema of every operator, one per line, in the order they were defined.\n"
     "\noptions:\n"
+    "  --markdown           a Markdown table instead (docs/ops.md): name, Python name,\n"
+    "                       schema and what runs at the CPU tensor's keys\n"
     "  -h, --help           show this help and exit\n",
     run_ops};
-
-static int run_trace(const ct_command *self, int argc, char **argv) {
-    int rc = ct_cli_parse_plain(self, argc, argv, 0);
-    if (rc != CT_CLI_GO_ON) return rc;
-    ct_manual_seed(42);
-    int64_t xs[2] = {2, 64}, ws[2] = {600, 64}, bs[1] = {600};
-    ct_tensor *x = ct_randn(xs, 2, CT_DTYPE_UNDEFINED);
-    ct_tensor *w = ct_randn(ws, 2, CT_DTYPE_UNDEFINED);
-    ct_tensor *b = ct_randn(bs, 1, CT_DTYPE_UNDEFINED);
-    if (!x || !w || !b) {
-        fprintf(stderr, "ctorch: %s\n", ct_error_message());
-        return 1;
-    }
-    int level = ct_trace_print_level();
-    ct_trace_set_stream(stdout);
-    printf("# linear(x, W, b) with x 2x64, W 600x64, b 600 (decision trace, full form)\n");
-    ct_trace_set_print(2);
-    ct_tensor *y = ct_linear(x, w, b);
-    ct_trace_set_print(level);
-    ct_tensor_release(y);
-    ct_tensor_release(x);
-    ct_tensor_release(w);
-    ct_tensor_release(b);
-    return 0;
-}
-
-const ct_command ct_cmd_trace = {
-    "trace", "", "run linear(x, W, b) with the full decision trace on",
-    "Runs linear(x, W, b) on x 2x64, W 600x64, b 600 (torch.manual_seed(42), randn) with the\n"
-    "dispatcher's decision trace printed in full: for every hop each argument's key set, the\n"
-    "thread-local include and exclude sets, the merged set, the winning key and the kernel.\n"
-    "\noptions:\n"
-    "  -h, --help           show this help and exit\n",
-    run_trace};

@@ -12,8 +12,9 @@
 static int run_lab00(const ct_command *self, int argc, char **argv) {
     static const struct option longopts[] = {
         CT_CLI_HELP_OPTION, {"out", required_argument, NULL, 'o'}, {"seed", required_argument, NULL, 's'},
-        {"own-generator", no_argument, NULL, 'g'}, {0, 0, 0, 0}};
+        {"reference", required_argument, NULL, 'r'}, {"own-generator", no_argument, NULL, 'g'}, {0, 0, 0, 0}};
     const char *out = "experiments/25-dispatcher-trace";
+    const char *reference = ct_example_lab00_default_reference();
     ct_example_seed seed = {42, false};
     bool own_generator = false;
     int c;
@@ -22,6 +23,7 @@ static int run_lab00(const ct_command *self, int argc, char **argv) {
         switch (c) {
         case 'h': return ct_cli_help(self);
         case 'o': out = optarg; break;
+        case 'r': reference = optarg; break;
         case 's':
             if (ct_example_seed_parse(optarg, &seed) != 0)
                 return ct_cli_seed_error(self);
@@ -34,16 +36,21 @@ static int run_lab00(const ct_command *self, int argc, char **argv) {
     char command[1024], text[CT_EXAMPLE_SEED_TEXT_MAX];
     snprintf(command, sizeof command, "ctorch lab00 --out %s --seed %s%s", out, ct_example_seed_format(seed, text),
              own_generator ? " --own-generator" : "");
-    return ct_example_lab00_on(out, seed.value, own_generator, command, stdout);
+    return ct_example_lab00_on(out, seed.value, own_generator, command, reference, stdout);
 }
 
 const ct_command ct_cmd_lab00 = {
-    "lab00", "[--out DIR] [--seed N] [--own-generator]",
-    "Lab 00: trace linear(x, W, b); writes trace.log, REPORT.md, manifest.json\n"
+    "lab00", "[--out DIR] [--seed N] [--reference DIR] [--own-generator]",
+    "Lab 00: trace linear(x, W, b); writes REPORT.md and the files it links\n"
     "                       (default DIR experiments/25-dispatcher-trace, seed 42)",
     "Lab 00, tracing the dispatcher over linear(x, W, b): runs the lab's parts A-F and the\n"
-    "stretch parts and writes DIR/trace.log (every dispatch-mode log and the full decision\n"
-    "trace), DIR/REPORT.md and DIR/manifest.json, each replaced atomically.\n"
+    "stretch parts and writes into DIR: REPORT.md (built from this run and compared with\n"
+    "PyTorch 2.6's recording of the lab), trace.log (every dispatch-mode log and the full\n"
+    "decision trace), linear.jsonl and addmm.jsonl (trace files, diffed in the report),\n"
+    "trace.json (the profiled run as a Chrome trace, for Perfetto), stacks.txt (its\n"
+    "collapsed stacks, for a flame graph), linear_graph.dot and\n"
+    "linear_graph.svg (the backward graph; the SVG needs Graphviz) and manifest.json (versions,\n"
+    "seed, source hash, build, every file written).\n"
     "\noptions:\n"
     "  --out DIR            the folder to write (created if missing;\n"
     "                       default experiments/25-dispatcher-trace)\n"
@@ -52,5 +59,7 @@ const ct_command ct_cmd_lab00 = {
     "                       one meaning 2^64 + N, as in PyTorch\n"
     "  --own-generator      draw x, W and b from a generator of its own seeded with N instead of\n"
     "                       reseeding the process-wide default one (the same numbers)\n"
+    "  --reference DIR      the folder of PyTorch 2.6's recordings of the lab (lab00.out,\n"
+    "                       key_sets_and_modes.out; default: the one found at build time)\n"
     "  -h, --help           show this help and exit\n",
     run_lab00};

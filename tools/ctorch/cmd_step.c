@@ -7,16 +7,18 @@
 #include "commands.h"
 #include "ctorch/ctorch.h"
 #include "step_tracer.h"
-#include "util/json.h"
+#include "ctorch/json.h"
 
 static int run_step(const ct_command *self, int argc, char **argv) {
     static const struct option longopts[] = {CT_CLI_HELP_OPTION,
                                              {"seed", required_argument, NULL, 's'},
                                              {"json-out", required_argument, NULL, 'j'},
+                                             {"trace", required_argument, NULL, 't'},
                                              {"own-generator", no_argument, NULL, 'g'},
                                              {0, 0, 0, 0}};
     uint64_t seed = 0;
-    const char *json_out = NULL;
+    const char *json_out = NULL, *trace = NULL;
+    char seed_text[64] = "0";
     bool own_generator = false;
     int c;
     ct_cli_getopt_reset();
@@ -26,13 +28,23 @@ static int run_step(const ct_command *self, int argc, char **argv) {
         case 's':
             if (ct_example_step_seed(optarg, &seed) != 0)
                 return ct_cli_seed_error(self);
+            snprintf(seed_text, sizeof seed_text, "%s", optarg);
             break;
+        case 't': trace = optarg; break;
         case 'j': json_out = optarg; break;
         case 'g': own_generator = true; break;
         default: return ct_cli_option_error(self, c, argv);
         }
     }
     if (ct_cli_no_more_args(self, argc, argv, optind, 0)) return 2;
+    if (trace) {
+        char program[160];
+        snprintf(program, sizeof program, "ctorch step --seed %s --trace (traced_step)", seed_text);
+        if (ct_example_step_trace(seed, trace, program) != 0) {
+            fprintf(stderr, "ctorch step: %s\n", ct_error_message());
+            return ct_error_code() == CT_ERR_IO ? 2 : 1;
+        }
+    }
     char *json = ct_example_step_json_on(seed, own_generator);
     if (!json) {
         fprintf(stderr, "ctorch step: %s\n", ct_error_message());
@@ -49,7 +61,7 @@ static int run_step(const ct_command *self, int argc, char **argv) {
 }
 
 const ct_command ct_cmd_step = {
-    "step", "[--seed N] [--json-out FILE] [--own-generator]",
+    "step", "[--seed N] [--json-out FILE] [--trace FILE] [--own-generator]",
     "the training-step tracer: per-phase op counts, LoggingTensor run, JSON",
     "The training-step tracer: one SGD step of a 2-layer MLP with cross-entropy, run plainly,\n"
     "under an op-counting dispatch mode and on LoggingTensor wrappers; prints the seed script's\n"
@@ -60,6 +72,10 @@ const ct_command ct_cmd_step = {
     "                       Any int from -9223372036854775808 to 18446744073709551614, a negative\n"
     "                       one meaning 2^64 + N, as in PyTorch\n"
     "  --json-out FILE      also write the JSON to FILE (replaced atomically)\n"
+    "  --trace FILE         also run the traced step once more with a trace file open, written\n"
+    "                       to FILE (docs/trace-format.md); its hops at the Python key are what\n"
+    "                       the op counter saw, to compare with PyTorch's recording\n"
+    "                       (tests/golden/torch-2.6/seed_step_trace_seed0.jsonl) by ctorch diff\n"
     "  --own-generator      draw the model from a generator of its own seeded with N instead of\n"
     "                       reseeding the process-wide default one (the same JSON)\n"
     "  -h, --help           show this help and exit\n",

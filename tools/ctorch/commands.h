@@ -16,8 +16,8 @@ struct ct_command {
     int (*run)(const ct_command *self, int argc, char **argv);
 };
 
-extern const ct_command ct_cmd_keys, ct_cmd_dump, ct_cmd_ops, ct_cmd_trace, ct_cmd_lab00, ct_cmd_step,
-    ct_cmd_help;
+extern const ct_command ct_cmd_keys, ct_cmd_dump, ct_cmd_ops, ct_cmd_trace, ct_cmd_diff, ct_cmd_lab00, ct_cmd_step,
+    ct_cmd_gpt, ct_cmd_help;
 
 /* Every command, in the order `ctorch --help` lists them; NULL-terminated. */
 extern const ct_command *const ct_commands[];

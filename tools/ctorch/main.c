@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "build_info.h"
 #include "commands.h"
 #include "ctorch/error.h"
+#include "ctorch/version.h"
 
-const ct_command *const ct_commands[] = {&ct_cmd_keys, &ct_cmd_dump,  &ct_cmd_ops,  &ct_cmd_trace,
-                                         &ct_cmd_lab00, &ct_cmd_step, &ct_cmd_help, NULL};
+const ct_command *const ct_commands[] = {&ct_cmd_keys,  &ct_cmd_dump, &ct_cmd_ops, &ct_cmd_trace, &ct_cmd_diff, &ct_cmd_lab00,
+                                         &ct_cmd_step, &ct_cmd_gpt,  &ct_cmd_help, NULL};
 
 const ct_command *ct_command_find(const char *name) {
     for (int i = 0; ct_commands[i]; i++)
@@ -123,7 +123,7 @@ int main(int argc, char **argv) {
         switch (c) {
         case 'h': ct_cli_usage(stdout); return 0;
         case 'V':
-            printf("ctorch %s\nfollows PyTorch %s\n", CTORCH_VERSION_STRING, CTORCH_PYTORCH_VERSION);
+            printf("ctorch %s\nfollows PyTorch %s\n", ct_version(), ct_build_config()->pytorch_version);
             return 0;
         default: return ct_cli_option_error(NULL, c, argv);
         }

@@ -12,11 +12,15 @@
  *   ScalarType -> ct_dtype (CT_DTYPE_UNDEFINED = None when optional)
  *   MemoryFormat -> ct_memory_format (CT_MEMORY_FORMAT_NONE = None when optional)
  *   Generator? -> ct_generator * (NULL = None)   custom classes -> void *
+ *   Tensor[] -> ct_tensor *const *name, int64_t name_len     bool[N] -> const bool *name, int64_t name_len
  *   Layout?, Device?, bool? pin_memory: not in the C signature (ctorch has one layout and one
- *   device); they are passed as None.
+ *   device); they are passed as PyTorch 2.6's Python bindings pass them to the dispatcher:
+ *   pin_memory=False always, device=cpu for a factory (no Tensor argument), None otherwise.
  * Returns: one Tensor -> ct_tensor * (new reference, NULL on error); an in-place op -> int
  * (0 or -1); several Tensors -> int with ct_tensor ** out-parameters; a Scalar -> int with a
- * ct_scalar * out-parameter; a bool -> int with bool *; a custom class -> void *; () -> int.
+ * ct_scalar * out-parameter; a bool -> int with bool *; a custom class -> void *; () -> int;
+ * Tensor[] -> int with ct_tensor ***out, int64_t *out_len (a ct_malloc'd array of new references:
+ * release each, then ct_free the array).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +28,7 @@
 
 #include "core/alloc.h"
 #include "ctorch/error.h"
+#include "ctorch/tensor.h"
 #include "dispatch/op_impl.h"
 
 typedef struct entry {
@@ -33,6 +38,7 @@ typedef struct entry {
 
 #define CT_IMPL(key, fn)
 #define CT_NO_ADINPLACEORVIEW
+#define CT_OTHER_BACKEND_KERNEL
 static const entry entries[] = {
 #define CT_OP(id, schema, ...) {#id, schema},
 #include "ops/ops.def"
@@ -59,16 +65,28 @@ static int c_param(FILE *f, const ct_arg *a) {
     case CT_TY_GENERATOR: fprintf(f, "ct_generator *%s", n); return 0;
     case CT_TY_STR: fprintf(f, "const char *%s", n); return 0;
     case CT_TY_INTLIST: fprintf(f, "const int64_t *%s, int64_t %s_len", n, n); return 0;
+    case CT_TY_TENSORLIST: fprintf(f, "ct_tensor *const *%s, int64_t %s_len", n, n); return 0;
+    case CT_TY_BOOLLIST: fprintf(f, "const bool *%s, int64_t %s_len", n, n); return 0;
     case CT_TY_OBJECT: fprintf(f, "void *%s", n); return 0;
     default: return -1;
     }
 }
 
-/* C expression boxing argument a into a ct_value. */
-static void c_box(FILE *f, const ct_arg *a) {
+static bool has_tensor_arg(const ct_op *op) {
+    for (int i = 0; i < op->nargs; i++)
+        if (op->args[i].type == CT_TY_TENSOR || op->args[i].type == CT_TY_TENSORLIST) return true;
+    return false;
+}
+
+/* C expression boxing argument a of op into a ct_value. */
+static void c_box(FILE *f, const ct_op *op, const ct_arg *a) {
     const char *n = a->name;
     if (omitted(a)) {
-        fprintf(f, "ct_none()");
+        /* torch.zeros(2) reaches the dispatcher as zeros([2], device=cpu, pin_memory=False),
+         * torch.ones_like(t) as ones_like(t, pin_memory=False) */
+        if (a->type == CT_TY_BOOL) fprintf(f, "ct_bool(false)");
+        else if (a->type == CT_TY_DEVICE && !has_tensor_arg(op)) fprintf(f, "(ct_value){.tag = CT_TAG_DEVICE, .u = {.i = 0}}");
+        else fprintf(f, "ct_none()");
         return;
     }
     switch (a->type) {
@@ -104,6 +122,8 @@ static void c_box(FILE *f, const ct_arg *a) {
         else fprintf(f, "ct_intlist(%s, %s_len)", n, n);
         break;
     case CT_TY_OBJECT: fprintf(f, "ct_object(%s)", n); break;
+    case CT_TY_TENSORLIST: fprintf(f, "ct_tensor_list_value((ct_tensor **)%s, %s_len)", n, n); break;
+    case CT_TY_BOOLLIST: fprintf(f, "ct_intlist(%s_bits_, %s_len)", n, n); break;
     default: fprintf(f, "ct_none()"); break;
     }
 }
@@ -122,7 +142,7 @@ static bool is_factory(const ct_op *op) {
     return options;
 }
 
-typedef enum { RET_TENSOR, RET_INPLACE, RET_TUPLE, RET_SCALAR, RET_BOOL, RET_OBJECT, RET_NONE } ret_kind;
+typedef enum { RET_TENSOR, RET_INPLACE, RET_TUPLE, RET_SCALAR, RET_BOOL, RET_OBJECT, RET_TENSORLIST, RET_NONE } ret_kind;
 
 static ret_kind ret_kind_of(const ct_op *op) {
     if (op->nrets == 0) return RET_NONE;
@@ -132,6 +152,7 @@ static ret_kind ret_kind_of(const ct_op *op) {
     if (r->type == CT_TY_SCALAR) return RET_SCALAR;
     if (r->type == CT_TY_BOOL) return RET_BOOL;
     if (r->type == CT_TY_OBJECT) return RET_OBJECT;
+    if (r->type == CT_TY_TENSORLIST) return RET_TENSORLIST;
     return RET_NONE;
 }
 
@@ -161,6 +182,9 @@ static int signature(FILE *f, const entry *e, const ct_op *op) {
     } else if (rk == RET_BOOL) {
         if (printed++) fprintf(f, ", ");
         fprintf(f, "bool *out");
+    } else if (rk == RET_TENSORLIST) {
+        if (printed++) fprintf(f, ", ");
+        fprintf(f, "ct_tensor ***out, int64_t *out_len");
     }
     if (!printed) fprintf(f, "void");
     fprintf(f, ")");
@@ -175,6 +199,7 @@ static const char *ret_doc(ret_kind rk) {
     case RET_SCALAR: return "Stores the value in *out. Returns 0, or -1 with the error set.";
     case RET_BOOL: return "Stores the answer in *out. Returns 0, or -1 with the error set.";
     case RET_OBJECT: return "Returns the object, or NULL with the error set.";
+    case RET_TENSORLIST: return "Stores a ct_malloc'd array of new references in *out and its length in *out_len. Returns 0, or -1 with the error set.";
     default: return "Returns 0, or -1 with the thread's error set.";
     }
 }
@@ -190,6 +215,17 @@ static void body(FILE *f, const entry *e, const ct_op *op) {
         /* torch.<op>(input, ...): the Python binding calls `self` "input" */
         const char *shown = strcmp(a->name, "self") == 0 ? "input" : a->name;
         if (!a->kwarg_only) pos++;
+        if (a->type == CT_TY_TENSORLIST) {
+            fprintf(f, "    if (!%s && %s_len > 0) { ct_error_set(CT_ERR_TYPE, \"%s(): argument '%s' (position %d) must be tuple of Tensors, not NoneType\"); return %s; }\n",
+                    a->name, a->name, strchr(op->base_name, ':') + 2, shown, pos, fail);
+            fprintf(f, "    for (int64_t i_ = 0; i_ < %s_len; i_++) if (!%s[i_]) { ct_error_set(CT_ERR_TYPE, \"expected Tensor as element %%lld in argument %d, but got NoneType\", (long long)i_); return %s; }\n",
+                    a->name, a->name, pos - 1, fail);
+        }
+        if (a->type == CT_TY_BOOLLIST) {
+            fprintf(f, "    int64_t %s_bits_[%d];\n    if (%s_len < 0 || %s_len > %d || (%s_len > 0 && !%s)) { ct_error_set(CT_ERR_VALUE, \"%s(): bad bool list '%s'\"); return %s; }\n",
+                    a->name, CT_MAX_DIMS, a->name, a->name, CT_MAX_DIMS, a->name, a->name, strchr(op->base_name, ':') + 2, a->name, fail);
+            fprintf(f, "    for (int64_t i_ = 0; i_ < %s_len; i_++) %s_bits_[i_] = %s[i_] ? 1 : 0;\n", a->name, a->name, a->name);
+        }
         if (a->type == CT_TY_TENSOR && !a->optional) {
             if (a->kwarg_only)
                 fprintf(f, "    if (!%s) { ct_error_set(CT_ERR_TYPE, \"%s(): argument '%s' must be Tensor, not NoneType\"); return %s; }\n",
@@ -202,7 +238,7 @@ static void body(FILE *f, const entry *e, const ct_op *op) {
     fprintf(f, "    ct_value a[%d];\n", op->nargs > 0 ? op->nargs : 1);
     for (int i = 0; i < op->nargs; i++) {
         fprintf(f, "    a[%d] = ", i);
-        c_box(f, &op->args[i]);
+        c_box(f, op, &op->args[i]);
         fprintf(f, ";\n");
     }
     int nr = op->nrets > 0 ? op->nrets : 1;
@@ -244,6 +280,10 @@ static void body(FILE *f, const entry *e, const ct_op *op) {
     case RET_OBJECT:
         fprintf(f, "    return r[0].tag == CT_TAG_OBJECT ? r[0].u.obj : NULL;\n");
         break;
+    case RET_TENSORLIST:
+        fprintf(f, "    if (r[0].tag != CT_TAG_TENSORLIST) { ct_values_release(r, 1); ct_error_set(CT_ERR_RUNTIME, \"internal error: kernel returned no tensor list\"); return -1; }\n");
+        fprintf(f, "    if (out && out_len) { *out = r[0].u.tlist.items; *out_len = r[0].u.tlist.len; } else ct_values_release(r, 1);\n    return 0;\n");
+        break;
     default:
         fprintf(f, "    return 0;\n");
         break;
@@ -267,7 +307,7 @@ int main(int argc, char **argv) {
                "#include <stdbool.h>\n#include <stdint.h>\n\n#include \"ctorch/dtype.h\"\n#include \"ctorch/export.h\"\n#include \"ctorch/value.h\"\n\n"
                "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
     fprintf(c, "/* Generated from src/ops/ops.def by tools/opgen/opgen.c. Do not edit. */\n"
-               "#include \"ctorch/ops_generated.h\"\n#include \"ctorch/error.h\"\n#include \"dispatch/tls.h\"\n#include \"ops/api_call.h\"\n\n");
+               "#include \"ctorch/ops_generated.h\"\n#include \"ctorch/error.h\"\n#include \"core/tls.h\"\n#include \"ops/api_call.h\"\n\n");
     int rc = 0;
     for (int i = 0; i < N_ENTRIES; i++) {
         const entry *e = &entries[i];

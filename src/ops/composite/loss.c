@@ -35,7 +35,7 @@ static int to_impl(ct_tensor *self, ct_dtype dt, bool copy, const ct_value *memf
 }
 
 /* to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) */
-CT_KERNEL(ct_k_to_dtype) {
+int ct_k_to_dtype(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     if (ct_check_dtype_arg((ct_dtype)ARG_I(1), "to") != 0) return -1;
@@ -43,7 +43,7 @@ CT_KERNEL(ct_k_to_dtype) {
 }
 
 /* to.dtype_layout(Tensor(a) self, *, dtype, layout, device, pin_memory, non_blocking, copy, memory_format) */
-CT_KERNEL(ct_k_to_dtype_layout) {
+int ct_k_to_dtype_layout(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_tensor *self = ARG_T(0);
@@ -51,7 +51,7 @@ CT_KERNEL(ct_k_to_dtype_layout) {
 }
 
 /* log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) */
-CT_KERNEL(ct_k_log_softmax) {
+int ct_k_log_softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -63,7 +63,7 @@ CT_KERNEL(ct_k_log_softmax) {
 }
 
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) */
-CT_KERNEL(ct_k_nll_loss) {
+int ct_k_nll_loss(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *output = NULL, *total_weight = NULL;
@@ -73,7 +73,7 @@ CT_KERNEL(ct_k_nll_loss) {
 }
 
 /* nll_loss_nd: checks, then nll_loss for 1-D and 2-D input */
-CT_KERNEL(ct_k_nll_loss_nd) {
+int ct_k_nll_loss_nd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *target = ARG_T(1);
@@ -254,7 +254,7 @@ done:
  *                    SymInt ignore_index=-100, float label_smoothing=0.):
  * class-probability targets when target has self's shape, else class indices, with label
  * smoothing when asked (LossNLL.cpp: cross_entropy_loss_symint). */
-CT_KERNEL(ct_k_cross_entropy_loss) {
+int ct_k_cross_entropy_loss(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *target = ARG_T(1), *weight = ARG_OPT_T(2);

@@ -3,13 +3,13 @@
 #include <string.h>
 
 #include "dispatch/op_impl.h"
-#include "dispatch/tls.h"
+#include "core/tls.h"
 #include "ops/kernel_util.h"
 
 /* RegisterBackendSelect: computes the backend from the options (always CPU here) and
  * redispatches. Factories without tensor arguments redispatch to {CPU} alone; ops with
  * tensor arguments merge their key sets with the TLS, masked to keys below BackendSelect. */
-CT_KERNEL(ct_k_backend_select) {
+int ct_k_backend_select(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     if (ct_check_options(op, args) != 0) return -1;
     ct_keyset dk = ct_keyset_of(CT_KEY_CPU);
     if (op->dispatch_args) {
@@ -23,7 +23,7 @@ CT_KERNEL(ct_k_backend_select) {
 }
 
 /* empty.memory_format(SymInt[] size, *, dtype, layout, device, pin_memory, memory_format) */
-CT_KERNEL(ct_k_empty) {
+int ct_k_empty(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     /* empty_generic: check_size_nonnegative, computeStorageNbytesContiguous, then restriding */
@@ -36,7 +36,7 @@ CT_KERNEL(ct_k_empty) {
 }
 
 /* empty_strided(SymInt[] size, SymInt[] stride, *, dtype, layout, device, pin_memory) */
-CT_KERNEL(ct_k_empty_strided) {
+int ct_k_empty_strided(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     const int64_t *size = args[0].u.list.data, *stride = args[1].u.list.data;
@@ -76,7 +76,7 @@ CT_KERNEL(ct_k_empty_strided) {
 /* empty_like(Tensor self, *, dtype, layout, device, pin_memory, memory_format):
  * preserve_format (the default) keeps the strides of a dense tensor via empty_strided;
  * an explicit format (or a non-dense self) allocates contiguously via empty. */
-CT_KERNEL(ct_k_empty_like) {
+int ct_k_empty_like(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_tensor *self = ARG_T(0);
@@ -105,7 +105,7 @@ static int fill_result(ct_tensor *t, ct_scalar v, ct_value *rets) {
 }
 
 /* full(SymInt[] size, Scalar fill_value, *, dtype, layout, device, pin_memory) = empty + fill_ */
-CT_KERNEL(ct_k_full) {
+int ct_k_full(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_dtype dt = full_dtype(&args[2], args[1]);
@@ -113,7 +113,7 @@ CT_KERNEL(ct_k_full) {
 }
 
 /* zeros(size, ...) = empty + zero_ */
-CT_KERNEL(ct_k_zeros) {
+int ct_k_zeros(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_tensor *t = ct_empty(args[0].u.list.data, args[0].u.list.len, ct_arg_dtype(&args[1], ct_default_dtype()), CT_MEMORY_FORMAT_NONE);
@@ -126,7 +126,7 @@ CT_KERNEL(ct_k_zeros) {
 }
 
 /* ones(size, ...) is native::full(size, 1.): empty + fill_ */
-CT_KERNEL(ct_k_ones) {
+int ct_k_ones(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_dtype dt = ct_arg_dtype(&args[1], ct_default_dtype());
@@ -139,7 +139,7 @@ static ct_tensor *like(const ct_value *args) {
                          args[5].tag == CT_TAG_INT ? (ct_memory_format)args[5].u.i : CT_MEMORY_FORMAT_NONE);
 }
 
-CT_KERNEL(ct_k_zeros_like) {
+int ct_k_zeros_like(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_tensor *t = like(args);
@@ -151,14 +151,14 @@ CT_KERNEL(ct_k_zeros_like) {
     return ct_ret(rets, 0, t);
 }
 
-CT_KERNEL(ct_k_ones_like) {
+int ct_k_ones_like(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     return fill_result(like(args), ct_double(1.0), rets);
 }
 
 /* full_like(Tensor self, Scalar fill_value, *, dtype, layout, device, pin_memory, memory_format) */
-CT_KERNEL(ct_k_full_like) {
+int ct_k_full_like(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_tensor *self = ARG_T(0);
@@ -169,7 +169,7 @@ CT_KERNEL(ct_k_full_like) {
 
 /* scalar_tensor(Scalar s, *, dtype, ...): PyTorch's CPU fast path allocates and fills
  * directly, without dispatching. */
-CT_KERNEL(ct_k_scalar_tensor) {
+int ct_k_scalar_tensor(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_dtype dt = ct_arg_dtype(&args[1], ct_default_dtype());
@@ -181,7 +181,7 @@ CT_KERNEL(ct_k_scalar_tensor) {
 
 /* new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, dtype, layout, device, pin_memory):
  * empty_strided with self's options */
-CT_KERNEL(ct_k_new_empty_strided) {
+int ct_k_new_empty_strided(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_tensor *self = ARG_T(0);

@@ -80,7 +80,7 @@ static int fill_value(ct_tensor *self, ct_scalar v) {
 }
 
 /* fill_.Scalar(Tensor(a!) self, Scalar value) */
-CT_KERNEL(ct_k_fill_) {
+int ct_k_fill_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -89,7 +89,7 @@ CT_KERNEL(ct_k_fill_) {
 }
 
 /* zero_(Tensor(a!) self): fills directly (no fill_ event, as PyTorch's CPU zero_) */
-CT_KERNEL(ct_k_zero_) {
+int ct_k_zero_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -98,7 +98,7 @@ CT_KERNEL(ct_k_zero_) {
 }
 
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) */
-CT_KERNEL(ct_k_copy_) {
+int ct_k_copy_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -107,7 +107,7 @@ CT_KERNEL(ct_k_copy_) {
 }
 
 /* clone(Tensor self, *, MemoryFormat? memory_format=None) */
-CT_KERNEL(ct_k_clone) {
+int ct_k_clone(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *src = ARG_T(0);
@@ -130,7 +130,7 @@ CT_KERNEL(ct_k_clone) {
 }
 
 /* contiguous(Tensor(a) self, *, MemoryFormat memory_format=0): self if already contiguous */
-CT_KERNEL(ct_k_contiguous) {
+int ct_k_contiguous(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -142,13 +142,13 @@ CT_KERNEL(ct_k_contiguous) {
 
 /* resolve_conj / resolve_neg: real tensors never carry the conjugate or negative bit,
  * so both return self. */
-CT_KERNEL(ct_k_resolve_conj) {
+int ct_k_resolve_conj(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return ct_ret_self(rets, ARG_T(0));
 }
 
-CT_KERNEL(ct_k_resolve_neg) {
+int ct_k_resolve_neg(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return ct_ret_self(rets, ARG_T(0));

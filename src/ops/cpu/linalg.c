@@ -119,7 +119,7 @@ done:
 }
 
 /* mm(Tensor self, Tensor mat2) */
-CT_KERNEL(ct_k_mm) {
+int ct_k_mm(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *mat2 = ARG_T(1);
@@ -139,7 +139,7 @@ CT_KERNEL(ct_k_mm) {
 }
 
 /* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) */
-CT_KERNEL(ct_k_addmm) {
+int ct_k_addmm(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *mat1 = ARG_T(1), *mat2 = ARG_T(2);

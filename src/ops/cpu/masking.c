@@ -71,7 +71,7 @@ static void eq_elem(char **p, void *vctx) {
 
 /* eq.Scalar(Tensor self, Scalar other) -> Tensor: a bool tensor; both sides are compared in
  * their common dtype (the Scalar is a wrapped number, so a floating self keeps its dtype). */
-CT_KERNEL(ct_k_eq_scalar) {
+int ct_k_eq_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -97,7 +97,7 @@ static void not_elem(char **p, void *vctx) {
 }
 
 /* bitwise_not(Tensor self) -> Tensor: logical not for bool, ~ for integers */
-CT_KERNEL(ct_k_bitwise_not) {
+int ct_k_bitwise_not(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -125,7 +125,7 @@ static void fill_elem(char **p, void *vctx) {
 /* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value): a TensorIterator with self
  * as its (not resized) output, so the mask broadcasts to self's shape and no further; the value
  * is converted to self's dtype with a range check. */
-CT_KERNEL(ct_k_masked_fill_) {
+int ct_k_masked_fill_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *mask = ARG_T(1);
@@ -154,7 +154,7 @@ CT_KERNEL(ct_k_masked_fill_) {
 
 /* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) (CompositeExplicitAutograd):
  * self and mask expanded to their common shape, a contiguous clone, then masked_fill_. */
-CT_KERNEL(ct_k_masked_fill) {
+int ct_k_masked_fill(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *mask = ARG_T(1);
@@ -179,7 +179,7 @@ CT_KERNEL(ct_k_masked_fill) {
 
 /* masked_select(Tensor self, Tensor mask) -> Tensor: the elements of self (broadcast with
  * mask) where mask is true, in row-major order, as a 1-D tensor. */
-CT_KERNEL(ct_k_masked_select) {
+int ct_k_masked_select(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *mask = ARG_T(1);
@@ -226,7 +226,7 @@ CT_KERNEL(ct_k_masked_select) {
 
 /* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor:
  * out[i][j][k] = self[index[i][j][k]][j][k] (for dim 0), with PyTorch's shape checks. */
-CT_KERNEL(ct_k_gather) {
+int ct_k_gather(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *index = ARG_T(2);

@@ -250,22 +250,22 @@ static int check_sub(const ct_tensor *a, const ct_tensor *b) {
     return 0;
 }
 
-CT_KERNEL(ct_k_add) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_ADD, args[2], NULL, rets); }
-CT_KERNEL(ct_k_add_) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_ADD, args[2], ARG_T(0), rets); }
-CT_KERNEL(ct_k_sub) {
+int ct_k_add(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_ADD, args[2], NULL, rets); }
+int ct_k_add_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_ADD, args[2], ARG_T(0), rets); }
+int ct_k_sub(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (check_sub(ARG_T(0), ARG_T(1)) != 0) return -1;
     return binary(op, ARG_T(0), ARG_T(1), OP_ADD, negate(args[2]), NULL, rets);
 }
-CT_KERNEL(ct_k_sub_) {
+int ct_k_sub_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (check_sub(ARG_T(0), ARG_T(1)) != 0) return -1;
     return binary(op, ARG_T(0), ARG_T(1), OP_ADD, negate(args[2]), ARG_T(0), rets);
 }
-CT_KERNEL(ct_k_mul) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_MUL, ct_int(1), NULL, rets); }
-CT_KERNEL(ct_k_mul_) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_MUL, ct_int(1), ARG_T(0), rets); }
-CT_KERNEL(ct_k_div) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_DIV, ct_int(1), NULL, rets); }
-CT_KERNEL(ct_k_div_) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_DIV, ct_int(1), ARG_T(0), rets); }
+int ct_k_mul(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_MUL, ct_int(1), NULL, rets); }
+int ct_k_mul_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_MUL, ct_int(1), ARG_T(0), rets); }
+int ct_k_div(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_DIV, ct_int(1), NULL, rets); }
+int ct_k_div_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_DIV, ct_int(1), ARG_T(0), rets); }
 
 /* Scalar overloads (CompositeExplicitAutograd): wrap the scalar as a 0-dim "wrapped number"
  * tensor and call the Tensor overload through the dispatcher (wrapped_scalar_tensor). */
@@ -291,7 +291,7 @@ ct_tensor *ct_wrapped_number(ct_scalar s) {
     return ct_wrap_scalar(s);
 }
 
-CT_KERNEL(ct_k_add_scalar) {
+int ct_k_add_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *w = ct_wrap_scalar(args[1]);
@@ -301,7 +301,7 @@ CT_KERNEL(ct_k_add_scalar) {
     return rc;
 }
 
-CT_KERNEL(ct_k_mul_scalar) {
+int ct_k_mul_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *w = ct_wrap_scalar(args[1]);
@@ -311,7 +311,7 @@ CT_KERNEL(ct_k_mul_scalar) {
     return rc;
 }
 
-CT_KERNEL(ct_k_mul_scalar_) {
+int ct_k_mul_scalar_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *w = ct_wrap_scalar(args[1]);
@@ -322,7 +322,7 @@ CT_KERNEL(ct_k_mul_scalar_) {
     return ct_ret_self(rets, ARG_T(0));
 }
 
-CT_KERNEL(ct_k_div_scalar) {
+int ct_k_div_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *w = ct_wrap_scalar(args[1]);
@@ -356,7 +356,7 @@ static int unary(ct_tensor *self, pw_op kind, double param, int64_t param_i, ct_
     return ct_ret(rets, 0, out);
 }
 
-CT_KERNEL(ct_k_neg) {
+int ct_k_neg(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -366,7 +366,7 @@ CT_KERNEL(ct_k_neg) {
 }
 
 /* relu(Tensor self) = clamp_min(self, 0), dispatched (the profiler shows the nesting) */
-CT_KERNEL(ct_k_relu) {
+int ct_k_relu(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -378,7 +378,7 @@ CT_KERNEL(ct_k_relu) {
  * promoted with min (TORCH_META_FUNC(clamp_min)). A NaN min fills the result with NaN
  * (TORCH_IMPL_FUNC(clamp_min_out) calls at::fill_); else the kernel converts min to the
  * dtype with Scalar::to, which checks the range. */
-CT_KERNEL(ct_k_clamp_min) {
+int ct_k_clamp_min(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -404,7 +404,7 @@ CT_KERNEL(ct_k_clamp_min) {
  * self > threshold, else 0. TORCH_META_FUNC(threshold_backward) makes self the first
  * operand and grad the second, which orders broadcasting's error message and the output
  * layout; threshold_kernel compares in float for float16/bfloat16. */
-CT_KERNEL(ct_k_threshold_backward) {
+int ct_k_threshold_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     ct_tensor *g = ARG_T(0), *self = ARG_T(1);
     int64_t shape[CT_MAX_DIMS];

@@ -104,7 +104,7 @@ static int do_sum(ct_tensor *self, const bool *mask, bool keepdim, ct_dtype out_
 }
 
 /* sum(Tensor self, *, ScalarType? dtype=None): a full reduction */
-CT_KERNEL(ct_k_sum) {
+int ct_k_sum(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     /* at::sum(self, IntArrayRef{}, false, dtype): the dim overload, through the dispatcher */
@@ -114,7 +114,7 @@ CT_KERNEL(ct_k_sum) {
 }
 
 /* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) */
-CT_KERNEL(ct_k_sum_dim) {
+int ct_k_sum_dim(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     ct_tensor *self = ARG_T(0);
     if (ct_check_options(op, args) != 0) return -1;

@@ -7,42 +7,6 @@
 #include "core/alloc.h"
 #include "ops/kernel_util.h"
 
-/* Iterates the "rows" of t along dim: for each of outer*inner positions, calls f with the
- * element offsets of that row (in elements, relative to the data pointer). */
-typedef struct row_iter {
-    int64_t outer, inner, len;
-    int64_t stride_dim;
-} row_iter;
-
-static int64_t elem_offset(const ct_tensor *t, int dim, int64_t o, int64_t in, int64_t k) {
-    /* decompose o over dims < dim and in over dims > dim */
-    int64_t off = t->storage_offset + k * t->strides[dim];
-    for (int d = t->ndim - 1; d > dim; d--) {
-        off += (in % t->sizes[d]) * t->strides[d];
-        in /= t->sizes[d];
-    }
-    for (int d = dim - 1; d >= 0; d--) {
-        off += (o % t->sizes[d]) * t->strides[d];
-        o /= t->sizes[d];
-    }
-    return off;
-}
-
-static void split_dim(const ct_tensor *t, int dim, int64_t *outer, int64_t *inner) {
-    *outer = 1;
-    *inner = 1;
-    for (int d = 0; d < dim; d++) *outer *= t->sizes[d];
-    for (int d = dim + 1; d < t->ndim; d++) *inner *= t->sizes[d];
-}
-
-static double ld(const ct_tensor *t, int64_t off) {
-    return ct_load_as_double((const char *)t->storage->data + (size_t)off * ct_dtype_size(t->dtype), t->dtype);
-}
-
-static void st(const ct_tensor *t, int64_t off, double v) {
-    ct_store_from_double((char *)t->storage->data + (size_t)off * ct_dtype_size(t->dtype), t->dtype, v);
-}
-
 /* Contiguous float32/float64 operands: the same arithmetic as the general loops below (in double,
  * rounded once), reading and writing the rows directly. Element k of row (o, in) along a
  * dimension of length len with `inner` elements after it is at o*len*inner + in + k*inner. */
@@ -94,7 +58,7 @@ static void log_softmax_backward_dense(const ct_tensor *g, const ct_tensor *out,
 }
 
 /* _log_softmax(Tensor self, int dim, bool half_to_float) */
-CT_KERNEL(ct_k__log_softmax) {
+int ct_k__log_softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -109,12 +73,12 @@ CT_KERNEL(ct_k__log_softmax) {
     ct_tensor *out = ct_tensor_alloc(self->sizes, self->ndim, out_dt, false);
     if (!out) return -1;
     if (self->ndim == 0) {
-        st(out, 0, 0.0); /* log_softmax of a single value is 0 */
+        ct_elem_st(out, 0, 0.0); /* log_softmax of a single value is 0 */
         return ct_ret(rets, 0, out);
     }
     int d = (int)dim;
     int64_t outer, inner, len = self->sizes[d];
-    split_dim(self, d, &outer, &inner);
+    ct_dim_outer_inner(self, d, &outer, &inner);
     if (dense_float(self) && dense_float(out)) {
         log_softmax_dense(self, out, outer, len, inner);
         return ct_ret(rets, 0, out);
@@ -123,14 +87,14 @@ CT_KERNEL(ct_k__log_softmax) {
         for (int64_t in = 0; in < inner; in++) {
             double mx = -INFINITY;
             for (int64_t k = 0; k < len; k++) {
-                double v = ld(self, elem_offset(self, d, o, in, k));
+                double v = ct_elem_ld(self, ct_dim_offset(self, d, o, in, k));
                 if (v > mx || isnan(v)) mx = v;
             }
             double sum = 0;
-            for (int64_t k = 0; k < len; k++) sum += exp(ld(self, elem_offset(self, d, o, in, k)) - mx);
+            for (int64_t k = 0; k < len; k++) sum += exp(ct_elem_ld(self, ct_dim_offset(self, d, o, in, k)) - mx);
             double lse = log(sum);
             for (int64_t k = 0; k < len; k++)
-                st(out, elem_offset(out, d, o, in, k), ld(self, elem_offset(self, d, o, in, k)) - mx - lse);
+                ct_elem_st(out, ct_dim_offset(out, d, o, in, k), ct_elem_ld(self, ct_dim_offset(self, d, o, in, k)) - mx - lse);
         }
     }
     return ct_ret(rets, 0, out);
@@ -138,7 +102,7 @@ CT_KERNEL(ct_k__log_softmax) {
 
 /* _log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype):
  * grad_input = grad_output - exp(output) * sum(grad_output, dim) */
-CT_KERNEL(ct_k__log_softmax_backward_data) {
+int ct_k__log_softmax_backward_data(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *g = ARG_T(0), *out = ARG_T(1);
@@ -152,12 +116,12 @@ CT_KERNEL(ct_k__log_softmax_backward_data) {
     ct_tensor *gi = ct_tensor_alloc(g->sizes, g->ndim, in_dt, false);
     if (!gi) return -1;
     if (g->ndim == 0) {
-        st(gi, 0, ld(g, g->storage_offset) - exp(ld(out, out->storage_offset)) * ld(g, g->storage_offset));
+        ct_elem_st(gi, 0, ct_elem_ld(g, g->storage_offset) - exp(ct_elem_ld(out, out->storage_offset)) * ct_elem_ld(g, g->storage_offset));
         return ct_ret(rets, 0, gi);
     }
     int d = (int)dim;
     int64_t outer, inner, len = g->sizes[d];
-    split_dim(g, d, &outer, &inner);
+    ct_dim_outer_inner(g, d, &outer, &inner);
     if (dense_float(g) && dense_float(out) && dense_float(gi)) {
         log_softmax_backward_dense(g, out, gi, outer, len, inner);
         return ct_ret(rets, 0, gi);
@@ -165,10 +129,10 @@ CT_KERNEL(ct_k__log_softmax_backward_data) {
     for (int64_t o = 0; o < outer; o++) {
         for (int64_t in = 0; in < inner; in++) {
             double sum = 0;
-            for (int64_t k = 0; k < len; k++) sum += ld(g, elem_offset(g, d, o, in, k));
+            for (int64_t k = 0; k < len; k++) sum += ct_elem_ld(g, ct_dim_offset(g, d, o, in, k));
             for (int64_t k = 0; k < len; k++)
-                st(gi, elem_offset(gi, d, o, in, k),
-                   ld(g, elem_offset(g, d, o, in, k)) - exp(ld(out, elem_offset(out, d, o, in, k))) * sum);
+                ct_elem_st(gi, ct_dim_offset(gi, d, o, in, k),
+                   ct_elem_ld(g, ct_dim_offset(g, d, o, in, k)) - exp(ct_elem_ld(out, ct_dim_offset(out, d, o, in, k))) * sum);
         }
     }
     return ct_ret(rets, 0, gi);
@@ -211,12 +175,12 @@ static int64_t target_at(const ct_tensor *target, int64_t i) {
 static double x_at(const ct_tensor *self, int64_t i, int64_t c) {
     int64_t off = self->storage_offset + c * self->strides[self->ndim - 1];
     if (self->ndim == 2) off += i * self->strides[0];
-    return ld(self, off);
+    return ct_elem_ld(self, off);
 }
 
 /* nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index)
  *   -> (Tensor output, Tensor total_weight) */
-CT_KERNEL(ct_k_nll_loss_forward) {
+int ct_k_nll_loss_forward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0), *target = ARG_T(1), *weight = ARG_OPT_T(2);
@@ -235,7 +199,7 @@ CT_KERNEL(ct_k_nll_loss_forward) {
     for (int64_t i = 0; i < N; i++) {
         int64_t t = target_at(target, i);
         if (t == ignore) {
-            if (none) st(out, i, 0.0);
+            if (none) ct_elem_st(out, i, 0.0);
             continue;
         }
         if (t < 0 || t >= C) {
@@ -243,14 +207,14 @@ CT_KERNEL(ct_k_nll_loss_forward) {
             ct_tensor_release(tw);
             return ct_error_set(CT_ERR_INDEX, "Target %lld is out of bounds.", (long long)t);
         }
-        double w = weight ? ld(weight, weight->storage_offset + t * weight->strides[0]) : 1.0;
+        double w = weight ? ct_elem_ld(weight, weight->storage_offset + t * weight->strides[0]) : 1.0;
         double v = -w * x_at(self, i, t);
-        if (none) st(out, i, v);
+        if (none) ct_elem_st(out, i, v);
         total += v;
         total_w += w;
     }
-    if (!none) st(out, 0, reduction == 1 ? total / total_w : total);
-    st(tw, 0, none ? 0.0 : total_w);
+    if (!none) ct_elem_st(out, 0, reduction == 1 ? total / total_w : total);
+    ct_elem_st(tw, 0, none ? 0.0 : total_w);
     rets[0] = ct_tensor_value(out);
     rets[1] = ct_tensor_value(tw);
     return 0;
@@ -258,7 +222,7 @@ CT_KERNEL(ct_k_nll_loss_forward) {
 
 /* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction,
  *                   SymInt ignore_index, Tensor total_weight) -> Tensor */
-CT_KERNEL(ct_k_nll_loss_backward) {
+int ct_k_nll_loss_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *g = ARG_T(0), *self = ARG_T(1), *target = ARG_T(2), *weight = ARG_OPT_T(3), *tw = ARG_T(6);
@@ -272,7 +236,7 @@ CT_KERNEL(ct_k_nll_loss_backward) {
         ct_tensor_release(gi);
         return -1;
     }
-    double total_w = ld(tw, tw->storage_offset);
+    double total_w = ct_elem_ld(tw, tw->storage_offset);
     for (int64_t i = 0; i < N; i++) {
         int64_t t = target_at(target, i);
         if (t == ignore) continue;
@@ -280,19 +244,19 @@ CT_KERNEL(ct_k_nll_loss_backward) {
             ct_tensor_release(gi);
             return ct_error_set(CT_ERR_INDEX, "Target %lld is out of bounds.", (long long)t);
         }
-        double w = weight ? ld(weight, weight->storage_offset + t * weight->strides[0]) : 1.0;
-        double go = none ? ld(g, g->storage_offset + i * (g->ndim ? g->strides[0] : 0)) : ld(g, g->storage_offset);
+        double w = weight ? ct_elem_ld(weight, weight->storage_offset + t * weight->strides[0]) : 1.0;
+        double go = none ? ct_elem_ld(g, g->storage_offset + i * (g->ndim ? g->strides[0] : 0)) : ct_elem_ld(g, g->storage_offset);
         double v = -w * go;
         if (reduction == 1) v /= total_w;
         int64_t off = gi->storage_offset + t * gi->strides[gi->ndim - 1] + (gi->ndim == 2 ? i * gi->strides[0] : 0);
-        st(gi, off, v);
+        ct_elem_st(gi, off, v);
     }
     return ct_ret(rets, 0, gi);
 }
 
 /* _to_copy(Tensor self, *, dtype, layout, device, pin_memory, non_blocking, memory_format):
  * keeps a dense tensor's strides (empty_strided), then copy_ */
-CT_KERNEL(ct_k__to_copy) {
+int ct_k__to_copy(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
     ct_tensor *self = ARG_T(0);

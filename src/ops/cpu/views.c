@@ -23,7 +23,7 @@ static int fmt_list(char *buf, size_t size, const int64_t *v, int64_t n) {
 }
 
 /* as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) */
-CT_KERNEL(ct_k_as_strided) {
+int ct_k_as_strided(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -157,21 +157,21 @@ static ct_tensor *view_impl(const ct_tensor *self, const int64_t *size, int64_t 
 }
 
 /* view(Tensor(a) self, SymInt[] size) */
-CT_KERNEL(ct_k_view) {
+int ct_k_view(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return ct_ret(rets, 0, view_impl(ARG_T(0), args[1].u.list.data, args[1].u.list.len));
 }
 
 /* _unsafe_view(Tensor self, SymInt[] size): the view geometry, but not a view for autograd */
-CT_KERNEL(ct_k__unsafe_view) {
+int ct_k__unsafe_view(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return ct_ret(rets, 0, view_impl(ARG_T(0), args[1].u.list.data, args[1].u.list.len));
 }
 
 /* _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) */
-CT_KERNEL(ct_k__reshape_alias) {
+int ct_k__reshape_alias(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -182,7 +182,7 @@ CT_KERNEL(ct_k__reshape_alias) {
 }
 
 /* transpose.int(Tensor(a) self, int dim0, int dim1) */
-CT_KERNEL(ct_k_transpose) {
+int ct_k_transpose(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -202,7 +202,7 @@ CT_KERNEL(ct_k_transpose) {
 }
 
 /* t(Tensor(a) self) */
-CT_KERNEL(ct_k_t) {
+int ct_k_t(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -212,7 +212,7 @@ CT_KERNEL(ct_k_t) {
 }
 
 /* permute(Tensor(a) self, int[] dims) */
-CT_KERNEL(ct_k_permute) {
+int ct_k_permute(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -236,7 +236,7 @@ CT_KERNEL(ct_k_permute) {
 }
 
 /* numpy_T(Tensor(a) self): .T reverses all dimensions through permute */
-CT_KERNEL(ct_k_numpy_T) {
+int ct_k_numpy_T(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -247,7 +247,7 @@ CT_KERNEL(ct_k_numpy_T) {
 }
 
 /* expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) */
-CT_KERNEL(ct_k_expand) {
+int ct_k_expand(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -293,7 +293,7 @@ CT_KERNEL(ct_k_expand) {
 
 /* detach(Tensor(a) self): a new tensor header over the same data, without autograd history
  * (shallow_copy_and_detach). */
-CT_KERNEL(ct_k_detach) {
+int ct_k_detach(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -303,7 +303,7 @@ CT_KERNEL(ct_k_detach) {
 }
 
 /* alias(Tensor(a) self) */
-CT_KERNEL(ct_k_alias) {
+int ct_k_alias(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -311,14 +311,14 @@ CT_KERNEL(ct_k_alias) {
 }
 
 /* lift_fresh(Tensor(a) self) returns self */
-CT_KERNEL(ct_k_lift_fresh) {
+int ct_k_lift_fresh(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return ct_ret_self(rets, ARG_T(0));
 }
 
 /* unsqueeze(Tensor(a) self, int dim) */
-CT_KERNEL(ct_k_unsqueeze) {
+int ct_k_unsqueeze(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -341,7 +341,7 @@ CT_KERNEL(ct_k_unsqueeze) {
 }
 
 /* squeeze.dim(Tensor(a) self, int dim) */
-CT_KERNEL(ct_k_squeeze_dim) {
+int ct_k_squeeze_dim(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -359,7 +359,7 @@ CT_KERNEL(ct_k_squeeze_dim) {
 }
 
 /* select.int(Tensor(a) self, int dim, SymInt index) */
-CT_KERNEL(ct_k_select) {
+int ct_k_select(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -387,7 +387,7 @@ CT_KERNEL(ct_k_select) {
 }
 
 /* reshape(Tensor(a) self, SymInt[] shape): a view when the geometry allows, else a copy */
-CT_KERNEL(ct_k_reshape) {
+int ct_k_reshape(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -409,7 +409,7 @@ CT_KERNEL(ct_k_reshape) {
 }
 
 /* flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) */
-CT_KERNEL(ct_k_flatten) {
+int ct_k_flatten(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
@@ -432,7 +432,7 @@ CT_KERNEL(ct_k_flatten) {
 }
 
 /* squeeze_.dim(Tensor(a!) self, int dim): squeezes self's own geometry */
-CT_KERNEL(ct_k_squeeze_dim_) {
+int ct_k_squeeze_dim_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);

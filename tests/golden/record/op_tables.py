@@ -21,6 +21,18 @@ aten::new_empty_strided aten::squeeze_.dim aten::select_backward aten::dot aten:
 aten::lerp.Scalar aten::add_.Scalar aten::sub.Scalar aten::sub_.Scalar aten::div_.Scalar aten::clamp aten::where.ScalarSelf aten::ge.Scalar
 aten::_foreach_add_.List aten::masked_fill.Scalar aten::sum.IntList_out aten::zeros.names aten::exp_ aten::expand_as aten::view_as aten::reshape_as
 aten::bitwise_not aten::masked_select
+aten::arange aten::arange.start aten::arange.start_step aten::embedding aten::embedding_backward
+aten::embedding_dense_backward aten::layer_norm aten::native_layer_norm aten::native_layer_norm_backward aten::gelu
+aten::gelu_backward aten::softmax.int aten::_softmax aten::_softmax_backward_data aten::_safe_softmax aten::split.Tensor
+aten::split_with_sizes aten::narrow aten::cat aten::stack aten::tril aten::bernoulli_.float aten::exponential_
+aten::multinomial aten::div_.Scalar aten::reciprocal aten::addcmul_ aten::addcdiv_ aten::linalg_vector_norm
+aten::_foreach_norm.Scalar aten::_foreach_mul_.Tensor aten::scaled_dot_product_attention
+aten::_scaled_dot_product_attention_math aten::_scaled_dot_product_flash_attention_for_cpu
+aten::_scaled_dot_product_flash_attention_for_cpu_backward aten::dropout aten::native_dropout aten::where.Scalar
+aten::eq.Tensor aten::all.dim aten::logical_not aten::max aten::min aten::maximum.out aten::unbind.int aten::exp
+aten::tanh aten::erf aten::rsqrt aten::lerp_.Tensor aten::clamp_max aten::_foreach_mul_.Scalar aten::where.ScalarOther
+aten::where.ScalarSelf aten::ones.names aten::full.names aten::addcmul aten::addcdiv aten::lerp.Tensor
+aten::slice_backward aten::lerp.Scalar
 profiler::_record_function_enter_new profiler::_record_function_exit._RecordFunction""".split()
 KEYS = ["Undefined", "CPU", "BackendSelect", "Python", "ADInplaceOrView", "AutogradOther", "AutogradCPU",
         "AutocastCPU", "PythonTLSSnapshot", "PythonDispatcher"]
@@ -46,6 +58,9 @@ for op in OPS:
         m = re.match(r"^(\w+): (fallthrough )?registered at .* \[(.*)\]$", line)
         if m and m.group(1) in KEYS:
             ent[m.group(1)] = ("fallthrough " if m.group(2) else "") + m.group(3)
+        m = re.match(r"^(\w+): ambiguous_autogradother \[ambiguous autogradother\]$", line)
+        if m and m.group(1) in KEYS:
+            ent[m.group(1)] = "ambiguous autogradother"
     out[op] = {"schema": schema, "registrations": regs, "table": ent}
 import sys
 json.dump(out, open(sys.argv[1] if len(sys.argv) > 1 else "op_tables.json", "w"), indent=1, sort_keys=True)

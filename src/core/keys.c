@@ -1,10 +1,11 @@
 /* Dispatch keys and key sets: names, bit layout, priority, printing, table slots.
  * Mirrors c10/core/DispatchKey.cpp and DispatchKeySet.{h,cpp} of PyTorch 2.6. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ctorch/keys.h"
-#include "dispatch/op_impl.h"
+#include "core/keys_impl.h"
 
 static const char *const functionality_names[] = {
 #define CT_X_(n, pb) #n,
@@ -34,10 +35,29 @@ static const char *const alias_names[] = {
 };
 
 /* The functionality each per-backend block belongs to, in block order. */
-static const ct_dispatch_key per_backend_functionalities[CT_NUM_PER_BACKEND_FUNCTIONALITIES] = {
-    CT_KEY_Dense,        CT_KEY_Quantized,    CT_KEY_Sparse,
-    CT_KEY_SparseCsr,    CT_KEY_NestedTensor, CT_KEY_AutogradFunctionality,
+static const ct_dispatch_key per_backend_functionalities[] = {
+#define CT_X_(f, prefix) CT_KEY_##f,
+    CT_FOREACH_PER_BACKEND_FUNCTIONALITY(CT_X_)
+#undef CT_X_
 };
+
+/* The two key lists agree: the per-backend blocks are exactly the functionalities flagged
+ * per-backend, in the same order, and the counts are PyTorch 2.6's. */
+enum {
+#define CT_X_(n, pb) CT_PER_BACKEND_FLAG_##n = (pb),
+    CT_FOREACH_FUNCTIONALITY(CT_X_)
+#undef CT_X_
+};
+#define CT_X_(f, prefix) _Static_assert(CT_PER_BACKEND_FLAG_##f, #f " has a per-backend block but is not flagged per-backend");
+CT_FOREACH_PER_BACKEND_FUNCTIONALITY(CT_X_)
+#undef CT_X_
+_Static_assert(sizeof per_backend_functionalities / sizeof per_backend_functionalities[0] ==
+                   CT_NUM_PER_BACKEND_FUNCTIONALITIES,
+               "every functionality flagged per-backend has a block of runtime keys");
+_Static_assert(CT_NUM_PER_BACKEND_FUNCTIONALITIES == 6 && CT_NUM_FUNCTIONALITY_KEYS == 47 && CT_NUM_BACKENDS == 15,
+               "PyTorch 2.6's key counts");
+_Static_assert(CT_KEY_Autograd == 144 && CT_KEY_COUNT == 150, "PyTorch 2.6's DispatchKey values");
+_Static_assert(CT_AUTOCAST_LAST_KEY - CT_AUTOCAST_FIRST_KEY + 1 == 8, "autocast_dispatch_keyset has eight keys");
 
 #define BLOCK_LEN (CT_NUM_BACKENDS + 1) /* StartOf<F>Backends + one key per backend */
 
@@ -175,23 +195,17 @@ size_t ct_keyset_format(ct_keyset ks, char *buf, size_t size) {
     return len;
 }
 
-ct_keyset ct_autograd_dispatch_keyset(void) {
-    return CT_FUNCTIONALITY_BIT(CT_KEY_AutogradFunctionality) | CT_FUNCTIONALITY_BIT(CT_KEY_AutogradOther) |
-           CT_FUNCTIONALITY_BIT(CT_KEY_AutogradNestedTensor);
-}
-ct_keyset ct_autograd_dispatch_keyset_with_ADInplaceOrView(void) {
-    return ct_autograd_dispatch_keyset() | CT_FUNCTIONALITY_BIT(CT_KEY_ADInplaceOrView);
-}
-ct_keyset ct_after_autograd_keyset(void) { return ct_keyset_full_after(CT_KEY_AutogradOther); }
-ct_keyset ct_after_ADInplaceOrView_keyset(void) { return ct_keyset_full_after(CT_KEY_ADInplaceOrView); }
-ct_keyset ct_python_ks(void) {
-    return CT_FUNCTIONALITY_BIT(CT_KEY_Python) | CT_FUNCTIONALITY_BIT(CT_KEY_PythonTLSSnapshot);
-}
+ct_keyset ct_autograd_dispatch_keyset(void) { return CT_AUTOGRAD_KEYSET; }
+ct_keyset ct_autograd_dispatch_keyset_with_ADInplaceOrView(void) { return CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW; }
+ct_keyset ct_after_autograd_keyset(void) { return CT_AFTER_AUTOGRAD_KEYSET; }
+ct_keyset ct_after_ADInplaceOrView_keyset(void) { return CT_AFTER_ADINPLACEORVIEW_KEYSET; }
+ct_keyset ct_python_ks(void) { return CT_PYTHON_KEYSET; }
 
 /* ---- table slots (initializeFunctionalityOffsetsAndMasks) ---- */
 
+/* written once, by compute_offsets under offsets_once, and read afterwards */
 int ct_functionality_offset[CT_NUM_FUNCTIONALITY_KEYS];
-static bool offsets_ready;
+static pthread_once_t offsets_once = PTHREAD_ONCE_INIT;
 static ct_dispatch_key key_of_slot[CT_NUM_RUNTIME_ENTRIES]; /* filled with the offsets */
 
 static ct_dispatch_key search_key_of_slot(int slot) {
@@ -206,18 +220,18 @@ static ct_dispatch_key search_key_of_slot(int slot) {
 
 /* initializeFunctionalityOffsetsAndMasks: one slot per functionality, num_backends slots per
  * per-backend functionality. */
-void ct_keys_init(void) {
+static void compute_offsets(void) {
     int off = 0;
     for (int f = 0; f < CT_NUM_FUNCTIONALITY_KEYS; f++) {
         ct_functionality_offset[f] = off;
         off += ct_functionality_per_backend[f] ? CT_NUM_BACKENDS : 1;
     }
     for (int slot = 0; slot < CT_NUM_RUNTIME_ENTRIES; slot++) key_of_slot[slot] = search_key_of_slot(slot);
-    offsets_ready = true;
 }
+void ct_keys_init(void) { pthread_once(&offsets_once, compute_offsets); }
 
 int ct_runtime_slot_of_key(ct_dispatch_key k) {
-    if (!offsets_ready) ct_keys_init();
+    ct_keys_init();
     int ki = (int)k;
     if (ki >= 0 && ki < CT_NUM_FUNCTIONALITY_KEYS) return ct_functionality_offset[ki];
     if (is_runtime_backend_key(ki)) {
@@ -230,6 +244,6 @@ int ct_runtime_slot_of_key(ct_dispatch_key k) {
 }
 
 ct_dispatch_key ct_key_of_slot(int slot) {
-    if (!offsets_ready) ct_keys_init();
+    ct_keys_init();
     return slot >= 0 && slot < CT_NUM_RUNTIME_ENTRIES ? key_of_slot[slot] : CT_KEY_Undefined;
 }

@@ -1,0 +1,646 @@
+/* The ctorch side of the comparison benchmark (bench/compare.py runs it beside the peers).
+ *
+ *   bench_ctorch --threads T --cases ID[,ID...] [--warmup-ms MS] [--batch-ms MS] [--batches N]
+ *
+ * Runs each named case and prints one JSON line per case on stdout:
+ *   {"case": ID, "iters": calls per batch, "ns": [per-call ns of each timed batch]}
+ * (a case with an observer adds "plain_ns": the same calls timed without it, batch by batch),
+ * or {"case": ID, "values": {...}} for cases that measure something else (memory),
+ * or {"case": ID, "skip": "why"} / {"case": ID, "error": "message"}.
+ * The first line is {"meta": {...}} (threads as the process sees them), the last
+ * {"end": {"max_rss_kb": N}} (getrusage). Every program in the comparison follows the same
+ * protocol and timing rule (see measure() here, bench/peer/libtorch_bench.cpp and
+ * bench/peer/torch_bench.py): warm up for --warmup-ms (at least two calls) with the case's
+ * observers on, choose the calls per batch from the warm-up rate so a batch lasts about
+ * --batch-ms, then time --batches batches.
+ *
+ * Uses only the public API (include/ctorch), and MiniGPT from examples/minigpt.c (itself on the
+ * public API), so it measures what a program linking ctorch gets.
+ * The thread count is pinned by the environment the caller sets (OPENBLAS_NUM_THREADS and
+ * friends): ctorch runs its own work on the calling thread; only the BLAS may use more. */
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctorch/autograd.h"
+#include "ctorch/ctorch.h"
+#include "ctorch/mode.h"
+#include "ctorch/nn.h"
+#include "ctorch/optim.h"
+#include "ctorch/profiler.h"
+#include "ctorch/trace.h"
+#include "minigpt.h"
+
+#ifndef CT_BENCH_VERSION
+#define CT_BENCH_VERSION "unknown"
+#endif
+
+/* ---- timing -------------------------------------------------------------------------------- */
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+typedef struct bench_opts {
+    double warmup_ms, batch_ms;
+    int batches;
+} bench_opts;
+
+/* A timed case: setup makes its state, run does one call (the timed unit), the optional
+ * batch_begin/batch_end turn its observer on and off around each batch (outside the timing),
+ * teardown frees the state. Every hook returns 0, or -1 with ctorch's error set. */
+typedef struct timed_case {
+    const char *id;
+    void *(*setup)(void);
+    int (*run)(void *st);
+    int (*batch_begin)(void *st);
+    int (*batch_end)(void *st);
+    void (*teardown)(void *st);
+} timed_case;
+
+static void print_error(const char *id, const char *what) {
+    /* the message is ctorch's: keep it printable as a JSON string */
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s: %s", what, ct_error_message());
+    for (char *p = msg; *p; p++)
+        if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20) *p = ' ';
+    printf("{\"case\": \"%s\", \"error\": \"%s\"}\n", id, msg);
+    fflush(stdout);
+}
+
+/* One timed batch of iters calls; with `observed`, the case's observer is on around it. Stores
+ * the per-call time. */
+static int run_batch(const timed_case *c, void *st, long iters, bool observed, double *ns) {
+    if (observed && c->batch_begin && c->batch_begin(st) != 0) return -1;
+    double t0 = now_ns();
+    for (long i = 0; i < iters; i++)
+        if (c->run(st) != 0) return -1;
+    *ns = (now_ns() - t0) / (double)iters;
+    if (observed && c->batch_end && c->batch_end(st) != 0) return -1;
+    return 0;
+}
+
+static void print_list(const char *key, const double *v, int n) {
+    printf(", \"%s\": [", key);
+    for (int b = 0; b < n; b++) printf("%s%.2f", b ? ", " : "", v[b]);
+    printf("]");
+}
+
+static void measure(const timed_case *c, const bench_opts *o) {
+    void *st = c->setup();
+    if (!st) {
+        print_error(c->id, "setup");
+        return;
+    }
+    /* warm-up: at least two calls and warmup_ms, observers on; the rate that sizes the
+     * batches leaves out the first call (first-use costs) */
+    long n = 0;
+    double t0 = now_ns(), el = 0, first = 0;
+    if (c->batch_begin && c->batch_begin(st) != 0) goto fail;
+    while (n < 2 || el < o->warmup_ms * 1e6) {
+        if (c->run(st) != 0) goto fail;
+        n++;
+        el = now_ns() - t0;
+        if (n == 1) first = el;
+    }
+    if (c->batch_end && c->batch_end(st) != 0) goto fail;
+    double per = (el - first) / (double)(n - 1);
+    long iters = per < o->batch_ms * 1e6 ? (long)(o->batch_ms * 1e6 / (per > 1 ? per : 1)) : 1;
+    /* Note [Paired observer batches]: a case with an observer times a batch without it next to
+     * each observed batch (in alternating order), so its cost is measured against the plain
+     * case under the same load of the machine */
+    double ns[64], plain[64];
+    int nb = o->batches < 64 ? o->batches : 64;
+    bool paired = c->batch_begin != NULL;
+    for (int b = 0; b < nb; b++) {
+        for (int k = 0; k < (paired ? 2 : 1); k++) {
+            bool observed = !paired || (k == (b & 1));
+            if (run_batch(c, st, iters, observed, observed ? &ns[b] : &plain[b]) != 0) goto fail;
+        }
+    }
+    printf("{\"case\": \"%s\", \"iters\": %ld", c->id, iters);
+    print_list("ns", ns, nb);
+    if (paired) print_list("plain_ns", plain, nb);
+    printf("}\n");
+    fflush(stdout);
+    c->teardown(st);
+    return;
+fail:
+    print_error(c->id, "run");
+    c->teardown(st);
+}
+
+/* ---- helpers ------------------------------------------------------------------------------- */
+
+static ct_tensor *randn2(int64_t a, int64_t b) {
+    int64_t s[2] = {a, b};
+    return ct_randn(s, b ? 2 : 1, CT_FLOAT32);
+}
+
+/* ---- one-element add and the dispatcher-cost cases ----------------------------------------- */
+
+typedef struct small_st {
+    ct_tensor *a, *b;
+    const ct_op *noop;
+    ct_op_logger *log;
+} small_st;
+
+static void *small_setup(void) {
+    small_st *s = calloc(1, sizeof *s);
+    int64_t one = 1;
+    if (!s) return NULL;
+    s->a = ct_ones(&one, 1, CT_FLOAT32);
+    s->b = ct_ones(&one, 1, CT_FLOAT32);
+    if (!s->a || !s->b) {
+        ct_tensor_release(s->a);
+        ct_tensor_release(s->b);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+static void small_teardown(void *p) {
+    small_st *s = p;
+    ct_tensor_release(s->a);
+    ct_tensor_release(s->b);
+    ct_op_logger_free(s->log);
+    free(s);
+}
+
+static int add1_run(void *p) {
+    small_st *s = p;
+    ct_tensor *c = ct_add(s->a, s->b, ct_int(1));
+    ct_tensor_release(c);
+    return c ? 0 : -1;
+}
+
+static int add1_inplace_run(void *p) {
+    small_st *s = p;
+    return ct_add_(s->a, s->b, ct_int(1));
+}
+
+static int empty1_run(void *p) {
+    (void)p;
+    int64_t one = 1;
+    ct_tensor *c = ct_empty(&one, 1, CT_FLOAT32, CT_MEMORY_FORMAT_NONE);
+    ct_tensor_release(c);
+    return c ? 0 : -1;
+}
+
+/* a custom operator whose CPU kernel returns its input: the cost of dispatching alone */
+static int noop_kernel(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    rets[0] = ct_tensor_value(ct_tensor_retain(args[0].u.t));
+    return 0;
+}
+static void *noop_setup(void) {
+    small_st *s = small_setup();
+    if (!s) return NULL;
+    s->noop = ct_op_find("ctbench::noop");
+    if (!s->noop) {
+        ct_error_clear();
+        s->noop = ct_op_define("ctbench::noop(Tensor self) -> Tensor", "bench/bench_ctorch.c");
+        if (!s->noop || ct_register_kernel(s->noop, CT_KEY_CPU, noop_kernel, "bench/bench_ctorch.c") != 0) {
+            small_teardown(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+static int noop_run(void *p) {
+    small_st *s = p;
+    ct_value a[1] = {ct_tensor_value(s->a)}, r[1];
+    if (ct_call(s->noop, a, r) != 0) return -1;
+    ct_tensor_release(r[0].u.t);
+    return 0;
+}
+
+/* the logging dispatch mode: every op's str(func) appended to a list; the list is emptied
+ * between batches (outside the timing), as the peers empty theirs */
+static void *add1_mode_setup(void) {
+    small_st *s = small_setup();
+    if (s && !(s->log = ct_op_logger_new())) {
+        small_teardown(s);
+        return NULL;
+    }
+    return s;
+}
+static int logger_begin(ct_op_logger *l) {
+    ct_op_logger_clear(l);
+    return ct_op_logger_push(l);
+}
+static int add1_mode_begin(void *p) { return logger_begin(((small_st *)p)->log); }
+static int add1_mode_end(void *p) { return ct_op_logger_pop(((small_st *)p)->log); }
+
+/* ---- matrix products ----------------------------------------------------------------------- */
+
+typedef struct mat_st {
+    ct_tensor *x, *w, *b;
+    int64_t n;
+} mat_st;
+
+static void mat_teardown(void *p) {
+    mat_st *s = p;
+    ct_tensor_release(s->x);
+    ct_tensor_release(s->w);
+    ct_tensor_release(s->b);
+    free(s);
+}
+
+static mat_st *square_setup(int64_t n) {
+    mat_st *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->n = n;
+    s->x = randn2(n, n);
+    s->w = randn2(n, n);
+    s->b = randn2(n, 0);
+    if (!s->x || !s->w || !s->b) {
+        mat_teardown(s);
+        return NULL;
+    }
+    return s;
+}
+static void *sq32_setup(void) { return square_setup(32); }
+static void *sq256_setup(void) { return square_setup(256); }
+static void *sq2048_setup(void) { return square_setup(2048); }
+
+/* addmm(b, x, w): b has n elements, broadcast over the rows (as linear's bias is) */
+static int addmm_run(void *p) {
+    mat_st *s = p;
+    ct_tensor *y = ct_addmm(s->b, s->x, s->w, ct_int(1), ct_int(1));
+    ct_tensor_release(y);
+    return y ? 0 : -1;
+}
+static int mm_run(void *p) {
+    mat_st *s = p;
+    ct_tensor *y = ct_mm(s->x, s->w);
+    ct_tensor_release(y);
+    return y ? 0 : -1;
+}
+
+/* the lab's linear: x 2x64, W 600x64, b 600 */
+static void *lab_linear_setup_grad(bool grad) {
+    mat_st *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->x = randn2(2, 64);
+    s->w = randn2(600, 64);
+    s->b = randn2(600, 0);
+    if (!s->x || !s->w || !s->b || ct_tensor_set_requires_grad(s->w, grad) != 0 ||
+        ct_tensor_set_requires_grad(s->b, grad) != 0) {
+        mat_teardown(s);
+        return NULL;
+    }
+    return s;
+}
+static void *linear_setup(void) { return lab_linear_setup_grad(false); }
+static void *linear_grad_setup(void) { return lab_linear_setup_grad(true); }
+static int linear_run(void *p) {
+    mat_st *s = p;
+    ct_tensor *y = ct_linear(s->x, s->w, s->b);
+    ct_tensor_release(y);
+    return y ? 0 : -1;
+}
+/* y = linear(x, W, b); y.sum().backward(): W.grad and b.grad accumulate over the calls */
+static int linear_fwdbwd_run(void *p) {
+    mat_st *s = p;
+    ct_tensor *y = ct_linear(s->x, s->w, s->b);
+    ct_tensor *l = y ? ct_sum(y, CT_DTYPE_UNDEFINED) : NULL;
+    int rc = l ? ct_backward(l, NULL, false) : -1;
+    ct_tensor_release(l);
+    ct_tensor_release(y);
+    return rc;
+}
+
+/* ---- the seed training step ---------------------------------------------------------------- */
+
+/* Sequential(Linear(16, 32), ReLU(), [Linear(32, 32), ReLU()] * (hidden - 1), Linear(32, 4)),
+ * batch 8, cross_entropy, SGD(lr=0.1); one step = zero_grad(set_to_none=True), forward, loss,
+ * backward, step. hidden == 1 is the seed script's model. */
+typedef struct step_st {
+    ct_module *model;
+    ct_optimizer *opt;
+    ct_tensor *x, *y;
+    ct_op_logger *log;
+    ct_profiler *prof;
+} step_st;
+
+static void step_teardown(void *p) {
+    step_st *s = p;
+    if (!s) return;
+    ct_optimizer_free(s->opt);
+    ct_module_free(s->model);
+    ct_tensor_release(s->x);
+    ct_tensor_release(s->y);
+    ct_op_logger_free(s->log);
+    if (s->prof) ct_profiler_free(s->prof);
+    free(s);
+}
+
+static step_st *step_setup_depth(int hidden) {
+    step_st *s = calloc(1, sizeof *s);
+    ct_module **mods = calloc((size_t)(2 * hidden + 1), sizeof *mods);
+    if (!s || !mods) {
+        free(s);
+        free(mods);
+        return NULL;
+    }
+    ct_manual_seed(0);
+    int n = 0;
+    mods[n++] = ct_nn_linear(16, 32, true);
+    mods[n++] = ct_nn_relu();
+    for (int i = 1; i < hidden; i++) {
+        mods[n++] = ct_nn_linear(32, 32, true);
+        mods[n++] = ct_nn_relu();
+    }
+    mods[n++] = ct_nn_linear(32, 4, true);
+    s->model = ct_nn_sequential(mods, n);
+    free(mods);
+    int64_t ys[1] = {8};
+    s->x = randn2(8, 16);
+    s->y = ct_randint(0, 4, ys, 1, CT_INT64);
+    if (!s->model || !s->x || !s->y) goto fail;
+    int np = ct_module_parameters(s->model, NULL, 0);
+    ct_tensor **params = calloc((size_t)np, sizeof *params);
+    if (!params) goto fail;
+    ct_module_parameters(s->model, params, np);
+    s->opt = ct_sgd_new(params, np, ct_sgd_defaults(0.1));
+    free(params);
+    if (!s->opt) goto fail;
+    return s;
+fail:
+    step_teardown(s);
+    return NULL;
+}
+static void *step_setup(void) { return step_setup_depth(1); }
+static void *step4_setup(void) { return step_setup_depth(4); }
+static void *step16_setup(void) { return step_setup_depth(16); }
+static void *step64_setup(void) { return step_setup_depth(64); }
+
+static int step_run(void *p) {
+    step_st *s = p;
+    if (ct_optimizer_zero_grad(s->opt, true) != 0) return -1;
+    ct_tensor *logits = ct_module_forward(s->model, s->x);
+    ct_tensor *loss = logits ? ct_cross_entropy(logits, s->y, NULL, -100, CT_REDUCTION_MEAN, 0.0) : NULL;
+    int rc = loss && ct_backward(loss, NULL, false) == 0 && ct_optimizer_step(s->opt) == 0 ? 0 : -1;
+    ct_tensor_release(loss);
+    ct_tensor_release(logits);
+    return rc;
+}
+
+/* observers on the seed step, each switched on around a batch */
+static void *step_mode_setup(void) {
+    step_st *s = step_setup_depth(1);
+    if (s && !(s->log = ct_op_logger_new())) {
+        step_teardown(s);
+        return NULL;
+    }
+    return s;
+}
+static int step_mode_begin(void *p) { return logger_begin(((step_st *)p)->log); }
+static int step_mode_end(void *p) { return ct_op_logger_pop(((step_st *)p)->log); }
+
+static int step_prof_begin(void *p) {
+    step_st *s = p;
+    s->prof = ct_profiler_start(false);
+    return s->prof ? 0 : -1;
+}
+static int step_prof_end(void *p) {
+    step_st *s = p;
+    int rc = ct_profiler_stop(s->prof);
+    ct_profiler_free(s->prof);
+    s->prof = NULL;
+    return rc;
+}
+
+/* Note [Collecting the decision trace]: the records of a batch are collected in memory and
+ * dropped after it; collection is the only use of include/ctorch/trace.h here, so a change of
+ * how records are kept (ring buffer, stream) touches these two functions alone. */
+static int trace_on(void *p) {
+    (void)p;
+    return ct_trace_begin();
+}
+static int trace_off(void *p) {
+    (void)p;
+    ct_dispatch_record *recs = NULL;
+    size_t n = 0;
+    int rc = ct_trace_end(&recs, &n);
+    ct_free(recs);
+    return rc;
+}
+
+/* ---- MiniGPT's training step ----------------------------------------------------------------- */
+
+/* minigpt.py's MiniGPT with its defaults (examples/minigpt.c: vocab 600, block 32, 2 layers, 4
+ * heads, d_model 64, dropout 0.1, batch 4), AdamW as make_optimizer builds it; one call =
+ * forward with cross_entropy, backward, clip_grad_norm_, step, zero_grad, loss.item(). */
+typedef struct gpt_st {
+    ct_module *model;
+    ct_optimizer *opt;
+    ct_tensor *x, *y;
+    double clip;
+} gpt_st;
+
+static void gpt_teardown(void *p) {
+    gpt_st *s = p;
+    if (!s) return;
+    ct_tensor_release(s->x);
+    ct_tensor_release(s->y);
+    ct_optimizer_free(s->opt);
+    ct_module_free(s->model);
+    free(s);
+}
+
+static void *gpt_setup(void) {
+    gpt_st *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    ct_gpt_args a;
+    ct_gpt_args_defaults(&a);
+    ct_gpt_config cfg = ct_gpt_config_from_args(&a);
+    ct_manual_seed(a.seed);
+    s->model = ct_gpt_new(&cfg);
+    s->opt = s->model ? ct_gpt_make_optimizer(s->model, a.lr, 0.1) : NULL;
+    s->clip = a.clip;
+    if (!s->opt || ct_gpt_make_batch(&cfg, a.batch, a.seed + 1, &s->x, &s->y) != 0) {
+        gpt_teardown(s);
+        return NULL;
+    }
+    return s;
+}
+
+static int gpt_run(void *p) {
+    gpt_st *s = p;
+    double loss;
+    return ct_gpt_train_step(s->model, s->opt, s->x, s->y, s->clip, &loss);
+}
+
+/* ---- memory over a long training loop ------------------------------------------------------ */
+
+static long current_rss_kb(void) {
+    long pages_total = 0, pages_rss = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages_total, &pages_rss) != 2) pages_rss = -1;
+        fclose(f);
+    }
+    if (pages_rss > 0) return pages_rss * (sysconf(_SC_PAGESIZE) / 1024);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* The seed step repeated; RSS read after step 100 and after step 10,000 (and a few points
+ * between), with the decision trace collected from the first step to the last when `trace`. */
+static void rss_loop(const char *id, bool trace) {
+    static const long marks[] = {100, 1000, 5000, 10000};
+    long rss[4];
+    step_st *s = step_setup_depth(1);
+    if (!s) {
+        print_error(id, "setup");
+        return;
+    }
+    if (trace && trace_on(NULL) != 0) {
+        print_error(id, "trace");
+        step_teardown(s);
+        return;
+    }
+    int m = 0;
+    for (long i = 1; i <= marks[3]; i++) {
+        if (step_run(s) != 0) {
+            if (trace) trace_off(NULL);
+            print_error(id, "run");
+            step_teardown(s);
+            return;
+        }
+        if (i == marks[m]) rss[m++] = current_rss_kb();
+    }
+    if (trace) trace_off(NULL);
+    step_teardown(s);
+    printf("{\"case\": \"%s\", \"values\": {", id);
+    for (int i = 0; i < 4; i++) printf("%s\"rss_kb_step_%ld\": %ld", i ? ", " : "", marks[i], rss[i]);
+    printf("}}\n");
+    fflush(stdout);
+}
+
+/* ---- the case table ------------------------------------------------------------------------ */
+
+static const timed_case TIMED[] = {
+    {"add1", small_setup, add1_run, NULL, NULL, small_teardown},
+    {"add1_mode", add1_mode_setup, add1_run, add1_mode_begin, add1_mode_end, small_teardown},
+    {"add1_inplace", small_setup, add1_inplace_run, NULL, NULL, small_teardown},
+    {"empty1", small_setup, empty1_run, NULL, NULL, small_teardown},
+    {"noop_op", noop_setup, noop_run, NULL, NULL, small_teardown},
+    {"mm32", sq32_setup, mm_run, NULL, NULL, mat_teardown},
+    {"linear_fwd", linear_setup, linear_run, NULL, NULL, mat_teardown},
+    {"linear_fwdbwd", linear_grad_setup, linear_fwdbwd_run, NULL, NULL, mat_teardown},
+    {"step", step_setup, step_run, NULL, NULL, step_teardown},
+    {"step_mode", step_mode_setup, step_run, step_mode_begin, step_mode_end, step_teardown},
+    {"step_profiler", step_setup, step_run, step_prof_begin, step_prof_end, step_teardown},
+    {"step_trace", step_setup, step_run, trace_on, trace_off, step_teardown},
+    {"step_d4", step4_setup, step_run, NULL, NULL, step_teardown},
+    {"step_d16", step16_setup, step_run, NULL, NULL, step_teardown},
+    {"step_d64", step64_setup, step_run, NULL, NULL, step_teardown},
+    {"minigpt_step", gpt_setup, gpt_run, NULL, NULL, gpt_teardown},
+    {"addmm256", sq256_setup, addmm_run, NULL, NULL, mat_teardown},
+    {"addmm2048", sq2048_setup, addmm_run, NULL, NULL, mat_teardown},
+    {"mm2048", sq2048_setup, mm_run, NULL, NULL, mat_teardown},
+};
+
+static void run_case(const char *id, const bench_opts *o) {
+    for (size_t i = 0; i < sizeof TIMED / sizeof TIMED[0]; i++)
+        if (strcmp(TIMED[i].id, id) == 0) {
+            measure(&TIMED[i], o);
+            return;
+        }
+    if (strcmp(id, "rss_loop_trace") == 0) {
+        rss_loop(id, true);
+        return;
+    }
+    if (strcmp(id, "rss_loop") == 0) {
+        rss_loop(id, false);
+        return;
+    }
+    printf("{\"case\": \"%s\", \"skip\": \"not a case of this program\"}\n", id);
+    fflush(stdout);
+}
+
+/* ---- threads as the process sees them ------------------------------------------------------ */
+
+/* The BLAS the library was linked with, found at run time (OpenBLAS or BLIS), and its threads. */
+static void print_meta(int threads) {
+    void *self = dlopen(NULL, RTLD_LAZY);
+    const char *blas = "none found";
+    int blas_threads = -1;
+    char blas_buf[160] = "";
+    if (self) {
+        int (*ob_threads)(void) = (int (*)(void))dlsym(self, "openblas_get_num_threads");
+        char *(*ob_config)(void) = (char *(*)(void))dlsym(self, "openblas_get_config");
+        int (*bli_threads)(void) = (int (*)(void))dlsym(self, "bli_thread_get_num_threads");
+        if (ob_threads) {
+            blas_threads = ob_threads();
+            snprintf(blas_buf, sizeof blas_buf, "%s", ob_config ? ob_config() : "OpenBLAS");
+            blas = blas_buf;
+        } else if (bli_threads) {
+            blas_threads = bli_threads();
+            blas = "BLIS";
+        }
+    }
+    for (char *q = blas_buf; *q; q++)
+        if (*q == '"' || *q == '\\') *q = ' ';
+    printf("{\"meta\": {\"program\": \"ctorch\", \"version\": \"%s\", \"threads\": %d, \"intra_op_threads\": 1, "
+           "\"blas\": \"%s\", \"blas_threads\": %d}}\n",
+           CT_BENCH_VERSION, threads, blas, blas_threads);
+    fflush(stdout);
+    if (self) dlclose(self);
+}
+
+static void usage(void) {
+    fprintf(stderr,
+            "usage: bench_ctorch --threads T --cases ID[,ID...] [--warmup-ms MS] [--batch-ms MS] [--batches N]\n"
+            "cases:");
+    for (size_t i = 0; i < sizeof TIMED / sizeof TIMED[0]; i++) fprintf(stderr, " %s", TIMED[i].id);
+    fprintf(stderr, " rss_loop rss_loop_trace\n");
+}
+
+int main(int argc, char **argv) {
+    bench_opts o = {20.0, 30.0, 3};
+    int threads = 1;
+    char *cases = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) {
+            usage();
+            return 2;
+        }
+        if (strcmp(argv[i], "--threads") == 0) threads = atoi(v);
+        else if (strcmp(argv[i], "--cases") == 0) cases = strdup(v);
+        else if (strcmp(argv[i], "--warmup-ms") == 0) o.warmup_ms = atof(v);
+        else if (strcmp(argv[i], "--batch-ms") == 0) o.batch_ms = atof(v);
+        else if (strcmp(argv[i], "--batches") == 0) o.batches = atoi(v);
+        else {
+            usage();
+            return 2;
+        }
+        i++;
+    }
+    if (!cases || o.batches < 1) {
+        usage();
+        free(cases);
+        return 2;
+    }
+    print_meta(threads);
+    for (char *save = NULL, *id = strtok_r(cases, ",", &save); id; id = strtok_r(NULL, ",", &save))
+        run_case(id, &o);
+    free(cases);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("{\"end\": {\"max_rss_kb\": %ld}}\n", ru.ru_maxrss);
+    return 0;
+}

@@ -1,0 +1,6 @@
+/* The thread-local dispatcher state (core/tls.h). */
+#include "core/tls.h"
+
+/* Zero-initialised: PyTorch's defaults (Note [TLS stored XOR defaults]). */
+_Thread_local ct_tls ct_tls_state;
+atomic_int ct_global_observe;

@@ -1,0 +1,57 @@
+/* Thread-local dispatcher state: the included/excluded key sets, grad and inference mode, what
+ * observes the calls and the mode depths. Core state, as c10/core/impl/LocalDispatchKeySet,
+ * GradMode and InferenceMode are: a new tensor reads inference mode here. Defined in core/tls.c. */
+#ifndef CT_TLS_H
+#define CT_TLS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ctorch/keys.h"
+
+/* What an observer needs: one bit each, tested together on the call path. */
+enum {
+    CT_OBSERVE_TRACE_PRINT = 1 << 0,
+    CT_OBSERVE_TRACE_COLLECT = 1 << 1,
+    CT_OBSERVE_PROFILER = 1 << 2,
+    CT_OBSERVE_TRACE_FILE = 1 << 3
+};
+/* The observers that want every hop's decision record (call and redispatch). */
+#define CT_OBSERVE_TRACE_ANY (CT_OBSERVE_TRACE_PRINT | CT_OBSERVE_TRACE_COLLECT | CT_OBSERVE_TRACE_FILE)
+
+typedef struct ct_tls {
+    /* Note [TLS stored XOR defaults]: zero-initialised memory means PyTorch's defaults
+     * (included {BackendSelect, ADInplaceOrView}, excluded the Autocast keys). */
+    ct_keyset included_xor;
+    ct_keyset excluded_xor;
+    int observe;            /* CT_OBSERVE_* bits for this thread */
+    int trace_depth;        /* DispatchTraceNestingGuard */
+    bool grad_disabled;     /* GradMode (zero = enabled) */
+    bool inference_mode;    /* InferenceMode */
+    int function_modes;     /* depth of this thread's function-mode stack (0: none active) */
+    int dispatch_modes;     /* depth of this thread's dispatch-mode stack (TorchDispatchModeTLS), kept by modes */
+    uint64_t sequence_nr;   /* at::sequence_number: the number the next autograd node gets (kept
+                               here, below autograd, so the trace file can read it) */
+} ct_tls;
+
+extern _Thread_local ct_tls ct_tls_state;
+/* process-wide CT_OBSERVE_* bits (trace printing): set by any thread, read on every call with a
+ * relaxed load (a plain load on x86-64 and AArch64) */
+extern atomic_int ct_global_observe;
+static inline int ct_global_observe_bits(void) {
+    return atomic_load_explicit(&ct_global_observe, memory_order_relaxed);
+}
+
+#define CT_DEFAULT_INCLUDED                                                                       \
+    (CT_FUNCTIONALITY_BIT(CT_KEY_BackendSelect) | CT_FUNCTIONALITY_BIT(CT_KEY_ADInplaceOrView))
+#define CT_DEFAULT_EXCLUDED CT_AUTOCAST_KEYSET
+
+static inline ct_keyset ct_tls_included_raw(const ct_tls *t) {
+    return t->included_xor ^ CT_DEFAULT_INCLUDED;
+}
+static inline ct_keyset ct_tls_excluded_raw(const ct_tls *t) {
+    return t->excluded_xor ^ CT_DEFAULT_EXCLUDED;
+}
+
+#endif

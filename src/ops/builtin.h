@@ -1,0 +1,35 @@
+/* The built-in operators of src/ops/ops.def: their ids and the table of their ct_op (internal). */
+#ifndef CT_BUILTIN_H
+#define CT_BUILTIN_H
+
+#include <stdbool.h>
+
+#include "core/startup.h"
+#include "dispatch/op_impl.h"
+
+/* Built-in operator ids, one per CT_OP entry of src/ops/ops.def. */
+typedef enum ct_opid {
+#define CT_OP(id, schema, ...) CT_OPID_##id,
+#include "ops/ops.def"
+#undef CT_OP
+    CT_OPID_COUNT
+} ct_opid;
+
+/* Filled by ct_ops_register() (src/ops/builtin.c holds it); index with CT_OPID_*. */
+extern ct_op *ct_builtin_ops[CT_OPID_COUNT];
+
+/* Defines every built-in operator and registers the kernels ops owns (CPU, composite,
+ * BackendSelect) and the BackendSelect, ADInplaceOrView and Autocast fallthroughs. Run once,
+ * by the start-up (src/library/init.c). */
+void ct_ops_register(void);
+
+/* Whether ops.def opts the built-in out of the generic ADInplaceOrView kernel
+ * (CT_NO_ADINPLACEORVIEW: PyTorch has none for it). */
+bool ct_builtin_no_adinplace(ct_opid id);
+
+static inline const ct_op *ct_builtin(ct_opid id) {
+    ct_library_ensure();
+    return ct_builtin_ops[id];
+}
+
+#endif

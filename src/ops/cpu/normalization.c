@@ -1,0 +1,214 @@
+/* native_layer_norm and native_layer_norm_backward (layer_norm.cpp, cpu/layer_norm_kernel.cpp).
+ * Statistics and results are computed in double and rounded once to the tensor's type (mean
+ * and rstd first, as the kernel keeps them in its accumulate type); PyTorch's float kernel uses
+ * float and a vectorised Welford, so the last bit can differ. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "ops/kernel_util.h"
+
+static bool same_shape(const ct_tensor *t, const int64_t *shape, int64_t n) {
+    if (t->ndim != n) return false;
+    for (int64_t i = 0; i < n; i++)
+        if (t->sizes[i] != shape[i]) return false;
+    return true;
+}
+
+/* _check_layer_norm_inputs: M rows of N elements. 0, or -1 with PyTorch's message. */
+static int check_inputs(const ct_tensor *input, const int64_t *ns, int64_t nn, const ct_tensor *weight,
+                        const ct_tensor *bias, int64_t *M, int64_t *N) {
+    char a[256], b[256];
+    ct_format_shape(ns, (int)nn, b, sizeof b);
+    if (nn < 1)
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = %s",
+                            b);
+    if (weight && !same_shape(weight, ns, nn)) {
+        ct_format_shape(weight->sizes, weight->ndim, a, sizeof a);
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "Expected weight to be of same shape as normalized_shape, but got weight of shape %s and normalized_shape = %s",
+                            a, b);
+    }
+    if (bias && !same_shape(bias, ns, nn)) {
+        ct_format_shape(bias->sizes, bias->ndim, a, sizeof a);
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "Expected bias to be of same shape as normalized_shape, but got bias of shape %s and normalized_shape = %s",
+                            a, b);
+    }
+    bool ok = input->ndim >= nn;
+    for (int64_t i = 0; ok && i < nn; i++) ok = input->sizes[input->ndim - nn + i] == ns[i];
+    if (!ok) {
+        char tail[512] = "";
+        size_t len = 0;
+        for (int64_t i = 0; i < nn && len < sizeof tail; i++)
+            len += (size_t)snprintf(tail + len, sizeof tail - len, ", %lld", (long long)ns[i]);
+        ct_format_shape(input->sizes, input->ndim, a, sizeof a);
+        return ct_error_set(CT_ERR_RUNTIME, "Given normalized_shape=%s, expected input with shape [*%s], but got input of size%s", b,
+                            tail, a);
+    }
+    int axis = input->ndim - (int)nn;
+    *M = 1;
+    *N = 1;
+    for (int i = 0; i < axis; i++) *M *= input->sizes[i];
+    for (int i = axis; i < input->ndim; i++) *N *= input->sizes[i];
+    return 0;
+}
+
+static int check_floating(const ct_tensor *t, const char *kernel) {
+    if (!ct_dtype_is_floating(t->dtype))
+        return ct_error_set(CT_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kernel, ct_dtype_name(t->dtype));
+    return 0;
+}
+
+/* The elements of t in logical order as doubles (NULL t: NULL). */
+static double *load_all(const ct_tensor *t, bool *fail) {
+    if (!t) return NULL;
+    double *v = ct_to_double_buffer(t);
+    if (!v) *fail = true;
+    return v;
+}
+
+/* mean and rstd keep the input's leading dimensions, with 1 for each normalized one */
+static int stat_shape(const ct_tensor *input, int64_t nn, int64_t *shape) {
+    int axis = input->ndim - (int)nn;
+    for (int i = 0; i < input->ndim; i++) shape[i] = i < axis ? input->sizes[i] : 1;
+    return input->ndim;
+}
+
+/* native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps)
+ *   -> (Tensor, Tensor, Tensor) */
+int ct_k_native_layer_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *input = ARG_T(0), *weight = ARG_OPT_T(2), *bias = ARG_OPT_T(3);
+    const int64_t *ns = args[1].u.list.data;
+    int64_t nn = args[1].u.list.len, M, N;
+    double eps = args[4].u.d;
+    if (check_inputs(input, ns, nn, weight, bias, &M, &N) != 0) return -1;
+    if (check_floating(input, "LayerNormKernelImpl") != 0) return -1;
+    int64_t ss[CT_MAX_DIMS];
+    int sn = stat_shape(input, nn, ss);
+    ct_tensor *y = ct_tensor_alloc(input->sizes, input->ndim, input->dtype, false);
+    ct_tensor *mean = ct_tensor_alloc(ss, sn, input->dtype, false);
+    ct_tensor *rstd = ct_tensor_alloc(ss, sn, input->dtype, false);
+    bool fail = !y || !mean || !rstd;
+    double *x = fail ? NULL : load_all(input, &fail);
+    double *g = fail ? NULL : load_all(weight, &fail);
+    double *b = fail ? NULL : load_all(bias, &fail);
+    for (int64_t i = 0; !fail && i < M; i++) {
+        const double *xr = x + i * N;
+        double mu = 0, var = 0;
+        for (int64_t j = 0; j < N; j++) mu += xr[j];
+        mu /= (double)N;
+        for (int64_t j = 0; j < N; j++) var += (xr[j] - mu) * (xr[j] - mu);
+        var /= (double)N;
+        /* the kernel keeps mean and rstd in its accumulate type */
+        double r = 1.0 / sqrt(var + eps);
+        ct_store_from_double(ct_tensor_elem_ptr(mean, i), mean->dtype, mu);
+        ct_store_from_double(ct_tensor_elem_ptr(rstd, i), rstd->dtype, r);
+        double mu_s = ct_load_as_double(ct_tensor_elem_ptr(mean, i), mean->dtype);
+        double r_s = ct_load_as_double(ct_tensor_elem_ptr(rstd, i), rstd->dtype);
+        for (int64_t j = 0; j < N; j++) {
+            double v = (xr[j] - mu_s) * r_s;
+            if (g) v *= g[j];
+            if (b) v += b[j];
+            ct_store_from_double(ct_tensor_elem_ptr(y, i * N + j), y->dtype, v);
+        }
+    }
+    ct_free(x);
+    ct_free(g);
+    ct_free(b);
+    if (fail) {
+        ct_tensor_release(y);
+        ct_tensor_release(mean);
+        ct_tensor_release(rstd);
+        return -1;
+    }
+    rets[0] = ct_tensor_value(y);
+    rets[1] = ct_tensor_value(mean);
+    rets[2] = ct_tensor_value(rstd);
+    return 0;
+}
+
+/* native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean,
+ *   Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+ * dx = a*dy*g + b*x + c with a = rstd, b = (db*mean - ds) * a^3 / N, c = -b*mean - db*a/N,
+ * ds = sum(dy*g*x), db = sum(dy*g); dgamma = sum over rows of dy*(x - mean)*rstd; dbeta = sum of dy */
+int ct_k_native_layer_norm_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *dy = ARG_T(0), *input = ARG_T(1), *mean = ARG_T(3), *rstd = ARG_T(4);
+    ct_tensor *weight = ARG_OPT_T(5), *bias = ARG_OPT_T(6);
+    const int64_t *ns = args[2].u.list.data;
+    int64_t nn = args[2].u.list.len, M, N;
+    const int64_t *mask = args[7].u.list.data;
+    if (args[7].u.list.len != 3) return ct_error_set(CT_ERR_RUNTIME, "native_layer_norm_backward: output_mask needs 3 values");
+    if (check_inputs(input, ns, nn, weight, bias, &M, &N) != 0) return -1;
+    if (check_floating(input, "LayerNormBackwardKernelImpl") != 0) return -1;
+    ct_tensor *dx = NULL, *dg = NULL, *dbeta = NULL;
+    bool fail = false;
+    if (mask[0]) fail = !(dx = ct_tensor_alloc(input->sizes, input->ndim, input->dtype, false));
+    if (mask[1] && !fail) {
+        /* dgamma / dbeta have weight's (bias's) shape; without weight, normalized_shape */
+        fail = !(dg = ct_tensor_alloc(weight ? weight->sizes : ns, weight ? weight->ndim : (int)nn, input->dtype, true));
+    }
+    if (mask[2] && !fail) fail = !(dbeta = ct_tensor_alloc(bias ? bias->sizes : ns, bias ? bias->ndim : (int)nn, input->dtype, true));
+    double *x = fail ? NULL : load_all(input, &fail);
+    double *g = fail ? NULL : load_all(weight, &fail);
+    double *d = fail ? NULL : load_all(dy, &fail);
+    double *mu = fail ? NULL : load_all(mean, &fail);
+    double *rs = fail ? NULL : load_all(rstd, &fail);
+    double *acc_g = NULL, *acc_b = NULL;
+    if (!fail && (dg || dbeta)) {
+        acc_g = ct_calloc((size_t)(N ? N : 1), sizeof(double));
+        acc_b = ct_calloc((size_t)(N ? N : 1), sizeof(double));
+        fail = !acc_g || !acc_b;
+    }
+    for (int64_t i = 0; !fail && i < M; i++) {
+        const double *xr = x + i * N, *dr = d + i * N;
+        double a = rs[i];
+        if (acc_g)
+            for (int64_t j = 0; j < N; j++) {
+                acc_g[j] += dr[j] * (a * xr[j] - a * mu[i]);
+                acc_b[j] += dr[j];
+            }
+        if (dx) {
+            double ds = 0, db = 0;
+            for (int64_t j = 0; j < N; j++) {
+                double gv = g ? g[j] : 1.0;
+                ds += dr[j] * gv * xr[j];
+                db += dr[j] * gv;
+            }
+            double scale = 1.0 / (double)N;
+            double bb = (db * mu[i] - ds) * a * a * a * scale;
+            double cc = -bb * mu[i] - db * a * scale;
+            for (int64_t j = 0; j < N; j++) {
+                double gv = g ? g[j] : 1.0;
+                ct_store_from_double(ct_tensor_elem_ptr(dx, i * N + j), dx->dtype, a * dr[j] * gv + bb * xr[j] + cc);
+            }
+        }
+    }
+    for (int64_t j = 0; !fail && j < N; j++) {
+        if (dg) ct_store_from_double(ct_tensor_elem_ptr(dg, j), dg->dtype, acc_g[j]);
+        if (dbeta) ct_store_from_double(ct_tensor_elem_ptr(dbeta, j), dbeta->dtype, acc_b[j]);
+    }
+    ct_free(x);
+    ct_free(g);
+    ct_free(d);
+    ct_free(mu);
+    ct_free(rs);
+    ct_free(acc_g);
+    ct_free(acc_b);
+    if (fail) {
+        ct_tensor_release(dx);
+        ct_tensor_release(dg);
+        ct_tensor_release(dbeta);
+        return -1;
+    }
+    rets[0] = ct_tensor_value(dx);
+    rets[1] = ct_tensor_value(dg);
+    rets[2] = ct_tensor_value(dbeta);
+    return 0;
+}

@@ -1,0 +1,228 @@
+/* Reductions beyond sum: all.dim, argmax, max, min (ReduceOps.cpp, TensorCompare.cpp),
+ * linalg_vector_norm (LinearAlgebra.cpp), and _local_scalar_dense (Scalar.cpp). Norms are
+ * accumulated in double and rounded once; PyTorch's float kernels accumulate in float. */
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "ops/kernel_util.h"
+
+/* the reduced shape for dims given as a mask; keepdim leaves 1s */
+static int reduced_shape(const ct_tensor *t, const bool *mask, bool keepdim, int64_t *shape) {
+    int n = 0;
+    for (int d = 0; d < t->ndim; d++) {
+        if (mask[d]) {
+            if (keepdim) shape[n++] = 1;
+        } else {
+            shape[n++] = t->sizes[d];
+        }
+    }
+    return n;
+}
+
+/* Visits every element of t grouped by output position: out index of each input element. */
+static int64_t out_index(const ct_tensor *t, const bool *mask, int64_t lin) {
+    int64_t idx = 0, mul = 1;
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        int64_t c = lin % t->sizes[d];
+        lin /= t->sizes[d];
+        if (!mask[d]) {
+            idx += c * mul;
+            mul *= t->sizes[d];
+        }
+    }
+    return idx;
+}
+
+/* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (bool, or uint8 for uint8 input) */
+int ct_k_all_dim(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    int64_t dim;
+    if (ct_wrap_dim(ARG_I(1), self->ndim, &dim) != 0) return -1;
+    bool mask[CT_MAX_DIMS] = {false};
+    if (self->ndim > 0) mask[dim] = true;
+    int64_t shape[CT_MAX_DIMS];
+    int n = reduced_shape(self, mask, ARG_B(2), shape);
+    ct_tensor *out = ct_tensor_alloc(shape, n, CT_BOOL, false);
+    if (!out) return -1;
+    bool *o = ct_tensor_data_ptr(out);
+    for (int64_t i = 0; i < out->numel; i++) o[i] = true;
+    for (int64_t i = 0; i < self->numel; i++)
+        if (ct_load_as_double(ct_tensor_elem_ptr(self, i), self->dtype) == 0) o[out_index(self, mask, i)] = false;
+    return ct_ret(rets, 0, out);
+}
+
+/* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor: the first index of the
+ * maximum (NaN counts as the maximum) */
+int ct_k_argmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    bool keepdim = ARG_B(2);
+    bool mask[CT_MAX_DIMS] = {false};
+    int64_t dim = -1;
+    if (!ARG_IS_NONE(1)) {
+        if (ct_wrap_dim(ARG_I(1), self->ndim, &dim) != 0) return -1;
+        if (self->ndim > 0) {
+            mask[dim] = true;
+            if (self->sizes[dim] == 0)
+                return ct_error_set(CT_ERR_INDEX, "argmax(): Expected reduction dim %lld to have non-zero size.", (long long)dim);
+        }
+    } else {
+        for (int d = 0; d < self->ndim; d++) mask[d] = true;
+        if (self->numel == 0)
+            return ct_error_set(CT_ERR_RUNTIME, "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
+    }
+    if (self->dtype == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "\"argmax_cpu\" not implemented for 'Bool'");
+    int64_t shape[CT_MAX_DIMS];
+    int n = ARG_IS_NONE(1) && keepdim ? reduced_shape(self, mask, true, shape) : ARG_IS_NONE(1) ? 0 : reduced_shape(self, mask, keepdim, shape);
+    ct_tensor *out = ct_tensor_alloc(shape, n, CT_INT64, false);
+    double *best = ct_malloc(sizeof(double) * (size_t)(out && out->numel ? out->numel : 1));
+    int64_t *seen = ct_calloc((size_t)(out && out->numel ? out->numel : 1), sizeof(int64_t));
+    if (!out || !best || !seen) {
+        ct_tensor_release(out);
+        ct_free(best);
+        ct_free(seen);
+        return -1;
+    }
+    int64_t *o = ct_tensor_data_ptr(out);
+    for (int64_t i = 0; i < self->numel; i++) {
+        int64_t oi = out_index(self, mask, i);
+        /* the position along the reduced dimension(s): the element's index within its group */
+        int64_t pos = seen[oi]++;
+        double v = ct_load_as_double(ct_tensor_elem_ptr(self, i), self->dtype);
+        if (pos == 0 || (!isnan(best[oi]) && (isnan(v) || v > best[oi]))) {
+            best[oi] = v;
+            o[oi] = pos;
+        }
+    }
+    ct_free(best);
+    ct_free(seen);
+    return ct_ret(rets, 0, out);
+}
+
+/* max(Tensor self) / min(Tensor self) -> Tensor: over every element, NaN propagating */
+static int extreme(ct_tensor *self, bool want_max, ct_value *rets) {
+    if (self->numel == 0)
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+                            want_max ? "max" : "min");
+    ct_tensor *out = ct_tensor_alloc(NULL, 0, self->dtype, false);
+    if (!out) return -1;
+    char *best = ct_tensor_elem_ptr(self, 0);
+    double bv = ct_load_as_double(best, self->dtype);
+    for (int64_t i = 1; i < self->numel && !isnan(bv); i++) {
+        char *p = ct_tensor_elem_ptr(self, i);
+        double v = ct_load_as_double(p, self->dtype);
+        if (isnan(v) || (want_max ? v > bv : v < bv)) {
+            bv = v;
+            best = p;
+        }
+    }
+    memcpy(ct_tensor_data_ptr(out), best, ct_dtype_size(self->dtype));
+    return ct_ret(rets, 0, out);
+}
+
+int ct_k_max(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return extreme(ARG_T(0), true, rets);
+}
+
+int ct_k_min(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return extreme(ARG_T(0), false, rets);
+}
+
+/* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *,
+ * ScalarType? dtype=None) -> Tensor */
+int ct_k_linalg_vector_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    if (!ct_dtype_is_floating(self->dtype))
+        return ct_error_set(CT_ERR_RUNTIME, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s",
+                            ct_dtype_name(self->dtype));
+    double ord = ct_scalar_to_double(args[1]);
+    bool keepdim = ARG_B(3);
+    bool mask[CT_MAX_DIMS] = {false};
+    bool all = ARG_IS_NONE(2) || args[2].u.list.len == 0;
+    if (all) {
+        for (int d = 0; d < self->ndim; d++) mask[d] = true;
+    } else {
+        for (int64_t i = 0; i < args[2].u.list.len; i++) {
+            int64_t d;
+            if (ct_wrap_dim(args[2].u.list.data[i], self->ndim, &d) != 0) return -1;
+            if (self->ndim > 0) mask[d] = true;
+        }
+    }
+    if (self->numel == 0 && (ord < 0 || ord == INFINITY) && all)
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "linalg.vector_norm cannot compute the %g norm on an empty tensor because the operation does not have an identity",
+                            ord);
+    ct_dtype out_dt = self->dtype;
+    if (args[4].tag == CT_TAG_INT) {
+        ct_dtype want = (ct_dtype)args[4].u.i;
+        if (!ct_dtype_is_floating(want))
+            return ct_error_set(CT_ERR_RUNTIME, "linalg.vector_norm: dtype should be floating point or complex, but got %s",
+                                ct_dtype_name(want));
+        out_dt = want;
+    }
+    int64_t shape[CT_MAX_DIMS];
+    int n = reduced_shape(self, mask, keepdim, shape);
+    ct_tensor *out = ct_tensor_alloc(shape, n, out_dt, false);
+    double *acc = ct_calloc((size_t)(out && out->numel ? out->numel : 1), sizeof(double));
+    if (!out || !acc) {
+        ct_tensor_release(out);
+        ct_free(acc);
+        return -1;
+    }
+    bool inf = isinf(ord) && ord > 0, ninf = isinf(ord) && ord < 0;
+    for (int64_t i = 0; i < out->numel; i++) acc[i] = ninf ? INFINITY : 0.0;
+    for (int64_t i = 0; i < self->numel; i++) {
+        double v = fabs(ct_load_as_double(ct_tensor_elem_ptr(self, i), self->dtype));
+        if (args[4].tag == CT_TAG_INT) { /* the input is converted to dtype first */
+            char tmp[8];
+            ct_store_from_double(tmp, out_dt, v);
+            v = ct_load_as_double(tmp, out_dt);
+        }
+        double *a = &acc[out_index(self, mask, i)];
+        if (inf) *a = (isnan(v) || v > *a) ? v : *a;
+        else if (ninf) *a = (isnan(v) || v < *a) ? v : *a;
+        else if (ord == 0) *a += v != 0;
+        else if (ord == 1) *a += v;
+        else if (ord == 2) *a += v * v;
+        else *a += pow(v, ord);
+    }
+    for (int64_t i = 0; i < out->numel; i++) {
+        double r = acc[i];
+        if (ord == 2) r = sqrt(r);
+        else if (!inf && !ninf && ord != 0 && ord != 1) r = pow(r, 1.0 / ord);
+        ct_store_from_double(ct_tensor_elem_ptr(out, i), out_dt, r);
+    }
+    ct_free(acc);
+    return ct_ret(rets, 0, out);
+}
+
+/* _local_scalar_dense(Tensor self) -> Scalar: the single element, as an int, a float or a bool */
+int ct_k__local_scalar_dense(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    if (self->numel != 1)
+        return ct_error_set(CT_ERR_RUNTIME, "a Tensor with %lld elements cannot be converted to Scalar", (long long)self->numel);
+    const char *p = ct_tensor_elem_ptr(self, 0);
+    if (self->dtype == CT_INT64) {
+        int64_t v;
+        memcpy(&v, p, sizeof v);
+        rets[0] = ct_int(v);
+    } else if (self->dtype == CT_BOOL) {
+        rets[0] = ct_bool(*(const bool *)p);
+    } else {
+        rets[0] = ct_double(ct_load_as_double(p, self->dtype));
+    }
+    return 0;
+}
