@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "build_info.h"
+#include "core/alloc.h"
 #include "ctorch/autograd.h"
 #include "ctorch/ctorch.h"
 #include "ctorch/mode.h"
@@ -49,9 +50,16 @@ static int text_open(text *t) {
     return t->f ? 0 : -1;
 }
 
+/* the text, or NULL (CT_ERR_NOMEM) when a write to it failed */
 static char *text_close(text *t) {
-    if (t->f) fclose(t->f);
+    bool bad = !t->f || ferror(t->f);
+    if (t->f && fclose(t->f) != 0) bad = true;
     t->f = NULL;
+    if (bad) {
+        free(t->buf);
+        t->buf = NULL;
+        ct_error_set(CT_ERR_NOMEM, "out of memory writing the lab's text");
+    }
     return t->buf;
 }
 
@@ -61,16 +69,28 @@ typedef struct oplog {
     size_t n;
 } oplog;
 
-static void oplog_take(oplog *l, ct_op_logger *lg) {
-    l->n = ct_op_logger_count(lg);
-    l->names = calloc(l->n ? l->n : 1, sizeof(char *));
-    for (size_t i = 0; l->names && i < l->n; i++) l->names[i] = strdup(ct_op_logger_get(lg, i));
+/* copies the logger's names (all or none); 0 or -1 (CT_ERR_NOMEM) */
+static int oplog_take(oplog *l, ct_op_logger *lg) {
+    size_t n = ct_op_logger_count(lg);
+    char **names = ct_calloc(n ? n : 1, sizeof(char *));
+    for (size_t i = 0; names && i < n; i++) {
+        names[i] = ct_strdup(ct_op_logger_get(lg, i));
+        if (!names[i]) {
+            for (size_t j = 0; j < i; j++) ct_free(names[j]);
+            ct_free(names);
+            names = NULL;
+        }
+    }
     ct_op_logger_clear(lg);
+    if (!names) return -1;
+    l->names = names;
+    l->n = n;
+    return 0;
 }
 
 static void oplog_free(oplog *l) {
-    for (size_t i = 0; l->names && i < l->n; i++) free(l->names[i]);
-    free(l->names);
+    for (size_t i = 0; l->names && i < l->n; i++) ct_free(l->names[i]);
+    ct_free(l->names);
     l->names = NULL;
     l->n = 0;
 }
@@ -211,6 +231,7 @@ typedef struct lab {
     oplog half_log, nograd_log, infer_log, matmul_log, backward_log;
     trace nograd_trace, infer_trace;
     bool nograd_has_grad_fn;
+    FILE *err; /* where a failed step is named (may be NULL) */
 } lab;
 
 static void lab_free(lab *L) {
@@ -219,8 +240,8 @@ static void lab_free(lab *L) {
     oplog *logs[] = {&L->linear_log, &L->addmm_T_log, &L->addmm_pre_log, &L->half_log, &L->nograd_log,
                      &L->infer_log, &L->matmul_log, &L->backward_log};
     for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) oplog_free(logs[i]);
-    for (size_t i = 0; i < L->fn_n; i++) free(L->fn_names[i]);
-    free(L->fn_names);
+    for (size_t i = 0; L->fn_names && i < L->fn_n; i++) ct_free(L->fn_names[i]);
+    ct_free(L->fn_names);
     trace *traces[] = {&L->linear_trace, &L->linear_trace_mode, &L->nograd_trace, &L->infer_trace};
     for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) ct_free(traces[i]->r);
     ct_free(L->table);
@@ -231,7 +252,7 @@ static void lab_free(lab *L) {
 #define NEED(p)                                                                                   \
     do {                                                                                          \
         if (!(p)) {                                                                               \
-            fprintf(stderr, "ctorch lab00: %s failed: %s\n", #p, ct_error_message());             \
+            if (L->err) fprintf(L->err, "ctorch lab00: %s failed: %s\n", #p, ct_error_message()); \
             goto fail;                                                                            \
         }                                                                                         \
     } while (0)
@@ -242,6 +263,8 @@ static int part_a(lab *L) {
     ct_manual_seed(L->seed);
     int64_t xs[2] = {2, 64}, ws[2] = {600, 64}, bs[1] = {600};
     ct_tensor *y = NULL;
+    cJSON *arr = NULL;
+    char *s = NULL;
     NEED(L->x = ct_randn(xs, 2, CT_DTYPE_UNDEFINED));
     NEED(L->W = ct_randn(ws, 2, CT_DTYPE_UNDEFINED));
     NEED(L->b = ct_randn(bs, 1, CT_DTYPE_UNDEFINED));
@@ -250,21 +273,26 @@ static int part_a(lab *L) {
     NEED(ct_tensor_set_requires_grad(L->b, true) == 0);
     NEED(y = ct_linear(L->x, L->W, L->b));
     ct_tensor_format_size(y, L->y_size, sizeof L->y_size);
-    char *repr = ct_node_repr(ct_tensor_grad_fn(y));
+    const ct_node *fn = ct_tensor_grad_fn(y);
+    char *repr = fn ? ct_node_repr(fn) : NULL;
+    NEED(!fn || repr);
     snprintf(L->y_grad_fn, sizeof L->y_grad_fn, "%s", repr ? repr : "None");
     ct_free(repr);
     /* y[0, :4].tolist(): Python floats, printed as repr() prints them */
     double all[1200];
     NEED(ct_tensor_to_doubles(y, all, 1200) == 0);
-    cJSON *arr = cJSON_CreateArray();
-    for (int i = 0; i < 4; i++) cJSON_AddItemToArray(arr, cJSON_CreateNumber(all[i]));
-    char *s = ct_json_dumps(arr, -1);
-    snprintf(L->y_row, sizeof L->y_row, "%s", s ? s : "?");
+    NEED(arr = cJSON_CreateArray());
+    bool ok = true;
+    for (int i = 0; i < 4; i++) ok &= ct_json_add(arr, NULL, cJSON_CreateNumber(all[i]));
+    NEED(ok);
+    NEED(s = ct_json_dumps(arr, -1));
+    snprintf(L->y_row, sizeof L->y_row, "%s", s);
     ct_free(s);
     cJSON_Delete(arr);
     ct_tensor_release(y);
     return 0;
 fail:
+    cJSON_Delete(arr);
     ct_tensor_release(y);
     return -1;
 }
@@ -309,13 +337,17 @@ done:;
     return rc;
 }
 
+/* the decision trace of fn: every record or an error (a trace whose records could not be
+ * handed out, or whose ring overwrote some, is not the whole route) */
 static int collect(trace *t, ct_tensor *(*fn)(lab *), lab *L) {
     if (ct_trace_begin() != 0) return -1;
     ct_tensor *y = fn(L);
-    ct_trace_end(&t->r, &t->n);
-    if (!y) return -1;
+    int rc = ct_trace_end(&t->r, &t->n);
+    ct_trace_stats st;
+    if (rc == 0 && ct_trace_get_stats(&st) == 0 && (st.overwritten || st.key_sets_lost))
+        rc = ct_error_set(CT_ERR_RUNTIME, "the decision trace lost records (ring too small)");
     ct_tensor_release(y);
-    return 0;
+    return y && rc == 0 ? 0 : -1;
 }
 
 static ct_tensor *run_linear(lab *L) {
@@ -331,30 +363,38 @@ static int logged(oplog *out, ct_tensor *(*fn)(lab *), lab *L) {
     }
     ct_tensor *y = fn(L);
     ct_op_logger_pop(lg);
-    oplog_take(out, lg);
+    int rc = y ? oplog_take(out, lg) : -1;
     ct_op_logger_free(lg);
-    if (!y) return -1;
     ct_tensor_release(y);
-    return 0;
+    return rc;
 }
 
 /* with LogDispatch() as logger: y = linear(x, W, b); the function-mode view; the decision trace */
 static int part_c(lab *L) {
     NEED(logged(&L->linear_log, run_linear, L) == 0);
     ct_function_logger *fl = ct_function_logger_new();
-    NEED(fl && ct_function_logger_push(fl) == 0);
+    if (fl && ct_function_logger_push(fl) != 0) {
+        ct_function_logger_free(fl);
+        fl = NULL;
+    }
+    NEED(fl);
     ct_tensor *y = ct_linear(L->x, L->W, L->b);
     ct_function_logger_pop(fl);
     L->fn_n = ct_function_logger_count(fl);
-    L->fn_names = calloc(L->fn_n ? L->fn_n : 1, sizeof(char *));
-    for (size_t i = 0; L->fn_names && i < L->fn_n; i++) L->fn_names[i] = strdup(ct_function_logger_get(fl, i));
+    L->fn_names = ct_calloc(L->fn_n ? L->fn_n : 1, sizeof(char *));
+    bool names_ok = L->fn_names != NULL;
+    for (size_t i = 0; names_ok && i < L->fn_n; i++) names_ok = (L->fn_names[i] = ct_strdup(ct_function_logger_get(fl, i))) != NULL;
     ct_function_logger_free(fl);
-    NEED(y);
     ct_tensor_release(y);
+    NEED(y && names_ok);
     NEED(collect(&L->linear_trace, run_linear, L) == 0);
     /* the same call with a dispatch mode on: the Python key joins the route */
     ct_op_logger *lg = ct_op_logger_new();
-    NEED(lg && ct_op_logger_push(lg) == 0);
+    if (lg && ct_op_logger_push(lg) != 0) {
+        ct_op_logger_free(lg);
+        lg = NULL;
+    }
+    NEED(lg);
     int rc = collect(&L->linear_trace_mode, run_linear, L);
     ct_op_logger_pop(lg);
     ct_op_logger_free(lg);
@@ -393,7 +433,7 @@ static int part_e(lab *L) {
     y = ct_linear(L->x, L->W, L->b);
     s = y ? ct_sum(y, CT_DTYPE_UNDEFINED) : NULL;
     int brc = s ? ct_backward(s, NULL, false) : -1;
-    ct_profiler_stop(p);
+    if (ct_profiler_stop(p) != 0) brc = -1;
     NEED(brc == 0);
     NEED(L->table = ct_profiler_table(p, "cpu_time_total", 10, false));
     NEED(L->table_shapes = ct_profiler_table(p, "cpu_time_total", 10, true));
@@ -744,38 +784,85 @@ static char *make_report(const lab *L, const char *timestamp) {
 static char *make_manifest(const lab *L, const char *timestamp, const char *command) {
     cJSON *m = cJSON_CreateObject();
     if (!m) return NULL;
-    cJSON_AddStringToObject(m, "lab", "00-dispatcher-trace");
-    cJSON_AddStringToObject(m, "ctorch_version", CTORCH_VERSION_STRING);
-    cJSON_AddStringToObject(m, "pytorch_version_followed", CTORCH_PYTORCH_VERSION);
+    bool ok = ct_json_add(m, "lab", cJSON_CreateString("00-dispatcher-trace"));
+    ok &= ct_json_add(m, "ctorch_version", cJSON_CreateString(CTORCH_VERSION_STRING));
+    ok &= ct_json_add(m, "pytorch_version_followed", cJSON_CreateString(CTORCH_PYTORCH_VERSION));
     /* the generator's seed (torch.initial_seed()) as an exact integer: a double would round
      * seeds above 2^53 */
     char seed[24];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)L->seed);
-    cJSON_AddRawToObject(m, "seed", seed);
-    cJSON_AddStringToObject(m, "timestamp_utc", timestamp);
-    cJSON_AddStringToObject(m, "source_hash", CTORCH_SOURCE_HASH);
-    cJSON_AddStringToObject(m, "compiler", CTORCH_COMPILER);
-    cJSON_AddStringToObject(m, "compiler_flags", CTORCH_C_FLAGS);
-    cJSON_AddStringToObject(m, "build_type", CTORCH_BUILD_TYPE);
-    cJSON_AddStringToObject(m, "blas", CTORCH_BLAS_NAME);
-    cJSON_AddStringToObject(m, "json_library", CTORCH_JSON_NAME);
-    if (command) cJSON_AddStringToObject(m, "command", command);
-    cJSON *files = cJSON_AddArrayToObject(m, "files");
-    cJSON_AddItemToArray(files, cJSON_CreateString("trace.log"));
-    cJSON_AddItemToArray(files, cJSON_CreateString("REPORT.md"));
-    cJSON_AddItemToArray(files, cJSON_CreateString("manifest.json"));
-    char *s = ct_json_dumps(m, 2);
+    ok &= ct_json_add(m, "seed", cJSON_CreateRaw(seed));
+    ok &= ct_json_add(m, "timestamp_utc", cJSON_CreateString(timestamp));
+    ok &= ct_json_add(m, "source_hash", cJSON_CreateString(CTORCH_SOURCE_HASH));
+    ok &= ct_json_add(m, "compiler", cJSON_CreateString(CTORCH_COMPILER));
+    ok &= ct_json_add(m, "compiler_flags", cJSON_CreateString(CTORCH_C_FLAGS));
+    ok &= ct_json_add(m, "build_type", cJSON_CreateString(CTORCH_BUILD_TYPE));
+    ok &= ct_json_add(m, "blas", cJSON_CreateString(CTORCH_BLAS_NAME));
+    ok &= ct_json_add(m, "json_library", cJSON_CreateString(CTORCH_JSON_NAME));
+    if (command) ok &= ct_json_add(m, "command", cJSON_CreateString(command));
+    cJSON *files = cJSON_CreateArray();
+    if (files) {
+        ok &= ct_json_add(files, NULL, cJSON_CreateString("trace.log"));
+        ok &= ct_json_add(files, NULL, cJSON_CreateString("REPORT.md"));
+        ok &= ct_json_add(files, NULL, cJSON_CreateString("manifest.json"));
+    }
+    ok &= ct_json_add(m, "files", files);
+    char *s = ok ? ct_json_dumps(m, 2) : NULL;
     cJSON_Delete(m);
-    if (!s) return NULL;
+    if (!s) {
+        if (!ok) ct_error_set(CT_ERR_NOMEM, "out of memory building manifest.json");
+        return NULL;
+    }
     size_t n = strlen(s);
     char *out = malloc(n + 2);
     if (out) {
         memcpy(out, s, n);
         out[n] = '\n';
         out[n + 1] = '\0';
+    } else {
+        ct_error_set(CT_ERR_NOMEM, "out of memory building manifest.json");
     }
     ct_free(s);
     return out;
+}
+
+int ct_example_lab00_render(uint64_t seed, const char *command, const char *timestamp, FILE *progress,
+                            FILE *errors, char *files[3]) {
+    files[0] = files[1] = files[2] = NULL;
+    if (!timestamp) return ct_error_set(CT_ERR_VALUE, "ct_example_lab00_render: timestamp is NULL");
+    lab L;
+    memset(&L, 0, sizeof L);
+    L.seed = seed;
+    L.err = errors;
+    int rc = -1;
+    struct {
+        const char *name;
+        int (*fn)(lab *);
+    } parts[] = {{"A baseline linear(x, W, b)", part_a},
+                 {"B dispatch key sets", part_b},
+                 {"C dispatch-mode log, function-mode view, decision trace", part_c},
+                 {"D addmm directly", part_d},
+                 {"E profiler over forward + backward", part_e},
+                 {"stretch: float16, no_grad vs inference_mode, (x @ W.T) + b, backward", stretch}};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (progress) fprintf(progress, "lab00: part %s\n", parts[i].name);
+        if (parts[i].fn(&L) != 0) goto done;
+    }
+    files[0] = make_trace_log(&L);
+    files[1] = files[0] ? make_report(&L, timestamp) : NULL;
+    files[2] = files[1] ? make_manifest(&L, timestamp, command) : NULL;
+    if (!files[2]) {
+        if (errors) fprintf(errors, "ctorch lab00: writing the report failed: %s\n", ct_error_message());
+        for (int i = 0; i < 3; i++) {
+            free(files[i]);
+            files[i] = NULL;
+        }
+        goto done;
+    }
+    rc = 0;
+done:
+    lab_free(&L);
+    return rc;
 }
 
 int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, FILE *progress) {
@@ -792,47 +879,20 @@ int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, FI
         fprintf(stderr, "ctorch lab00: the output folder '%s' is not writable: %s\n", out_dir, strerror(errno));
         return 2;
     }
-    lab L;
-    memset(&L, 0, sizeof L);
-    L.seed = seed;
-    int rc = 1;
-    char *trace_log = NULL, *report = NULL, *manifest = NULL;
     char timestamp[32];
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
     strftime(timestamp, sizeof timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
-
-    struct {
-        const char *name;
-        int (*fn)(lab *);
-    } parts[] = {{"A baseline linear(x, W, b)", part_a},
-                 {"B dispatch key sets", part_b},
-                 {"C dispatch-mode log, function-mode view, decision trace", part_c},
-                 {"D addmm directly", part_d},
-                 {"E profiler over forward + backward", part_e},
-                 {"stretch: float16, no_grad vs inference_mode, (x @ W.T) + b, backward", stretch}};
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        if (progress) fprintf(progress, "lab00: part %s\n", parts[i].name);
-        if (parts[i].fn(&L) != 0) goto done;
-    }
-    trace_log = make_trace_log(&L);
-    report = make_report(&L, timestamp);
-    manifest = make_manifest(&L, timestamp, command);
-    if (!trace_log || !report || !manifest) {
-        fprintf(stderr, "ctorch lab00: out of memory writing the report\n");
-        goto done;
-    }
-    rc = 2;
-    if (write_out(out_dir, "trace.log", trace_log) != 0) goto done;
-    if (write_out(out_dir, "REPORT.md", report) != 0) goto done;
-    if (write_out(out_dir, "manifest.json", manifest) != 0) goto done;
+    char *files[3];
+    if (ct_example_lab00_render(seed, command, timestamp, progress, stderr, files) != 0) return 1;
+    int rc = 2;
+    if (write_out(out_dir, "trace.log", files[0]) != 0) goto done;
+    if (write_out(out_dir, "REPORT.md", files[1]) != 0) goto done;
+    if (write_out(out_dir, "manifest.json", files[2]) != 0) goto done;
     if (progress) fprintf(progress, "lab00: wrote %s/trace.log, %s/REPORT.md, %s/manifest.json\n", out_dir, out_dir, out_dir);
     rc = 0;
 done:
-    free(trace_log);
-    free(report);
-    free(manifest);
-    lab_free(&L);
+    for (int i = 0; i < 3; i++) free(files[i]);
     return rc;
 }

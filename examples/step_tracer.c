@@ -17,6 +17,7 @@
 #include "ctorch/nn.h"
 #include "ctorch/optim.h"
 #include "ctorch/subclass.h"
+#include "core/alloc.h"
 #include "seed_arg.h"
 #include "step_tracer.h"
 #include "util/json.h"
@@ -73,14 +74,15 @@ static int run_step(uint64_t seed, ct_op_counter *counter, step_out *out) {
     out->logits = ct_module_forward(model, x);
     loss = out->logits ? ct_cross_entropy(out->logits, y, NULL, CT_REDUCTION_MEAN, -100, 0.0) : NULL;
     int ok = loss != NULL;
-    if (counter) ct_op_counter_set_phase(counter, "backward");
+    /* a phase that cannot be switched would count the next ops in the wrong one */
+    ok = ok && (!counter || ct_op_counter_set_phase(counter, "backward") == 0);
     ok = ok && ct_backward(loss, NULL, false) == 0;
     /* plain_step keeps copies of the gradients (outside any mode) */
     for (int i = 0; ok && !counter && i < 4; i++) {
         out->grads[i] = ct_clone(ct_tensor_grad(params[i]), CT_MEMORY_FORMAT_NONE);
         ok = out->grads[i] != NULL;
     }
-    if (counter) ct_op_counter_set_phase(counter, "optimizer");
+    ok = ok && (!counter || ct_op_counter_set_phase(counter, "optimizer") == 0);
     ok = ok && ct_optimizer_step(opt) == 0;
     if (counter) ct_op_counter_pop(counter);
     for (int i = 0; ok && i < 4; i++) {
@@ -152,24 +154,31 @@ done:
     return rc;
 }
 
-/* torch.allclose(u, v, rtol=1e-5, atol=1e-6) for each pair */
-static bool close_all(ct_tensor *const *a, ct_tensor *const *b, int n) {
+/* torch.allclose(u, v, rtol=1e-5, atol=1e-6) for each pair: 1 (all close), 0 (not), or -1 with
+ * an error (the values could not be read: that is no answer, not a "false") */
+static int close_all(ct_tensor *const *a, ct_tensor *const *b, int n) {
     for (int k = 0; k < n; k++) {
-        if (!a[k] || !b[k] || ct_tensor_numel(a[k]) != ct_tensor_numel(b[k])) return false;
+        if (!a[k] || !b[k] || ct_tensor_numel(a[k]) != ct_tensor_numel(b[k])) return 0;
         int64_t m = ct_tensor_numel(a[k]);
-        double *u = malloc(sizeof(double) * (size_t)(m ? m : 1)), *v = malloc(sizeof(double) * (size_t)(m ? m : 1));
-        bool ok = u && v && ct_tensor_to_doubles(a[k], u, m) == 0 && ct_tensor_to_doubles(b[k], v, m) == 0;
+        double *u = ct_malloc(sizeof(double) * (size_t)(m ? m : 1));
+        double *v = u ? ct_malloc(sizeof(double) * (size_t)(m ? m : 1)) : NULL;
+        if (!v || ct_tensor_to_doubles(a[k], u, m) != 0 || ct_tensor_to_doubles(b[k], v, m) != 0) {
+            ct_free(u);
+            ct_free(v);
+            return -1;
+        }
+        bool ok = true;
         for (int64_t i = 0; ok && i < m; i++) {
             double d = u[i] - v[i];
             if (d < 0) d = -d;
             double bv = v[i] < 0 ? -v[i] : v[i];
             ok = d <= 1e-6 + 1e-5 * bv;
         }
-        free(u);
-        free(v);
-        if (!ok) return false;
+        ct_free(u);
+        ct_free(v);
+        if (!ok) return 0;
     }
-    return true;
+    return 1;
 }
 
 static int64_t mm_like(const ct_op_counter *c, const char *phase) {
@@ -178,12 +187,20 @@ static int64_t mm_like(const ct_op_counter *c, const char *phase) {
     return n;
 }
 
+/* {op: count} of one phase, or NULL with an error */
 static cJSON *phase_counts(const ct_op_counter *c, const char *phase) {
-    cJSON *o = cJSON_CreateObject();
     const char **names = NULL;
     int n = ct_op_counter_names(c, phase, &names);
-    for (int i = 0; o && i < n; i++) cJSON_AddNumberToObject(o, names[i], (double)ct_op_counter_get(c, phase, names[i]));
+    if (n < 0) return NULL;
+    cJSON *o = cJSON_CreateObject();
+    bool ok = o != NULL;
+    for (int i = 0; ok && i < n; i++)
+        ok = ct_json_add(o, names[i], cJSON_CreateNumber((double)ct_op_counter_get(c, phase, names[i])));
     ct_free((void *)names);
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
     return o;
 }
 
@@ -211,21 +228,24 @@ char *ct_example_step_json(uint64_t seed) {
             seen = strcmp(ct_logging_tensor_log_get(log, i), ct_logging_tensor_log_get(log, j)) == 0;
         distinct += !seen;
     }
+    int traced_ok = close_all(trv, refv, 5), out_ok = close_all(&sub_logits, &ref.logits, 1),
+        grads_ok = close_all(sub_grads, ref.grads, 4);
+    if (traced_ok < 0 || out_ok < 0 || grads_ok < 0) goto done;
     cJSON *r = cJSON_CreateObject();
     if (!r) goto done;
-    cJSON_AddItemToObject(r, "forward_ops", phase_counts(counter, "forward"));
-    cJSON_AddItemToObject(r, "backward_ops", phase_counts(counter, "backward"));
-    cJSON_AddItemToObject(r, "optimizer_ops", phase_counts(counter, "optimizer"));
-    cJSON_AddNumberToObject(r, "total_ops", (double)ct_op_counter_total(counter, NULL));
-    cJSON_AddNumberToObject(r, "mm_like_forward", (double)mm_like(counter, "forward"));
-    cJSON_AddNumberToObject(r, "mm_like_backward", (double)mm_like(counter, "backward"));
-    cJSON_AddBoolToObject(r, "traced_step_matches", close_all(trv, refv, 5));
-    cJSON_AddBoolToObject(r, "subclass_output_matches", close_all(&sub_logits, &ref.logits, 1));
-    cJSON_AddBoolToObject(r, "subclass_grad_matches", close_all(sub_grads, ref.grads, 4));
-    cJSON_AddStringToObject(r, "subclass_grad_type", grad_type_ok ? "LoggingTensor" : "Tensor");
-    cJSON_AddNumberToObject(r, "subclass_logged_ops", (double)nlog);
-    cJSON_AddNumberToObject(r, "subclass_distinct_ops", (double)distinct);
-    text = ct_json_dumps(r, 2);
+    bool ok = ct_json_add(r, "forward_ops", phase_counts(counter, "forward"));
+    ok &= ct_json_add(r, "backward_ops", phase_counts(counter, "backward"));
+    ok &= ct_json_add(r, "optimizer_ops", phase_counts(counter, "optimizer"));
+    ok &= ct_json_add(r, "total_ops", cJSON_CreateNumber((double)ct_op_counter_total(counter, NULL)));
+    ok &= ct_json_add(r, "mm_like_forward", cJSON_CreateNumber((double)mm_like(counter, "forward")));
+    ok &= ct_json_add(r, "mm_like_backward", cJSON_CreateNumber((double)mm_like(counter, "backward")));
+    ok &= ct_json_add(r, "traced_step_matches", cJSON_CreateBool(traced_ok));
+    ok &= ct_json_add(r, "subclass_output_matches", cJSON_CreateBool(out_ok));
+    ok &= ct_json_add(r, "subclass_grad_matches", cJSON_CreateBool(grads_ok));
+    ok &= ct_json_add(r, "subclass_grad_type", cJSON_CreateString(grad_type_ok ? "LoggingTensor" : "Tensor"));
+    ok &= ct_json_add(r, "subclass_logged_ops", cJSON_CreateNumber((double)nlog));
+    ok &= ct_json_add(r, "subclass_distinct_ops", cJSON_CreateNumber((double)distinct));
+    text = ok ? ct_json_dumps(r, 2) : NULL;
     cJSON_Delete(r);
 done:
     step_out_free(&ref);

@@ -83,7 +83,10 @@ CT_KERNEL(ct_k_autograd) {
         }
         for (int i = 0; i < op->nargs; i++) {
             int e = node->edge_of_arg[i];
-            if (e >= 0 && args[i].tag == CT_TAG_TENSOR) node->next[e] = ct_gradient_edge(args[i].u.t);
+            if (e >= 0 && args[i].tag == CT_TAG_TENSOR && ct_gradient_edge(args[i].u.t, &node->next[e]) != 0) {
+                ct_node_release(node);
+                return -1;
+            }
         }
         /* save an argument when a gradient that needs it will be computed */
         for (int i = 0; i < op->nargs; i++) {

@@ -19,6 +19,7 @@
 #ifndef CT_UTIL_JSON_H
 #define CT_UTIL_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
@@ -84,6 +85,14 @@ char *ct_json_dumps(const cJSON *item, int indent);
  *   CT_ERR_VALUE  path or text NULL;
  *   CT_ERR_NOMEM  no memory for the temporary name. */
 int ct_json_write_file_atomic(const char *path, const char *text);
+
+/* Adds item to obj: as member `key` of an object, or appended to an array when key is NULL.
+ * cJSON's own add functions leave a failed item to the caller and its Create functions return
+ * NULL when memory runs out; this takes both in one place: returns true when item is in obj,
+ * else false with item deleted (item or obj NULL, or no memory for the key), CT_ERR_NOMEM set
+ * when no other error is. Build a tree as ok &= ct_json_add(...) and check ok once: a document
+ * is either whole or an error, never missing members. */
+bool ct_json_add(cJSON *obj, const char *key, cJSON *item);
 
 #ifdef __cplusplus
 }
