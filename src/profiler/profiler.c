@@ -183,7 +183,9 @@ char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name) {
     ok &= cJSON_AddArrayToObject(root, "deviceProperties") != NULL;
     ok &= ct_json_add(root, "record_shapes", cJSON_CreateNumber(p->record_shapes ? 1 : 0));
     char trace_id[40];
-    snprintf(trace_id, sizeof trace_id, "%016" PRIX64 "%016" PRIX64, (uint64_t)real_ns, (uint64_t)p->start_ns ^ (uint64_t)pid);
+    /* the wall-clock start of the recording and the process: the same trace gets the same id */
+    snprintf(trace_id, sizeof trace_id, "%016" PRIX64 "%016" PRIX64, (uint64_t)(base_ns + p->start_ns),
+             (uint64_t)p->start_ns ^ (uint64_t)pid);
     ok &= ct_json_add(root, "trace_id", cJSON_CreateString(trace_id));
     evs = cJSON_AddArrayToObject(root, "traceEvents");
     if (!evs) goto oom;

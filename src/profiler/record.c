@@ -63,7 +63,7 @@ int64_t ct_prof_ticks(void) { return ct_prof_now_ns(); }
 #endif
 
 int64_t ct_prof_real_ns(void) {
-    if (fake_clock) return INT64_C(1700000000000000000);
+    if (fake_clock) return INT64_C(1700000000000000000) + fake_ns; /* in step with the counter */
     struct timespec rt;
     clock_gettime(CLOCK_REALTIME, &rt);
     return (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
