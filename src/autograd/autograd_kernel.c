@@ -39,6 +39,10 @@ static int copy_args(ct_node *n, const ct_op *op, const ct_value *args) {
         if (v->tag == CT_TAG_TENSOR) {
             ct_meta_of(&n->arg_meta[i], v->u.t);
             n->args[i] = ct_none();
+        } else if (v->tag == CT_TAG_INTLIST && v->u.list.len == 0) {
+            /* an empty list (sum(dim=[])): no storage, and no offset into a NULL one */
+            static const int64_t no_ints[1] = {0};
+            n->args[i] = ct_intlist(no_ints, 0);
         } else if (v->tag == CT_TAG_INTLIST) {
             memcpy(n->list_store + pos, v->u.list.data, (size_t)v->u.list.len * sizeof(int64_t));
             n->args[i] = ct_intlist(n->list_store + pos, v->u.list.len);

@@ -80,6 +80,11 @@ void ct_contiguous_strides(const int64_t *sizes, int ndim, int64_t *strides);
 /* Validates sizes and computes numel; sets PyTorch's error on a negative size. */
 int ct_check_sizes(const int64_t *sizes, int64_t ndim, int64_t *numel_out);
 /* Reads element i (logical order) as double / writes a double into element at byte address. */
+/* (int64_t)v as x86's conversion gives it, which is what PyTorch's casts produce there: NaN and
+ * values out of int64's range become INT64_MIN (C leaves them undefined). */
+static inline int64_t ct_double_to_int64(double v) {
+    return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
+}
 double ct_load_as_double(const void *p, ct_dtype dtype);
 void ct_store_from_double(void *p, ct_dtype dtype, double v);
 /* Pointer to the element with the given logical linear index. */
