@@ -28,6 +28,10 @@ if command -v clang >/dev/null 2>&1 && echo 'int LLVMFuzzerTestOneInput(const ch
      | clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1; then
   CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCTORCH_FUZZ=ON -DCTORCH_USE_BLAS=OFF -DCTORCH_WERROR=OFF >/dev/null
   cmake --build build-fuzz -j"$jobs" --target fuzz_ops
+  # the inputs that found bugs, first (each must now run clean)
+  build-fuzz/bin/fuzz_ops tests/fuzz/crashes/* 2>build-fuzz/fuzz_regress.log \
+    || { tail -40 build-fuzz/fuzz_regress.log; exit 1; }
+  echo "fuzz_ops: $(ls tests/fuzz/crashes | wc -l) earlier findings run clean"
   mkdir -p build-fuzz/corpus
   build-fuzz/bin/fuzz_ops -seed=1 -runs=4000 -max_len=256 -timeout=20 -rss_limit_mb=4096 build-fuzz/corpus \
     2>build-fuzz/fuzz_short.log || { tail -60 build-fuzz/fuzz_short.log; exit 1; }
