@@ -28,4 +28,27 @@ const char *ct_example_lab00_default_reference(void);
 int ct_example_lab00_on(const char *out_dir, uint64_t seed, bool own_generator, const char *command,
                         const char *reference_dir, FILE *progress);
 
+/* The lab's work without the files: runs it with manual_seed(seed) and sets files[0..2] to the
+ * texts of trace.log, REPORT.md and manifest.json (free() each), the report and manifest
+ * dated `timestamp`. Progress lines go to `progress`, the step that failed to `errors` (either
+ * may be NULL). Returns 0, or -1 with the thread's error set and every files[i] NULL. */
+int ct_example_lab00_render(uint64_t seed, const char *command, const char *timestamp, FILE *progress,
+                            FILE *errors, char *files[3]);
+
+/* Everything a run of the lab can be told. */
+typedef struct ct_example_lab00_options {
+    const char *out_dir;       /* the folder to write (created if missing) */
+    uint64_t seed;
+    bool own_generator;        /* as ct_example_lab00_on */
+    const char *command;       /* recorded in the manifest (may be NULL) */
+    const char *reference_dir; /* PyTorch's recordings (may be NULL) */
+    const char *timestamp;     /* the report's and manifest's date; NULL: now (UTC) */
+    bool draw_svg;             /* render linear_graph.svg with Graphviz when it is installed */
+    FILE *progress;            /* progress lines (may be NULL) */
+    FILE *errors;              /* what failed (may be NULL) */
+} ct_example_lab00_options;
+/* ct_example_lab00 with every option; the same return values. A failed run leaves out_dir as
+ * it was (no new file, no staging folder). */
+int ct_example_lab00_run(const ct_example_lab00_options *opt);
+
 #endif

@@ -32,7 +32,10 @@ typedef struct ct_profiler ct_profiler;
 /* Starts recording this thread (with torch.profiler.profile(record_shapes=...):). At most one
  * profiler records a thread at a time. New profiler or NULL with an error. */
 CT_API ct_profiler *ct_profiler_start(bool record_shapes);
-/* Stops recording (leaving the with block). Returns 0 or -1. */
+/* Stops recording (leaving the with block). Returns 0, or -1: CT_ERR_NOMEM when memory ran out
+ * while recording (a range, its name or its inputs could not be kept), in which case the
+ * recording is incomplete and every report below fails with the same error rather than show
+ * part of it (recording still stops). */
 CT_API int ct_profiler_stop(ct_profiler *p);
 CT_API void ct_profiler_free(ct_profiler *p);
 

@@ -381,7 +381,7 @@ void ct_store_from_double(void *p, ct_dtype dtype, double v) {
     switch (dtype) {
     case CT_FLOAT32: *(float *)p = (float)v; break;
     case CT_FLOAT64: *(double *)p = v; break;
-    case CT_INT64: *(int64_t *)p = (int64_t)v; break;
+    case CT_INT64: *(int64_t *)p = ct_double_to_int64(v); break;
     case CT_BOOL: *(uint8_t *)p = v != 0.0; break;
     case CT_FLOAT16: *(uint16_t *)p = ct_float_to_half((float)v); break;
     case CT_BFLOAT16: *(uint16_t *)p = ct_float_to_bfloat16((float)v); break;

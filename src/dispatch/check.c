@@ -163,6 +163,11 @@ static bool accepts(const ct_arg *a, const ct_value *v) {
     case CT_TY_GENERATOR: return v->tag == CT_TAG_GENERATOR;
     case CT_TY_STR: return v->tag == CT_TAG_STRING;
     case CT_TY_INTLIST: return v->tag == CT_TAG_INTLIST;
+    case CT_TY_BOOLLIST: /* bool[N] is boxed as an int list of 0 and 1 */
+        if (v->tag != CT_TAG_INTLIST) return false;
+        for (int64_t k = 0; v->u.list.data && k < v->u.list.len; k++)
+            if (v->u.list.data[k] != 0 && v->u.list.data[k] != 1) return false;
+        return true;
     case CT_TY_OBJECT: return v->tag == CT_TAG_OBJECT;
     case CT_TY_TENSORLIST: return v->tag == CT_TAG_TENSORLIST;
     default: return false; /* str[]: no ct_value holds one */
@@ -187,6 +192,7 @@ static void expected_type(ct_strbuf *b, const ct_arg *a) {
     case CT_TY_INTLIST: t = "List[int]"; break;
     case CT_TY_TENSORLIST: t = "List[Tensor]"; break;
     case CT_TY_STRLIST: t = "List[str]"; break;
+    case CT_TY_BOOLLIST: t = "List[bool]"; break;
     default: t = a->type_text; break;
     }
     if (a->optional) ct_sb_printf(b, "Optional[%s]", t);

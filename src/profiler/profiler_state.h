@@ -38,6 +38,8 @@ struct ct_profiler {
     size_t n_raw;                 /* ranges recorded */
     size_t max_events;
     int64_t dropped;              /* ranges not recorded: over max_events or nested too deep */
+    int64_t lost;                 /* ranges or their inputs not recorded for want of memory: the
+                                   * recording is incomplete, so stop and every report fail */
     char **names;                 /* owned copies of names that are not immortal (open addressing) */
     size_t names_n, names_cap;
     bool record_shapes;
@@ -56,6 +58,8 @@ struct ct_profiler {
 
 extern _Thread_local ct_profiler *ct_tls_profiler;
 int64_t ct_prof_now_ns(void);
+/* CLOCK_REALTIME in nanoseconds (a fixed time under ct_testing_profiler_fake_clock). */
+int64_t ct_prof_real_ns(void);
 /* The clock ranges are stamped with, and nanoseconds per tick of it for p. */
 int64_t ct_prof_ticks(void);
 double ct_prof_ns_per_tick(const ct_profiler *p);

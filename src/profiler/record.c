@@ -29,6 +29,7 @@
 #include "core/tensor_impl.h"
 #include "ctorch/error.h"
 #include "ctorch/profiler.h"
+#include "ctorch/testing.h"
 #include "dispatch/observe.h"
 #include "dispatch/op_impl.h"
 #include "core/tls.h"
@@ -43,12 +44,31 @@ _Thread_local ct_profiler *ct_tls_profiler;
  *   a third of a clock_gettime call here), as PyTorch's profiler does (c10::getApproximateTime),
  *   and converted to CLOCK_MONOTONIC nanoseconds when the events are built, from the pairs of
  *   (counter, clock) readings taken at start and stop. Elsewhere the ticks are nanoseconds. */
+/* ct_testing_profiler_fake_clock: every clock reads one counter on this thread */
+static _Thread_local bool fake_clock;
+static _Thread_local int64_t fake_ns;
+
+void ct_testing_profiler_fake_clock(bool on) {
+    fake_clock = on;
+    fake_ns = 1000000000;
+}
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
-int64_t ct_prof_ticks(void) { return (int64_t)__rdtsc(); }
+int64_t ct_prof_ticks(void) {
+    if (__builtin_expect(fake_clock, 0)) return fake_ns += 1000;
+    return (int64_t)__rdtsc();
+}
 #else
 int64_t ct_prof_ticks(void) { return ct_prof_now_ns(); }
 #endif
+
+int64_t ct_prof_real_ns(void) {
+    if (fake_clock) return INT64_C(1700000000000000000) + fake_ns; /* in step with the counter */
+    struct timespec rt;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    return (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
+}
 
 double ct_prof_ns_per_tick(const ct_profiler *p) {
     int64_t t1 = p->recording ? ct_prof_ticks() : p->stop_ticks;
@@ -62,6 +82,7 @@ static int64_t ticks_to_ns(const ct_profiler *p, double scale, int64_t t) {
 }
 
 int64_t ct_prof_now_ns(void) {
+    if (fake_clock) return fake_ns += 1000;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
@@ -125,7 +146,10 @@ static size_t raw_size(const ct_value *in, int n) {
 static void record_inputs(ct_profiler *p, ct_prof_raw *e, const ct_value *in, int n) {
     size_t sz = raw_size(in, n);
     unsigned char *w = arena_take(p, sz ? sz : 1);
-    if (!w) return; /* out of memory: the event keeps no shapes */
+    if (!w) { /* out of memory: the recording is incomplete (ct_profiler_stop says so) */
+        p->lost++;
+        return;
+    }
     e->inputs = w;
     e->inputs_len = (uint32_t)sz;
     e->has_inputs = true;
@@ -293,7 +317,15 @@ static int format_raw(ct_prof_event *e) {
     e->input_types = ct_sb_finish(&types);
     e->input_strides = ct_sb_finish(&strides);
     e->concrete_inputs = ct_sb_finish(&concrete);
-    if (!e->input_shapes || !e->input_types || !e->input_strides || !e->concrete_inputs) return -1;
+    if (!e->input_shapes || !e->input_types || !e->input_strides || !e->concrete_inputs) {
+        /* all four or none: a later report formats them again from the start */
+        char **all[4] = {&e->input_shapes, &e->input_types, &e->input_strides, &e->concrete_inputs};
+        for (int i = 0; i < 4; i++) {
+            ct_free(*all[i]);
+            *all[i] = NULL;
+        }
+        return -1;
+    }
     return 0;
 }
 
@@ -426,9 +458,11 @@ static int64_t push_event(ct_profiler *p, const char *name, ct_prof_scope scope,
     bool sample = p->raw_events <= SAMPLE_MASK || (p->raw_events & SAMPLE_MASK) == 0;
     int64_t t_in = sample ? ct_prof_ticks() : 0;
     ct_prof_raw *e = NULL;
-    if (p->depth < CT_PROF_MAX_DEPTH && p->n_raw < p->max_events && name) e = raw_slot(p, p->n_raw);
+    bool fits = p->depth < CT_PROF_MAX_DEPTH && p->n_raw < p->max_events;
+    if (fits && name) e = raw_slot(p, p->n_raw);
     if (!e) {
-        p->dropped++;
+        if (fits) p->lost++; /* no memory for the range or its name */
+        else p->dropped++;
         return -1;
     }
     e->name = name;

@@ -350,7 +350,7 @@ static void header_differences(FILE *o, const ct_tr_file *A, const ct_tr_file *B
     if (any) fputc('\n', o);
 }
 
-static void print_text(FILE *o, ct_tr_file *A, ct_tr_file *B, const ct_tr_strings *S, const edits *E, ct_tr_view view,
+static int print_text(FILE *o, ct_tr_file *A, ct_tr_file *B, const ct_tr_strings *S, const edits *E, ct_tr_view view,
                        unsigned fields, int context, bool all, bool gave_up, const out_style *st) {
     describe_file(o, "---", A, st);
     describe_file(o, "+++", B, st);
@@ -410,6 +410,11 @@ static void print_text(FILE *o, ct_tr_file *A, ct_tr_file *B, const ct_tr_string
             record_line(o, st, mark, A, B, S, e);
             if (e->kind == E_CHANGED) {
                 cJSON *da = ct_tr_details(A, (size_t)e->a, fields), *db = ct_tr_details(B, (size_t)e->b, fields);
+                if (!da || !db) { /* out of memory: the changed fields cannot be shown */
+                    cJSON_Delete(da);
+                    cJSON_Delete(db);
+                    return -1;
+                }
                 field_diff fd[32];
                 int k = da && db ? field_diffs(da, db, fd, 32) : 0;
                 for (int q = 0; q < k && q < 32; q++) {
@@ -428,6 +433,7 @@ static void print_text(FILE *o, ct_tr_file *A, ct_tr_file *B, const ct_tr_string
         shown_to = to;
         i = to;
     }
+    return 0;
 }
 
 static cJSON *side_json(const ct_tr_file *f, const ct_tr_strings *S, long i) {
@@ -583,7 +589,10 @@ int ct_trace_diff(const char *a_path, const char *b_path, const ct_diff_options 
     } else {
         out_style st = {false, "", "", "", "", "", ""};
         if (opt->color) st = (out_style){true, "\033[31m", "\033[32m", "\033[33m", "\033[36m", "\033[1m", "\033[0m"};
-        print_text(out, &A, &B, S, &E, (ct_tr_view)view, fields, opt->context, opt->all, gave_up, &st);
+        if (print_text(out, &A, &B, S, &E, (ct_tr_view)view, fields, opt->context, opt->all, gave_up, &st) != 0) {
+            snprintf(err, errsize, "out of memory showing the differences");
+            goto done;
+        }
         print_summary(out, &A, &B, &E, (ct_tr_view)view, &st);
     }
     if (sum) {
