@@ -17,6 +17,9 @@ jobs="$(nproc)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCTORCH_LTO=OFF >/dev/null
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
+# the counts the reliability tests measured in that run (their output is in ctest's log)
+grep -h -E '^misuse: |^step threads: |allocations per run|reports failed once|^ +\(only every' \
+  build/Testing/Temporary/LastTest.log || true
 # every test again with the kernels pinned to each lower CPU capability this machine has
 # (src/ops/cpu/vec/: every recorded value must hold at every level)
 for level in default avx2; do
@@ -32,7 +35,7 @@ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DCTORCH_TSAN=ON -DCTORCH_USE_
 cmake --build build-tsan -j"$jobs" --target test_threads test_alloc test_rng
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
   ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R '^test_(threads|alloc|rng)$'
-# the libFuzzer target: a short run from a fixed seed (the long run is in docs/experiments.md)
+# the libFuzzer target: a short run from a fixed seed (the long run is in docs/fuzzing.md)
 if command -v clang >/dev/null 2>&1 && echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { (void)d; return (int)n * 0; }' \
      | clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1; then
   CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCTORCH_FUZZ=ON -DCTORCH_USE_BLAS=OFF -DCTORCH_WERROR=OFF >/dev/null
