@@ -276,6 +276,10 @@ typedef struct out_style {
     const char *red, *green, *yellow, *cyan, *bold, *reset;
 } out_style;
 
+/* set when a header value could not be shown (out of memory): the text is then incomplete and
+ * print_text fails rather than print "?" */
+static _Thread_local bool show_failed;
+
 static const char *hdr(const cJSON *h, const char *k, char *buf, size_t n) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(h, k);
     if (!v || cJSON_IsNull(v)) snprintf(buf, n, "-");
@@ -283,6 +287,7 @@ static const char *hdr(const cJSON *h, const char *k, char *buf, size_t n) {
     else {
         char *s = ct_json_dumps(v, -1);
         snprintf(buf, n, "%s", s ? s : "?");
+        if (!s) show_failed = true;
         ct_free(s);
     }
     return buf;
@@ -352,9 +357,11 @@ static void header_differences(FILE *o, const ct_tr_file *A, const ct_tr_file *B
 
 static int print_text(FILE *o, ct_tr_file *A, ct_tr_file *B, const ct_tr_strings *S, const edits *E, ct_tr_view view,
                        unsigned fields, int context, bool all, bool gave_up, const out_style *st) {
+    show_failed = false;
     describe_file(o, "---", A, st);
     describe_file(o, "+++", B, st);
     header_differences(o, A, B, st);
+    if (show_failed) return -1;
     fprintf(o, "compared: %s, aligned by %s; ", what_of(view),
             view == CT_TR_VIEW_MODE ? "op and overload" : "call/redispatch, op, overload and key");
     static const struct {
