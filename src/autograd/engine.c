@@ -22,8 +22,10 @@
 #include "ops/convert.h"
 #include "ops/kernel_util.h"
 #include "dispatch/observe.h"
+#include "util/grow.h"
+#include "util/hindex.h"
 
-/* ---- node -> value maps (open addressing on the node pointer) ---- */
+/* ---- node -> value maps (the library's hash index on the node pointer) ---- */
 
 typedef struct slot {
     ct_node *key;
@@ -32,48 +34,36 @@ typedef struct slot {
 } slot;
 
 typedef struct nodemap {
-    slot *s;
-    size_t cap, n;
+    slot *s; /* entries in insertion order */
+    size_t n, cap;
+    ct_hindex ix;
 } nodemap;
 
-static size_t hash_ptr(const void *p) {
-    uintptr_t x = (uintptr_t)p;
-    x ^= x >> 17;
-    x *= 0xed5ad4bbu;
-    x ^= x >> 11;
-    return (size_t)x;
+static uint64_t slot_hash(const void *ctx, uint32_t i) { return ct_hash_ptr(((const slot *)ctx)[i].key); }
+
+/* the entry for k, or NULL; `*where` (when given) is the empty slot where k belongs */
+static slot *map_find(const nodemap *m, const ct_node *k, size_t *where) {
+    if (!m->ix.slots) return NULL;
+    size_t i = ct_hindex_first(&m->ix, ct_hash_ptr(k));
+    for (uint32_t e; (e = m->ix.slots[i]) != 0; i = ct_hindex_next(&m->ix, i))
+        if (m->s[e - 1].key == k) return &m->s[e - 1];
+    if (where) *where = i;
+    return NULL;
 }
 
-static slot *map_find(nodemap *m, const ct_node *k) {
-    if (!m->cap) return NULL;
-    for (size_t i = hash_ptr(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-        if (m->s[i].key == k) return &m->s[i];
-        if (!m->s[i].key) return NULL;
-    }
-}
-
-static slot *map_insert(nodemap *m, ct_node *k) {
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? m->cap * 2 : 64;
-        slot *ns = ct_calloc(ncap, sizeof *ns);
-        if (!ns) return NULL;
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->s[i].key) continue;
-            size_t j = hash_ptr(m->s[i].key) & (ncap - 1);
-            while (ns[j].key) j = (j + 1) & (ncap - 1);
-            ns[j] = m->s[i];
-        }
-        ct_free(m->s);
-        m->s = ns;
-        m->cap = ncap;
-    }
-    size_t i = hash_ptr(k) & (m->cap - 1);
-    while (m->s[i].key && m->s[i].key != k) i = (i + 1) & (m->cap - 1);
-    if (!m->s[i].key) {
-        m->s[i].key = k;
-        m->n++;
-    }
-    return &m->s[i];
+/* k's entry, made (deps 0, no buffer) when absent; *made says which; NULL when out of memory */
+static slot *map_insert(nodemap *m, ct_node *k, bool *made) {
+    *made = false;
+    if (ct_grow(m->s, m->cap, m->n + 1, 64) != 0 || ct_hindex_reserve(&m->ix, m->n + 1, slot_hash, m->s) != 0)
+        return NULL;
+    size_t where = 0;
+    slot *e = map_find(m, k, &where);
+    if (e) return e;
+    *made = true;
+    e = &m->s[m->n];
+    *e = (slot){k, 0, NULL};
+    ct_hindex_put(&m->ix, where, m->n++);
+    return e;
 }
 
 /* ---- the ready queue: libstdc++'s heap on sequence numbers ---- */
@@ -101,13 +91,7 @@ static void push_heap_up(task *first, size_t hole, size_t top, task value) {
 }
 
 static int heap_push(heap *h, task t) {
-    if (h->n == h->cap) {
-        size_t ncap = h->cap ? h->cap * 2 : 32;
-        task *nv = ct_realloc(h->v, ncap * sizeof *nv);
-        if (!nv) return -1;
-        h->v = nv;
-        h->cap = ncap;
-    }
+    if (ct_grow(h->v, h->cap, h->n + 1, 32) != 0) return -1;
     h->v[h->n++] = t;
     push_heap_up(h->v, h->n - 1, 0, t);
     return 0;
@@ -352,11 +336,11 @@ static void free_buffer(ct_tensor **b, int n) {
 }
 
 static int compute_dependencies(graph_task *gt, ct_node *root) {
-    size_t cap = 64, n = 0;
-    ct_node **stack = ct_malloc(cap * sizeof *stack);
-    if (!stack) return -1;
-    slot *s = map_insert(&gt->deps, root);
-    if (!s) {
+    size_t cap = 0, n = 0;
+    ct_node **stack = NULL;
+    bool made;
+    if (ct_grow(stack, cap, 64, 64) != 0) return -1;
+    if (!map_insert(&gt->deps, root, &made)) {
         ct_free(stack);
         return -1;
     }
@@ -367,27 +351,15 @@ static int compute_dependencies(graph_task *gt, ct_node *root) {
         for (int i = 0; i < fn->n_next; i++) {
             ct_node *next = fn->next[i].fn;
             if (!next) continue;
-            slot *ns = map_find(&gt->deps, next);
-            bool seen = ns != NULL;
-            if (!ns) {
-                ns = map_insert(&gt->deps, next);
-                if (!ns) {
-                    ct_free(stack);
-                    return -1;
-                }
-                ct_node_retain(next);
+            slot *ns = map_insert(&gt->deps, next, &made);
+            if (!ns || (made && ct_grow(stack, cap, n + 1, 64) != 0)) {
+                if (ns) ns->key = NULL; /* not retained: execute() skips it */
+                ct_free(stack);
+                return -1;
             }
             ns->deps++;
-            if (!seen) {
-                if (n == cap) {
-                    cap *= 2;
-                    ct_node **nst = ct_realloc(stack, cap * sizeof *nst);
-                    if (!nst) {
-                        ct_free(stack);
-                        return -1;
-                    }
-                    stack = nst;
-                }
+            if (made) {
+                ct_node_retain(next);
                 stack[n++] = next;
             }
         }
@@ -416,7 +388,7 @@ static int evaluate_function(graph_task *gt, task t) {
             ct_tensor_release(g);
             continue;
         }
-        slot *s = map_find(&gt->deps, e->fn);
+        slot *s = map_find(&gt->deps, e->fn, NULL);
         if (!s) {
             ct_tensor_release(g);
             rc = ct_error_set(CT_ERR_RUNTIME, "dependency not found for %s", e->fn->name);
@@ -482,12 +454,13 @@ static int execute(ct_edge root, ct_tensor *root_grad, bool keep_graph) {
         free_buffer(t.inputs, t.fn->n_inputs);
     }
     ct_free(gt.ready.v);
-    for (size_t i = 0; i < gt.deps.cap; i++) {
+    for (size_t i = 0; i < gt.deps.n; i++) {
         if (!gt.deps.s[i].key) continue;
         free_buffer(gt.deps.s[i].buffer, gt.deps.s[i].key->n_inputs);
         ct_node_release(gt.deps.s[i].key);
     }
     ct_free(gt.deps.s);
+    ct_hindex_free(&gt.deps.ix);
     return rc;
 }
 

@@ -8,33 +8,32 @@
 #include "autograd/node.h"
 #include "core/alloc.h"
 #include "ctorch/error.h"
+#include "util/grow.h"
+#include "util/hindex.h"
 #include "util/strbuf.h"
 
 typedef struct seen {
-    const void **ptr;
+    const void **ptr; /* by id */
     size_t n, cap;
+    ct_hindex ix;     /* pointer -> id */
     bool failed;
 } seen;
 
+static uint64_t seen_hash(const void *ctx, uint32_t i) { return ct_hash_ptr(((const void *const *)ctx)[i]); }
+
 /* the id of p ("n3"), numbering it on first sight; *first tells whether it was new */
 static size_t node_id(seen *s, const void *p, bool *first) {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->ptr[i] == p) {
-            *first = false;
-            return i;
-        }
-    *first = true;
-    if (s->n == s->cap) {
-        size_t nc = s->cap ? s->cap * 2 : 32;
-        const void **np = ct_realloc(s->ptr, nc * sizeof *np);
-        if (!np) {
-            s->failed = true;
-            return 0;
-        }
-        s->ptr = np;
-        s->cap = nc;
+    *first = false;
+    if (ct_grow(s->ptr, s->cap, s->n + 1, 32) != 0 || ct_hindex_reserve(&s->ix, s->n + 1, seen_hash, s->ptr) != 0) {
+        s->failed = true;
+        return 0;
     }
+    size_t slot = ct_hindex_first(&s->ix, ct_hash_ptr(p));
+    for (uint32_t e; (e = s->ix.slots[slot]) != 0; slot = ct_hindex_next(&s->ix, slot))
+        if (s->ptr[e - 1] == p) return e - 1;
+    *first = true;
     s->ptr[s->n] = p;
+    ct_hindex_put(&s->ix, slot, s->n);
     return s->n++;
 }
 
@@ -107,15 +106,9 @@ static void add_nodes(ct_strbuf *b, seen *s, const ct_node *n, const ct_graph_do
             size_t nid = node_id(s, nx, &first);
             ct_sb_printf(b, "\tn%zu -> n%zu\n", nid, id);
             if (!first) continue;
-            if (sn == scap) {
-                size_t nc = scap ? scap * 2 : 32;
-                const ct_node **ns = ct_realloc(stack, nc * sizeof *ns);
-                if (!ns) {
-                    s->failed = true;
-                    break;
-                }
-                stack = ns;
-                scap = nc;
+            if (ct_grow(stack, scap, sn + 1, 32) != 0) {
+                s->failed = true;
+                break;
             }
             stack[sn++] = nx;
         }
@@ -136,7 +129,7 @@ char *ct_autograd_graph_dot(const ct_tensor *t, const ct_graph_dot_options *opts
         return NULL;
     }
     ct_strbuf b = CT_STRBUF_INIT;
-    seen s = {NULL, 0, 0, false};
+    seen s = {NULL, 0, 0, {0}, false};
     ct_sb_puts(&b, "digraph {\n"
                    "\tgraph [size=\"12,12\"]\n"
                    "\tnode [align=left fontname=monospace fontsize=10 height=0.2 ranksep=0.1 shape=box style=filled]\n");
@@ -148,6 +141,7 @@ char *ct_autograd_graph_dot(const ct_tensor *t, const ct_graph_dot_options *opts
     ct_sb_printf(&b, "\tn%zu -> n%zu\n", fid, out);
     ct_sb_puts(&b, "}\n");
     ct_free(s.ptr);
+    ct_hindex_free(&s.ix);
     if (s.failed) {
         ct_free(ct_sb_finish(&b));
         ct_error_set(CT_ERR_NOMEM, "ct_autograd_graph_dot: out of memory");

@@ -14,6 +14,7 @@
 #include "core/tls.h"
 #include "dispatch/py_interpreter.h"
 #include "ops/views.h"
+#include "util/strbuf.h"
 
 static _Thread_local int64_t live_nodes; /* per thread, like the tensor counters */
 int64_t ct_testing_live_nodes(void) { return live_nodes; }
@@ -175,22 +176,11 @@ char *ct_node_repr(const ct_node *n) {
     return ct_asprintf("<%s object at %p>", n->py_name, (const void *)n);
 }
 
-static void graph_lines(const ct_node *n, int depth, char **buf, size_t *len, size_t *cap) {
-    for (int pass = 0; pass < 2; pass++) {
-        int need = snprintf(*buf ? *buf + *len : NULL, *buf ? *cap - *len : 0, "%*s%s\n", depth * 2, "", n->py_name);
-        if (need < 0) return;
-        if (*buf && *len + (size_t)need < *cap) {
-            *len += (size_t)need;
-            break;
-        }
-        size_t ncap = (*cap + (size_t)need + 64) * 2;
-        char *nb = ct_realloc(*buf, ncap);
-        if (!nb) return;
-        *buf = nb;
-        *cap = ncap;
-    }
-    for (int i = 0; i < n->n_next; i++)
-        if (n->next[i].fn) graph_lines(n->next[i].fn, depth + 1, buf, len, cap);
+static void graph_lines(const ct_node *n, int depth, ct_strbuf *b) {
+    ct_sb_repeat(b, ' ', (size_t)depth * 2);
+    ct_sb_printf(b, "%s\n", n->py_name);
+    for (int i = 0; i < n->n_next && !b->failed; i++)
+        if (n->next[i].fn) graph_lines(n->next[i].fn, depth + 1, b);
 }
 
 char *ct_node_format_graph(const ct_node *n) {
@@ -198,10 +188,9 @@ char *ct_node_format_graph(const ct_node *n) {
         ct_error_set(CT_ERR_VALUE, "ct_node_format_graph: node is NULL");
         return NULL;
     }
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    graph_lines(n, 0, &buf, &len, &cap);
-    return buf ? buf : ct_strdup("");
+    ct_strbuf b = CT_STRBUF_INIT;
+    graph_lines(n, 0, &b);
+    return ct_sb_finish(&b);
 }
 
 void ct_meta_of(ct_tensor_meta *m, const ct_tensor *t) {

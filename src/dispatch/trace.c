@@ -29,6 +29,7 @@
 #include "core/tls.h"
 #include "dispatch/trace_file.h"
 #include "dispatch/trace_impl.h"
+#include "util/hindex.h"
 
 #define KS_LOST 0xFFFFu
 #define KS_TABLE_CAP 1024u     /* distinct key sets a collection keeps */
@@ -50,28 +51,25 @@ typedef struct ct_trace_rec {
 _Static_assert(sizeof(ct_trace_rec) <= 64, "a trace record fits in a cache line");
 _Static_assert(CT_NUM_RUNTIME_ENTRIES <= 0xFFFF && CT_TRACE_MAX_ARGS <= 8, "trace record field widths");
 
-/* Key sets by index, with an open-addressing hash from key set to index. */
+/* Key sets by index, found through the library's hash index (in fixed storage: no allocation
+ * while recording). */
 typedef struct ks_table {
     ct_keyset *keys;
-    uint16_t *slots; /* index + 1; 0 = empty */
-    uint32_t n, cap, mask;
+    ct_hindex ix;
+    uint32_t n, cap;
     uint64_t lost;
 } ks_table;
 
 static uint16_t ks_intern(ks_table *t, ct_keyset ks) {
-    uint32_t h = (uint32_t)((ks * 0x9E3779B97F4A7C15ull) >> 40) & t->mask;
-    for (;;) {
-        uint16_t s = t->slots[h];
-        if (s == 0) break;
-        if (t->keys[s - 1] == ks) return (uint16_t)(s - 1);
-        h = (h + 1) & t->mask;
-    }
+    size_t s = ct_hindex_first(&t->ix, ks);
+    for (uint32_t e; (e = t->ix.slots[s]) != 0; s = ct_hindex_next(&t->ix, s))
+        if (t->keys[e - 1] == ks) return (uint16_t)(e - 1);
     if (t->n == t->cap) {
         t->lost++;
         return KS_LOST;
     }
     t->keys[t->n] = ks;
-    t->slots[h] = (uint16_t)(t->n + 1);
+    ct_hindex_put(&t->ix, s, t->n);
     return (uint16_t)t->n++;
 }
 
@@ -99,7 +97,7 @@ static _Thread_local collector coll;
 /* printing alone keeps no records, so its table is small and reset when nearly full */
 typedef struct scratch_table {
     ct_keyset keys[KS_SCRATCH_CAP];
-    uint16_t slots[2 * KS_SCRATCH_CAP];
+    uint32_t slots[2 * KS_SCRATCH_CAP];
     ks_table t;
 } scratch_table;
 static _Thread_local scratch_table scratch;
@@ -108,12 +106,10 @@ static ks_table *table_for_record(void) {
     if (coll.on) return &coll.kt;
     ks_table *t = &scratch.t;
     if (!t->keys || t->n + KS_PER_RECORD > t->cap) {
-        memset(scratch.slots, 0, sizeof scratch.slots);
         t->keys = scratch.keys;
-        t->slots = scratch.slots;
+        ct_hindex_init_fixed(&t->ix, scratch.slots, 2 * KS_SCRATCH_CAP);
         t->n = 0;
         t->cap = KS_SCRATCH_CAP;
-        t->mask = 2 * KS_SCRATCH_CAP - 1;
     }
     return t;
 }
@@ -145,7 +141,7 @@ int ct_trace_begin(void) {
     /* one block: the ring, the key sets, the hash slots */
     size_t ring_bytes = cap * sizeof(ct_trace_rec);
     size_t keys_bytes = KS_TABLE_CAP * sizeof(ct_keyset);
-    size_t slots_bytes = 2 * KS_TABLE_CAP * sizeof(uint16_t);
+    size_t slots_bytes = 2 * KS_TABLE_CAP * sizeof(uint32_t);
     char *block = ct_malloc(ring_bytes + keys_bytes + slots_bytes);
     if (!block) return -1;
     coll.ring = (ct_trace_rec *)block;
@@ -153,11 +149,9 @@ int ct_trace_begin(void) {
     coll.total = 0;
     coll.pos = 0;
     coll.kt.keys = (ct_keyset *)(block + ring_bytes);
-    coll.kt.slots = (uint16_t *)(block + ring_bytes + keys_bytes);
-    memset(coll.kt.slots, 0, slots_bytes);
+    ct_hindex_init_fixed(&coll.kt.ix, (uint32_t *)(block + ring_bytes + keys_bytes), 2 * KS_TABLE_CAP);
     coll.kt.n = 0;
     coll.kt.cap = KS_TABLE_CAP;
-    coll.kt.mask = 2 * KS_TABLE_CAP - 1;
     coll.kt.lost = 0;
     coll.on = true;
     ct_tls_state.observe |= CT_OBSERVE_TRACE_COLLECT;
@@ -217,7 +211,7 @@ int ct_trace_end(ct_dispatch_record **out, size_t *n) {
     ct_free(coll.ring);
     coll.ring = NULL;
     coll.kt.keys = NULL;
-    coll.kt.slots = NULL;
+    coll.kt.ix.slots = NULL;
     return rc;
 }
 

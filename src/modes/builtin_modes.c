@@ -10,6 +10,7 @@
 #include "ctorch/mode.h"
 #include "dispatch/op_impl.h"
 #include "modes/modes_impl.h"
+#include "util/grow.h"
 
 /* ---- a growable list of borrowed strings ---- */
 
@@ -19,13 +20,7 @@ typedef struct strlist {
 } strlist;
 
 static int strlist_push(strlist *l, const char *s) {
-    if (l->n == l->cap) {
-        size_t ncap = l->cap ? l->cap * 2 : 64;
-        const char **nv = ct_realloc((void *)l->v, ncap * sizeof *nv);
-        if (!nv) return -1;
-        l->v = nv;
-        l->cap = ncap;
-    }
+    if (ct_grow(l->v, l->cap, l->n + 1, 64) != 0) return -1;
     l->v[l->n++] = s;
     return 0;
 }
@@ -213,13 +208,7 @@ int ct_op_counter_set_phase(ct_op_counter *c, const char *name) {
         c->current = (size_t)(p - c->phases);
         return 0;
     }
-    if (c->n == c->cap) {
-        size_t ncap = c->cap ? c->cap * 2 : 4;
-        phase *np = ct_realloc(c->phases, ncap * sizeof *np);
-        if (!np) return -1;
-        c->phases = np;
-        c->cap = ncap;
-    }
+    if (ct_grow(c->phases, c->cap, c->n + 1, 4) != 0) return -1;
     char *copy = ct_strdup(name);
     if (!copy) return -1;
     memset(&c->phases[c->n], 0, sizeof c->phases[c->n]);
@@ -235,13 +224,7 @@ static int counter_handler(void *ud, const ct_op *op, ct_value *args, ct_value *
     for (i = 0; i < p->n; i++)
         if (p->e[i].name == op->python_name) break;
     if (i == p->n) {
-        if (p->n == p->cap) {
-            size_t ncap = p->cap ? p->cap * 2 : 16;
-            count_entry *ne = ct_realloc(p->e, ncap * sizeof *ne);
-            if (!ne) return -1;
-            p->e = ne;
-            p->cap = ncap;
-        }
+        if (ct_grow(p->e, p->cap, p->n + 1, 16) != 0) return -1;
         p->e[p->n].name = op->python_name;
         p->e[p->n].count = 0;
         p->n++;

@@ -13,6 +13,8 @@
 #include "profiler/aggregate.h"
 #include "profiler/report.h"
 #include "util/pyfloat.h"
+#include "util/grow.h"
+#include "util/hindex.h"
 #include "util/strbuf.h"
 
 /* ---- names ------------------------------------------------------------------------------- */
@@ -209,14 +211,6 @@ void ct_prof_rows_free(ct_prof_rows *rows) {
     rows->n = 0;
 }
 
-static uint64_t fnv1a(uint64_t h, const char *s) {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        h ^= *p;
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 /* The grouping key of key_averages' get_key: (name, node_id, device_type, is_legacy,
  * is_user_annotation[, str(input_shapes)]); node, device and legacy are the same for every
  * CPU event here. */
@@ -227,10 +221,8 @@ typedef struct group_key {
 } group_key;
 
 static uint64_t group_hash(const group_key *k) {
-    uint64_t h = fnv1a(14695981039346656037ULL, k->name);
-    h = (h ^ (k->user ? 0x55u : 0xAAu)) * 1099511628211ULL;
-    if (k->shapes) h = fnv1a(h ^ 0xFFu, k->shapes);
-    return h;
+    uint64_t h = ct_hash_str2(k->name, NULL) ^ (k->user ? 0x55u : 0xAAu);
+    return k->shapes ? h ^ (ct_hash_str2(k->shapes, NULL) * 0x100000001B3ull) : h;
 }
 
 int ct_prof_key_averages_since(const ct_prof_events *evs, int64_t trace_start_ns, bool group_by_input_shape,
@@ -246,17 +238,15 @@ int ct_prof_key_averages_since(const ct_prof_events *evs, int64_t trace_start_ns
 
     int rc = -1;
     ct_prof_rows rows = {NULL, 0};
-    size_t rows_cap = 0;
+    size_t rows_cap = 0, user_cap = 0;
     bool *row_user = NULL;
     size_t *order = time_order(evs);
     double *total = ct_malloc(n * sizeof *total);
     double *hi = ct_malloc(n * sizeof *hi);
     double *lo = ct_malloc(n * sizeof *lo);
     bool *has_child = ct_calloc(n, sizeof *has_child);
-    size_t slots = 16;
-    while (slots < 2 * n) slots *= 2;
-    size_t *table = ct_calloc(slots, sizeof *table); /* row index + 1; 0 is empty */
-    if (!order || !total || !hi || !lo || !has_child || !table) goto done;
+    ct_hindex table = {0}; /* group key -> row; reserved for every event: it never grows */
+    if (!order || !total || !hi || !lo || !has_child || ct_hindex_reserve(&table, n, NULL, NULL) != 0) goto done;
 
     /* FunctionEvent.cpu_time_total = time_range.end - time_range.start, where
      * _parse_kineto_results made both ends rel_ns / 1000 (int / int: the correctly rounded
@@ -302,28 +292,19 @@ int ct_prof_key_averages_since(const ct_prof_events *evs, int64_t trace_start_ns
         double self = has_child[i] ? total[i] - children : total[i];
         group_key key = {event_name(&ev[i]), ev[i].scope == CT_SCOPE_USER_SCOPE,
                          group_by_input_shape ? (ev[i].input_shapes ? ev[i].input_shapes : "[]") : NULL};
-        size_t s = (size_t)group_hash(&key) & (slots - 1);
+        size_t s = ct_hindex_first(&table, group_hash(&key));
         size_t r = (size_t)-1;
-        while (table[s]) {
-            const ct_prof_row *c = &rows.rows[table[s] - 1];
-            if (row_user[table[s] - 1] == key.user && strcmp(c->key, key.name) == 0 &&
+        for (uint32_t e; (e = table.slots[s]) != 0; s = ct_hindex_next(&table, s)) {
+            const ct_prof_row *c = &rows.rows[e - 1];
+            if (row_user[e - 1] == key.user && strcmp(c->key, key.name) == 0 &&
                 (!key.shapes || strcmp(c->input_shapes, key.shapes) == 0)) {
-                r = table[s] - 1;
+                r = e - 1;
                 break;
             }
-            s = (s + 1) & (slots - 1);
         }
         if (r == (size_t)-1) {
-            if (rows.n == rows_cap) {
-                size_t cap = rows_cap ? rows_cap * 2 : 16;
-                ct_prof_row *nr = ct_realloc(rows.rows, cap * sizeof *nr);
-                if (!nr) goto done;
-                rows.rows = nr;
-                bool *nu = ct_realloc(row_user, cap * sizeof *nu);
-                if (!nu) goto done;
-                row_user = nu;
-                rows_cap = cap;
-            }
+            if (ct_grow(rows.rows, rows_cap, rows.n + 1, 16) != 0 || ct_grow(row_user, user_cap, rows.n + 1, 16) != 0)
+                goto done;
             ct_prof_row *nrow = &rows.rows[rows.n];
             memset(nrow, 0, sizeof *nrow);
             nrow->key = ct_strdup(key.name);
@@ -334,7 +315,7 @@ int ct_prof_key_averages_since(const ct_prof_events *evs, int64_t trace_start_ns
             }
             row_user[rows.n] = key.user;
             r = rows.n++;
-            table[s] = r + 1;
+            ct_hindex_put(&table, s, r);
         }
         ct_prof_row *row = &rows.rows[r];
         row->count++;
@@ -351,7 +332,7 @@ done:
     ct_free(hi);
     ct_free(lo);
     ct_free(has_child);
-    ct_free(table);
+    ct_hindex_free(&table);
     return rc;
 }
 

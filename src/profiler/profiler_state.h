@@ -4,6 +4,7 @@
 
 #include "ctorch/profiler.h"
 #include "profiler/profiler_impl.h"
+#include "util/hindex.h"
 
 #define CT_PROF_MAX_DEPTH 512
 
@@ -40,8 +41,9 @@ struct ct_profiler {
     int64_t dropped;              /* ranges not recorded: over max_events or nested too deep */
     int64_t lost;                 /* ranges or their inputs not recorded for want of memory: the
                                    * recording is incomplete, so stop and every report fail */
-    char **names;                 /* owned copies of names that are not immortal (open addressing) */
+    char **names;                 /* owned copies of names that are not immortal, in order made */
     size_t names_n, names_cap;
+    ct_hindex names_ix;           /* name -> its copy */
     bool record_shapes;
     bool recording;
     bool finalized;               /* events built, inputs formatted, duplicate nodes merged */

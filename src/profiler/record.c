@@ -35,6 +35,7 @@
 #include "core/tls.h"
 #include "profiler/profiler_state.h"
 #include "profiler/record.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
 
 _Thread_local ct_profiler *ct_tls_profiler;
@@ -340,50 +341,30 @@ int ct_prof_format_inputs(ct_profiler *p) {
 
 /* ---- names ---- */
 
-static uint64_t name_hash(const char *a, const char *b) {
-    uint64_t h = 14695981039346656037ULL;
-    for (const char *s = a; s && *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    for (const char *s = b; s && *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
 static bool name_equal(const char *s, const char *a, size_t la, const char *b) {
     if (la && strncmp(s, a, la) != 0) return false;
     return strcmp(s + la, b ? b : "") == 0;
 }
 
-static bool names_grow(ct_profiler *p) {
-    size_t ncap = p->names_cap ? p->names_cap * 2 : 64;
-    char **nt = ct_calloc(ncap, sizeof *nt);
-    if (!nt) return false;
-    for (size_t i = 0; i < p->names_cap; i++) {
-        char *s = p->names[i];
-        if (!s) continue;
-        size_t h = (size_t)name_hash(s, NULL) & (ncap - 1);
-        while (nt[h]) h = (h + 1) & (ncap - 1);
-        nt[h] = s;
-    }
-    ct_free(p->names);
-    p->names = nt;
-    p->names_cap = ncap;
-    return true;
-}
+static uint64_t name_hash_of(const void *ctx, uint32_t i) { return ct_hash_str2(((char *const *)ctx)[i], NULL); }
 
 /* The profiler's copy of prefix + name, made once per distinct name; NULL when out of memory. */
 static const char *intern_name(ct_profiler *p, const char *prefix, const char *name) {
-    if ((p->names_n + 1) * 2 > p->names_cap && !names_grow(p)) return NULL;
+    if (ct_grow(p->names, p->names_cap, p->names_n + 1, 64) != 0 ||
+        ct_hindex_reserve(&p->names_ix, p->names_n + 1, name_hash_of, p->names) != 0)
+        return NULL;
     size_t la = prefix ? strlen(prefix) : 0;
-    size_t h = (size_t)name_hash(prefix, name) & (p->names_cap - 1);
-    for (char *s; (s = p->names[h]) != NULL; h = (h + 1) & (p->names_cap - 1))
-        if (name_equal(s, prefix, la, name)) return s;
+    size_t h = ct_hindex_first(&p->names_ix, ct_hash_str2(prefix, name));
+    for (uint32_t e; (e = p->names_ix.slots[h]) != 0; h = ct_hindex_next(&p->names_ix, h))
+        if (name_equal(p->names[e - 1], prefix, la, name)) return p->names[e - 1];
     size_t lb = name ? strlen(name) : 0;
     char *s = ct_malloc(la + lb + 1);
     if (!s) return NULL;
     if (la) memcpy(s, prefix, la);
     if (lb) memcpy(s + la, name, lb);
     s[la + lb] = '\0';
-    p->names[h] = s;
-    p->names_n++;
+    p->names[p->names_n] = s;
+    ct_hindex_put(&p->names_ix, h, p->names_n++);
     return s;
 }
 
@@ -392,13 +373,7 @@ static const char *intern_name(ct_profiler *p, const char *prefix, const char *n
 static ct_prof_raw *raw_slot(ct_profiler *p, size_t i) {
     size_t c = i >> CT_PROF_RAW_CHUNK_SHIFT;
     if (c == p->raw_chunks) {
-        if (p->raw_chunks == p->raw_chunks_cap) {
-            size_t ncap = p->raw_chunks_cap ? p->raw_chunks_cap * 2 : 16;
-            ct_prof_raw **nr = ct_realloc(p->raw, ncap * sizeof *nr);
-            if (!nr) return NULL;
-            p->raw = nr;
-            p->raw_chunks_cap = ncap;
-        }
+        if (ct_grow(p->raw, p->raw_chunks_cap, p->raw_chunks + 1, 16) != 0) return NULL;
         ct_prof_raw *chunk = ct_malloc(sizeof(ct_prof_raw) << CT_PROF_RAW_CHUNK_SHIFT);
         if (!chunk) return NULL;
         p->raw[p->raw_chunks++] = chunk;
@@ -411,8 +386,9 @@ void ct_prof_recording_free(ct_profiler *p) {
     ct_free(p->raw);
     p->raw = NULL;
     p->raw_chunks = p->raw_chunks_cap = p->n_raw = 0;
-    for (size_t i = 0; i < p->names_cap; i++) ct_free(p->names[i]);
+    for (size_t i = 0; i < p->names_n; i++) ct_free(p->names[i]);
     ct_free(p->names);
+    ct_hindex_free(&p->names_ix);
     p->names = NULL;
     p->names_n = p->names_cap = 0;
     ct_prof_chunk *c = p->arena;

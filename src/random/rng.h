@@ -67,6 +67,8 @@ int ct_rng_uniform_bounds(ct_dtype dtype, double *from, double *to);
 
 /* normal_impl_'s check: std >= 0 ("normal expects std >= 0.0, but found std -1"). 0 or -1. */
 int ct_rng_normal_check(double std);
+/* the "\"KERNEL\" not implemented for 'DTYPE'" error of a dtype the kernel does not handle; returns -1 */
+int ct_rng_not_implemented(const char *kernel, ct_dtype dtype);
 
 /* Tensor.bernoulli_(p) for every dtype: 1 where a uniform double draw is below p, else 0.
  * 0, or -1 for an invalid dtype. PyTorch builds with MKL draw these from MKL's generator

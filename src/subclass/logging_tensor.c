@@ -9,6 +9,7 @@
 #include "ctorch/error.h"
 #include "ctorch/subclass.h"
 #include "dispatch/op_impl.h"
+#include "util/grow.h"
 
 struct ct_logging_tensor_log {
     ct_subclass *cls;
@@ -52,15 +53,9 @@ static int handler(void *cls_data, const ct_op *op, ct_value *args, ct_value *re
     if (rc == 0) rc = ct_dispatch_call(op, inner, out);
     for (int i = 0; i < op->nargs; i++) ct_free(lists[i]);
     if (rc != 0) return -1;
-    if (log->n == log->cap) {
-        size_t ncap = log->cap ? log->cap * 2 : 64;
-        const char **nv = ct_realloc((void *)log->v, ncap * sizeof *nv);
-        if (!nv) {
-            ct_values_release(out, op->nrets);
-            return -1;
-        }
-        log->v = nv;
-        log->cap = ncap;
+    if (ct_grow(log->v, log->cap, log->n + 1, 64) != 0) {
+        ct_values_release(out, op->nrets);
+        return -1;
     }
     log->v[log->n++] = op->python_name;
     for (int i = 0; i < op->nrets; i++) {

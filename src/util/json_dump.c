@@ -5,6 +5,7 @@
 #include "util/json.h"
 #include "util/atomic_file.h"
 #include "util/pyfloat.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
@@ -99,16 +100,10 @@ cJSON *ct_json_parse_file(const char *path) {
     size_t len = 0, cap = 0;
     char *buf = NULL;
     for (;;) {
-        if (len == cap) {
-            size_t ncap = cap ? cap * 2 : 64 * 1024;
-            char *nb = ct_realloc(buf, ncap);
-            if (!nb) {
-                ct_free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-            cap = ncap;
+        if (ct_grow(buf, cap, len + 1, 64 * 1024) != 0) {
+            ct_free(buf);
+            fclose(f);
+            return NULL;
         }
         size_t got = fread(buf + len, 1, cap - len, f);
         len += got;

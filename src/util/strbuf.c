@@ -3,24 +3,21 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "ctorch/error.h"
+#include "util/grow.h"
 
 /* room for n more bytes and the NUL */
 static bool reserve(ct_strbuf *b, size_t n) {
     if (b->failed) return false;
-    if (b->buf && b->len + n < b->cap) return true;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap <= b->len + n) cap *= 2;
-    char *p = ct_realloc(b->buf, cap);
-    if (!p) {
+    if (n > SIZE_MAX - b->len - 1) ct_error_set(CT_ERR_NOMEM, "string of more than %zu bytes", (size_t)SIZE_MAX);
+    if (n > SIZE_MAX - b->len - 1 || ct_grow(b->buf, b->cap, b->len + n + 1, 256) != 0) {
         b->failed = true;
         return false;
     }
-    b->buf = p;
-    b->cap = cap;
     return true;
 }
 
