@@ -27,6 +27,7 @@
 #include "lab00.h"
 #include "files.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -45,6 +46,7 @@
 #include "render.h"
 #include "trace_diff.h"
 #include "trace_read.h"
+#include "ctorch/file_set.h"
 
 #define WARMUP_RUNS 2
 
@@ -64,9 +66,16 @@ static int text_open(text *t) {
     return t->f ? 0 : -1;
 }
 
+/* the text, or NULL (CT_ERR_NOMEM) when a write to it failed */
 static char *text_close(text *t) {
-    if (t->f) fclose(t->f);
+    bool bad = !t->f || ferror(t->f);
+    if (t->f && fclose(t->f) != 0) bad = true;
     t->f = NULL;
+    if (bad) {
+        free(t->buf);
+        t->buf = NULL;
+        ct_error_set(CT_ERR_NOMEM, "out of memory writing the lab's text");
+    }
     return t->buf;
 }
 
@@ -76,11 +85,23 @@ typedef struct oplog {
     size_t n;
 } oplog;
 
-static void oplog_take(oplog *l, ct_op_logger *lg) {
-    l->n = ct_op_logger_count(lg);
-    l->names = calloc(l->n ? l->n : 1, sizeof(char *));
-    for (size_t i = 0; l->names && i < l->n; i++) l->names[i] = strdup(ct_op_logger_get(lg, i));
+/* copies the logger's names (all or none); 0 or -1 (CT_ERR_NOMEM) */
+static int oplog_take(oplog *l, ct_op_logger *lg) {
+    size_t n = ct_op_logger_count(lg);
+    char **names = calloc(n ? n : 1, sizeof(char *));
+    for (size_t i = 0; names && i < n; i++) {
+        names[i] = strdup(ct_op_logger_get(lg, i));
+        if (!names[i]) {
+            for (size_t j = 0; j < i; j++) free(names[j]);
+            free(names);
+            names = NULL;
+        }
+    }
     ct_op_logger_clear(lg);
+    if (!names) return -1;
+    l->names = names;
+    l->n = n;
+    return 0;
 }
 
 static void oplog_free(oplog *l) {
@@ -377,7 +398,8 @@ static int ref_table_names(const reference *R, char names[][96], int max) {
 
 typedef struct lab {
     uint64_t seed;
-    const char *out_dir;
+    bool own_generator; /* draw from a generator of the lab's own instead of the default one */
+    const char *out_dir; /* where the parts write: a staging folder inside the output folder */
     reference ref;
     ct_tensor *x, *W, *b, *y;
     /* files written into out_dir, in order */
@@ -425,6 +447,8 @@ typedef struct lab {
     char *dot;
     int render_rc;
     char render_why[512];
+    FILE *err;     /* where a failed step is named (may be NULL) */
+    bool draw_svg; /* run Graphviz on linear_graph.dot */
 } lab;
 
 static void lab_free(lab *L) {
@@ -433,7 +457,7 @@ static void lab_free(lab *L) {
     oplog *logs[] = {&L->linear_log, &L->addmm_T_log, &L->addmm_pre_log, &L->half_log, &L->nograd_log,
                      &L->infer_log, &L->matmul_log, &L->backward_log};
     for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) oplog_free(logs[i]);
-    for (size_t i = 0; i < L->fn_n; i++) free(L->fn_names[i]);
+    for (size_t i = 0; L->fn_names && i < L->fn_n; i++) free(L->fn_names[i]);
     free(L->fn_names);
     trace *traces[] = {&L->linear_trace, &L->linear_trace_mode, &L->nograd_trace, &L->infer_trace};
     for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) ct_free(traces[i]->r);
@@ -458,7 +482,7 @@ static int write_out(lab *L, const char *name, const char *content) {
     char path[4096];
     out_path(L, name, path, sizeof path);
     if (ct_json_write_file_atomic(path, content) != 0) {
-        fprintf(stderr, "ctorch lab00: cannot write %s: %s\n", path, ct_error_message());
+        if (L->err) fprintf(L->err, "ctorch lab00: cannot write %s: %s\n", path, ct_error_message());
         return -1;
     }
     add_file(L, name);
@@ -468,51 +492,57 @@ static int write_out(lab *L, const char *name, const char *content) {
 #define NEED(p)                                                                                   \
     do {                                                                                          \
         if (!(p)) {                                                                               \
-            fprintf(stderr, "ctorch lab00: %s failed: %s\n", #p, ct_error_message());             \
+            if (L->err) fprintf(L->err, "ctorch lab00: %s failed: %s\n", #p, ct_error_message()); \
             goto fail;                                                                            \
         }                                                                                         \
     } while (0)
 
-/* Opens out_dir/name as a trace file, unless one is open already (CTORCH_TRACE_FILE): then
- * the lab's own trace files are not written and the report says why. */
-static bool trace_open(lab *L, const char *name, const char *program) {
+/* Opens out_dir/name as a trace file: 1; 0 when one is open already (CTORCH_TRACE_FILE): then
+ * the lab's own trace files are not written and the report says why; -1 when it cannot be
+ * opened (the staging folder is the lab's own: that is an error, not a note for the report). */
+static int trace_open(lab *L, const char *name, const char *program) {
     if (ct_trace_file_is_open()) {
         snprintf(L->trace_note, sizeof L->trace_note,
                  "a trace file was already open when the lab ran (CTORCH_TRACE_FILE), so the lab did not write its own");
-        return false;
+        return 0;
     }
     char path[4096];
     out_path(L, name, path, sizeof path);
     ct_trace_file_options o = {program, true, L->seed, 0};
     if (ct_trace_file_open(path, &o) != 0) {
-        snprintf(L->trace_note, sizeof L->trace_note, "%s could not be written: %s", name, ct_error_message());
-        return false;
+        if (L->err) fprintf(L->err, "ctorch lab00: %s could not be written: %s\n", name, ct_error_message());
+        return -1;
     }
-    return true;
+    return 1;
 }
 
-static bool trace_close(lab *L, const char *name) {
+/* 0, or -1 when the file could not be completed (records dropped, a write failed) */
+static int trace_close(lab *L, const char *name) {
     if (ct_trace_file_close() != 0) {
-        snprintf(L->trace_note, sizeof L->trace_note, "%s could not be written: %s", name, ct_error_message());
-        return false;
+        if (L->err) fprintf(L->err, "ctorch lab00: %s could not be written: %s\n", name, ct_error_message());
+        return -1;
     }
     add_file(L, name);
-    return true;
+    return 0;
 }
 
 /* In linear.jsonl: the last call whose autograd kernel ran with sequence number seq, i.e. the
  * op that created the node numbered seq. */
-static bool node_maker(lab *L, const char *name, uint64_t seq) {
+static int node_maker(lab *L, const char *name, uint64_t seq) {
     char path[4096];
     out_path(L, name, path, sizeof path);
     FILE *f = fopen(path, "rb");
-    if (!f) return false;
+    if (!f) return ct_error_set(CT_ERR_IO, "[Errno %d] %s: '%s'", errno, strerror(errno), path);
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    bool found = false;
+    int found = 0;
     while ((n = getline(&line, &cap, f)) > 0) {
         cJSON *r = ct_json_parse(line, (size_t)n);
+        if (!r && ct_error_code() == CT_ERR_NOMEM) { /* the file is ours: only memory can fail */
+            found = -1;
+            break;
+        }
         if (!r) continue;
         const cJSON *s = cJSON_GetObjectItemCaseSensitive(r, "seq");
         const char *kernel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "kernel"));
@@ -525,7 +555,7 @@ static bool node_maker(lab *L, const char *name, uint64_t seq) {
             if (ov && strcmp(ov, "default") != 0) snprintf(L->node_op, sizeof L->node_op, "%s.%s", op, ov);
             else snprintf(L->node_op, sizeof L->node_op, "%s", op ? op : "?");
             snprintf(L->node_key, sizeof L->node_key, "%s", key ? key : "?");
-            found = true;
+            found = 1;
         }
         cJSON_Delete(r);
     }
@@ -537,45 +567,70 @@ static bool node_maker(lab *L, const char *name, uint64_t seq) {
 /* torch.manual_seed(seed); x = randn(2, 64); W = randn(600, 64); b = randn(600), all
  * requires_grad=True; y = linear(x, W, b), written to linear.jsonl */
 static int part_a(lab *L) {
-    ct_manual_seed(L->seed);
     int64_t xs[2] = {2, 64}, ws[2] = {600, 64}, bs[1] = {600};
-    NEED(L->x = ct_randn(xs, 2, CT_DTYPE_UNDEFINED));
-    NEED(L->W = ct_randn(ws, 2, CT_DTYPE_UNDEFINED));
-    NEED(L->b = ct_randn(bs, 1, CT_DTYPE_UNDEFINED));
+    cJSON *arr = NULL;
+    char *s = NULL;
+    double *all = NULL;
+    ct_generator *gen = NULL; /* NULL: the default generator */
+    if (L->own_generator) {
+        NEED(gen = ct_generator_new());
+        ct_generator_manual_seed(gen, L->seed);
+    } else {
+        ct_manual_seed(L->seed);
+    }
+    L->x = ct_randn_generator(xs, 2, gen, CT_DTYPE_UNDEFINED);
+    L->W = L->x ? ct_randn_generator(ws, 2, gen, CT_DTYPE_UNDEFINED) : NULL;
+    L->b = L->W ? ct_randn_generator(bs, 1, gen, CT_DTYPE_UNDEFINED) : NULL;
+    ct_generator_release(gen);
+    NEED(L->x && L->W && L->b);
     NEED(ct_tensor_set_requires_grad(L->x, true) == 0);
     NEED(ct_tensor_set_requires_grad(L->W, true) == 0);
     NEED(ct_tensor_set_requires_grad(L->b, true) == 0);
-    bool tracing = trace_open(L, "linear.jsonl", "Lab 00 Part A: y = linear(x, W, b)");
+    int tracing = trace_open(L, "linear.jsonl", "Lab 00 Part A: y = linear(x, W, b)");
+    NEED(tracing >= 0);
     L->y = ct_linear(L->x, L->W, L->b);
-    if (tracing) L->traced = trace_close(L, "linear.jsonl");
+    if (tracing) {
+        int crc = trace_close(L, "linear.jsonl");
+        NEED(crc == 0);
+        L->traced = true;
+    }
     NEED(L->y);
     ct_tensor_format_size(L->y, L->y_size, sizeof L->y_size);
     const ct_node *fn = ct_tensor_grad_fn(L->y);
     char *repr = fn ? ct_node_repr(fn) : NULL;
+    NEED(!fn || repr);
     snprintf(L->y_grad_fn, sizeof L->y_grad_fn, "%s", repr ? repr : "None");
     ct_free(repr);
     if (fn) {
         L->have_node = true;
         snprintf(L->y_node, sizeof L->y_node, "%s", ct_node_py_name(fn));
         L->y_seq = ct_node_sequence_nr(fn);
-        if (L->traced && !node_maker(L, "linear.jsonl", L->y_seq)) L->node_op[0] = '\0';
+        if (L->traced) {
+            int found = node_maker(L, "linear.jsonl", L->y_seq);
+            NEED(found >= 0);
+            if (!found) L->node_op[0] = '\0';
+        }
     }
     /* y[0, :4].tolist(): Python floats, printed as repr() prints them */
     int64_t numel = ct_tensor_numel(L->y);
-    double *all = malloc(sizeof(double) * (size_t)(numel > 0 ? numel : 1));
+    all = malloc(sizeof(double) * (size_t)(numel > 0 ? numel : 1));
     NEED(all && ct_tensor_to_doubles(L->y, all, numel) == 0);
-    cJSON *arr = cJSON_CreateArray();
+    NEED(arr = cJSON_CreateArray());
+    bool ok = true;
     for (int i = 0; i < 4 && i < numel; i++) {
         L->y_vals[i] = all[i];
-        cJSON_AddItemToArray(arr, cJSON_CreateNumber(all[i]));
+        ok &= ct_json_add(arr, NULL, cJSON_CreateNumber(all[i]));
     }
-    free(all);
-    char *s = ct_json_dumps(arr, -1);
-    snprintf(L->y_row, sizeof L->y_row, "%s", s ? s : "?");
+    NEED(ok);
+    NEED(s = ct_json_dumps(arr, -1));
+    snprintf(L->y_row, sizeof L->y_row, "%s", s);
     ct_free(s);
     cJSON_Delete(arr);
+    free(all);
     return 0;
 fail:
+    cJSON_Delete(arr);
+    free(all);
     return -1;
 }
 
@@ -619,13 +674,17 @@ done:;
     return rc;
 }
 
+/* the decision trace of fn: every record or an error (a trace whose records could not be
+ * handed out, or whose ring overwrote some, is not the whole route) */
 static int collect(trace *t, ct_tensor *(*fn)(lab *), lab *L) {
     if (ct_trace_begin() != 0) return -1;
     ct_tensor *y = fn(L);
-    ct_trace_end(&t->r, &t->n);
-    if (!y) return -1;
+    int rc = ct_trace_end(&t->r, &t->n);
+    ct_trace_stats st;
+    if (rc == 0 && ct_trace_get_stats(&st) == 0 && (st.overwritten || st.key_sets_lost))
+        rc = ct_error_set(CT_ERR_RUNTIME, "the decision trace lost records (ring too small)");
     ct_tensor_release(y);
-    return 0;
+    return y && rc == 0 ? 0 : -1;
 }
 
 static ct_tensor *run_linear(lab *L) { return ct_linear(L->x, L->W, L->b); }
@@ -639,30 +698,38 @@ static int logged(oplog *out, ct_tensor *(*fn)(lab *), lab *L) {
     }
     ct_tensor *y = fn(L);
     ct_op_logger_pop(lg);
-    oplog_take(out, lg);
+    int rc = y ? oplog_take(out, lg) : -1;
     ct_op_logger_free(lg);
-    if (!y) return -1;
     ct_tensor_release(y);
-    return 0;
+    return rc;
 }
 
 /* with LogDispatch() as logger: y = linear(x, W, b); the function-mode view; the decision trace */
 static int part_c(lab *L) {
     NEED(logged(&L->linear_log, run_linear, L) == 0);
     ct_function_logger *fl = ct_function_logger_new();
-    NEED(fl && ct_function_logger_push(fl) == 0);
+    if (fl && ct_function_logger_push(fl) != 0) {
+        ct_function_logger_free(fl);
+        fl = NULL;
+    }
+    NEED(fl);
     ct_tensor *y = ct_linear(L->x, L->W, L->b);
     ct_function_logger_pop(fl);
     L->fn_n = ct_function_logger_count(fl);
     L->fn_names = calloc(L->fn_n ? L->fn_n : 1, sizeof(char *));
-    for (size_t i = 0; L->fn_names && i < L->fn_n; i++) L->fn_names[i] = strdup(ct_function_logger_get(fl, i));
+    bool names_ok = L->fn_names != NULL;
+    for (size_t i = 0; names_ok && i < L->fn_n; i++) names_ok = (L->fn_names[i] = strdup(ct_function_logger_get(fl, i))) != NULL;
     ct_function_logger_free(fl);
-    NEED(y);
     ct_tensor_release(y);
+    NEED(y && names_ok);
     NEED(collect(&L->linear_trace, run_linear, L) == 0);
     /* the same call with a dispatch mode on: the Python key joins the route */
     ct_op_logger *lg = ct_op_logger_new();
-    NEED(lg && ct_op_logger_push(lg) == 0);
+    if (lg && ct_op_logger_push(lg) != 0) {
+        ct_op_logger_free(lg);
+        lg = NULL;
+    }
+    NEED(lg);
     int rc = collect(&L->linear_trace_mode, run_linear, L);
     ct_op_logger_pop(lg);
     ct_op_logger_free(lg);
@@ -687,11 +754,13 @@ static int part_d(lab *L) {
     NEED(logged(&L->addmm_T_log, run_addmm_T, L) == 0);
     NEED(L->wt = ct_numpy_T(L->W));
     NEED(logged(&L->addmm_pre_log, run_addmm_pre, L) == 0);
-    if (L->traced && trace_open(L, "addmm.jsonl", "Lab 00 Part D: y2 = addmm(b, x, W.T)")) {
+    int tracing = L->traced ? trace_open(L, "addmm.jsonl", "Lab 00 Part D: y2 = addmm(b, x, W.T)") : 0;
+    NEED(tracing >= 0);
+    if (tracing) {
         ct_tensor *y2 = run_addmm_T(L);
-        L->traced = trace_close(L, "addmm.jsonl");
-        NEED(y2);
+        int crc = trace_close(L, "addmm.jsonl");
         ct_tensor_release(y2);
+        NEED(y2 && crc == 0);
     } else {
         L->traced = false;
     }
@@ -702,8 +771,11 @@ static int part_d(lab *L) {
         text t;
         NEED(text_open(&t) == 0);
         ct_diff_options o = {CT_TR_VIEW_HOPS, false, false, false, false, 3, "linear.jsonl", "addmm.jsonl"};
+        ct_error_clear();
         L->diff_rc = ct_trace_diff(a, b, &o, t.f, &L->diff_sum, L->diff_err, sizeof L->diff_err);
         L->diff_text = text_close(&t);
+        /* the files are the lab's own: a diff that ran out of memory is an error, not a note */
+        NEED(L->diff_text && !(L->diff_rc == 2 && ct_error_code() == CT_ERR_NOMEM));
     }
     return 0;
 fail:
@@ -738,7 +810,7 @@ static int part_e(lab *L) {
     NEED(p);
     NEED(ct_profiler_set_overhead_footer(p, true) == 0);
     int brc = forward_backward(L);
-    ct_profiler_stop(p);
+    if (ct_profiler_stop(p) != 0) brc = -1; /* events lost while recording: no report of them */
     NEED(brc == 0);
     NEED(L->table = ct_profiler_table(p, "cpu_time_total", 10, false));
     NEED(L->table_shapes = ct_profiler_table(p, "cpu_time_total", 10, true));
@@ -749,17 +821,14 @@ static int part_e(lab *L) {
     L->prof_overhead_ns = raw > 0 ? (double)ct_profiler_overhead_ns(p) / (double)raw : 0.0;
     char path[4096];
     out_path(L, "trace.json", path, sizeof path);
-    if (ct_profiler_export_chrome_trace(p, path) == 0) {
-        L->chrome_written = true;
-        add_file(L, "trace.json");
-    } else {
-        snprintf(L->chrome_err, sizeof L->chrome_err, "%s", ct_error_message());
-    }
+    /* written into the lab's own staging folder: a failure is an error of the run */
+    NEED(ct_profiler_export_chrome_trace(p, path) == 0);
+    L->chrome_written = true;
+    add_file(L, "trace.json");
     out_path(L, "stacks.txt", path, sizeof path);
-    if (ct_profiler_export_stacks(p, path, "self_cpu_time_total") == 0) {
-        L->stacks_written = true;
-        add_file(L, "stacks.txt");
-    }
+    NEED(ct_profiler_export_stacks(p, path, "self_cpu_time_total") == 0);
+    L->stacks_written = true;
+    add_file(L, "stacks.txt");
     ct_profiler_free(p);
     return 0;
 fail:
@@ -864,6 +933,11 @@ static int draw_graph(lab *L) {
     char dp[4096], sp[4096];
     out_path(L, "linear_graph.dot", dp, sizeof dp);
     out_path(L, "linear_graph.svg", sp, sizeof sp);
+    if (!L->draw_svg) {
+        L->render_rc = -1;
+        snprintf(L->render_why, sizeof L->render_why, "the SVG was not asked for");
+        return 0;
+    }
     L->render_rc = ct_example_render_dot(dp, sp, "svg", L->render_why, sizeof L->render_why);
     if (L->render_rc == 0) add_file(L, "linear_graph.svg");
     return 0;
@@ -1569,35 +1643,41 @@ static char *make_report(const lab *L, const char *timestamp) {
 static char *make_manifest(const lab *L, const char *timestamp, const char *command) {
     cJSON *m = cJSON_CreateObject();
     if (!m) return NULL;
-    cJSON_AddStringToObject(m, "lab", "00-dispatcher-trace");
-    cJSON_AddStringToObject(m, "ctorch_version", CTORCH_VERSION_STRING);
-    cJSON_AddStringToObject(m, "pytorch_version_followed", ct_build_config()->pytorch_version);
+    bool ok = ct_json_add(m, "lab", cJSON_CreateString("00-dispatcher-trace"));
+    ok &= ct_json_add(m, "ctorch_version", cJSON_CreateString(CTORCH_VERSION_STRING));
+    ok &= ct_json_add(m, "pytorch_version_followed", cJSON_CreateString(ct_build_config()->pytorch_version));
     /* the generator's seed (torch.initial_seed()) as an exact integer: a double would round
      * seeds above 2^53 */
     char seed[24];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)L->seed);
-    cJSON_AddRawToObject(m, "seed", seed);
-    cJSON_AddStringToObject(m, "timestamp_utc", timestamp);
-    cJSON_AddStringToObject(m, "source_hash", ct_build_config()->source_hash);
-    cJSON_AddStringToObject(m, "compiler", ct_build_config()->compiler);
-    cJSON_AddStringToObject(m, "compiler_flags", ct_build_config()->c_flags);
-    cJSON_AddStringToObject(m, "build_type", ct_build_config()->build_type);
-    cJSON_AddStringToObject(m, "blas", ct_build_config()->blas);
-    cJSON_AddStringToObject(m, "json_library", ct_build_config()->json_library);
-    if (command) cJSON_AddStringToObject(m, "command", command);
-    if (L->ref.lab) cJSON_AddStringToObject(m, "pytorch_recording", L->ref.dir);
-    cJSON *files = cJSON_AddArrayToObject(m, "files");
-    for (int i = 0; i < L->nfiles; i++) cJSON_AddItemToArray(files, cJSON_CreateString(L->files[i]));
-    cJSON_AddItemToArray(files, cJSON_CreateString("manifest.json"));
-    char *s = ct_json_dumps(m, 2);
+    ok &= ct_json_add(m, "seed", cJSON_CreateRaw(seed));
+    ok &= ct_json_add(m, "timestamp_utc", cJSON_CreateString(timestamp));
+    ok &= ct_json_add(m, "source_hash", cJSON_CreateString(ct_build_config()->source_hash));
+    ok &= ct_json_add(m, "compiler", cJSON_CreateString(ct_build_config()->compiler));
+    ok &= ct_json_add(m, "compiler_flags", cJSON_CreateString(ct_build_config()->c_flags));
+    ok &= ct_json_add(m, "build_type", cJSON_CreateString(ct_build_config()->build_type));
+    ok &= ct_json_add(m, "blas", cJSON_CreateString(ct_build_config()->blas));
+    ok &= ct_json_add(m, "json_library", cJSON_CreateString(ct_build_config()->json_library));
+    if (command) ok &= ct_json_add(m, "command", cJSON_CreateString(command));
+    if (L->ref.lab) ok &= ct_json_add(m, "pytorch_recording", cJSON_CreateString(L->ref.dir));
+    cJSON *files = cJSON_CreateArray();
+    for (int i = 0; files && i < L->nfiles; i++) ok &= ct_json_add(files, NULL, cJSON_CreateString(L->files[i]));
+    if (files) ok &= ct_json_add(files, NULL, cJSON_CreateString("manifest.json"));
+    ok &= ct_json_add(m, "files", files);
+    char *s = ok ? ct_json_dumps(m, 2) : NULL;
     cJSON_Delete(m);
-    if (!s) return NULL;
+    if (!s) {
+        if (!ok) ct_error_set(CT_ERR_NOMEM, "out of memory building manifest.json");
+        return NULL;
+    }
     size_t n = strlen(s);
     char *out = malloc(n + 2);
     if (out) {
         memcpy(out, s, n);
         out[n] = '\n';
         out[n + 1] = '\0';
+    } else {
+        ct_error_set(CT_ERR_NOMEM, "out of memory building manifest.json");
     }
     ct_free(s);
     return out;
@@ -1611,35 +1691,144 @@ const char *ct_example_lab00_default_reference(void) {
 #endif
 }
 
+/* Removes the staging folder and whatever the parts left in it. */
+static void stage_remove(const char *stage) {
+    DIR *d = opendir(stage);
+    if (d) {
+        struct dirent *e;
+        char p[4096];
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+            snprintf(p, sizeof p, "%s/%s", stage, e->d_name);
+            unlink(p);
+        }
+        closedir(d);
+    }
+    rmdir(stage);
+}
+
+/* the whole file at path (binary-safe), its length in *len; NULL with errno set */
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 65536;
+            char *nb = realloc(buf, cap + 1);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0) break;
+    }
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    if (bad) {
+        free(buf);
+        errno = EIO;
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* The run's files change together or not at all (Note [Several files together] in
+ * util/atomic_file.h): the parts wrote them into the staging folder; each is prepared beside
+ * its target in out_dir, then all are renamed in place. A failure anywhere leaves out_dir as
+ * it was. */
+static int publish(const lab *L, const char *out_dir) {
+    ct_file_set *set = ct_file_set_new();
+    if (!set) {
+        if (L->err) fprintf(L->err, "ctorch lab00: cannot write %s: %s\n", out_dir, ct_error_message());
+        return -1;
+    }
+    int rc = 0;
+    char from[4096], to[4096];
+    for (int i = 0; i < L->nfiles && rc == 0; i++) {
+        out_path(L, L->files[i], from, sizeof from);
+        snprintf(to, sizeof to, "%s/%s", out_dir, L->files[i]);
+        size_t len = 0;
+        char *body = slurp(from, &len);
+        if (!body) {
+            if (L->err) fprintf(L->err, "ctorch lab00: cannot read back %s: %s\n", from, strerror(errno));
+            rc = -1;
+        } else if (ct_file_set_add(set, to, body, len) != 0) {
+            if (L->err) fprintf(L->err, "ctorch lab00: cannot write %s: %s\n", to, ct_error_message());
+            rc = -1;
+        }
+        free(body);
+    }
+    if (rc == 0 && ct_file_set_commit(set) != 0) {
+        if (L->err) fprintf(L->err, "ctorch lab00: cannot write the files in %s (none was changed): %s\n", out_dir, ct_error_message());
+        rc = -1;
+    }
+    ct_file_set_free(set);
+    return rc;
+}
+
 int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, const char *reference_dir, FILE *progress) {
+    return ct_example_lab00_on(out_dir, seed, false, command, reference_dir, progress);
+}
+
+int ct_example_lab00_on(const char *out_dir, uint64_t seed, bool own_generator, const char *command,
+                        const char *reference_dir, FILE *progress) {
+    ct_example_lab00_options o = {out_dir, seed, own_generator, command, reference_dir, NULL, true, progress, stderr};
+    return ct_example_lab00_run(&o);
+}
+
+int ct_example_lab00_run(const ct_example_lab00_options *opt) {
+    const char *out_dir = opt->out_dir;
+    FILE *err = opt->errors;
     if (!out_dir || !*out_dir) {
-        fprintf(stderr, "ctorch lab00: --out needs a folder\n");
+        if (err) fprintf(err, "ctorch lab00: --out needs a folder\n");
         return 2;
     }
     /* the folder first: an unwritable --out fails before any work */
     if (ct_example_mkdir_p(out_dir) != 0) {
-        fprintf(stderr, "ctorch lab00: cannot create the output folder '%s': %s\n", out_dir, strerror(errno));
+        if (err) fprintf(err, "ctorch lab00: cannot create the output folder '%s': %s\n", out_dir, strerror(errno));
         return 2;
     }
     if (access(out_dir, W_OK | X_OK) != 0) {
-        fprintf(stderr, "ctorch lab00: the output folder '%s' is not writable: %s\n", out_dir, strerror(errno));
+        if (err) fprintf(err, "ctorch lab00: the output folder '%s' is not writable: %s\n", out_dir, strerror(errno));
+        return 2;
+    }
+    char stage[4096];
+    if ((size_t)snprintf(stage, sizeof stage, "%s/.lab00.XXXXXX", out_dir) >= sizeof stage || !mkdtemp(stage)) {
+        if (err) fprintf(err, "ctorch lab00: cannot create a staging folder in '%s': %s\n", out_dir, strerror(errno));
         return 2;
     }
     lab *L = calloc(1, sizeof *L);
     if (!L) {
-        fprintf(stderr, "ctorch lab00: out of memory\n");
+        if (err) fprintf(err, "ctorch lab00: out of memory\n");
+        stage_remove(stage);
         return 1;
     }
-    L->seed = seed;
-    L->out_dir = out_dir;
-    reference_load(&L->ref, reference_dir);
+    L->seed = opt->seed;
+    L->own_generator = opt->own_generator;
+    L->out_dir = stage;
+    L->err = err;
+    L->draw_svg = opt->draw_svg;
+    reference_load(&L->ref, opt->reference_dir);
     int rc = 1;
     char *trace_log = NULL, *report = NULL, *manifest = NULL;
     char timestamp[32];
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(timestamp, sizeof timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (opt->timestamp) {
+        snprintf(timestamp, sizeof timestamp, "%s", opt->timestamp);
+    } else {
+        time_t now = time(NULL);
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        strftime(timestamp, sizeof timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    }
 
     struct {
         const char *name;
@@ -1652,26 +1841,27 @@ int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, co
                  {"stretch: float16, no_grad vs inference_mode, (x @ W.T) + b, backward", stretch},
                  {"linear's backward graph", draw_graph}};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        if (progress) fprintf(progress, "lab00: part %s\n", parts[i].name);
+        if (opt->progress) fprintf(opt->progress, "lab00: part %s\n", parts[i].name);
         if (parts[i].fn(L) != 0) goto done;
     }
     trace_log = make_trace_log(L);
     if (trace_log) add_file(L, "trace.log");
     add_file(L, "REPORT.md");
     report = make_report(L, timestamp);
-    manifest = make_manifest(L, timestamp, command);
+    manifest = make_manifest(L, timestamp, opt->command);
     if (!trace_log || !report || !manifest) {
-        fprintf(stderr, "ctorch lab00: out of memory writing the report\n");
+        if (err) fprintf(err, "ctorch lab00: writing the report failed: %s\n", ct_error_message());
         goto done;
     }
     rc = 2;
     if (write_out(L, "trace.log", trace_log) != 0) goto done;
     if (write_out(L, "REPORT.md", report) != 0) goto done;
     if (write_out(L, "manifest.json", manifest) != 0) goto done;
-    if (progress) {
-        fprintf(progress, "lab00: wrote");
-        for (int i = 0; i < L->nfiles; i++) fprintf(progress, " %s/%s", out_dir, L->files[i]);
-        fprintf(progress, "\n");
+    if (publish(L, out_dir) != 0) goto done;
+    if (opt->progress) {
+        fprintf(opt->progress, "lab00: wrote");
+        for (int i = 0; i < L->nfiles; i++) fprintf(opt->progress, " %s/%s", out_dir, L->files[i]);
+        fprintf(opt->progress, "\n");
     }
     rc = 0;
 done:
@@ -1680,5 +1870,6 @@ done:
     free(manifest);
     lab_free(L);
     free(L);
+    stage_remove(stage);
     return rc;
 }

@@ -37,9 +37,18 @@ int ct_example_make_batch(uint64_t seed, ct_tensor **x, ct_tensor **y) {
 }
 
 /* make_model(seed): manual_seed, then Sequential(Linear(16, 32), ReLU(), Linear(32, 4)) */
-ct_module *ct_example_make_model(uint64_t seed) {
-    ct_manual_seed(seed);
-    ct_module *mods[3] = {ct_nn_linear(16, 32, true), ct_nn_relu(), ct_nn_linear(32, 4, true)};
+ct_module *ct_example_make_model(uint64_t seed) { return ct_example_make_model_on(seed, false); }
+
+ct_module *ct_example_make_model_on(uint64_t seed, bool own_generator) {
+    ct_generator *g = NULL;
+    if (own_generator) {
+        if (!(g = ct_generator_new())) return NULL;
+        ct_generator_manual_seed(g, seed);
+    } else {
+        ct_manual_seed(seed);
+    }
+    ct_module *mods[3] = {ct_nn_linear_generator(16, 32, true, g), ct_nn_relu(), ct_nn_linear_generator(32, 4, true, g)};
+    ct_generator_release(g);
     return ct_nn_sequential(mods, 3);
 }
 
@@ -60,14 +69,14 @@ static void step_out_free(step_out *o) {
 
 /* the step: logits = model(x); loss = cross_entropy(logits, y); backward; SGD(lr=0.1).step(),
  * with the counter (if any) switching phases on the way */
-static int run_step(uint64_t seed, ct_op_counter *counter, step_out *out) {
+static int run_step(uint64_t seed, bool own, ct_op_counter *counter, step_out *out) {
     int rc = -1;
-    ct_module *model = ct_example_make_model(seed);
+    ct_module *model = ct_example_make_model_on(seed, own);
     ct_tensor *x = NULL, *y = NULL, *loss = NULL, *params[4];
     ct_optimizer *opt = NULL;
     memset(out, 0, sizeof *out);
     if (!model || ct_example_make_batch(seed + 1, &x, &y) != 0) goto done;
-    ct_module_parameters(model, params, 4);
+    if (ct_module_parameters(model, params, 4) != 4) goto done;
     opt = ct_sgd_new(params, 4, ct_sgd_defaults(0.1));
     if (!opt) goto done;
     if (counter && (ct_op_counter_set_phase(counter, "forward") != 0 || ct_op_counter_push(counter) != 0)) goto done;
@@ -75,20 +84,17 @@ static int run_step(uint64_t seed, ct_op_counter *counter, step_out *out) {
     out->logits = ct_module_forward(model, x);
     loss = out->logits ? ct_cross_entropy(out->logits, y, NULL, -100, CT_REDUCTION_MEAN, 0.0) : NULL;
     int ok = loss != NULL;
-    if (counter) {
-        ct_op_counter_set_phase(counter, "backward");
-        ct_trace_set_phase("backward");
-    }
+    /* a phase that cannot be switched would count the next ops in the wrong one */
+    ok = ok && (!counter || ct_op_counter_set_phase(counter, "backward") == 0);
+    if (counter) ct_trace_set_phase("backward");
     ok = ok && ct_backward(loss, NULL, false) == 0;
     /* plain_step keeps copies of the gradients (outside any mode) */
     for (int i = 0; ok && !counter && i < 4; i++) {
         out->grads[i] = ct_clone(ct_tensor_grad(params[i]), CT_MEMORY_FORMAT_NONE);
         ok = out->grads[i] != NULL;
     }
-    if (counter) {
-        ct_op_counter_set_phase(counter, "optimizer");
-        ct_trace_set_phase("optimizer");
-    }
+    ok = ok && (!counter || ct_op_counter_set_phase(counter, "optimizer") == 0);
+    if (counter) ct_trace_set_phase("optimizer");
     ok = ok && ct_optimizer_step(opt) == 0;
     if (counter) {
         ct_op_counter_pop(counter);
@@ -112,15 +118,15 @@ done:
 }
 
 /* subclass_step: a functional forward on LoggingTensor parameters */
-static int subclass_step(uint64_t seed, ct_logging_tensor_log *log, ct_tensor **logits_out, ct_tensor **grads_out,
-                         bool *grad_is_logging) {
+static int subclass_step(uint64_t seed, bool own, ct_logging_tensor_log *log, ct_tensor **logits_out,
+                         ct_tensor **grads_out, bool *grad_is_logging) {
     int rc = -1;
-    ct_module *model = ct_example_make_model(seed);
+    ct_module *model = ct_example_make_model_on(seed, own);
     ct_tensor *x = NULL, *y = NULL, *params[4], *w[4] = {NULL}, *lx = NULL, *ly = NULL;
     ct_tensor *h1 = NULL, *h = NULL, *logits = NULL, *loss = NULL, *ld = NULL;
     *logits_out = NULL;
     if (!model || ct_example_make_batch(seed + 1, &x, &y) != 0) goto done;
-    ct_module_parameters(model, params, 4);
+    if (ct_module_parameters(model, params, 4) != 4) goto done;
     for (int i = 0; i < 4; i++) {
         /* LoggingTensor(p.detach().clone(), log, requires_grad=True) */
         ct_tensor *d = ct_detach(params[i]);
@@ -163,13 +169,20 @@ done:
     return rc;
 }
 
-/* torch.allclose(u, v, rtol=1e-5, atol=1e-6) for each pair */
-static bool close_all(ct_tensor *const *a, ct_tensor *const *b, int n) {
+/* torch.allclose(u, v, rtol=1e-5, atol=1e-6) for each pair: 1 (all close), 0 (not), or -1 with
+ * an error (the values could not be read: that is no answer, not a "false") */
+static int close_all(ct_tensor *const *a, ct_tensor *const *b, int n) {
     for (int k = 0; k < n; k++) {
-        if (!a[k] || !b[k] || ct_tensor_numel(a[k]) != ct_tensor_numel(b[k])) return false;
+        if (!a[k] || !b[k] || ct_tensor_numel(a[k]) != ct_tensor_numel(b[k])) return 0;
         int64_t m = ct_tensor_numel(a[k]);
-        double *u = malloc(sizeof(double) * (size_t)(m ? m : 1)), *v = malloc(sizeof(double) * (size_t)(m ? m : 1));
-        bool ok = u && v && ct_tensor_to_doubles(a[k], u, m) == 0 && ct_tensor_to_doubles(b[k], v, m) == 0;
+        double *u = malloc(sizeof(double) * (size_t)(m ? m : 1));
+        double *v = u ? malloc(sizeof(double) * (size_t)(m ? m : 1)) : NULL;
+        if (!v || ct_tensor_to_doubles(a[k], u, m) != 0 || ct_tensor_to_doubles(b[k], v, m) != 0) {
+            free(u);
+            free(v);
+            return -1;
+        }
+        bool ok = true;
         for (int64_t i = 0; ok && i < m; i++) {
             double d = u[i] - v[i];
             if (d < 0) d = -d;
@@ -178,9 +191,9 @@ static bool close_all(ct_tensor *const *a, ct_tensor *const *b, int n) {
         }
         free(u);
         free(v);
-        if (!ok) return false;
+        if (!ok) return 0;
     }
-    return true;
+    return 1;
 }
 
 static int64_t mm_like(const ct_op_counter *c, const char *phase) {
@@ -189,16 +202,26 @@ static int64_t mm_like(const ct_op_counter *c, const char *phase) {
     return n;
 }
 
+/* {op: count} of one phase, or NULL with an error */
 static cJSON *phase_counts(const ct_op_counter *c, const char *phase) {
-    cJSON *o = cJSON_CreateObject();
     const char **names = NULL;
     int n = ct_op_counter_names(c, phase, &names);
-    for (int i = 0; o && i < n; i++) cJSON_AddNumberToObject(o, names[i], (double)ct_op_counter_get(c, phase, names[i]));
+    if (n < 0) return NULL;
+    cJSON *o = cJSON_CreateObject();
+    bool ok = o != NULL;
+    for (int i = 0; ok && i < n; i++)
+        ok = ct_json_add(o, names[i], cJSON_CreateNumber((double)ct_op_counter_get(c, phase, names[i])));
     ct_free((void *)names);
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
     return o;
 }
 
-char *ct_example_step_json(uint64_t seed) {
+char *ct_example_step_json(uint64_t seed) { return ct_example_step_json_on(seed, false); }
+
+char *ct_example_step_json_on(uint64_t seed, bool own) {
     step_out ref, tr;
     char *text = NULL;
     ct_op_counter *counter = ct_op_counter_new();
@@ -208,9 +231,9 @@ char *ct_example_step_json(uint64_t seed) {
     memset(&ref, 0, sizeof ref);
     memset(&tr, 0, sizeof tr);
     if (!counter || !log) goto done;
-    if (run_step(seed, NULL, &ref) != 0) goto done;       /* plain_step */
-    if (run_step(seed, counter, &tr) != 0) goto done;     /* traced_step */
-    if (subclass_step(seed, log, &sub_logits, sub_grads, &grad_type_ok) != 0) goto done;
+    if (run_step(seed, own, NULL, &ref) != 0) goto done;   /* plain_step */
+    if (run_step(seed, own, counter, &tr) != 0) goto done; /* traced_step */
+    if (subclass_step(seed, own, log, &sub_logits, sub_grads, &grad_type_ok) != 0) goto done;
 
     ct_tensor *trv[5] = {tr.logits, tr.params[0], tr.params[1], tr.params[2], tr.params[3]};
     ct_tensor *refv[5] = {ref.logits, ref.params[0], ref.params[1], ref.params[2], ref.params[3]};
@@ -222,21 +245,24 @@ char *ct_example_step_json(uint64_t seed) {
             seen = strcmp(ct_logging_tensor_log_get(log, i), ct_logging_tensor_log_get(log, j)) == 0;
         distinct += !seen;
     }
+    int traced_ok = close_all(trv, refv, 5), out_ok = close_all(&sub_logits, &ref.logits, 1),
+        grads_ok = close_all(sub_grads, ref.grads, 4);
+    if (traced_ok < 0 || out_ok < 0 || grads_ok < 0) goto done;
     cJSON *r = cJSON_CreateObject();
     if (!r) goto done;
-    cJSON_AddItemToObject(r, "forward_ops", phase_counts(counter, "forward"));
-    cJSON_AddItemToObject(r, "backward_ops", phase_counts(counter, "backward"));
-    cJSON_AddItemToObject(r, "optimizer_ops", phase_counts(counter, "optimizer"));
-    cJSON_AddNumberToObject(r, "total_ops", (double)ct_op_counter_total(counter, NULL));
-    cJSON_AddNumberToObject(r, "mm_like_forward", (double)mm_like(counter, "forward"));
-    cJSON_AddNumberToObject(r, "mm_like_backward", (double)mm_like(counter, "backward"));
-    cJSON_AddBoolToObject(r, "traced_step_matches", close_all(trv, refv, 5));
-    cJSON_AddBoolToObject(r, "subclass_output_matches", close_all(&sub_logits, &ref.logits, 1));
-    cJSON_AddBoolToObject(r, "subclass_grad_matches", close_all(sub_grads, ref.grads, 4));
-    cJSON_AddStringToObject(r, "subclass_grad_type", grad_type_ok ? "LoggingTensor" : "Tensor");
-    cJSON_AddNumberToObject(r, "subclass_logged_ops", (double)nlog);
-    cJSON_AddNumberToObject(r, "subclass_distinct_ops", (double)distinct);
-    text = ct_json_dumps(r, 2);
+    bool ok = ct_json_add(r, "forward_ops", phase_counts(counter, "forward"));
+    ok &= ct_json_add(r, "backward_ops", phase_counts(counter, "backward"));
+    ok &= ct_json_add(r, "optimizer_ops", phase_counts(counter, "optimizer"));
+    ok &= ct_json_add(r, "total_ops", cJSON_CreateNumber((double)ct_op_counter_total(counter, NULL)));
+    ok &= ct_json_add(r, "mm_like_forward", cJSON_CreateNumber((double)mm_like(counter, "forward")));
+    ok &= ct_json_add(r, "mm_like_backward", cJSON_CreateNumber((double)mm_like(counter, "backward")));
+    ok &= ct_json_add(r, "traced_step_matches", cJSON_CreateBool(traced_ok));
+    ok &= ct_json_add(r, "subclass_output_matches", cJSON_CreateBool(out_ok));
+    ok &= ct_json_add(r, "subclass_grad_matches", cJSON_CreateBool(grads_ok));
+    ok &= ct_json_add(r, "subclass_grad_type", cJSON_CreateString(grad_type_ok ? "LoggingTensor" : "Tensor"));
+    ok &= ct_json_add(r, "subclass_logged_ops", cJSON_CreateNumber((double)nlog));
+    ok &= ct_json_add(r, "subclass_distinct_ops", cJSON_CreateNumber((double)distinct));
+    text = ok ? ct_json_dumps(r, 2) : NULL;
     cJSON_Delete(r);
 done:
     step_out_free(&ref);
@@ -257,7 +283,7 @@ int ct_example_step_trace(uint64_t seed, const char *path, const char *program) 
         return -1;
     }
     step_out out;
-    int rc = run_step(seed, counter, &out);
+    int rc = run_step(seed, false, counter, &out);
     if (rc == 0) step_out_free(&out);
     if (ct_trace_file_close() != 0) rc = -1;
     ct_op_counter_free(counter);
@@ -271,7 +297,7 @@ int ct_example_subclass_log(uint64_t seed, char ***names, size_t *n) {
     *names = NULL;
     *n = 0;
     if (!log) return -1;
-    int rc = subclass_step(seed, log, &logits, grads, &is_logging);
+    int rc = subclass_step(seed, false, log, &logits, grads, &is_logging);
     ct_tensor_release(logits);
     for (int i = 0; i < 4; i++) ct_tensor_release(grads[i]);
     if (rc == 0) {

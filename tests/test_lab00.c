@@ -67,7 +67,7 @@ static int y_values(const char *s, double out[4]) {
 int main(void) {
     char dir[] = "/tmp/ctorch-lab00-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
-    char out[512], cmd[1200];
+    char out[512], cmd[2400];
     snprintf(out, sizeof out, "%s/experiments/25-dispatcher-trace", dir); /* created by the command */
     snprintf(cmd, sizeof cmd, "'%s/bin/ctorch' lab00 --out '%s' > '%s/stdout.txt' 2>&1", CT_BINARY_DIR, out, dir);
     CHECK_INT_EQ(run(cmd), 0);
@@ -258,6 +258,32 @@ int main(void) {
     char *report7 = ct_test_read_file(path, NULL);
     double got7[4];
     CHECK(report7 && y_values(report7, got7) == 0 && got7[0] != got[0]);
+
+    /* the run's files change together or not at all: with manifest.json made unwritable (a
+     * folder in its place), a run with another seed fails and leaves trace.log, REPORT.md and
+     * the folder's listing as the seed-7 run left them */
+    snprintf(path, sizeof path, "%s/trace.log", out);
+    char *log7 = ct_test_read_file(path, NULL);
+    snprintf(cmd, sizeof cmd, "rm '%s/manifest.json' && mkdir '%s/manifest.json' && ls -A '%s' > '%s/ls7.txt'", out, out,
+             out, dir);
+    CHECK_INT_EQ(run(cmd), 0);
+    snprintf(cmd, sizeof cmd, "'%s/bin/ctorch' lab00 --out '%s' --seed 9 > /dev/null 2> '%s/err9.txt'", CT_BINARY_DIR, out, dir);
+    CHECK_INT_EQ(run(cmd), 2);
+    snprintf(path, sizeof path, "%s/REPORT.md", out);
+    char *report9 = ct_test_read_file(path, NULL);
+    snprintf(path, sizeof path, "%s/trace.log", out);
+    char *log9 = ct_test_read_file(path, NULL);
+    CHECK_MSG(report7 && report9 && strcmp(report7, report9) == 0, "REPORT.md changed although manifest.json could not be written");
+    CHECK_MSG(log7 && log9 && strcmp(log7, log9) == 0, "trace.log changed although manifest.json could not be written");
+    snprintf(path, sizeof path, "%s/err9.txt", dir);
+    char *err9 = ct_test_read_file(path, NULL);
+    CHECK_MSG(err9 && strstr(err9, "manifest.json") && strstr(err9, "Is a directory"), "error text: %s", err9 ? err9 : "(none)");
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | cmp -s - '%s/ls7.txt'", out, dir);
+    CHECK_MSG(run(cmd) == 0, "no temporary file or folder is left after the failed run");
+    free(err9);
+    free(log7);
+    free(log9);
+    free(report9);
     free(report7);
 
     /* an unwritable --out: a clear error and exit code 2 */

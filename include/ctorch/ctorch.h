@@ -13,6 +13,7 @@
 #include "ctorch/error.h"
 #include "ctorch/export.h"
 #include "ctorch/factory.h"
+#include "ctorch/file_set.h"
 #include "ctorch/json.h"
 #include "ctorch/keys.h"
 #include "ctorch/mode.h"

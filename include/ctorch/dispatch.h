@@ -92,14 +92,29 @@ CT_API int ct_op_return_info(const ct_op *op, int i, ct_arg_info *out);
 CT_API int ct_op_count(void);
 CT_API const ct_op *ct_op_at(int i);
 
-/* Fills args[n_given .. num_args) from the schema's defaults. Returns 0, or -1 with
- * PyTorch's TypeError when a missing argument has no default. */
+/* Fills args[n_given .. num_args) from the schema's defaults, as torch.ops does for arguments
+ * not passed (an optional argument without a default, like sum.dim_IntList's dim, must be
+ * given, if only as None). Returns 0, or -1 with
+ * torch.ops' RuntimeError for the count: "aten::add() is missing value for argument 'other'.
+ * Declaration: <schema>" when one without a default is left out, "aten::add() expected at
+ * most 3 argument(s) but received 4 argument(s). Declaration: <schema>" when n_given is over
+ * the count; a ValueError for a NULL op or args, or a negative n_given. */
 CT_API int ct_op_fill_defaults(const ct_op *op, ct_value *args, int n_given);
 
 /* ---- calling ---- */
 
 /* Dispatcher::call. args: exactly ct_op_num_args(op) values (borrowed); rets: room for
- * ct_op_num_returns(op) values, filled with new references on success. */
+ * ct_op_num_returns(op) values, filled with new references on success. Before dispatching,
+ * checks its caller as torch.ops does: a NULL op, args or rets is a ValueError; an argument
+ * whose value is not of its schema type (a string where a Tensor belongs, None where the type
+ * is not optional) is PyTorch's RuntimeError "aten::add() Expected a value of type 'Tensor'
+ * for argument 'self' but instead found type 'str'.\nPosition: 0\nValue: 'x'\nDeclaration:
+ * <schema>\nCast error details: Unable to cast x to Tensor" (None for a Tensor: "Expected a
+ * proper Tensor but got None (or an undefined Tensor in C++) for argument #0 'self'").
+ * Values are typed: CT_TAG_INT for int, SymInt, ScalarType, Layout and MemoryFormat,
+ * CT_TAG_DOUBLE for float, CT_TAG_BOOL for bool, any of the three for Scalar (Python's
+ * conversions between them, and of numbers to tensors, are not made). The typed wrappers
+ * (ct_add, ...) skip this check: their parameters already have the schema's types. */
 CT_API int ct_call(const ct_op *op, ct_value *args, ct_value *rets);
 /* Dispatcher::redispatch with an explicit key set (no extraction, no TLS, no profiler event). */
 CT_API int ct_redispatch(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets);

@@ -5,6 +5,7 @@
  *   ct_json_parse_file         the same for a whole file
  *   ct_json_dumps              Python's json.dumps(obj, indent=...) byte for byte
  *   ct_json_write_file_atomic  replace a file so that readers never see half of it
+ *   ct_json_add                add a member or element, deleting it if that fails
  * A program that builds or reads cJSON trees itself links cJSON too (pkg-config libcjson).
  *
  * Allocation: cJSON allocates with the hooks given to cJSON_InitHooks, which are process-wide
@@ -20,11 +21,10 @@
 #ifndef CTORCH_JSON_H
 #define CTORCH_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
-
-#include "ctorch/export.h"
 
 #include "ctorch/export.h"
 
@@ -81,14 +81,23 @@ CT_API cJSON *ct_json_parse_file(const char *path);
 CT_API char *ct_json_dumps(const cJSON *item, int indent);
 
 /* Replaces the file at path with text (strlen(text) bytes) so that no reader and no crash
- * ever sees a partial file: writes "<path>.tmp.<pid>", fsyncs it, rename()s it over path,
- * then fsyncs the directory (best effort). The new file gets mode 0666 & ~umask (the old
- * file's permissions are not kept). Returns 0, or -1 with the temporary file removed and
- *   CT_ERR_IO     "[Errno N] <strerror>: '<path>'" with the errno of the step that failed
- *                 (opening/writing the temporary, fsync, rename), naming path itself;
+ * ever sees a partial file: ct_write_file_atomic (ctorch/file_set.h; what it does with what it
+ * finds is Note [What the writer does with what it finds] in src/util/atomic_file.h): a
+ * regular file gets a fsynced temporary beside it renamed over it, keeping its mode; devices
+ * and FIFOs are written through; symbolic links are followed. Returns 0, or -1 with
+ *   CT_ERR_IO     "[Errno N] <strerror>: '<path>'" with the errno of the step that failed,
+ *                 naming path itself (no temporary is left behind);
  *   CT_ERR_VALUE  path or text NULL;
- *   CT_ERR_NOMEM  no memory for the temporary name. */
+ *   CT_ERR_NOMEM  no memory. */
 CT_API int ct_json_write_file_atomic(const char *path, const char *text);
+
+/* Adds item to obj: as member `key` of an object, or appended to an array when key is NULL.
+ * cJSON's own add functions leave a failed item to the caller and its Create functions return
+ * NULL when memory runs out; this takes both in one place: returns true when item is in obj,
+ * else false with item deleted (item or obj NULL, or no memory for the key), CT_ERR_NOMEM set
+ * when no other error is. Build a tree as ok &= ct_json_add(...) and check ok once: a document
+ * is either whole or an error, never missing members. */
+CT_API bool ct_json_add(cJSON *obj, const char *key, cJSON *item);
 
 #ifdef __cplusplus
 }

@@ -68,6 +68,11 @@ CT_API int ct_op_invoke(const ct_op *op, ct_value *args, ct_value *rets);
 
 /* ---- built-in modes ---- */
 
+/* Each built-in mode object (logger, counter) is for one thread at a time. Its pop checks that
+ * it is this thread's innermost mode of its kind (otherwise -1, a RuntimeError, and nothing is
+ * popped); its free refuses an object still on this thread's mode stack (sets a RuntimeError
+ * and leaves it valid, to be popped and then freed). */
+
 /* A logging dispatch mode: records str(func) of every op it sees, in order
  * ("aten.t.default", "aten.addmm.default", ...). */
 typedef struct ct_op_logger ct_op_logger;

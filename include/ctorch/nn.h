@@ -32,6 +32,11 @@ typedef struct ct_module ct_module;
 
 /* nn.Linear(in_features, out_features, bias). NULL with an error on bad sizes. */
 CT_API ct_module *ct_nn_linear(int64_t in_features, int64_t out_features, bool bias);
+/* The same, its reset_parameters drawing from gen instead of the default generator (as
+ * torch.nn.init.kaiming_uniform_ / uniform_ do with generator=gen): for a thread that must not
+ * depend on, or disturb, the process-wide stream. NULL gen is ct_nn_linear. With gen seeded
+ * with s, the weights equal ct_nn_linear's after ct_manual_seed(s). */
+CT_API ct_module *ct_nn_linear_generator(int64_t in_features, int64_t out_features, bool bias, ct_generator *gen);
 /* nn.ReLU() */
 CT_API ct_module *ct_nn_relu(void);
 /* nn.Sequential(*mods): takes ownership of mods[0..n) (also on failure); children "0", "1", ... */

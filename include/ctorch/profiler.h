@@ -47,7 +47,10 @@ typedef struct ct_profiler_config {
 } ct_profiler_config;
 /* Starts a profiler with these options (NULL: all off). New profiler or NULL with an error. */
 CT_API ct_profiler *ct_profiler_start_config(const ct_profiler_config *config);
-/* Stops recording (leaving the with block). Returns 0 or -1. */
+/* Stops recording (leaving the with block). Returns 0, or -1: CT_ERR_NOMEM when memory ran out
+ * while recording (a range, its name or its inputs could not be kept), in which case the
+ * recording is incomplete and every report below fails with the same error rather than show
+ * part of it (recording still stops). */
 CT_API int ct_profiler_stop(ct_profiler *p);
 CT_API void ct_profiler_free(ct_profiler *p);
 

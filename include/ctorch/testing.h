@@ -4,6 +4,7 @@
 #ifndef CTORCH_TESTING_H
 #define CTORCH_TESTING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "ctorch/export.h"
 
@@ -24,6 +25,18 @@ CT_API int64_t ct_testing_alloc_count(void);
 CT_API int64_t ct_testing_live_tensors(void);
 CT_API int64_t ct_testing_live_storages(void);
 CT_API int64_t ct_testing_live_nodes(void);
+/* cJSON blocks allocated minus freed on the calling thread since cJSON's allocations were routed
+ * through the allocator (the first ct_testing_fail_alloc_after call): leak checks of JSON trees. */
+CT_API int64_t ct_testing_live_json_blocks(void);
+/* With on, the profiler's clocks on the calling thread read a counter that starts afresh and
+ * advances 1000 ns per read (its wall clock reads a fixed time), so that a profiled run's
+ * reports and Chrome trace are the same byte for byte on every run; off restores the real
+ * clocks. For tests only. */
+CT_API void ct_testing_profiler_fake_clock(bool on);
+/* Sets the calling thread's next autograd sequence number (at::sequence_number, which counts
+ * on over the process), so that two runs of the same program number their nodes alike and
+ * their traces and reports can be compared byte for byte. For tests only. */
+CT_API void ct_testing_set_sequence_number(uint64_t next);
 
 #ifdef __cplusplus
 }

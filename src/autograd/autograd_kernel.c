@@ -40,6 +40,10 @@ static int copy_args(ct_node *n, const ct_op *op, const ct_value *args) {
         if (v->tag == CT_TAG_TENSOR) {
             ct_meta_of(&n->arg_meta[i], v->u.t);
             n->args[i] = ct_none();
+        } else if (v->tag == CT_TAG_INTLIST && v->u.list.len == 0) {
+            /* an empty list (sum(dim=[])): no storage, and no offset into a NULL one */
+            static const int64_t no_ints[1] = {0};
+            n->args[i] = ct_intlist(no_ints, 0);
         } else if (v->tag == CT_TAG_TENSORLIST) {
             /* the elements' geometry (to_args_sizes / to_args_scalartypes) */
             int64_t len = v->u.tlist.len;
@@ -69,6 +73,9 @@ static int check_inplace(const ct_op *op, ct_tensor *self, bool requires_grad) {
     if (!requires_grad || !self || !self->autograd) return 0;
     if (ct_tensor_is_leaf(self) && self->autograd->requires_grad)
         return ct_error_set(CT_ERR_RUNTIME, "a leaf Variable that requires grad is being used in an in-place operation.");
+    /* check_inplace (VariableTypeUtils.h) */
+    if (self->autograd->is_view && ct_tensor_requires_grad(self) && ct_tensor_is_leaf(self->autograd->base))
+        return ct_error_set(CT_ERR_RUNTIME, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
     if (self->autograd->is_view && ct_tensor_requires_grad(self->autograd->base))
         return ct_error_set(CT_ERR_NOT_IMPLEMENTED,
                             "ctorch: in-place modification of a view of a tensor that requires grad is not supported yet (PyTorch records CopySlices here)");
@@ -101,10 +108,15 @@ int ct_k_autograd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
         for (int i = 0; i < op->nargs; i++) {
             int e = node->edge_of_arg[i];
             if (e < 0) continue;
-            if (args[i].tag == CT_TAG_TENSOR) node->next[e] = ct_gradient_edge(args[i].u.t);
+            int erc = 0;
+            if (args[i].tag == CT_TAG_TENSOR) erc = ct_gradient_edge(args[i].u.t, &node->next[e]);
             else if (args[i].tag == CT_TAG_TENSORLIST)
-                for (int64_t k = 0; k < args[i].u.tlist.len; k++)
-                    node->next[e + k] = ct_gradient_edge(args[i].u.tlist.items[k]);
+                for (int64_t k = 0; k < args[i].u.tlist.len && erc == 0; k++)
+                    erc = ct_gradient_edge(args[i].u.tlist.items[k], &node->next[e + k]);
+            if (erc != 0) {
+                ct_node_release(node);
+                return -1;
+            }
         }
         /* save an argument when a gradient that needs it will be computed */
         for (int i = 0; i < op->nargs; i++) {

@@ -504,7 +504,7 @@ int ct_autograd_backward(ct_tensor *const *tensors, ct_tensor *const *grads, siz
             gs[i] = ct_tensor_retain(g);
         }
     }
-    for (size_t i = 0; i < n && rc == 0; i++) roots[i] = ct_gradient_edge(tensors[i]);
+    for (size_t i = 0; i < n && rc == 0; i++) rc = ct_gradient_edge(tensors[i], &roots[i]);
     if (rc == 0 && n == 1) {
         rc = execute(roots[0], gs[0], retain_graph);
     } else if (rc == 0) {

@@ -5,6 +5,7 @@
 #include "autograd/autograd_impl.h"
 #include "autograd/node.h"
 #include "core/tensor_impl.h"
+#include "ctorch/error.h"
 #include "dispatch/op_impl.h"
 #include "core/tls.h"
 #include "ops/kernels.h"
@@ -28,6 +29,18 @@ int ct_k_adinplace_or_view(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     ct_key_guard_pop(&g);
     if (rc != 0) return rc;
     if (op->mutates) {
+        /* VariableVersion::bump: an inference tensor has no version counter to bump, and may
+         * change only inside inference mode. As in PyTorch the kernel has already run. */
+        for (int i = 0; i < op->nargs; i++) {
+            if (!op->args[i].alias_write || args[i].tag != CT_TAG_TENSOR) continue;
+            if (ct_tensor_is_inference(args[i].u.t) && !ct_tls_state.inference_mode) {
+                ct_values_release(rets, op->nrets);
+                return ct_error_set(CT_ERR_RUNTIME,
+                                    "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+                                    "make a clone to get a normal tensor before doing inplace update.See "
+                                    "https://github.com/pytorch/rfcs/pull/17 for more details.");
+            }
+        }
         /* increment_version of every written argument (self of an in-place op, out of an out= op) */
         for (int i = 0; i < op->nargs; i++) {
             if (!op->args[i].alias_write) continue;

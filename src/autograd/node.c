@@ -221,17 +221,18 @@ ct_node *ct_grad_accumulator(ct_tensor *leaf) {
     return n;
 }
 
-ct_edge ct_gradient_edge(ct_tensor *t) {
-    ct_edge e = {NULL, 0};
-    if (!t || !t->autograd) return e;
+int ct_gradient_edge(ct_tensor *t, ct_edge *out) {
+    out->fn = NULL;
+    out->input_nr = 0;
+    if (!t || !t->autograd) return 0;
     if (t->autograd->grad_fn) {
-        e.fn = ct_node_retain(t->autograd->grad_fn);
-        e.input_nr = t->autograd->output_nr;
+        out->fn = ct_node_retain(t->autograd->grad_fn);
+        out->input_nr = t->autograd->output_nr;
     } else if (t->autograd->requires_grad) {
-        e.fn = ct_grad_accumulator(t);
-        e.input_nr = 0;
+        out->fn = ct_grad_accumulator(t);
+        if (!out->fn) return -1;
     }
-    return e;
+    return 0;
 }
 
 bool ct_node_needs(const ct_node *n, int arg) {

@@ -122,8 +122,10 @@ ct_node *ct_grad_accumulator(ct_tensor *leaf);
 /* GraphRoot (functions/basic_ops.h): the node a backward from several roots starts at. Takes
  * the edges (their references) and new references to the gradients; takes a sequence number. */
 ct_node *ct_graph_root_new(ct_edge *roots, ct_tensor *const *grads, int n);
-/* The edge for a variable: its grad_fn, or its leaf's AccumulateGrad, or none. */
-ct_edge ct_gradient_edge(ct_tensor *t);
+/* The edge for a variable in *out: its grad_fn, or its leaf's AccumulateGrad, or none. 0, or
+ * -1 (CT_ERR_NOMEM, *out none) when the leaf's AccumulateGrad could not be made: a graph
+ * without that edge would leave the leaf's gradient out silently. */
+int ct_gradient_edge(ct_tensor *t, ct_edge *out);
 /* True if the node should compute the gradient of forward argument `arg`. */
 bool ct_node_needs(const ct_node *n, int arg);
 /* Unpacks a saved argument / output (new reference; NULL with NULL *err_out... see .c). */

@@ -57,9 +57,10 @@
  * json_malloc, which takes part in the injected-failure countdown but still gets its memory from
  * malloc, so a cJSON tree made before the switch can still be freed after it. */
 static void *json_malloc(size_t n);
+static void json_free(void *p);
 static pthread_once_t cjson_hooks_once = PTHREAD_ONCE_INIT;
 static void route_cjson_allocations(void) {
-    cJSON_Hooks hooks = {json_malloc, free};
+    cJSON_Hooks hooks = {json_malloc, json_free};
     cJSON_InitHooks(&hooks);
 }
 
@@ -102,6 +103,7 @@ typedef struct tcache {
     counters c;
     int64_t fail_at;        /* allocation call number that fails, 0 = never */
     int64_t json_calls;     /* cJSON allocations while fault injection is routed (not counted as the library's) */
+    int64_t json_live;      /* of those, blocks not yet freed on this thread */
     int state;
     struct tcache *prev, *next; /* the registry */
 } tcache;
@@ -278,8 +280,21 @@ static void *oom(size_t n) {
 static void *json_malloc(size_t n) {
     if (should_fail()) return oom(n);
     tc.json_calls++;
-    return malloc(n);
+    void *p = malloc(n);
+    if (!p) {
+        tc.json_calls--; /* counted as failed instead */
+        return oom(n);
+    }
+    tc.json_live++;
+    return p;
 }
+
+static void json_free(void *p) {
+    if (p) tc.json_live--;
+    free(p);
+}
+
+int64_t ct_testing_live_json_blocks(void) { return tc.json_live; }
 
 /* ---- the allocation functions ---- */
 

@@ -1,13 +1,18 @@
 /* Thread-local errors (see include/ctorch/error.h). */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 
+#include "core/error_impl.h"
 #include "ctorch/error.h"
 
 #define CT_ERROR_MAX 1024
 
 static _Thread_local ct_error_kind err_kind;
 static _Thread_local char err_msg[CT_ERROR_MAX];
+static _Thread_local uint64_t err_serial; /* counts ct_error_set calls (core/error_impl.h) */
+
+uint64_t ct_error_serial(void) { return err_serial; }
 
 ct_error_kind ct_error_code(void) { return err_kind; }
 const char *ct_error_message(void) { return err_msg; }
@@ -40,5 +45,6 @@ int ct_error_set(ct_error_kind kind, const char *fmt, ...) {
     va_end(ap);
     snprintf(err_msg, sizeof err_msg, "%s", tmp);
     err_kind = kind;
+    err_serial++;
     return -1;
 }

@@ -36,15 +36,25 @@ static inline bool drop_ref(atomic_long *rc) {
  * allocation is most of what a small op costs. */
 #define CT_STORAGE_HEADER 64
 
+int ct_storage_oom(uint64_t nbytes) {
+    /* c10::alloc_cpu when posix_memalign fails (ENOMEM), as str() of the error shows it */
+    return ct_error_set(CT_ERR_NOMEM,
+                        "[enforce fail at alloc_cpu.cpp:118] err == 0. DefaultCPUAllocator: can't allocate memory: you "
+                        "tried to allocate %llu bytes. Error code 12 (Cannot allocate memory)",
+                        (unsigned long long)nbytes);
+}
+
 ct_storage *ct_storage_new(int64_t nbytes, bool zero) {
     _Static_assert(sizeof(ct_storage) <= CT_STORAGE_HEADER, "storage header must fit before the data");
     if (nbytes < 0 || (uint64_t)nbytes > SIZE_MAX - CT_STORAGE_HEADER) {
-        ct_error_set(CT_ERR_RUNTIME, "DefaultCPUAllocator: can't allocate memory: you tried to allocate %lld bytes.",
-                     (long long)nbytes);
+        ct_storage_oom((uint64_t)nbytes);
         return NULL;
     }
     ct_storage *s = ct_aligned_alloc(CT_STORAGE_HEADER + (size_t)nbytes);
-    if (!s) return NULL;
+    if (!s) {
+        ct_storage_oom((uint64_t)nbytes); /* the bytes asked for, not the header's */
+        return NULL;
+    }
     s->data = nbytes > 0 ? (char *)s + CT_STORAGE_HEADER : NULL;
     if (zero && nbytes > 0) memset(s->data, 0, (size_t)nbytes);
     atomic_init(&s->refcount, 1);
@@ -88,28 +98,62 @@ void ct_contiguous_strides(const int64_t *sizes, int ndim, int64_t *strides) {
     }
 }
 
-int ct_check_sizes(const int64_t *sizes, int64_t ndim, int64_t *numel_out) {
+/* "[2, -1]" into buf (as far as it fits) */
+static void format_sizes(const int64_t *sizes, int64_t ndim, char *buf, size_t size) {
+    size_t len = (size_t)snprintf(buf, size, "[");
+    for (int64_t j = 0; j < ndim && len + 24 < size; j++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%lld", j ? ", " : "", (long long)sizes[j]);
+    snprintf(buf + len, size - len, "]");
+}
+
+int ct_check_sizes_nonnegative(const int64_t *sizes, int64_t ndim) {
     if (ndim < 0 || ndim > CT_MAX_DIMS)
         return ct_error_set(CT_ERR_RUNTIME, "ctorch supports tensors of at most %d dimensions (got %lld)",
                             CT_MAX_DIMS, (long long)ndim);
     if (ndim > 0 && !sizes) return ct_error_set(CT_ERR_RUNTIME, "sizes must not be NULL");
-    int64_t n = 1;
     for (int64_t i = 0; i < ndim; i++) {
         if (sizes[i] < 0) {
             /* c10::check_size_nonnegative */
             char buf[256];
-            size_t len = 0;
-            buf[0] = '\0';
-            for (int64_t j = 0; j < ndim && len < sizeof buf - 32; j++)
-                len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%lld", j ? ", " : "", (long long)sizes[j]);
-            return ct_error_set(CT_ERR_RUNTIME,
-                                "Trying to create tensor with negative dimension %lld: [%s]",
+            format_sizes(sizes, ndim, buf, sizeof buf);
+            return ct_error_set(CT_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: %s",
                                 (long long)sizes[i], buf);
         }
+    }
+    return 0;
+}
+
+int ct_check_sizes(const int64_t *sizes, int64_t ndim, int64_t *numel_out) {
+    if (ct_check_sizes_nonnegative(sizes, ndim) != 0) return -1;
+    int64_t n = 1;
+    for (int64_t i = 0; i < ndim; i++) {
+        /* TensorImpl::compute_numel's safe_multiply */
         if (__builtin_mul_overflow(n, sizes[i], &n))
             return ct_error_set(CT_ERR_RUNTIME, "numel: integer multiplication overflow");
     }
     if (numel_out) *numel_out = n;
+    return 0;
+}
+
+int ct_storage_nbytes_contiguous(const int64_t *sizes, int64_t ndim, size_t itemsize, int64_t *nbytes) {
+    if (ct_check_sizes_nonnegative(sizes, ndim) != 0) return -1;
+    /* c10::computeStorageNbytesContiguous: the product of the sizes and the item size in 64
+     * unsigned bits, refused when it wraps */
+    uint64_t n = itemsize;
+    bool overflowed = false;
+    for (int64_t i = 0; i < ndim; i++) {
+        uint64_t d = (uint64_t)sizes[i];
+        if (d != 0 && n > UINT64_MAX / d) overflowed = true;
+        n *= d;
+    }
+    if (overflowed) {
+        char buf[512];
+        format_sizes(sizes, ndim, buf, sizeof buf);
+        return ct_error_set(CT_ERR_RUNTIME, "Storage size calculation overflowed with sizes=%s", buf);
+    }
+    if (n > (uint64_t)INT64_MAX - CT_STORAGE_HEADER) /* no allocator gives this much */
+        return ct_storage_oom(n);
+    *nbytes = (int64_t)n;
     return 0;
 }
 
@@ -163,20 +207,16 @@ static ct_tensor *tensor_new(ct_storage *storage, int64_t offset, const int64_t 
 
 ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *sizes,
                           const int64_t *strides, int ndim, ct_dtype dtype) {
-    int64_t numel;
+    int64_t numel = 0;
     if (ct_check_sizes(sizes, ndim, &numel) != 0) return NULL;
     ct_storage_retain(storage);
     return tensor_new(storage, offset, sizes, strides, ndim, numel, dtype);
 }
 
 ct_tensor *ct_tensor_alloc(const int64_t *sizes, int ndim, ct_dtype dtype, bool zero) {
-    int64_t numel;
-    if (ct_check_sizes(sizes, ndim, &numel) != 0) return NULL;
-    int64_t nbytes;
-    if (__builtin_mul_overflow(numel, (int64_t)ct_dtype_size(dtype), &nbytes)) {
-        ct_error_set(CT_ERR_RUNTIME, "numel: integer multiplication overflow");
-        return NULL;
-    }
+    int64_t nbytes = 0, numel = 0;
+    if (ct_storage_nbytes_contiguous(sizes, ndim, ct_dtype_size(dtype), &nbytes) != 0) return NULL;
+    if (ct_check_sizes(sizes, ndim, &numel) != 0) return NULL; /* cannot overflow now */
     ct_storage *s = ct_storage_new(nbytes, zero);
     if (!s) return NULL;
     return tensor_new(s, 0, sizes, NULL, ndim, numel, dtype);
@@ -335,7 +375,7 @@ int64_t ct_tensor_size(const ct_tensor *t, int64_t dim) {
 
 bool ct_tensor_is_contiguous(const ct_tensor *t) {
     /* TensorImpl::compute_contiguous: size-1 dims are ignored, empty tensors are contiguous */
-    if (!t) return false;
+    if (!t) return null_tensor("ct_tensor_is_contiguous") == 0; /* false, with the error the header promises */
     if (t->numel == 0) return true;
     int64_t expected = 1;
     for (int i = t->ndim - 1; i >= 0; i--) {
@@ -373,7 +413,7 @@ void ct_store_from_double(void *p, ct_dtype dtype, double v) {
     switch (dtype) {
     case CT_FLOAT32: *(float *)p = (float)v; break;
     case CT_FLOAT64: *(double *)p = v; break;
-    case CT_INT64: *(int64_t *)p = (int64_t)v; break;
+    case CT_INT64: *(int64_t *)p = ct_double_to_int64(v); break;
     case CT_BOOL: *(uint8_t *)p = v != 0.0; break;
     case CT_FLOAT16: *(uint16_t *)p = ct_float_to_half((float)v); break;
     case CT_BFLOAT16: *(uint16_t *)p = ct_float_to_bfloat16((float)v); break;

@@ -82,7 +82,20 @@ ct_tensor *ct_tensor_alloc(const int64_t *sizes, int ndim, ct_dtype dtype, bool 
 void ct_contiguous_strides(const int64_t *sizes, int ndim, int64_t *strides);
 /* Validates sizes and computes numel; sets PyTorch's error on a negative size. */
 int ct_check_sizes(const int64_t *sizes, int64_t ndim, int64_t *numel_out);
+/* The dimension count and c10::check_size_nonnegative's check, without the product. */
+int ct_check_sizes_nonnegative(const int64_t *sizes, int64_t ndim);
+/* c10::computeStorageNbytesContiguous: bytes of a contiguous tensor of these sizes, or -1 with
+ * "Storage size calculation overflowed with sizes=[...]" (or the allocator's out-of-memory
+ * error for a size no allocation can have). */
+int ct_storage_nbytes_contiguous(const int64_t *sizes, int64_t ndim, size_t itemsize, int64_t *nbytes);
+/* Sets the CPU allocator's out-of-memory error for a request of nbytes; returns -1. */
+int ct_storage_oom(uint64_t nbytes);
 /* Reads element i (logical order) as double / writes a double into element at byte address. */
+/* (int64_t)v as x86's conversion gives it, which is what PyTorch's casts produce there: NaN and
+ * values out of int64's range become INT64_MIN (C leaves them undefined). */
+static inline int64_t ct_double_to_int64(double v) {
+    return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
+}
 double ct_load_as_double(const void *p, ct_dtype dtype);
 void ct_store_from_double(void *p, ct_dtype dtype, double v);
 /* Pointer to the element with the given logical linear index. */

@@ -8,6 +8,7 @@
 #include "core/tensor_impl.h"
 #include "ctorch/error.h"
 #include "ctorch/trace.h"
+#include "dispatch/call_impl.h"
 #include "dispatch/observe.h"
 #include "dispatch/op_impl.h"
 #include "core/tls.h"
@@ -44,7 +45,8 @@ static inline ct_keyset compute_keyset(const ct_op *op, ct_keyset args_ks, const
 static int call_observed(const ct_op *op, ct_value *args, ct_value *rets);
 static int redispatch_traced(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets);
 
-int ct_call(const ct_op *op, ct_value *args, ct_value *rets) {
+/* ct_call (check.c) is this after checking its arguments against the schema. */
+int ct_dispatch_call(const ct_op *op, ct_value *args, ct_value *rets) {
     ct_tls *tls = &ct_tls_state;
     if (CT_UNLIKELY(tls->observe | ct_global_observe_bits())) return call_observed(op, args, rets);
     ct_keyset ks = compute_keyset(op, extract_keys(op, args), tls);
@@ -52,6 +54,8 @@ int ct_call(const ct_op *op, ct_value *args, ct_value *rets) {
 }
 
 int ct_redispatch(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    if (CT_UNLIKELY(!op || !args || !rets)) /* a caller's mistake, not a NULL dereference */
+        return ct_error_set(CT_ERR_VALUE, "ct_redispatch: %s is NULL", !op ? "op" : !args ? "args" : "rets");
     if (CT_UNLIKELY((ct_tls_state.observe | ct_global_observe_bits()) & CT_OBSERVE_TRACE_ANY))
         return redispatch_traced(op, ks, args, rets);
     return ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);

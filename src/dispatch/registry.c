@@ -497,21 +497,20 @@ int ct_missing_kernel(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
 
 int ct_op_fill_defaults(const ct_op *op, ct_value *args, int n_given) {
     if (!op || (!args && op->nargs > 0)) return ct_error_set(CT_ERR_VALUE, "ct_op_fill_defaults: NULL argument");
-    if (n_given < 0 || n_given > op->nargs)
-        return ct_error_set(CT_ERR_TYPE, "%s() takes %d arguments but %d were given", op->base_name + strlen("aten::"),
-                            op->nargs, n_given);
+    if (n_given < 0) return ct_error_set(CT_ERR_VALUE, "ct_op_fill_defaults: n_given is %d", n_given);
+    /* torch.ops' messages for the same counts (createStackForSchema) */
+    if (n_given > op->nargs)
+        return ct_error_set(CT_ERR_RUNTIME, "%s() expected at most %d argument(s) but received %d argument(s). Declaration: %s",
+                            op->base_name, op->nargs, n_given, op->schema);
     for (int i = n_given; i < op->nargs; i++) {
         const ct_arg *a = &op->args[i];
         if (a->has_default) {
             args[i] = a->default_value;
-        } else if (a->optional) {
-            /* an optional argument without a default (e.g. Generator? generator) is required
-             * in Python, but None is its natural value from C */
-            args[i] = ct_none();
         } else {
-            const char *base = strchr(op->base_name, ':');
-            return ct_error_set(CT_ERR_TYPE, "%s() missing required argument '%s' (pos %d)", base ? base + 2 : op->base_name,
-                                a->name, i + 1);
+            /* also an optional argument without a default (int[1]? dim of sum.dim_IntList):
+             * torch.ops wants it given, if only as None */
+            return ct_error_set(CT_ERR_RUNTIME, "%s() is missing value for argument '%s'. Declaration: %s", op->base_name,
+                                a->name, op->schema);
         }
     }
     return 0;

@@ -42,10 +42,11 @@ typedef struct writer {
     size_t cap, len;
     uint64_t next_hop;
     int err_no; /* the first failed write's errno, 0 if none */
+    uint64_t lost; /* records that could not be built (out of memory) */
     ct_trace_file_stats st;
 } writer;
 
-static writer W = {PTHREAD_MUTEX_INITIALIZER, false, NULL, NULL, NULL, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0}};
+static writer W = {PTHREAD_MUTEX_INITIALIZER, false, NULL, NULL, NULL, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0}};
 static atomic_llong origin_ns; /* the monotonic clock when the file was opened */
 static atomic_ullong next_tensor_id;
 
@@ -57,6 +58,15 @@ typedef struct thread_state {
     long tid;            /* 0 until first asked */
 } thread_state;
 static _Thread_local thread_state ts;
+
+/* Note [A record whole or lost]
+ *   A record is a cJSON tree; when memory runs out while it is built, a member would be
+ *   missing from the line written. Every member goes in through ADD (ct_json_add), which
+ *   notes a failure in tree_bad; emit_object then counts the record as lost instead of
+ *   writing it, and ct_trace_file_close reports lost records as an error: the file is complete
+ *   or the program is told it is not. */
+static _Thread_local bool tree_bad;
+#define ADD(obj, key, item) (tree_bad |= !ct_json_add((obj), (key), (item)))
 
 static int64_t now_ns(void) {
     struct timespec t;
@@ -136,9 +146,16 @@ static void append_locked(const char *head, size_t hn, const char *body, size_t 
 /* Writes one record whose members after "type" (and "i" for a hop) are in obj: the text
  * ct_json_dumps makes of obj, with the leading members spliced in after its "{". */
 static void emit_object(const char *type, bool numbered, cJSON *obj) {
-    char *s = ct_json_dumps(obj, -1);
+    bool bad = tree_bad || !obj;
+    tree_bad = false;
+    char *s = bad ? NULL : ct_json_dumps(obj, -1);
     cJSON_Delete(obj);
-    if (!s) return; /* out of memory: the record is lost, the program runs on */
+    if (!s) { /* out of memory: the record is lost (Note [A record whole or lost]) */
+        pthread_mutex_lock(&W.mu);
+        if (W.open) W.lost++;
+        pthread_mutex_unlock(&W.mu);
+        return;
+    }
     const char *body = s + 1; /* after "{" */
     bool empty = strcmp(s, "{}") == 0;
     pthread_mutex_lock(&W.mu);
@@ -160,17 +177,17 @@ static void emit_object(const char *type, bool numbered, cJSON *obj) {
 static void add_keyset(cJSON *o, const char *name, ct_keyset ks) {
     char buf[1024];
     ct_keyset_format(ks, buf, sizeof buf);
-    cJSON_AddStringToObject(o, name, buf);
+    ADD(o, name, cJSON_CreateString(buf));
 }
 
 static void add_int(cJSON *o, const char *name, int64_t v) {
     /* cJSON numbers are doubles: integers beyond 2^53 go in as raw JSON text */
     if (v > -9007199254740992LL && v < 9007199254740992LL) {
-        cJSON_AddNumberToObject(o, name, (double)v);
+        ADD(o, name, cJSON_CreateNumber((double)v));
     } else {
         char t[24];
         snprintf(t, sizeof t, "%" PRId64, v);
-        cJSON_AddRawToObject(o, name, t);
+        ADD(o, name, cJSON_CreateRaw(t));
     }
 }
 
@@ -191,7 +208,7 @@ static cJSON *double_item(double d) {
 
 static cJSON *int_list(const int64_t *v, int64_t n) {
     cJSON *a = cJSON_CreateArray();
-    for (int64_t i = 0; a && i < n; i++) cJSON_AddItemToArray(a, int_item(v[i]));
+    for (int64_t i = 0; a && i < n; i++) ADD(a, NULL, int_item(v[i]));
     return a;
 }
 
@@ -243,9 +260,9 @@ static cJSON *scalar_item(const ct_arg *a, const ct_value *v) {
 
 static void tensor_fields(cJSON *o, ct_tensor *t) {
     add_keyset(o, "keys", t->keys);
-    cJSON_AddStringToObject(o, "dtype", dtype_name(t->dtype));
-    cJSON_AddItemToObject(o, "shape", int_list(t->sizes, t->ndim));
-    cJSON_AddItemToObject(o, "stride", int_list(t->strides, t->ndim));
+    ADD(o, "dtype", cJSON_CreateString(dtype_name(t->dtype)));
+    ADD(o, "shape", int_list(t->sizes, t->ndim));
+    ADD(o, "stride", int_list(t->strides, t->ndim));
     add_int(o, "id", (int64_t)tensor_id(t));
 }
 
@@ -255,31 +272,39 @@ static cJSON *args_array(const ct_op *op, const ct_value *args) {
         const ct_arg *a = &op->args[i];
         const ct_value *v = &args[i];
         cJSON *o = cJSON_CreateObject();
-        if (!o) break;
-        cJSON_AddStringToObject(o, "name", a->name);
+        if (!o) {
+            tree_bad = true;
+            break;
+        }
+        ADD(o, "name", cJSON_CreateString(a->name));
         if (v->tag == CT_TAG_TENSOR && v->u.t) {
             tensor_fields(o, v->u.t);
         } else if (v->tag == CT_TAG_TENSORLIST) {
             /* a Tensor[]: the union of its tensors' key sets (what dispatch sees) and each tensor */
             ct_keyset ks = 0;
-            cJSON *items = cJSON_AddArrayToObject(o, "tensors");
+            cJSON *items = cJSON_CreateArray();
+            ADD(o, "tensors", items);
+            if (tree_bad) items = NULL;
             for (int64_t k = 0; k < v->u.tlist.len; k++) {
                 ct_tensor *t = v->u.tlist.items[k];
-                cJSON *e = cJSON_CreateObject();
-                if (!e) break;
+                cJSON *e = items ? cJSON_CreateObject() : NULL;
+                if (!e) {
+                    tree_bad = true;
+                    break;
+                }
                 ks |= t->keys;
                 tensor_fields(e, t);
-                cJSON_AddItemToArray(items, e);
+                ADD(items, NULL, e);
             }
             add_keyset(o, "keys", ks);
         } else if (v->tag == CT_TAG_GENERATOR) {
             /* CPUGeneratorImpl carries DispatchKeySet(CPU) (see extract_keys in call.c) */
             add_keyset(o, "keys", CT_FUNCTIONALITY_BIT(CT_KEY_Dense) | CT_BACKEND_BIT(CT_BACKEND_CPU));
-            cJSON_AddItemToObject(o, "value", scalar_item(a, v));
+            ADD(o, "value", scalar_item(a, v));
         } else {
-            cJSON_AddItemToObject(o, "value", scalar_item(a, v));
+            ADD(o, "value", scalar_item(a, v));
         }
-        cJSON_AddItemToArray(arr, o);
+        ADD(arr, NULL, o);
     }
     return arr;
 }
@@ -289,16 +314,19 @@ static void write_hop(const ct_dispatch_record *r, const ct_value *args, const c
     int64_t t = now_ns() - atomic_load_explicit(&origin_ns, memory_order_relaxed);
     const ct_op *op = r->op;
     cJSON *o = cJSON_CreateObject();
-    if (!o) return;
+    if (!o) {
+        emit_object("hop", true, NULL); /* counted as lost */
+        return;
+    }
     bool call = r->kind == CT_HOP_CALL;
-    cJSON_AddStringToObject(o, "hop", hop);
-    cJSON_AddNumberToObject(o, "depth", r->depth);
-    cJSON_AddStringToObject(o, "op", op->base_name);
-    cJSON_AddStringToObject(o, "overload", *op->overload ? op->overload : "default");
-    cJSON_AddStringToObject(o, "key", ct_key_name(r->key));
-    cJSON_AddStringToObject(o, "kernel", ct_slot_kind_name(r->slot));
-    cJSON_AddStringToObject(o, "where", r->where ? r->where : "");
-    cJSON_AddItemToObject(o, "args", args_array(op, args));
+    ADD(o, "hop", cJSON_CreateString(hop));
+    ADD(o, "depth", cJSON_CreateNumber(r->depth));
+    ADD(o, "op", cJSON_CreateString(op->base_name));
+    ADD(o, "overload", cJSON_CreateString(*op->overload ? op->overload : "default"));
+    ADD(o, "key", cJSON_CreateString(ct_key_name(r->key)));
+    ADD(o, "kernel", cJSON_CreateString(ct_slot_kind_name(r->slot)));
+    ADD(o, "where", cJSON_CreateString(r->where ? r->where : ""));
+    ADD(o, "args", args_array(op, args));
     if (call) {
         add_keyset(o, "tls_included", r->tls_included);
         add_keyset(o, "tls_excluded", r->tls_excluded);
@@ -306,15 +334,15 @@ static void write_hop(const ct_dispatch_record *r, const ct_value *args, const c
     add_keyset(o, "merged", r->merged);
     add_keyset(o, "dispatch", r->dispatch);
     bool grad = !ct_tls_state.grad_disabled;
-    cJSON_AddBoolToObject(o, "grad_enabled", grad);
+    ADD(o, "grad_enabled", cJSON_CreateBool(grad));
     /* sequenceNumberForRunningRecordFunction: a call that autograd keys take part in, with
      * grad mode on, carries the number the node it creates will get */
     if (call && grad && (r->dispatch & CT_AUTOGRAD_KEYSET)) add_int(o, "seq", (int64_t)ct_tls_state.sequence_nr);
     if (ts.node) {
-        cJSON_AddStringToObject(o, "node", ts.node);
+        ADD(o, "node", cJSON_CreateString(ts.node));
         if (ts.node_has_seq) add_int(o, "backward_of", (int64_t)ts.node_seq);
     }
-    if (ts.phase[0]) cJSON_AddStringToObject(o, "phase", ts.phase);
+    if (ts.phase[0]) ADD(o, "phase", cJSON_CreateString(ts.phase));
     add_int(o, "thread", thread_id());
     add_int(o, "t_ns", t);
     emit_object("hop", true, o);
@@ -340,10 +368,13 @@ void ct_trace_file_direct(const ct_op *op, const ct_value *args, ct_dispatch_key
 /* torch.manual_seed while a trace file is open: a seed record where it happened */
 static void seed_observer(uint64_t seed) {
     cJSON *o = cJSON_CreateObject();
-    if (!o) return;
+    if (!o) {
+        emit_object("seed", false, NULL); /* counted as lost */
+        return;
+    }
     char t[24];
     snprintf(t, sizeof t, "%" PRIu64, seed);
-    cJSON_AddRawToObject(o, "seed", t);
+    ADD(o, "seed", cJSON_CreateRaw(t));
     add_int(o, "thread", thread_id());
     add_int(o, "t_ns", now_ns() - atomic_load_explicit(&origin_ns, memory_order_relaxed));
     emit_object("seed", false, o);
@@ -363,36 +394,38 @@ static char *command_line(void) {
     for (size_t i = 0; i < n; i++)
         if (buf[i] == '\0') buf[i] = ' ';
     buf[n] = '\0';
-    return ct_strdup(buf);
+    char *copy = ct_strdup(buf);
+    if (!copy) tree_bad = true; /* the header would say "program": null */
+    return copy;
 }
 
 static cJSON *header(const ct_trace_file_options *opts) {
     cJSON *h = cJSON_CreateObject();
     if (!h) return NULL;
-    cJSON_AddStringToObject(h, "schema", CT_TRACE_SCHEMA);
-    cJSON_AddNumberToObject(h, "version", CT_TRACE_SCHEMA_VERSION);
-    cJSON_AddStringToObject(h, "recorder", "ctorch");
-    cJSON_AddStringToObject(h, "view", "dispatcher");
-    cJSON_AddStringToObject(h, "ctorch_version", CTORCH_VERSION_STRING);
-    cJSON_AddStringToObject(h, "pytorch_version", CTORCH_PYTORCH_VERSION);
+    ADD(h, "schema", cJSON_CreateString(CT_TRACE_SCHEMA));
+    ADD(h, "version", cJSON_CreateNumber(CT_TRACE_SCHEMA_VERSION));
+    ADD(h, "recorder", cJSON_CreateString("ctorch"));
+    ADD(h, "view", cJSON_CreateString("dispatcher"));
+    ADD(h, "ctorch_version", cJSON_CreateString(CTORCH_VERSION_STRING));
+    ADD(h, "pytorch_version", cJSON_CreateString(CTORCH_PYTORCH_VERSION));
     if (opts && opts->has_seed) {
         char t[24];
         snprintf(t, sizeof t, "%" PRIu64, opts->seed);
-        cJSON_AddRawToObject(h, "seed", t);
+        ADD(h, "seed", cJSON_CreateRaw(t));
     } else {
-        cJSON_AddNullToObject(h, "seed");
+        ADD(h, "seed", cJSON_CreateNull());
     }
     char *cmd = opts && opts->program ? NULL : command_line();
     const char *program = opts && opts->program ? opts->program : cmd;
-    if (program) cJSON_AddStringToObject(h, "program", program);
-    else cJSON_AddNullToObject(h, "program");
+    if (program) ADD(h, "program", cJSON_CreateString(program));
+    else ADD(h, "program", cJSON_CreateNull());
     ct_free(cmd);
     char when[32];
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    cJSON_AddStringToObject(h, "started_utc", when);
+    ADD(h, "started_utc", cJSON_CreateString(when));
     return h;
 }
 
@@ -412,7 +445,9 @@ int ct_trace_file_open(const char *path, const ct_trace_file_options *opts) {
     char *buf = ct_malloc(cap);
     char *p = ct_strdup(path);
     cJSON *h = header(opts);
-    if (!buf || !p || !h) {
+    bool h_bad = tree_bad;
+    tree_bad = false;
+    if (!buf || !p || !h || h_bad) {
         ct_free(buf);
         ct_free(p);
         cJSON_Delete(h);
@@ -443,6 +478,7 @@ int ct_trace_file_open(const char *path, const ct_trace_file_options *opts) {
     W.len = 0;
     W.next_hop = 0;
     W.err_no = 0;
+    W.lost = 0;
     memset(&W.st, 0, sizeof W.st);
     W.st.buffer_bytes = cap;
     atomic_store(&origin_ns, now_ns());
@@ -465,6 +501,7 @@ int ct_trace_file_close(void) {
     flush_locked();
     if (fclose(W.f) != 0 && !W.err_no) W.err_no = errno ? errno : EIO;
     int e = W.err_no;
+    uint64_t lost = W.lost;
     char *path = W.path;
     atomic_store_explicit(&W.open, false, memory_order_release);
     ct_free(W.buf);
@@ -475,6 +512,9 @@ int ct_trace_file_close(void) {
     pthread_mutex_unlock(&W.mu);
     int rc = 0;
     if (e) rc = ct_error_set(CT_ERR_IO, "[Errno %d] %s: '%s'", e, strerror(e), path);
+    else if (lost)
+        rc = ct_error_set(CT_ERR_NOMEM, "ct_trace_file_close: %llu records could not be recorded (out of memory): '%s' is incomplete",
+                          (unsigned long long)lost, path);
     ct_free(path);
     return rc;
 }

@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch/call_impl.h"
 #include "core/alloc.h"
 #include "ctorch/error.h"
 #include "ctorch/mode.h"
 #include "dispatch/op_impl.h"
+#include "modes/modes_impl.h"
 #include "util/grow.h"
 
 /* ---- a growable list of borrowed strings ---- */
@@ -25,6 +27,15 @@ static int strlist_push(strlist *l, const char *s) {
 
 /* ---- op logger ---- */
 
+static int logger_handler(void *ud, const ct_op *op, ct_value *args, ct_value *rets);
+static int function_logger_handler(void *ud, const ct_function *f, ct_value *args, ct_value *rets);
+static int counter_handler(void *ud, const ct_op *op, ct_value *args, ct_value *rets);
+
+/* Note [A mode object that is still entered]
+ *   Popping a built-in mode checks that it is this thread's innermost mode, and freeing one
+ *   that is still on this thread's mode stack is refused (the error is set and the object
+ *   stays valid, to be popped and freed), since the stack would otherwise call a handler with
+ *   freed data. The objects are for one thread at a time. */
 struct ct_op_logger {
     strlist log; /* op python names live as long as the ops: no copies needed */
     bool pushed;
@@ -35,6 +46,11 @@ ct_op_logger *ct_op_logger_new(void) { return ct_calloc(1, sizeof(ct_op_logger))
 
 void ct_op_logger_free(ct_op_logger *l) {
     if (!l) return;
+    if (ct_dispatch_mode_is_active(logger_handler, l)) {
+        ct_error_set(CT_ERR_RUNTIME, "ct_op_logger_free: the logger is still an active dispatch mode; pop it first (it was "
+                                     "not freed)");
+        return;
+    }
     ct_free((void *)l->log.v);
     ct_free(l);
 }
@@ -42,7 +58,7 @@ void ct_op_logger_free(ct_op_logger *l) {
 static int logger_handler(void *ud, const ct_op *op, ct_value *args, ct_value *rets) {
     ct_op_logger *l = ud;
     if (strlist_push(&l->log, op->python_name) != 0) return -1;
-    return ct_call(op, args, rets);
+    return ct_dispatch_call(op, args, rets);
 }
 
 int ct_op_logger_push(ct_op_logger *l) {
@@ -56,7 +72,8 @@ int ct_op_logger_push(ct_op_logger *l) {
 
 int ct_op_logger_pop(ct_op_logger *l) {
     if (!l) return ct_error_set(CT_ERR_VALUE, "ct_op_logger_pop: logger is NULL");
-    if (ct_dispatch_mode_pop(l->handle) != 0) return -1;
+    if (!l->handle) return ct_error_set(CT_ERR_RUNTIME, "ct_op_logger_pop: it is not an active dispatch mode on this thread");
+    if (ct_dispatch_mode_pop(l->handle) != 0) return -1; /* not the innermost: nothing is popped */
     l->handle = 0;
     return 0;
 }
@@ -104,6 +121,11 @@ ct_function_logger *ct_function_logger_new(void) { return ct_calloc(1, sizeof(ct
 
 void ct_function_logger_free(ct_function_logger *l) {
     if (!l) return;
+    if (ct_function_mode_is_active(function_logger_handler, l)) {
+        ct_error_set(CT_ERR_RUNTIME, "ct_function_logger_free: the logger is still an active function mode; pop it first "
+                                     "(it was not freed)");
+        return;
+    }
     ct_free((void *)l->log.v);
     ct_free(l);
 }
@@ -121,7 +143,7 @@ int ct_function_logger_push(ct_function_logger *l) {
 
 int ct_function_logger_pop(ct_function_logger *l) {
     if (!l) return ct_error_set(CT_ERR_VALUE, "ct_function_logger_pop: logger is NULL");
-    return ct_function_mode_pop();
+    return ct_function_mode_pop_checked(function_logger_handler, l, "ct_function_logger_pop");
 }
 
 size_t ct_function_logger_count(const ct_function_logger *l) { return l ? l->log.n : 0; }
@@ -160,6 +182,11 @@ ct_op_counter *ct_op_counter_new(void) {
 
 void ct_op_counter_free(ct_op_counter *c) {
     if (!c) return;
+    if (ct_dispatch_mode_is_active(counter_handler, c)) {
+        ct_error_set(CT_ERR_RUNTIME, "ct_op_counter_free: the counter is still an active dispatch mode; pop it first (it "
+                                     "was not freed)");
+        return;
+    }
     for (size_t i = 0; i < c->n; i++) {
         ct_free(c->phases[i].name);
         ct_free(c->phases[i].e);
@@ -203,7 +230,7 @@ static int counter_handler(void *ud, const ct_op *op, ct_value *args, ct_value *
         p->n++;
     }
     p->e[i].count++;
-    return ct_call(op, args, rets);
+    return ct_dispatch_call(op, args, rets);
 }
 
 int ct_op_counter_push(ct_op_counter *c) {
@@ -217,7 +244,8 @@ int ct_op_counter_push(ct_op_counter *c) {
 
 int ct_op_counter_pop(ct_op_counter *c) {
     if (!c) return ct_error_set(CT_ERR_VALUE, "ct_op_counter_pop: counter is NULL");
-    if (ct_dispatch_mode_pop(c->handle) != 0) return -1;
+    if (!c->handle) return ct_error_set(CT_ERR_RUNTIME, "ct_op_counter_pop: it is not an active dispatch mode on this thread");
+    if (ct_dispatch_mode_pop(c->handle) != 0) return -1; /* not the innermost: nothing is popped */
     c->handle = 0;
     return 0;
 }

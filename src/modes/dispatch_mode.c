@@ -2,8 +2,10 @@
  * (c10/core/impl/TorchDispatchModeTLS.cpp, aten/src/ATen/core/PythonFallbackKernel.cpp,
  * torch/csrc/utils/python_arg_parser.cpp dispatch_on_mode). */
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
+#include "core/error_impl.h"
 #include "ctorch/error.h"
 
 #include "dispatch/op_impl.h"
@@ -73,13 +75,32 @@ int ct_dispatch_mode_pop(int handle) {
 
 int ct_dispatch_mode_stack_len(void) { return modes.len; }
 
+bool ct_dispatch_mode_is_active(ct_dispatch_mode_fn fn, void *ud) {
+    for (int i = 0; i < modes.len; i++)
+        if (modes.stack[i].fn == fn && modes.stack[i].ud == ud) return true;
+    return false;
+}
+
 int ct_dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets) {
     /* StashTorchDispatchModeGuard: the mode is popped while its own handler runs */
     mode_entry m = stack_pop();
+    uint64_t errors = ct_error_serial();
     int rc = m.fn(m.ud, op, args, rets);
     stack_push(m);
-    if (rc != 0) ct_values_release(rets, op->nrets);
-    return rc;
+    if (rc != 0) {
+        ct_values_release(rets, op->nrets);
+        /* Note [A handler that fails without an error]: -1 without an error is C's way of
+         * returning NotImplemented; say so as PyTorch does, naming the handler, rather than
+         * failing with no message */
+        if (ct_error_serial() == errors)
+            ct_error_set(CT_ERR_TYPE,
+                         "Multiple dispatch failed for 'torch._ops.%s'; all __torch_dispatch__ handlers returned "
+                         "NotImplemented:\n\n  - mode object <dispatch mode handler %p, data %p>\n\n(the handler returned "
+                         "-1 without setting an error)",
+                         op->python_name, (void *)(uintptr_t)m.fn, m.ud);
+        return -1;
+    }
+    return 0;
 }
 
 int ct_k_python_tls_snapshot_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {

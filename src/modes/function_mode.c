@@ -1,8 +1,11 @@
 /* Function modes (TorchFunctionMode): public calls are offered to the top function mode,
  * popped while its handler runs, before anything is dispatched
  * (torch/csrc/utils/python_arg_parser.cpp, handle_torch_function). */
+#include <stdint.h>
 #include <string.h>
 
+#include "core/error_impl.h"
+#include "dispatch/call_impl.h"
 #include "dispatch/op_impl.h"
 #include "core/tls.h"
 #include "modes/function_impl.h"
@@ -37,25 +40,59 @@ int ct_function_mode_pop(void) {
     return 0;
 }
 
+bool ct_function_mode_is_active(ct_function_mode_fn fn, void *ud) {
+    for (int i = 0; i < fmodes.len; i++)
+        if (fmodes.stack[i].fn == fn && fmodes.stack[i].ud == ud) return true;
+    return false;
+}
+
+int ct_function_mode_pop_checked(ct_function_mode_fn fn, void *ud, const char *who) {
+    for (int i = fmodes.len - 1; i >= 0; i--) {
+        if (fmodes.stack[i].fn != fn || fmodes.stack[i].ud != ud) continue;
+        if (i != fmodes.len - 1)
+            return ct_error_set(CT_ERR_RUNTIME,
+                                "%s: it is not the innermost function mode (%d entered after it are still active); exit "
+                                "modes in the reverse order of entering them",
+                                who, fmodes.len - 1 - i);
+        return ct_function_mode_pop();
+    }
+    return ct_error_set(CT_ERR_RUNTIME, "%s: it is not an active function mode on this thread", who);
+}
+
 const char *ct_function_name(const ct_function *f) { return f ? f->name : ""; }
 int ct_function_num_args(const ct_function *f) { return f ? f->nargs : 0; }
 int ct_function_num_returns(const ct_function *f) { return f ? f->nrets : 0; }
 
+/* The values come from a public call (a typed wrapper) or are the ones a handler received:
+ * they are not checked again (Note [Checked and unchecked calls] in dispatch/check.c). */
 static int run_impl(const ct_function *f, ct_value *args, ct_value *rets) {
-    if (f->op) return ct_call(f->op, args, rets);
+    if (f->op) return ct_dispatch_call(f->op, args, rets);
     return f->impl(args, rets);
 }
 
 int ct_function_call(const ct_function *f, ct_value *args, ct_value *rets) {
     if (!f) return ct_error_set(CT_ERR_VALUE, "ct_function_call: function is NULL");
+    if ((!args && f->nargs > 0) || (!rets && f->nrets > 0))
+        return ct_error_set(CT_ERR_VALUE, "ct_function_call: %s is NULL", !args && f->nargs > 0 ? "args" : "rets");
     if (fmodes.len == 0) return run_impl(f, args, rets);
     /* dispatch_on_mode for torch functions: pop the mode while its handler runs */
     fmode_entry m = fmodes.stack[fmodes.len - 1];
     ct_function_mode_pop();
+    uint64_t errors = ct_error_serial();
     int rc = m.fn(m.ud, f, args, rets);
     ct_function_mode_push(m.fn, m.ud);
-    if (rc != 0) ct_values_release(rets, f->nrets);
-    return rc;
+    if (rc != 0) {
+        ct_values_release(rets, f->nrets);
+        /* Note [A handler that fails without an error] in dispatch_mode.c */
+        if (ct_error_serial() == errors)
+            ct_error_set(CT_ERR_TYPE,
+                         "Multiple dispatch failed for 'torch.%s'; all __torch_function__ handlers returned "
+                         "NotImplemented:\n\n  - mode object <function mode handler %p, data %p>\n\n(the handler returned "
+                         "-1 without setting an error)",
+                         f->name, (void *)(uintptr_t)m.fn, m.ud);
+        return -1;
+    }
+    return 0;
 }
 
 /* Note [Function descriptors of operators]

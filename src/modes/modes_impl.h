@@ -20,5 +20,13 @@ CT_KERNEL(ct_k_python_dispatcher_fallback);
 int ct_python_detach(ct_tensor *t, ct_tensor **out);
 /* Runs op on the top dispatch mode, popped while its handler runs (dispatch_on_mode). */
 int ct_dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets);
+/* Pops the function mode (fn, ud) when it is the innermost one on this thread's stack;
+ * otherwise fails, naming `who` ("ct_function_logger_pop"), and pops nothing: exiting a mode
+ * that is not the innermost would leave the ones above it running with the wrong mode beneath
+ * (dispatch modes do this with the handle ct_dispatch_mode_push returned). */
+int ct_function_mode_pop_checked(ct_function_mode_fn fn, void *ud, const char *who);
+/* Whether the mode (fn, ud) is on this thread's dispatch / function mode stack. */
+bool ct_dispatch_mode_is_active(ct_dispatch_mode_fn fn, void *ud);
+bool ct_function_mode_is_active(ct_function_mode_fn fn, void *ud);
 
 #endif

@@ -1,4 +1,5 @@
 /* torch.nn.functional losses, public functions seen by function modes under their Python names. */
+#include "dispatch/call_impl.h"
 #include "ctorch/error.h"
 #include "ctorch/nn.h"
 #include "ctorch/ops_generated.h"
@@ -9,7 +10,7 @@
 /* F.cross_entropy(input, target, weight, size_average, ignore_index, reduce, reduction,
  * label_smoothing) -> torch._C._nn.cross_entropy_loss(...) */
 static int cross_entropy_impl(ct_value *args, ct_value *rets) {
-    return ct_call(ct_builtin(CT_OPID_cross_entropy_loss), args, rets);
+    return ct_dispatch_call(ct_builtin(CT_OPID_cross_entropy_loss), args, rets);
 }
 
 static const ct_function cross_entropy_fn = {"cross_entropy", NULL, cross_entropy_impl, 6, 1};

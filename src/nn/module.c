@@ -21,12 +21,13 @@
 
 /* ---- torch.nn.init ---- */
 
-/* Both run under no_grad, as PyTorch's init functions do. */
-int ct_nn_init_uniform_(ct_tensor *t, double low, double high) {
+/* Both run under no_grad, as PyTorch's init functions do, drawing from gen (their generator=
+ * argument; NULL is the default generator). */
+static int init_uniform(ct_tensor *t, double low, double high, ct_generator *gen) {
     if (!t) return ct_error_set(CT_ERR_VALUE, "uniform_: tensor is NULL");
     ct_grad_mode_guard g;
     ct_no_grad_enter(&g);
-    int rc = ct_uniform_(t, low, high, NULL);
+    int rc = ct_uniform_(t, low, high, gen);
     ct_grad_mode_exit(&g);
     return rc;
 }
@@ -40,7 +41,7 @@ int ct_nn_init_normal_(ct_tensor *t, double mean, double std) {
     return rc;
 }
 
-int ct_nn_init_kaiming_uniform_(ct_tensor *t, double a) {
+static int init_kaiming_uniform(ct_tensor *t, double a, ct_generator *gen) {
     if (!t) return ct_error_set(CT_ERR_VALUE, "kaiming_uniform_: tensor is NULL");
     if (ct_tensor_numel(t) == 0) return 0; /* "Initializing zero-element tensors is a no-op" */
     int nd = ct_tensor_ndim(t);
@@ -54,8 +55,11 @@ int ct_nn_init_kaiming_uniform_(ct_tensor *t, double a) {
     double gain = sqrt(2.0 / (1.0 + a * a)); /* calculate_gain("leaky_relu", a) */
     double std = gain / sqrt(fan_in);
     double bound = sqrt(3.0) * std;
-    return ct_nn_init_uniform_(t, -bound, bound);
+    return init_uniform(t, -bound, bound, gen);
 }
+
+int ct_nn_init_uniform_(ct_tensor *t, double low, double high) { return init_uniform(t, low, high, NULL); }
+int ct_nn_init_kaiming_uniform_(ct_tensor *t, double a) { return init_kaiming_uniform(t, a, NULL); }
 
 /* ---- the tree ---- */
 
@@ -217,6 +221,10 @@ void ct_module_free(ct_module *m) {
 static ct_tensor *new_param(const int64_t *sizes, int n) { return ct_empty(sizes, n, CT_DTYPE_UNDEFINED, CT_MEMORY_FORMAT_NONE); }
 
 ct_module *ct_nn_linear(int64_t in_features, int64_t out_features, bool bias) {
+    return ct_nn_linear_generator(in_features, out_features, bias, NULL);
+}
+
+ct_module *ct_nn_linear_generator(int64_t in_features, int64_t out_features, bool bias, ct_generator *gen) {
     if (in_features < 0 || out_features < 0) {
         ct_error_set(CT_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: [%lld, %lld]",
                      (long long)(out_features < 0 ? out_features : in_features), (long long)out_features,
@@ -232,10 +240,10 @@ ct_module *ct_nn_linear(int64_t in_features, int64_t out_features, bool bias) {
     ct_tensor *w = new_param(ws, 2), *b = bias ? new_param(&out_features, 1) : NULL;
     int rc = w && (!bias || b) ? 0 : -1;
     /* reset_parameters: kaiming_uniform_(weight, a=sqrt(5)), then the bias from U(-1/sqrt(fan_in), 1/sqrt(fan_in)) */
-    if (rc == 0) rc = ct_nn_init_kaiming_uniform_(w, sqrt(5.0));
+    if (rc == 0) rc = init_kaiming_uniform(w, sqrt(5.0), gen);
     if (rc == 0 && bias) {
         double bound = in_features > 0 ? 1.0 / sqrt((double)in_features) : 0.0;
-        rc = ct_nn_init_uniform_(b, -bound, bound);
+        rc = init_uniform(b, -bound, bound, gen);
     }
     if (rc == 0) rc = ct_tensor_set_requires_grad(w, true);
     if (rc == 0 && bias) rc = ct_tensor_set_requires_grad(b, true);

@@ -3,8 +3,9 @@
 #define CT_API_CALL_H
 
 #include "ctorch/error.h"
-#include "ops/builtin.h"
 #include "core/tls.h"
+#include "dispatch/call_impl.h"
+#include "ops/builtin.h"
 
 /* Public calls are seen by function modes first (like TorchFunctionMode), then dispatched. The
  * modes install the call at start-up; a function mode can only be active after
@@ -17,7 +18,7 @@ extern ct_api_hooks ct_api_call_hooks; /* written once, at start-up (src/ops/bui
 static inline int ct_api_call(ct_opid id, ct_value *args, ct_value *rets) {
     const ct_op *op = ct_builtin(id);
     if (__builtin_expect(ct_tls_state.function_modes != 0, 0)) return ct_api_call_hooks.function_mode_call(op, args, rets);
-    return ct_call(op, args, rets);
+    return ct_dispatch_call(op, args, rets); /* unchecked: the wrapper built args from typed parameters */
 }
 
 static inline ct_tensor *ct_api_take_tensor(ct_value *r) {

@@ -29,6 +29,24 @@ int ct_check_dtype_arg(ct_dtype d, const char *op_name) {
     return 0;
 }
 
+/* c10::MemoryFormat: Contiguous 0, Preserve 1, ChannelsLast 2, ChannelsLast3d 3. The channels-
+ * last formats need a 4-D (5-D) tensor, as empty_cpu's get_channels_last_strides_2d/3d check,
+ * and ctorch does not lay tensors out that way at all. The rank is the first argument's: a
+ * tensor (empty_like, clone) or a size list (empty). */
+static int check_memory_format(const ct_op *op, const ct_value *args, int64_t mf) {
+    if (mf == CT_CONTIGUOUS_FORMAT || mf == CT_PRESERVE_FORMAT) return 0;
+    if (mf == 2 || mf == 3) {
+        int64_t rank = op->nargs > 0 && args[0].tag == CT_TAG_TENSOR    ? ct_tensor_ndim(args[0].u.t)
+                       : op->nargs > 0 && args[0].tag == CT_TAG_INTLIST ? args[0].u.list.len
+                                                                         : -1;
+        if (mf == 2 && rank != 4) return ct_error_set(CT_ERR_RUNTIME, "required rank 4 tensor to use channels_last format");
+        if (mf == 3 && rank != 5) return ct_error_set(CT_ERR_RUNTIME, "required rank 5 tensor to use channels_last_3d format");
+        return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "%s: ctorch supports only the contiguous and preserve memory formats",
+                            op->name);
+    }
+    return ct_error_set(CT_ERR_RUNTIME, "%s: %lld is not a memory format (0 to 3)", op->name, (long long)mf);
+}
+
 int ct_check_options(const ct_op *op, const ct_value *args) {
     for (int i = 0; i < op->nargs; i++) {
         const ct_value *v = &args[i];
@@ -42,6 +60,14 @@ int ct_check_options(const ct_op *op, const ct_value *args) {
             break;
         case CT_TY_SCALARTYPE:
             if (ct_check_dtype_arg((ct_dtype)v->u.i, op->name) != 0) return -1;
+            break;
+        case CT_TY_MEMFMT:
+            if (check_memory_format(op, args, v->u.i) != 0) return -1;
+            break;
+        case CT_TY_BOOL:
+            /* at::detail::empty_cpu asks the accelerator hooks for a pinned-memory allocator */
+            if (v->tag == CT_TAG_BOOL && v->u.b && strcmp(op->args[i].name, "pin_memory") == 0)
+                return ct_error_set(CT_ERR_RUNTIME, "Need to provide pin_memory allocator to use pin memory.");
             break;
         default: break;
         }

@@ -70,7 +70,10 @@ static size_t raw_size(const ct_value *in, int n) {
 void ct_prof_record_inputs(ct_prof_thread *t, ct_prof_raw *e, const ct_value *in, int n) {
     size_t sz = raw_size(in, n);
     unsigned char *w = ct_prof_arena_take(t, sz ? sz : 1);
-    if (!w) return; /* out of memory: the event keeps no shapes */
+    if (!w) { /* out of memory: the recording is incomplete (ct_profiler_stop says so) */
+        atomic_fetch_add_explicit(&t->lost, 1, memory_order_relaxed);
+        return;
+    }
     e->inputs = w;
     e->inputs_len = (uint32_t)sz;
     e->has_inputs = true;
@@ -238,7 +241,15 @@ static int format_raw(ct_prof_event *e) {
     e->input_types = ct_sb_finish(&types);
     e->input_strides = ct_sb_finish(&strides);
     e->concrete_inputs = ct_sb_finish(&concrete);
-    if (!e->input_shapes || !e->input_types || !e->input_strides || !e->concrete_inputs) return -1;
+    if (!e->input_shapes || !e->input_types || !e->input_strides || !e->concrete_inputs) {
+        /* all four or none: a later report formats them again from the start */
+        char **all[4] = {&e->input_shapes, &e->input_types, &e->input_strides, &e->concrete_inputs};
+        for (int i = 0; i < 4; i++) {
+            ct_free(*all[i]);
+            *all[i] = NULL;
+        }
+        return -1;
+    }
     return 0;
 }
 

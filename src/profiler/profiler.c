@@ -56,6 +56,19 @@ ct_profiler *ct_profiler_start(bool record_shapes) {
     return ct_profiler_start_config(&c);
 }
 
+/* ranges or inputs lost to a memory failure, over every recording thread */
+static long long lost_count(const ct_profiler *p) {
+    long long n = 0;
+    for (const ct_prof_thread *t = p->threads; t; t = t->next) n += atomic_load_explicit(&t->lost, memory_order_relaxed);
+    return n;
+}
+
+/* a recording that lost ranges to a memory failure has no complete report to give */
+static int lost_error(const ct_profiler *p) {
+    return ct_error_set(CT_ERR_NOMEM, "profiler: out of memory while recording (%lld ranges or inputs lost)",
+                        lost_count(p));
+}
+
 int ct_profiler_stop(ct_profiler *p) {
     if (!p) return ct_error_set(CT_ERR_VALUE, "ct_profiler_stop: profiler is NULL");
     if (!atomic_load(&p->recording)) return ct_error_set(CT_ERR_RUNTIME, "ct_profiler_stop: the profiler is not recording");
@@ -72,6 +85,7 @@ int ct_profiler_stop(ct_profiler *p) {
         ct_tls_state.observe &= ~CT_OBSERVE_PROFILER;
     }
     p->stop_call_ns = ct_prof_now_ns() - p->stop_ns;
+    if (lost_count(p)) return lost_error(p);
     return 0;
 }
 
@@ -92,9 +106,18 @@ void ct_profiler_free(ct_profiler *p) {
     ct_free(p);
 }
 
+/* Note [Results read while recording]
+ *   As in PyTorch 2.6, a profiler that is still recording has no results yet: inside the with
+ *   block prof.key_averages() is empty, its table() is "" and len(prof.events()) is 0, while
+ *   prof.export_chrome_trace(path) fails with "'NoneType' object has no attribute 'save'"
+ *   (the Kineto results it saves exist only after the block); recorded in
+ *   tests/golden/torch-2.6/messages.json. The reports here do the same: empty while recording,
+ *   and the Chrome trace fails with that message (a ValueError: ctorch has no AttributeError
+ *   kind, as for the table's sort keys). */
 static int finalize(ct_profiler *p) {
     if (!p) return ct_error_set(CT_ERR_VALUE, "profiler is NULL");
-    if (atomic_load(&p->recording)) return ct_error_set(CT_ERR_RUNTIME, "stop the profiler before reading its results");
+    if (atomic_load(&p->recording)) return 0; /* callers check p->recording: no results yet */
+    if (lost_count(p)) return lost_error(p);
     if (!p->finalized) {
         if (ct_prof_build_events(p) != 0) return -1;
         if (ct_prof_format_inputs(p) != 0) return -1;
@@ -105,7 +128,7 @@ static int finalize(ct_profiler *p) {
 }
 
 size_t ct_profiler_num_events(ct_profiler *p) {
-    if (finalize(p) != 0) return 0;
+    if (finalize(p) != 0 || p->recording) return 0;
     size_t n = 0;
     for (size_t i = 0; i < p->evs.n; i++) n += !p->evs.ev[i].removed;
     return n;
@@ -199,8 +222,9 @@ typedef char *(*rows_fmt)(const ct_prof_rows *, const char *, int);
 
 static char *report(ct_profiler *p, const char *sort_by, int row_limit, bool by_shape, int stack_n, int kind) {
     if (finalize(p) != 0) return NULL;
-    ct_prof_rows rows;
-    if (ct_prof_key_averages_ex(&p->evs, p->start_ns, by_shape, stack_n, &rows) != 0) return NULL;
+    ct_prof_rows rows = {0};
+    if (!atomic_load(&p->recording) && ct_prof_key_averages_ex(&p->evs, p->start_ns, by_shape, stack_n, &rows) != 0)
+        return NULL;
     rows.profile_memory = p->cfg.profile_memory;
     char *s = kind == 0 ? ct_prof_table(&rows, sort_by, row_limit, NULL)
               : kind == 1 ? ct_prof_rows_csv(&rows, sort_by, row_limit)
@@ -252,6 +276,7 @@ static int depth_of(const ct_prof_events *evs, size_t i) {
 
 char *ct_profiler_tree(ct_profiler *p) {
     if (finalize(p) != 0) return NULL;
+    if (p->recording) return ct_strdup(""); /* no events yet */
     ct_strbuf b = CT_STRBUF_INIT;
     /* events are stored in start order, parents before children: a preorder walk */
     for (size_t i = 0; i < p->evs.n; i++) {
@@ -276,20 +301,25 @@ static cJSON *parse_or_null(const char *json) { return json ? cJSON_Parse(json) 
 
 char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name) {
     if (finalize(p) != 0) return NULL;
+    if (p->recording) {
+        ct_error_set(CT_ERR_VALUE, "'NoneType' object has no attribute 'save'");
+        return NULL;
+    }
     cJSON *root = cJSON_CreateObject();
     cJSON *evs = NULL;
+    bool ok = true; /* every member made it into the tree (ct_json_add) */
     if (!root) return NULL;
     int pid = (int)getpid();
-    struct timespec rt;
-    clock_gettime(CLOCK_REALTIME, &rt);
-    int64_t real_ns = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
+    int64_t real_ns = ct_prof_real_ns();
     int64_t base_ns = real_ns - ct_prof_now_ns(); /* wall-clock time of the monotonic zero */
-    cJSON_AddNumberToObject(root, "schemaVersion", 1);
-    cJSON_AddArrayToObject(root, "deviceProperties");
-    cJSON_AddNumberToObject(root, "record_shapes", p->cfg.record_shapes ? 1 : 0);
+    ok &= ct_json_add(root, "schemaVersion", cJSON_CreateNumber(1));
+    ok &= cJSON_AddArrayToObject(root, "deviceProperties") != NULL;
+    ok &= ct_json_add(root, "record_shapes", cJSON_CreateNumber(p->cfg.record_shapes ? 1 : 0));
     char trace_id[40];
-    snprintf(trace_id, sizeof trace_id, "%016" PRIX64 "%016" PRIX64, (uint64_t)real_ns, (uint64_t)p->start_ns ^ (uint64_t)pid);
-    cJSON_AddStringToObject(root, "trace_id", trace_id);
+    /* the wall-clock start of the recording and the process: the same trace gets the same id */
+    snprintf(trace_id, sizeof trace_id, "%016" PRIX64 "%016" PRIX64, (uint64_t)(base_ns + p->start_ns),
+             (uint64_t)p->start_ns ^ (uint64_t)pid);
+    ok &= ct_json_add(root, "trace_id", cJSON_CreateString(trace_id));
     evs = cJSON_AddArrayToObject(root, "traceEvents");
     if (!evs) goto oom;
     int64_t ext = 0;
@@ -298,22 +328,22 @@ char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name) {
         if (e->removed || e->memory_record) continue; /* "[memory]" events have no trace name */
         cJSON *o = cJSON_CreateObject();
         if (!o) goto oom;
-        cJSON_AddItemToArray(evs, o);
-        cJSON_AddStringToObject(o, "ph", "X");
-        cJSON_AddStringToObject(o, "cat", e->scope == CT_SCOPE_USER_SCOPE ? "user_annotation" : "cpu_op");
-        cJSON_AddStringToObject(o, "name", e->name);
-        cJSON_AddNumberToObject(o, "pid", pid);
-        cJSON_AddNumberToObject(o, "tid", (double)e->thread_id);
-        cJSON_AddNumberToObject(o, "ts", us(e->start_ns));
-        cJSON_AddNumberToObject(o, "dur", us(e->end_ns - e->start_ns));
+        if (!ct_json_add(evs, NULL, o)) goto oom;
+        ok &= ct_json_add(o, "ph", cJSON_CreateString("X"));
+        ok &= ct_json_add(o, "cat", cJSON_CreateString(e->scope == CT_SCOPE_USER_SCOPE ? "user_annotation" : "cpu_op"));
+        ok &= ct_json_add(o, "name", cJSON_CreateString(e->name));
+        ok &= ct_json_add(o, "pid", cJSON_CreateNumber(pid));
+        ok &= ct_json_add(o, "tid", cJSON_CreateNumber((double)e->thread_id));
+        ok &= ct_json_add(o, "ts", cJSON_CreateNumber(us(e->start_ns)));
+        ok &= ct_json_add(o, "dur", cJSON_CreateNumber(us(e->end_ns - e->start_ns)));
         cJSON *a = cJSON_AddObjectToObject(o, "args");
         if (!a) goto oom;
-        cJSON_AddNumberToObject(a, "External id", (double)++ext);
+        ok &= ct_json_add(a, "External id", cJSON_CreateNumber((double)++ext));
         if (e->sequence_nr >= 0) {
-            cJSON_AddNumberToObject(a, "Sequence number", (double)e->sequence_nr);
-            cJSON_AddNumberToObject(a, "Fwd thread id", (double)e->fwd_thread_id);
+            ok &= ct_json_add(a, "Sequence number", cJSON_CreateNumber((double)e->sequence_nr));
+            ok &= ct_json_add(a, "Fwd thread id", cJSON_CreateNumber((double)e->fwd_thread_id));
         }
-        cJSON_AddNumberToObject(a, "Record function id", 0);
+        ok &= ct_json_add(a, "Record function id", cJSON_CreateNumber(0));
         if (e->has_inputs && e->input_shapes && strcmp(e->input_shapes, "[]") != 0) {
             cJSON *ci = parse_or_null(e->concrete_inputs), *ty = parse_or_null(e->input_types),
                   *st = parse_or_null(e->input_strides), *dims = parse_or_null(e->input_shapes);
@@ -324,12 +354,12 @@ char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name) {
                 cJSON_Delete(dims);
                 goto oom;
             }
-            cJSON_AddItemToObject(a, "Concrete Inputs", ci);
-            cJSON_AddItemToObject(a, "Input type", ty);
-            cJSON_AddItemToObject(a, "Input Strides", st);
-            cJSON_AddItemToObject(a, "Input Dims", dims);
+            ok &= ct_json_add(a, "Concrete Inputs", ci);
+            ok &= ct_json_add(a, "Input type", ty);
+            ok &= ct_json_add(a, "Input Strides", st);
+            ok &= ct_json_add(a, "Input Dims", dims);
         }
-        cJSON_AddNumberToObject(a, "Ev Idx", (double)(ext - 1));
+        ok &= ct_json_add(a, "Ev Idx", cJSON_CreateNumber((double)(ext - 1)));
     }
     /* forward -> backward flows: each backward node links to the last forward op with its
      * sequence number; ids count backward nodes in execution order */
@@ -348,15 +378,15 @@ char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name) {
         for (int k = 0; k < 2; k++) {
             cJSON *o = cJSON_CreateObject();
             if (!o) goto oom;
-            cJSON_AddItemToArray(evs, o);
-            cJSON_AddStringToObject(o, "ph", k == 0 ? "s" : "f");
-            cJSON_AddNumberToObject(o, "id", flow);
-            cJSON_AddNumberToObject(o, "pid", pid);
-            cJSON_AddNumberToObject(o, "tid", (double)(k == 0 ? f->thread_id : b->thread_id));
-            cJSON_AddNumberToObject(o, "ts", us(k == 0 ? f->start_ns : b->start_ns));
-            cJSON_AddStringToObject(o, "cat", "fwdbwd");
-            cJSON_AddStringToObject(o, "name", "fwdbwd");
-            if (k == 1) cJSON_AddStringToObject(o, "bp", "e");
+            if (!ct_json_add(evs, NULL, o)) goto oom;
+            ok &= ct_json_add(o, "ph", cJSON_CreateString(k == 0 ? "s" : "f"));
+            ok &= ct_json_add(o, "id", cJSON_CreateNumber(flow));
+            ok &= ct_json_add(o, "pid", cJSON_CreateNumber(pid));
+            ok &= ct_json_add(o, "tid", cJSON_CreateNumber((double)(k == 0 ? f->thread_id : b->thread_id)));
+            ok &= ct_json_add(o, "ts", cJSON_CreateNumber(us(k == 0 ? f->start_ns : b->start_ns)));
+            ok &= ct_json_add(o, "cat", cJSON_CreateString("fwdbwd"));
+            ok &= ct_json_add(o, "name", cJSON_CreateString("fwdbwd"));
+            if (k == 1) ok &= ct_json_add(o, "bp", cJSON_CreateString("e"));
         }
     }
     /* process metadata, each recording thread's name and sort index, and the profiler's own span */
@@ -366,38 +396,39 @@ char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name) {
         for (int k = t == p->threads ? 0 : 3; k < 5; k++) {
             cJSON *o = cJSON_CreateObject();
             if (!o) goto oom;
-            cJSON_AddItemToArray(evs, o);
-            cJSON_AddStringToObject(o, "name", meta_names[k]);
-            cJSON_AddStringToObject(o, "ph", "M");
-            cJSON_AddNumberToObject(o, "ts", us(p->start_ns));
-            cJSON_AddNumberToObject(o, "pid", pid);
-            cJSON_AddNumberToObject(o, "tid", k < 3 ? 0 : (double)t->tid);
+            if (!ct_json_add(evs, NULL, o)) goto oom;
+            ok &= ct_json_add(o, "name", cJSON_CreateString(meta_names[k]));
+            ok &= ct_json_add(o, "ph", cJSON_CreateString("M"));
+            ok &= ct_json_add(o, "ts", cJSON_CreateNumber(us(p->start_ns)));
+            ok &= ct_json_add(o, "pid", cJSON_CreateNumber(pid));
+            ok &= ct_json_add(o, "tid", cJSON_CreateNumber(k < 3 ? 0 : (double)t->tid));
             cJSON *a = cJSON_AddObjectToObject(o, "args");
             if (!a) goto oom;
             char tname[64];
             snprintf(tname, sizeof tname, "thread %llu (ctorch)", (unsigned long long)t->tid);
-            if (k == 0) cJSON_AddStringToObject(a, "name", "ctorch");
-            else if (k == 1) cJSON_AddStringToObject(a, "labels", "CPU");
-            else if (k == 3) cJSON_AddStringToObject(a, "name", tname);
-            else cJSON_AddNumberToObject(a, "sort_index", k == 2 ? pid : (double)t->tid);
+            if (k == 0) ok &= ct_json_add(a, "name", cJSON_CreateString("ctorch"));
+            else if (k == 1) ok &= ct_json_add(a, "labels", cJSON_CreateString("CPU"));
+            else if (k == 3) ok &= ct_json_add(a, "name", cJSON_CreateString(tname));
+            else ok &= ct_json_add(a, "sort_index", cJSON_CreateNumber(k == 2 ? pid : (double)t->tid));
         }
     }
     cJSON *span = cJSON_CreateObject();
     if (!span) goto oom;
-    cJSON_AddItemToArray(evs, span);
-    cJSON_AddStringToObject(span, "ph", "X");
-    cJSON_AddStringToObject(span, "cat", "Trace");
-    cJSON_AddNumberToObject(span, "ts", us(p->start_ns));
-    cJSON_AddNumberToObject(span, "dur", us(p->stop_ns - p->start_ns));
-    cJSON_AddStringToObject(span, "pid", "Spans");
-    cJSON_AddStringToObject(span, "tid", "PyTorch Profiler");
-    cJSON_AddStringToObject(span, "name", "PyTorch Profiler (0)");
+    if (!ct_json_add(evs, NULL, span)) goto oom;
+    ok &= ct_json_add(span, "ph", cJSON_CreateString("X"));
+    ok &= ct_json_add(span, "cat", cJSON_CreateString("Trace"));
+    ok &= ct_json_add(span, "ts", cJSON_CreateNumber(us(p->start_ns)));
+    ok &= ct_json_add(span, "dur", cJSON_CreateNumber(us(p->stop_ns - p->start_ns)));
+    ok &= ct_json_add(span, "pid", cJSON_CreateString("Spans"));
+    ok &= ct_json_add(span, "tid", cJSON_CreateString("PyTorch Profiler"));
+    ok &= ct_json_add(span, "name", cJSON_CreateString("PyTorch Profiler (0)"));
     cJSON *sa = cJSON_AddObjectToObject(span, "args");
     if (!sa) goto oom;
-    cJSON_AddNumberToObject(sa, "Op count", 0);
-    cJSON_AddStringToObject(root, "traceName", trace_name ? trace_name : "");
-    cJSON_AddStringToObject(root, "displayTimeUnit", "ms");
-    cJSON_AddNumberToObject(root, "baseTimeNanoseconds", (double)base_ns);
+    ok &= ct_json_add(sa, "Op count", cJSON_CreateNumber(0));
+    ok &= ct_json_add(root, "traceName", cJSON_CreateString(trace_name ? trace_name : ""));
+    ok &= ct_json_add(root, "displayTimeUnit", cJSON_CreateString("ms"));
+    ok &= ct_json_add(root, "baseTimeNanoseconds", cJSON_CreateNumber((double)base_ns));
+    if (!ok) goto oom;
     char *out = ct_json_dumps(root, 1);
     cJSON_Delete(root);
     return out;

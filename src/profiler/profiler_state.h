@@ -75,7 +75,9 @@ typedef struct ct_prof_thread {
     size_t n_mem, mem_cap;
     int64_t sampled_ns, sampled_events; /* hook time (ticks) of the timed sample of ranges */
     atomic_llong raw_events;      /* ranges recorded (read while recording: relaxed) */
-    atomic_llong dropped;         /* ranges (and memory records) not recorded */
+    atomic_llong dropped;         /* ranges (and memory records) not recorded: over the limit or nested too deep */
+    atomic_llong lost;            /* ranges or their inputs not recorded for want of memory: the
+                                   * recording is incomplete, so the stop and every report fail */
 } ct_prof_thread;
 
 struct ct_profiler {
@@ -96,6 +98,8 @@ struct ct_profiler {
 
 extern _Thread_local ct_profiler *ct_tls_profiler;
 int64_t ct_prof_now_ns(void);
+/* CLOCK_REALTIME in nanoseconds (a fixed time under ct_testing_profiler_fake_clock). */
+int64_t ct_prof_real_ns(void);
 /* The clock ranges are stamped with, and nanoseconds per tick of it for p. */
 int64_t ct_prof_ticks(void);
 double ct_prof_ns_per_tick(const ct_profiler *p);

@@ -32,6 +32,7 @@
 #include "core/tensor_impl.h"
 #include "ctorch/error.h"
 #include "ctorch/profiler.h"
+#include "ctorch/testing.h"
 #include "dispatch/observe.h"
 #include "dispatch/op_impl.h"
 #include "core/tls.h"
@@ -47,12 +48,31 @@ _Thread_local ct_profiler *ct_tls_profiler;
  *   a third of a clock_gettime call here), as PyTorch's profiler does (c10::getApproximateTime),
  *   and converted to CLOCK_MONOTONIC nanoseconds when the events are built, from the pairs of
  *   (counter, clock) readings taken at start and stop. Elsewhere the ticks are nanoseconds. */
+/* ct_testing_profiler_fake_clock: every clock reads one counter on this thread */
+static _Thread_local bool fake_clock;
+static _Thread_local int64_t fake_ns;
+
+void ct_testing_profiler_fake_clock(bool on) {
+    fake_clock = on;
+    fake_ns = 1000000000;
+}
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
-int64_t ct_prof_ticks(void) { return (int64_t)__rdtsc(); }
+int64_t ct_prof_ticks(void) {
+    if (__builtin_expect(fake_clock, 0)) return fake_ns += 1000;
+    return (int64_t)__rdtsc();
+}
 #else
 int64_t ct_prof_ticks(void) { return ct_prof_now_ns(); }
 #endif
+
+int64_t ct_prof_real_ns(void) {
+    if (fake_clock) return INT64_C(1700000000000000000) + fake_ns; /* in step with the counter */
+    struct timespec rt;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    return (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
+}
 
 double ct_prof_ns_per_tick(const ct_profiler *p) {
     int64_t t1 = p->recording ? ct_prof_ticks() : p->stop_ticks;
@@ -66,6 +86,7 @@ static int64_t ticks_to_ns(const ct_profiler *p, double scale, int64_t t) {
 }
 
 int64_t ct_prof_now_ns(void) {
+    if (fake_clock) return fake_ns += 1000;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
@@ -422,9 +443,10 @@ static int64_t push_event(ct_profiler *p, ct_prof_thread *t, const char *name, c
     bool sample = nrec <= SAMPLE_MASK || (nrec & SAMPLE_MASK) == 0;
     int64_t t_in = sample ? ct_prof_ticks() : 0;
     ct_prof_raw *e = NULL;
-    if (t->depth < CT_PROF_MAX_DEPTH && name && take_one(p, t)) e = raw_slot(t, t->n_raw);
+    bool fits = t->depth < CT_PROF_MAX_DEPTH && take_one(p, t);
+    if (fits && name) e = raw_slot(t, t->n_raw);
     if (!e) {
-        count(&t->dropped);
+        count(fits ? &t->lost : &t->dropped); /* lost: no memory for the range or its name */
         return -1;
     }
     e->name = name;

@@ -3,6 +3,7 @@
  * tensor result in a new LoggingTensor (requires_grad False), as the seed script does. */
 #include <string.h>
 
+#include "dispatch/call_impl.h"
 #include "core/alloc.h"
 #include "core/tensor_impl.h"
 #include "ctorch/error.h"
@@ -49,7 +50,7 @@ static int handler(void *cls_data, const ct_op *op, ct_value *args, ct_value *re
     }
     ct_value out[CT_MAX_OP_RETS];
     for (int i = 0; i < op->nrets; i++) out[i] = ct_none();
-    if (rc == 0) rc = ct_call(op, inner, out);
+    if (rc == 0) rc = ct_dispatch_call(op, inner, out);
     for (int i = 0; i < op->nargs; i++) ct_free(lists[i]);
     if (rc != 0) return -1;
     if (ct_grow(log->v, log->cap, log->n + 1, 64) != 0) {

@@ -1,7 +1,9 @@
 /* Wrapper tensor subclasses (THPVariable_make_wrapper_subclass, TensorImpl::set_python_dispatch). */
+#include <stdint.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error_impl.h"
 #include "ctorch/error.h"
 #include "ctorch/subclass.h"
 #include "core/startup.h"
@@ -71,6 +73,13 @@ ct_tensor *ct_subclass_make_wrapper(ct_subclass *cls, const int64_t *sizes, cons
     if (!t) return NULL;
     /* set_python_dispatch(true): key set | {Python, PythonTLSSnapshot} */
     t->keys |= ct_python_ks();
+    /* _make_wrapper_subclass checks the dtype itself, with the wording of torch.tensor(...,
+     * requires_grad=True), not requires_grad_()'s */
+    if (requires_grad && !ct_dtype_is_floating(dtype)) {
+        ct_tensor_release(t);
+        ct_error_set(CT_ERR_RUNTIME, "Only Tensors of floating point and complex dtype can require gradients");
+        return NULL;
+    }
     if (requires_grad && ct_tensor_set_requires_grad(t, true) != 0) {
         ct_tensor_release(t);
         return NULL;
@@ -83,9 +92,20 @@ ct_tensor *ct_subclass_make_wrapper(ct_subclass *cls, const int64_t *sizes, cons
 
 int ct_subclass_dispatch(ct_tensor *t, const ct_op *op, ct_value *args, ct_value *rets) {
     if (!t->subclass) return ct_error_set(CT_ERR_RUNTIME, "Hit Python dispatch key but no arguments had PyInterpreter (no tensor args?)");
+    uint64_t errors = ct_error_serial();
     int rc = t->subclass->fn(t->subclass->cls_data, op, args, rets);
-    if (rc != 0) ct_values_release(rets, ct_op_num_returns(op));
-    return rc;
+    if (rc != 0) {
+        ct_values_release(rets, ct_op_num_returns(op));
+        /* Note [A handler that fails without an error] in modes/dispatch_mode.c */
+        if (ct_error_serial() == errors)
+            ct_error_set(CT_ERR_TYPE,
+                         "Multiple dispatch failed for 'torch._ops.%s'; all __torch_dispatch__ handlers returned "
+                         "NotImplemented:\n\n  - tensor subclass <class '%s'>\n\n(the handler returned -1 without setting "
+                         "an error)",
+                         ct_op_python_name(op), t->subclass->name);
+        return -1;
+    }
+    return 0;
 }
 
 void ct_subclass_register(void) { ct_py_interpreter_hooks.subclass_dispatch = ct_subclass_dispatch; }

@@ -3,19 +3,18 @@
  * Python-compatible dumping, atomic file replacement. Only cJSON's public API is used.
  */
 #include "util/json.h"
+#include "util/atomic_file.h"
 #include "util/pyfloat.h"
 #include "util/grow.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/alloc.h"
 #include "ctorch/error.h"
@@ -273,53 +272,7 @@ char *ct_json_dumps(const cJSON *item, int indent) {
 
 /* ---- atomic file replacement ------------------------------------------------------------------- */
 
-/* Flushes the directory holding path so the rename itself survives a power cut. Best effort:
- * some file systems refuse fsync on directories, and the data is already safe either way. */
-static void sync_parent_dir(const char *path) {
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? ct_asprintf("%.*s", slash == path ? 1 : (int)(slash - path), path) : ct_strdup(".");
-    if (!dir) return;
-    int fd = open(dir, O_RDONLY);
-    if (fd >= 0) {
-        (void)fsync(fd);
-        close(fd);
-    }
-    ct_free(dir);
-}
-
 int ct_json_write_file_atomic(const char *path, const char *text) {
     if (!path || !text) return ct_error_set(CT_ERR_VALUE, "ct_json_write_file_atomic: %s is NULL", path ? "text" : "path");
-    /* The temporary sits beside the target (rename only replaces atomically within one file
-     * system) and carries the pid so that concurrent writers never share one. */
-    char *tmp = ct_asprintf("%s.tmp.%ld", path, (long)getpid());
-    if (!tmp) return -1;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        io_error(errno, path);
-        ct_free(tmp);
-        return -1;
-    }
-    size_t len = strlen(text), off = 0;
-    int err = 0;
-    while (off < len) {
-        ssize_t w = write(fd, text + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            err = errno;
-            break;
-        }
-        off += (size_t)w;
-    }
-    /* fsync before rename: otherwise a crash can leave the new name on an empty file */
-    if (!err && fsync(fd) != 0) err = errno;
-    if (close(fd) != 0 && !err) err = errno;
-    if (!err && rename(tmp, path) != 0) err = errno;
-    if (err) {
-        unlink(tmp);
-        ct_free(tmp);
-        return io_error(err, path);
-    }
-    ct_free(tmp);
-    sync_parent_dir(path);
-    return 0;
+    return ct_write_file_atomic(path, text, strlen(text));
 }

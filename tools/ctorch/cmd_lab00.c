@@ -1,6 +1,7 @@
-/* ctorch lab00 [--out DIR] [--seed N]: Lab 00, tracing the dispatcher over linear(x, W, b);
+/* ctorch lab00 [--out DIR] [--seed N] [--own-generator]: Lab 00, tracing the dispatcher over linear(x, W, b);
  * writes DIR/trace.log, DIR/REPORT.md and DIR/manifest.json (examples/lab00.c). */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "commands.h"
@@ -11,10 +12,11 @@
 static int run_lab00(const ct_command *self, int argc, char **argv) {
     static const struct option longopts[] = {
         CT_CLI_HELP_OPTION, {"out", required_argument, NULL, 'o'}, {"seed", required_argument, NULL, 's'},
-        {"reference", required_argument, NULL, 'r'}, {0, 0, 0, 0}};
+        {"reference", required_argument, NULL, 'r'}, {"own-generator", no_argument, NULL, 'g'}, {0, 0, 0, 0}};
     const char *out = "experiments/25-dispatcher-trace";
     const char *reference = ct_example_lab00_default_reference();
     ct_example_seed seed = {42, false};
+    bool own_generator = false;
     int c;
     ct_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -26,17 +28,19 @@ static int run_lab00(const ct_command *self, int argc, char **argv) {
             if (ct_example_seed_parse(optarg, &seed) != 0)
                 return ct_cli_seed_error(self);
             break;
+        case 'g': own_generator = true; break;
         default: return ct_cli_option_error(self, c, argv);
         }
     }
     if (ct_cli_no_more_args(self, argc, argv, optind, 0)) return 2;
     char command[1024], text[CT_EXAMPLE_SEED_TEXT_MAX];
-    snprintf(command, sizeof command, "ctorch lab00 --out %s --seed %s", out, ct_example_seed_format(seed, text));
-    return ct_example_lab00(out, seed.value, command, reference, stdout);
+    snprintf(command, sizeof command, "ctorch lab00 --out %s --seed %s%s", out, ct_example_seed_format(seed, text),
+             own_generator ? " --own-generator" : "");
+    return ct_example_lab00_on(out, seed.value, own_generator, command, reference, stdout);
 }
 
 const ct_command ct_cmd_lab00 = {
-    "lab00", "[--out DIR] [--seed N] [--reference DIR]",
+    "lab00", "[--out DIR] [--seed N] [--reference DIR] [--own-generator]",
     "Lab 00: trace linear(x, W, b); writes REPORT.md and the files it links\n"
     "                       (default DIR experiments/25-dispatcher-trace, seed 42)",
     "Lab 00, tracing the dispatcher over linear(x, W, b): runs the lab's parts A-F and the\n"
@@ -53,6 +57,8 @@ const ct_command ct_cmd_lab00 = {
     "  --seed N             torch.manual_seed(N) before x, W and b are drawn (default 42): any\n"
     "                       int from -9223372036854775808 to 18446744073709551615, a negative\n"
     "                       one meaning 2^64 + N, as in PyTorch\n"
+    "  --own-generator      draw x, W and b from a generator of its own seeded with N instead of\n"
+    "                       reseeding the process-wide default one (the same numbers)\n"
     "  --reference DIR      the folder of PyTorch 2.6's recordings of the lab (lab00.out,\n"
     "                       key_sets_and_modes.out; default: the one found at build time)\n"
     "  -h, --help           show this help and exit\n",

@@ -1,6 +1,7 @@
-/* ctorch step [--seed N] [--json-out FILE]: the training-step tracer, printing the seed
+/* ctorch step [--seed N] [--json-out FILE] [--own-generator]: the training-step tracer, printing the seed
  * script's JSON. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "commands.h"
@@ -13,10 +14,12 @@ static int run_step(const ct_command *self, int argc, char **argv) {
                                              {"seed", required_argument, NULL, 's'},
                                              {"json-out", required_argument, NULL, 'j'},
                                              {"trace", required_argument, NULL, 't'},
+                                             {"own-generator", no_argument, NULL, 'g'},
                                              {0, 0, 0, 0}};
     uint64_t seed = 0;
     const char *json_out = NULL, *trace = NULL;
     char seed_text[64] = "0";
+    bool own_generator = false;
     int c;
     ct_cli_getopt_reset();
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -29,6 +32,7 @@ static int run_step(const ct_command *self, int argc, char **argv) {
             break;
         case 't': trace = optarg; break;
         case 'j': json_out = optarg; break;
+        case 'g': own_generator = true; break;
         default: return ct_cli_option_error(self, c, argv);
         }
     }
@@ -41,7 +45,7 @@ static int run_step(const ct_command *self, int argc, char **argv) {
             return ct_error_code() == CT_ERR_IO ? 2 : 1;
         }
     }
-    char *json = ct_example_step_json(seed);
+    char *json = ct_example_step_json_on(seed, own_generator);
     if (!json) {
         fprintf(stderr, "ctorch step: %s\n", ct_error_message());
         return 1;
@@ -57,7 +61,7 @@ static int run_step(const ct_command *self, int argc, char **argv) {
 }
 
 const ct_command ct_cmd_step = {
-    "step", "[--seed N] [--json-out FILE] [--trace FILE]",
+    "step", "[--seed N] [--json-out FILE] [--trace FILE] [--own-generator]",
     "the training-step tracer: per-phase op counts, LoggingTensor run, JSON",
     "The training-step tracer: one SGD step of a 2-layer MLP with cross-entropy, run plainly,\n"
     "under an op-counting dispatch mode and on LoggingTensor wrappers; prints the seed script's\n"
@@ -72,5 +76,7 @@ const ct_command ct_cmd_step = {
     "                       to FILE (docs/trace-format.md); its hops at the Python key are what\n"
     "                       the op counter saw, to compare with PyTorch's recording\n"
     "                       (tests/golden/torch-2.6/seed_step_trace_seed0.jsonl) by ctorch diff\n"
+    "  --own-generator      draw the model from a generator of its own seeded with N instead of\n"
+    "                       reseeding the process-wide default one (the same JSON)\n"
     "  -h, --help           show this help and exit\n",
     run_step};

@@ -276,6 +276,10 @@ typedef struct out_style {
     const char *red, *green, *yellow, *cyan, *bold, *reset;
 } out_style;
 
+/* set when a header value could not be shown (out of memory): the text is then incomplete and
+ * print_text fails rather than print "?" */
+static _Thread_local bool show_failed;
+
 static const char *hdr(const cJSON *h, const char *k, char *buf, size_t n) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(h, k);
     if (!v || cJSON_IsNull(v)) snprintf(buf, n, "-");
@@ -283,6 +287,7 @@ static const char *hdr(const cJSON *h, const char *k, char *buf, size_t n) {
     else {
         char *s = ct_json_dumps(v, -1);
         snprintf(buf, n, "%s", s ? s : "?");
+        if (!s) show_failed = true;
         ct_free(s);
     }
     return buf;
@@ -350,11 +355,13 @@ static void header_differences(FILE *o, const ct_tr_file *A, const ct_tr_file *B
     if (any) fputc('\n', o);
 }
 
-static void print_text(FILE *o, ct_tr_file *A, ct_tr_file *B, const ct_tr_strings *S, const edits *E, ct_tr_view view,
+static int print_text(FILE *o, ct_tr_file *A, ct_tr_file *B, const ct_tr_strings *S, const edits *E, ct_tr_view view,
                        unsigned fields, int context, bool all, bool gave_up, const out_style *st) {
+    show_failed = false;
     describe_file(o, "---", A, st);
     describe_file(o, "+++", B, st);
     header_differences(o, A, B, st);
+    if (show_failed) return -1;
     fprintf(o, "compared: %s, aligned by %s; ", what_of(view),
             view == CT_TR_VIEW_MODE ? "op and overload" : "call/redispatch, op, overload and key");
     static const struct {
@@ -410,6 +417,11 @@ static void print_text(FILE *o, ct_tr_file *A, ct_tr_file *B, const ct_tr_string
             record_line(o, st, mark, A, B, S, e);
             if (e->kind == E_CHANGED) {
                 cJSON *da = ct_tr_details(A, (size_t)e->a, fields), *db = ct_tr_details(B, (size_t)e->b, fields);
+                if (!da || !db) { /* out of memory: the changed fields cannot be shown */
+                    cJSON_Delete(da);
+                    cJSON_Delete(db);
+                    return -1;
+                }
                 field_diff fd[32];
                 int k = da && db ? field_diffs(da, db, fd, 32) : 0;
                 for (int q = 0; q < k && q < 32; q++) {
@@ -428,6 +440,7 @@ static void print_text(FILE *o, ct_tr_file *A, ct_tr_file *B, const ct_tr_string
         shown_to = to;
         i = to;
     }
+    return 0;
 }
 
 static cJSON *side_json(const ct_tr_file *f, const ct_tr_strings *S, long i) {
@@ -583,7 +596,10 @@ int ct_trace_diff(const char *a_path, const char *b_path, const ct_diff_options 
     } else {
         out_style st = {false, "", "", "", "", "", ""};
         if (opt->color) st = (out_style){true, "\033[31m", "\033[32m", "\033[33m", "\033[36m", "\033[1m", "\033[0m"};
-        print_text(out, &A, &B, S, &E, (ct_tr_view)view, fields, opt->context, opt->all, gave_up, &st);
+        if (print_text(out, &A, &B, S, &E, (ct_tr_view)view, fields, opt->context, opt->all, gave_up, &st) != 0) {
+            snprintf(err, errsize, "out of memory showing the differences");
+            goto done;
+        }
         print_summary(out, &A, &B, &E, (ct_tr_view)view, &st);
     }
     if (sum) {

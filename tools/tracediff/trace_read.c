@@ -222,18 +222,20 @@ int ct_tr_open(ct_tr_file *f, const char *path, char *err, size_t errsize) {
 
 /* ---- records ------------------------------------------------------------------------------ */
 
-static void copy_item(cJSON *dst, const cJSON *src, const char *k) {
+/* Each helper below clears *ok when memory runs out: a record missing a field would hash as a
+ * different record, and the comparison would report a difference that is not there. */
+static void copy_item(cJSON *dst, const cJSON *src, const char *k, bool *ok) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(src, k);
-    if (v) cJSON_AddItemToObject(dst, k, cJSON_Duplicate(v, true));
+    if (v) *ok &= ct_json_add(dst, k, cJSON_Duplicate(v, true));
 }
 
 /* the renumbered value of src[k] (a sequence number or id) into dst[k] */
-static void copy_renumbered(cJSON *dst, const cJSON *src, const char *k, ct_tr_numbering **m, bool assign) {
+static void copy_renumbered(cJSON *dst, const cJSON *src, const char *k, ct_tr_numbering **m, bool assign, bool *ok) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(src, k);
     if (!cJSON_IsNumber(v)) return;
     uint64_t raw = (uint64_t)v->valuedouble;
     int64_t r = assign ? renumber(m, raw) : lookup(*m, raw);
-    cJSON_AddNumberToObject(dst, k, (double)r);
+    *ok &= ct_json_add(dst, k, cJSON_CreateNumber((double)r));
 }
 
 /* The compared fields of a hop, in a fixed order, ready to hash or show. With assign, new
@@ -241,43 +243,54 @@ static void copy_renumbered(cJSON *dst, const cJSON *src, const char *k, ct_tr_n
 static cJSON *compared(ct_tr_file *f, const cJSON *rec, unsigned fields, bool assign) {
     cJSON *d = cJSON_CreateObject();
     if (!d) return NULL;
+    bool ok = true;
     if (fields & CT_TR_F_KERNEL) {
-        copy_item(d, rec, "kernel");
-        copy_item(d, rec, "where");
+        copy_item(d, rec, "kernel", &ok);
+        copy_item(d, rec, "where", &ok);
     }
     if (fields & CT_TR_F_TLS) {
-        copy_item(d, rec, "tls_included");
-        copy_item(d, rec, "tls_excluded");
+        copy_item(d, rec, "tls_included", &ok);
+        copy_item(d, rec, "tls_excluded", &ok);
     }
     if (fields & CT_TR_F_SETS) {
-        copy_item(d, rec, "merged");
-        copy_item(d, rec, "dispatch");
+        copy_item(d, rec, "merged", &ok);
+        copy_item(d, rec, "dispatch", &ok);
     }
-    if (fields & CT_TR_F_GRAD) copy_item(d, rec, "grad_enabled");
-    if (fields & CT_TR_F_PHASE) copy_item(d, rec, "phase");
+    if (fields & CT_TR_F_GRAD) copy_item(d, rec, "grad_enabled", &ok);
+    if (fields & CT_TR_F_PHASE) copy_item(d, rec, "phase", &ok);
     if (fields & CT_TR_F_AUTOGRAD) {
-        copy_renumbered(d, rec, "seq", &f->seqs, assign);
-        copy_item(d, rec, "node");
-        copy_renumbered(d, rec, "backward_of", &f->seqs, assign);
+        copy_renumbered(d, rec, "seq", &f->seqs, assign, &ok);
+        copy_item(d, rec, "node", &ok);
+        copy_renumbered(d, rec, "backward_of", &f->seqs, assign, &ok);
     }
     if (fields & CT_TR_F_ARGS) {
-        cJSON *args = cJSON_AddArrayToObject(d, "args");
+        cJSON *args = cJSON_CreateArray();
+        ok &= ct_json_add(d, "args", args);
         const cJSON *a;
         cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(rec, "args")) {
+            if (!ok) break;
             cJSON *c = cJSON_CreateObject();
-            copy_item(c, a, "name");
+            if (!c) {
+                ok = false;
+                break;
+            }
+            copy_item(c, a, "name", &ok);
             bool tensor = cJSON_GetObjectItemCaseSensitive(a, "dtype") != NULL;
             if (tensor) {
-                copy_item(c, a, "keys");
-                copy_item(c, a, "dtype");
-                copy_item(c, a, "shape");
-                copy_item(c, a, "stride");
-                if (fields & CT_TR_F_IDS) copy_renumbered(c, a, "id", &f->ids, assign);
+                copy_item(c, a, "keys", &ok);
+                copy_item(c, a, "dtype", &ok);
+                copy_item(c, a, "shape", &ok);
+                copy_item(c, a, "stride", &ok);
+                if (fields & CT_TR_F_IDS) copy_renumbered(c, a, "id", &f->ids, assign, &ok);
             } else {
-                copy_item(c, a, "value");
+                copy_item(c, a, "value", &ok);
             }
-            cJSON_AddItemToArray(args, c);
+            ok &= ct_json_add(args, NULL, c);
         }
+    }
+    if (!ok) {
+        cJSON_Delete(d);
+        return NULL;
     }
     return d;
 }

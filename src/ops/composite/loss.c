@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "ops/builtin.h"
+#include "dispatch/call_impl.h"
 #include "ops/convert.h"
 #include "ops/kernel_util.h"
 
@@ -22,7 +23,7 @@ ct_tensor *ct_to_options(ct_tensor *self, ct_dtype dt) {
     a[6] = ct_bool(false);
     a[7] = ct_none();
     ct_value r[1] = {ct_none()};
-    if (!op || ct_call(op, a, r) != 0) return NULL;
+    if (!op || ct_dispatch_call(op, a, r) != 0) return NULL;
     return r[0].u.t;
 }
 

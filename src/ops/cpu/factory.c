@@ -22,19 +22,16 @@ int ct_k_backend_select(const ct_op *op, ct_keyset ks, ct_value *args, ct_value 
     return ct_redispatch(op, dk, args, rets);
 }
 
-static int check_size_list(const ct_value *v, int64_t *numel) {
-    return ct_check_sizes(v->u.list.data, v->u.list.len, numel);
-}
-
 /* empty.memory_format(SymInt[] size, *, dtype, layout, device, pin_memory, memory_format) */
 int ct_k_empty(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)ks;
     if (ct_check_options(op, args) != 0) return -1;
-    int64_t numel;
-    if (check_size_list(&args[0], &numel) != 0) return -1;
+    /* empty_generic: check_size_nonnegative, computeStorageNbytesContiguous, then restriding */
+    int64_t nbytes = 0;
+    ct_dtype dt = ct_arg_dtype(&args[1], ct_default_dtype());
+    if (ct_storage_nbytes_contiguous(args[0].u.list.data, args[0].u.list.len, ct_dtype_size(dt), &nbytes) != 0) return -1;
     if (args[5].tag == CT_TAG_INT && args[5].u.i == CT_PRESERVE_FORMAT)
         return ct_error_set(CT_ERR_RUNTIME, "unsupported memory format Preserve"); /* empty_tensor_restride */
-    ct_dtype dt = ct_arg_dtype(&args[1], ct_default_dtype());
     return ct_ret(rets, 0, ct_tensor_alloc(args[0].u.list.data, (int)args[0].u.list.len, dt, false));
 }
 

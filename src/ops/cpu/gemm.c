@@ -34,7 +34,7 @@ static inline void st(void *p, int64_t i, ct_dtype dt, double v) {
     case CT_FLOAT64: ((double *)p)[i] = v; break;
     case CT_FLOAT16: ((uint16_t *)p)[i] = ct_float_to_half((float)v); break;
     case CT_BFLOAT16: ((uint16_t *)p)[i] = ct_float_to_bfloat16((float)v); break;
-    case CT_INT64: ((int64_t *)p)[i] = (int64_t)v; break;
+    case CT_INT64: ((int64_t *)p)[i] = ct_double_to_int64(v); break;
     default: break;
     }
 }

@@ -239,7 +239,7 @@ static int binary(const ct_op *op, ct_tensor *a, ct_tensor *b, pw_op kind, ct_sc
 static ct_scalar negate(ct_scalar s) {
     if (s.tag == CT_TAG_DOUBLE) return ct_double(-s.u.d);
     if (s.tag == CT_TAG_BOOL) return ct_int(-(int64_t)s.u.b);
-    return ct_int(-s.u.i);
+    return ct_int((int64_t)(0 - (uint64_t)s.u.i)); /* wraps, as the kernels' integer arithmetic does */
 }
 
 static int check_sub(const ct_tensor *a, const ct_tensor *b) {

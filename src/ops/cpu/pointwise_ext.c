@@ -112,7 +112,7 @@ static void elem(char **p, void *vctx) {
     case PW_LOGICAL_NOT: r = x[0] == 0; break;
     }
     if (c->compute == CT_INT64 && c->out == CT_INT64 && c->kind != PW_WHERE) {
-        int64_t iv = (int64_t)r;
+        int64_t iv = ct_double_to_int64(r); /* out of range: what x86's conversion gives */
         memcpy(p[0], &iv, sizeof iv);
         return;
     }

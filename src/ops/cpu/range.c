@@ -3,6 +3,7 @@
  * third through the dispatcher, which computes the length in double and fills
  * start + step * i in the accumulate type. */
 #include <math.h>
+#include <stdint.h>
 
 #include "ops/kernel_util.h"
 
@@ -47,8 +48,10 @@ int ct_k_arange_start_step(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
         if (!((st > 0 && e >= s) || (st < 0 && e <= s)))
             return ct_error_set(CT_ERR_RUNTIME, "upper bound and larger bound inconsistent with step sign");
         int64_t sgn = (st > 0) - (st < 0);
-        double size_d = ceil((double)((e - s + st - sgn) / st));
-        size = (int64_t)size_d;
+        /* in 128 bits: end - start + step overflows int64 for bounds near its limits */
+        __int128 n = ((__int128)e - s + st - sgn) / st;
+        if (n < 0 || n > INT64_MAX) return ct_error_set(CT_ERR_RUNTIME, "invalid size, possible overflow?");
+        size = (int64_t)n;
         ct_tensor *out = ct_tensor_alloc(&size, 1, dt, false);
         if (!out) return -1;
         int64_t *o = ct_tensor_data_ptr(out);
@@ -61,7 +64,7 @@ int ct_k_arange_start_step(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     if (!((xstep > 0 && xend >= xstart) || (xstep < 0 && xend <= xstart)))
         return ct_error_set(CT_ERR_RUNTIME, "upper bound and larger bound inconsistent with step sign");
     double size_d = ceil((xend - xstart) / xstep);
-    if (!(size_d >= 0 && size_d <= 9223372036854775807.0))
+    if (!(size_d >= 0 && size_d < 9223372036854775808.0)) /* 2^63 itself does not fit */
         return ct_error_set(CT_ERR_RUNTIME, "invalid size, possible overflow?");
     size = (int64_t)size_d;
     ct_tensor *out = ct_tensor_alloc(&size, 1, dt, false);

@@ -82,7 +82,7 @@ static int do_sum(ct_tensor *self, const bool *mask, bool keepdim, ct_dtype out_
         const char *p = (const char *)self->storage->data + (size_t)src_off * ct_dtype_size(self->dtype);
         if (integral) {
             /* int64 sums wrap around as PyTorch's do (in unsigned arithmetic: no overflow in C) */
-            int64_t v = self->dtype == CT_INT64 ? *(const int64_t *)p : (int64_t)ct_load_as_double(p, self->dtype);
+            int64_t v = self->dtype == CT_INT64 ? *(const int64_t *)p : ct_double_to_int64(ct_load_as_double(p, self->dtype));
             iacc[out_lin] = (int64_t)((uint64_t)iacc[out_lin] + (uint64_t)v);
         } else
             acc[out_lin] += ct_load_as_double(p, self->dtype);

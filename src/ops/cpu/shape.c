@@ -33,8 +33,11 @@ int ct_k_slice(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
     memcpy(strides, self->strides, sizeof(int64_t) * (size_t)self->ndim);
     int64_t off = self->storage_offset + start * strides[dim];
-    sizes[dim] = (end - start + step - 1) / step;
-    strides[dim] *= step;
+    /* ceil((end - start) / step) without end - start + step overflowing for a huge step */
+    sizes[dim] = end > start ? (end - start - 1) / step + 1 : 0;
+    /* a huge step can overflow the stride: wrapped as the two's-complement product PyTorch's
+     * int64 multiplication gives (it only matters for a slice of at most one element) */
+    strides[dim] = (int64_t)((uint64_t)strides[dim] * (uint64_t)step);
     return ct_ret(rets, 0, ct_as_strided(self, sizes, self->ndim, strides, self->ndim, &off));
 }
 

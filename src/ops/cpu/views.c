@@ -48,7 +48,7 @@ int ct_k_as_strided(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *ret
         int64_t extent = 1;
         for (int64_t i = 0; i < n; i++) extent += (size[i] - 1) * stride[i];
         int64_t need = (extent + offset) * itemsize;
-        if (need > self->storage->nbytes && self->storage->data) {
+        if (need > self->storage->nbytes) {
             char sb[256], stb[256];
             fmt_list(sb, sizeof sb, size, n);
             fmt_list(stb, sizeof stb, stride, n);
