@@ -94,11 +94,12 @@ static void small_bmm(ct_tensor *res, const ct_tensor *b1, const ct_tensor *b2) 
                                *(const double *)(m.p + (size_t)(k * m.st[0] + j * m.st[1]) * 8);
                     *(double *)dst = acc;
                 } else if (dt == CT_INT64) {
-                    int64_t acc = 0;
+                    /* integer products wrap, as PyTorch's int64 kernels do on two's complement */
+                    uint64_t acc = 0;
                     for (int64_t k = 0; k < ks; k++)
-                        acc += *(const int64_t *)(s.p + (size_t)(i * s.st[0] + k * s.st[1]) * 8) *
-                               *(const int64_t *)(m.p + (size_t)(k * m.st[0] + j * m.st[1]) * 8);
-                    *(int64_t *)dst = acc;
+                        acc += (uint64_t)*(const int64_t *)(s.p + (size_t)(i * s.st[0] + k * s.st[1]) * 8) *
+                               (uint64_t)*(const int64_t *)(m.p + (size_t)(k * m.st[0] + j * m.st[1]) * 8);
+                    *(int64_t *)dst = (int64_t)acc;
                 } else {
                     float acc = 0;
                     size_t es = ct_dtype_size(dt);

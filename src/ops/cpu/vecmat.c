@@ -27,9 +27,9 @@ static int check_type(ct_dtype dt, const char *name) {
 /* integral products: a plain loop (no BLAS for int64) */
 static void int_gemv(const int64_t *a, const int64_t *x, int64_t *y, int64_t m, int64_t k) {
     for (int64_t i = 0; i < m; i++) {
-        int64_t acc = 0;
-        for (int64_t j = 0; j < k; j++) acc += a[i * k + j] * x[j];
-        y[i] = acc;
+        uint64_t acc = 0; /* products wrap, as PyTorch's int64 kernels do on two's complement */
+        for (int64_t j = 0; j < k; j++) acc += (uint64_t)a[i * k + j] * (uint64_t)x[j];
+        y[i] = (int64_t)acc;
     }
 }
 
