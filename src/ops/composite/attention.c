@@ -206,14 +206,14 @@ static double mask_at(const ct_tensor *m, int64_t b, int64_t h, int64_t i, int64
     if (!m) return 0.0;
     if (m->ndim == 2) {
         const char *p = (const char *)m->storage->data + (size_t)(m->storage_offset + i * m->strides[0] + j * m->strides[1]) * ct_dtype_size(m->dtype);
-        if (m->dtype == CT_BOOL) return *(const bool *)p ? 0.0 : -INFINITY;
+        if (m->dtype == CT_BOOL) return *(const unsigned char *)p ? 0.0 : -INFINITY;
         return ct_load_as_double(p, m->dtype);
     }
     int64_t bb = m->sizes[0] == 1 ? 0 : b, hh = m->sizes[1] == 1 ? 0 : h;
     const char *p = (const char *)m->storage->data +
                     (size_t)(m->storage_offset + bb * m->strides[0] + hh * m->strides[1] + i * m->strides[2] + j * m->strides[3]) *
                         ct_dtype_size(m->dtype);
-    if (m->dtype == CT_BOOL) return *(const bool *)p ? 0.0 : -INFINITY;
+    if (m->dtype == CT_BOOL) return *(const unsigned char *)p ? 0.0 : -INFINITY;
     return ct_load_as_double(p, m->dtype);
 }
 

@@ -92,7 +92,7 @@ int ct_k_eq_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets
 
 static void not_elem(char **p, void *vctx) {
     ct_dtype d = *(const ct_dtype *)vctx;
-    if (d == CT_BOOL) *(bool *)p[0] = !*(const bool *)p[1];
+    if (d == CT_BOOL) *(bool *)p[0] = !*(const unsigned char *)p[1];
     else *(int64_t *)p[0] = ~*(const int64_t *)p[1];
 }
 
@@ -117,7 +117,7 @@ typedef struct fill_ctx {
 
 static void fill_elem(char **p, void *vctx) {
     const fill_ctx *c = vctx;
-    if (!*(const bool *)p[1]) return;
+    if (!*(const unsigned char *)p[1]) return;
     if (c->d == CT_INT64) *(int64_t *)p[0] = c->vi;
     else ct_store_from_double(p[0], c->d, c->v);
 }

@@ -220,7 +220,7 @@ int ct_k__local_scalar_dense(const ct_op *op, ct_keyset ks, ct_value *args, ct_v
         memcpy(&v, p, sizeof v);
         rets[0] = ct_int(v);
     } else if (self->dtype == CT_BOOL) {
-        rets[0] = ct_bool(*(const bool *)p);
+        rets[0] = ct_bool(*(const unsigned char *)p != 0);
     } else {
         rets[0] = ct_double(ct_load_as_double(p, self->dtype));
     }
