@@ -55,7 +55,8 @@ int ct_k_arange_start_step(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
         ct_tensor *out = ct_tensor_alloc(&size, 1, dt, false);
         if (!out) return -1;
         int64_t *o = ct_tensor_data_ptr(out);
-        for (int64_t i = 0; i < size; i++) o[i] = s + st * i;
+        /* start + step * i lies between the bounds, but step * i alone may not fit: wrap it */
+        for (int64_t i = 0; i < size; i++) o[i] = (int64_t)((uint64_t)s + (uint64_t)st * (uint64_t)i);
         return ct_ret(rets, 0, out);
     }
     if (!(xstep > 0 || xstep < 0)) return ct_error_set(CT_ERR_RUNTIME, "step must be nonzero");

@@ -155,6 +155,12 @@ static int nll_check(const ct_tensor *self, const ct_tensor *target, const ct_te
     if (reduction < 0 || reduction > 2) return ct_error_set(CT_ERR_VALUE, "%lld is not a valid value for reduction", (long long)reduction);
     *n_classes = self->sizes[self->ndim - 1];
     *batch = self->ndim == 2 ? self->sizes[0] : 1;
+    if (target->numel < *batch) { /* a 1-D input of 0 classes with an empty 1-D target: no target to read */
+        char a[256], b[256];
+        ct_format_shape(self->sizes, self->ndim, a, sizeof a);
+        ct_format_shape(target->sizes, target->ndim, b, sizeof b);
+        return ct_error_set(CT_ERR_RUNTIME, "size mismatch (got input: %s, target: %s)", a, b);
+    }
     if (weight && (weight->ndim != 1 || weight->numel != *n_classes)) {
         char b[256];
         ct_format_shape(weight->sizes, weight->ndim, b, sizeof b);
