@@ -36,10 +36,11 @@ int ct_k_embedding_dense_backward(const ct_op *op, ct_keyset ks, ct_value *args,
     for (int64_t i = 0; i < n; i++) memcpy(&idx[i], ct_tensor_elem_ptr(indices, i), sizeof(int64_t));
     for (int64_t i = 0; i < n; i++) {
         if (idx[i] < 0 || idx[i] >= num_weights) {
+            long long bad = (long long)idx[i]; /* read before idx is freed */
             ct_free(idx);
             ct_free(counts);
             ct_tensor_release(gw);
-            return ct_error_set(CT_ERR_INDEX, "index %lld is out of bounds for dimension 0 with size %lld", (long long)idx[i],
+            return ct_error_set(CT_ERR_INDEX, "index %lld is out of bounds for dimension 0 with size %lld", bad,
                                 (long long)num_weights);
         }
         if (counts) counts[idx[i]]++;
