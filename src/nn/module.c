@@ -224,13 +224,15 @@ ct_module *ct_nn_linear(int64_t in_features, int64_t out_features, bool bias) {
     return ct_nn_linear_generator(in_features, out_features, bias, NULL);
 }
 
+/* a [rows, cols] weight with a negative size: empty's message, naming the first negative one */
+static int negative_size(int64_t rows, int64_t cols) {
+    if (rows >= 0 && cols >= 0) return 0;
+    return ct_error_set(CT_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: [%lld, %lld]",
+                        (long long)(rows < 0 ? rows : cols), (long long)rows, (long long)cols);
+}
+
 ct_module *ct_nn_linear_generator(int64_t in_features, int64_t out_features, bool bias, ct_generator *gen) {
-    if (in_features < 0 || out_features < 0) {
-        ct_error_set(CT_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: [%lld, %lld]",
-                     (long long)(out_features < 0 ? out_features : in_features), (long long)out_features,
-                     (long long)in_features);
-        return NULL;
-    }
+    if (negative_size(out_features, in_features) != 0) return NULL;
     ct_module *m = alloc_module(MOD_LINEAR, "Linear");
     if (!m) return NULL;
     m->in_features = in_features;
@@ -305,12 +307,7 @@ int ct_module_list_append(ct_module *list, ct_module *m) {
 }
 
 ct_module *ct_nn_embedding(int64_t num_embeddings, int64_t embedding_dim) {
-    if (num_embeddings < 0 || embedding_dim < 0) {
-        ct_error_set(CT_ERR_RUNTIME, "Trying to create tensor with negative dimension %lld: [%lld, %lld]",
-                     (long long)(num_embeddings < 0 ? num_embeddings : embedding_dim), (long long)num_embeddings,
-                     (long long)embedding_dim);
-        return NULL;
-    }
+    if (negative_size(num_embeddings, embedding_dim) != 0) return NULL;
     ct_module *m = alloc_module(MOD_EMBEDDING, "Embedding");
     if (!m) return NULL;
     m->in_features = num_embeddings;

@@ -160,3 +160,16 @@ bool ct_is_tensor_subclass_like(const ct_tensor *t) {
                            CT_FUNCTIONALITY_BIT(CT_KEY_Python) | CT_BACKEND_BIT(CT_BACKEND_Meta);
     return (t->keys & like) != 0;
 }
+
+int ct_softmax_backward_setup(ct_value *args, const char *name, int64_t *dim, ct_tensor **gi) {
+    ct_tensor *g = args[0].u.t, *out = args[1].u.t;
+    ct_dtype in_dt = (ct_dtype)args[3].u.i;
+    *gi = NULL;
+    if (ct_check_dtype_arg(in_dt, name) != 0) return -1;
+    if (ct_wrap_dim(args[2].u.i, g->ndim, dim) != 0) return -1;
+    bool same = g->ndim == out->ndim;
+    for (int i = 0; same && i < g->ndim; i++) same = g->sizes[i] == out->sizes[i];
+    if (!same) return ct_error_set(CT_ERR_RUNTIME, "grad_output and output must have the same shape");
+    *gi = ct_tensor_alloc(g->sizes, g->ndim, in_dt, false);
+    return *gi ? 0 : -1;
+}

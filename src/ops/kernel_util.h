@@ -107,6 +107,11 @@ static inline void ct_bump_version(ct_tensor *t) { ct_tensor_bump_version(t); }
 
 /* ---- walking a tensor along one dimension (softmax, log_softmax and their backward) ---- */
 
+/* The checks and result of _softmax_backward_data / _log_softmax_backward_data(grad_output,
+ * output, dim, input_dtype): the dtype argument, dim wrapped, equal shapes, and grad_input
+ * allocated in input_dtype. 0, or -1 with the error set (*gi NULL). */
+int ct_softmax_backward_setup(ct_value *args, const char *name, int64_t *dim, ct_tensor **gi);
+
 /* The element offset (from the data pointer) of position k along dim in the row numbered o over
  * the dimensions before dim and in over those after it. */
 static inline int64_t ct_dim_offset(const ct_tensor *t, int dim, int64_t o, int64_t in, int64_t k) {

@@ -50,16 +50,9 @@ int ct_k__softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
 int ct_k__softmax_backward_data(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
-    ct_tensor *g = ARG_T(0), *out = ARG_T(1);
-    ct_dtype in_dt = (ct_dtype)ARG_I(3);
-    if (ct_check_dtype_arg(in_dt, "_softmax_backward_data") != 0) return -1;
+    ct_tensor *g = ARG_T(0), *out = ARG_T(1), *gi;
     int64_t dim;
-    if (ct_wrap_dim(ARG_I(2), g->ndim, &dim) != 0) return -1;
-    bool same = g->ndim == out->ndim;
-    for (int i = 0; same && i < g->ndim; i++) same = g->sizes[i] == out->sizes[i];
-    if (!same) return ct_error_set(CT_ERR_RUNTIME, "grad_output and output must have the same shape");
-    ct_tensor *gi = ct_tensor_alloc(g->sizes, g->ndim, in_dt, false);
-    if (!gi) return -1;
+    if (ct_softmax_backward_setup(args, "_softmax_backward_data", &dim, &gi) != 0) return -1;
     if (g->numel == 0) return ct_ret(rets, 0, gi);
     if (g->ndim == 0) {
         double gv = ct_elem_ld(g, g->storage_offset), ov = ct_elem_ld(out, out->storage_offset);
