@@ -225,8 +225,33 @@ static void slice_op(void) {
     ct_tensor_release(x);
 }
 
+/* an owned Tensor[] value, and its bad input */
+static void tensor_list(void) {
+    int64_t s[1] = {2};
+    ct_tensor *a = ct_ones(s, 1, CT_DTYPE_UNDEFINED), *items[2] = {a, a};
+    ct_value v = ct_none();
+    CHECK_INT_EQ(ct_tensor_list_new(items, 2, &v), 0);
+    CHECK_INT_EQ(v.tag, CT_TAG_TENSORLIST);
+    CHECK_INT_EQ(v.u.tlist.len, 2);
+    CHECK_INT_EQ(ct_tensor_refcount(a), 3);
+    ct_values_release(&v, 1);
+    CHECK_INT_EQ(ct_tensor_refcount(a), 1);
+    CHECK_INT_EQ(ct_tensor_list_new(items, 2, NULL), -1);
+    CHECK_ERROR(CT_ERR_VALUE, "ct_tensor_list_new: bad arguments");
+    CHECK_INT_EQ(ct_tensor_list_new(NULL, 1, &v), -1);
+    CHECK_ERROR(CT_ERR_VALUE, "ct_tensor_list_new: bad arguments");
+    CHECK_INT_EQ(ct_tensor_list_new(items, -1, &v), -1);
+    CHECK_ERROR(CT_ERR_VALUE, "ct_tensor_list_new: bad arguments");
+    items[1] = NULL;
+    CHECK_INT_EQ(ct_tensor_list_new(items, 2, &v), -1);
+    CHECK_ERROR(CT_ERR_VALUE, "ct_tensor_list_new: item 1 is NULL (a Tensor[] holds tensors only)");
+    CHECK_INT_EQ(ct_tensor_refcount(a), 1);
+    ct_tensor_release(a);
+}
+
 int main(void) {
     int64_t live = ct_testing_live_tensors();
+    tensor_list();
     binding_slot();
     wrapped_numbers();
     node_references();

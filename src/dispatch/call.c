@@ -80,6 +80,8 @@ void ct_values_release(ct_value *vals, int n) {
 
 int ct_tensor_list_new(ct_tensor *const *items, int64_t len, ct_value *out) {
     if (!out || len < 0 || (len > 0 && !items)) return ct_error_set(CT_ERR_VALUE, "ct_tensor_list_new: bad arguments");
+    for (int64_t k = 0; k < len; k++)
+        if (!items[k]) return ct_error_set(CT_ERR_VALUE, "ct_tensor_list_new: item %lld is NULL (a Tensor[] holds tensors only)", (long long)k);
     ct_tensor **v = ct_malloc((size_t)(len > 0 ? len : 1) * sizeof *v);
     if (!v) return -1;
     for (int64_t k = 0; k < len; k++) v[k] = ct_tensor_retain(items[k]);
