@@ -44,6 +44,19 @@ int ct_storage_oom(uint64_t nbytes) {
                         (unsigned long long)nbytes);
 }
 
+/* the header of a storage whose data follows it (CT_STORAGE_HEADER bytes on) */
+static void storage_init(ct_storage *s, int64_t nbytes, bool zero, void *block, size_t block_bytes) {
+    s->data = nbytes > 0 ? (char *)s + CT_STORAGE_HEADER : NULL;
+    if (zero && nbytes > 0) memset(s->data, 0, (size_t)nbytes);
+    atomic_init(&s->refcount, 1);
+    s->nbytes = nbytes;
+    s->version = 0;
+    s->block = block;
+    s->block_bytes = block_bytes;
+    live_storages++;
+    ct_alloc_report(nbytes);
+}
+
 ct_storage *ct_storage_new(int64_t nbytes, bool zero) {
     _Static_assert(sizeof(ct_storage) <= CT_STORAGE_HEADER, "storage header must fit before the data");
     if (nbytes < 0 || (uint64_t)nbytes > SIZE_MAX - CT_STORAGE_HEADER) {
@@ -55,13 +68,7 @@ ct_storage *ct_storage_new(int64_t nbytes, bool zero) {
         ct_storage_oom((uint64_t)nbytes); /* the bytes asked for, not the header's */
         return NULL;
     }
-    s->data = nbytes > 0 ? (char *)s + CT_STORAGE_HEADER : NULL;
-    if (zero && nbytes > 0) memset(s->data, 0, (size_t)nbytes);
-    atomic_init(&s->refcount, 1);
-    s->nbytes = nbytes;
-    s->version = 0;
-    live_storages++;
-    ct_alloc_report(nbytes);
+    storage_init(s, nbytes, zero, NULL, 0);
     return s;
 }
 
@@ -69,13 +76,17 @@ void ct_storage_retain(ct_storage *s) {
     if (s) atomic_fetch_add_explicit(&s->refcount, 1, memory_order_relaxed);
 }
 
+/* the last reference is gone */
+static void storage_free(ct_storage *s) {
+    ct_alloc_report(-s->nbytes);
+    live_storages--;
+    if (s->block) ct_aligned_free(s->block, s->block_bytes);
+    else ct_aligned_free(s, CT_STORAGE_HEADER + (size_t)s->nbytes);
+}
+
 void ct_storage_release(ct_storage *s) {
     if (!s) return;
-    if (drop_ref(&s->refcount)) {
-        ct_alloc_report(-s->nbytes);
-        ct_aligned_free(s, CT_STORAGE_HEADER + (size_t)s->nbytes);
-        live_storages--;
-    }
+    if (drop_ref(&s->refcount)) storage_free(s);
 }
 
 /* ---- tensors ---- */
@@ -157,22 +168,20 @@ int ct_storage_nbytes_contiguous(const int64_t *sizes, int64_t ndim, size_t item
     return 0;
 }
 
-/* A header over storage with a known element count; sizes already checked. Takes over the
- * caller's reference to storage (Note [Last reference]), also when it fails. */
-static ct_tensor *tensor_new(ct_storage *storage, int64_t offset, const int64_t *sizes, const int64_t *strides,
-                             int ndim, int64_t numel, ct_dtype dtype) {
-    ct_tensor *t = ct_malloc(sizeof *t);
-    if (!t) {
-        ct_storage_release(storage);
-        return NULL;
-    }
+/* Fills the header t over storage with a known element count; sizes already checked. Takes
+ * over the caller's reference to storage (Note [Last reference]), also when it fails; frees t
+ * when it fails and t is not in storage's block. */
+static ct_tensor *tensor_init(ct_tensor *t, ct_storage *storage, int64_t offset, const int64_t *sizes,
+                              const int64_t *strides, int ndim, int64_t numel, ct_dtype dtype) {
+    t->home = storage && storage->block == (void *)t ? storage : NULL;
     if (ndim <= CT_INLINE_DIMS) {
         t->sizes = t->inline_geom;
         t->strides = t->inline_geom + CT_INLINE_DIMS;
     } else {
         t->sizes = ct_malloc(2 * sizeof(int64_t) * (size_t)ndim);
         if (!t->sizes) {
-            ct_free(t);
+            if (t->home) ct_storage_release(t->home); /* the header's pin */
+            else ct_free(t);
             ct_storage_release(storage);
             return NULL;
         }
@@ -205,6 +214,17 @@ static ct_tensor *tensor_new(ct_storage *storage, int64_t offset, const int64_t 
     return t;
 }
 
+/* A header of its own over storage; as tensor_init. */
+static ct_tensor *tensor_new(ct_storage *storage, int64_t offset, const int64_t *sizes, const int64_t *strides,
+                             int ndim, int64_t numel, ct_dtype dtype) {
+    ct_tensor *t = ct_malloc(sizeof *t);
+    if (!t) {
+        ct_storage_release(storage);
+        return NULL;
+    }
+    return tensor_init(t, storage, offset, sizes, strides, ndim, numel, dtype);
+}
+
 ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *sizes,
                           const int64_t *strides, int ndim, ct_dtype dtype) {
     int64_t numel = 0;
@@ -216,10 +236,31 @@ ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *si
 ct_tensor *ct_tensor_alloc(const int64_t *sizes, int ndim, ct_dtype dtype, bool zero) {
     int64_t nbytes = 0, numel = 0;
     if (ct_storage_nbytes_contiguous(sizes, ndim, ct_dtype_size(dtype), &nbytes) != 0) return NULL;
-    if (ct_check_sizes(sizes, ndim, &numel) != 0) return NULL; /* cannot overflow now */
-    ct_storage *s = ct_storage_new(nbytes, zero);
-    if (!s) return NULL;
-    return tensor_new(s, 0, sizes, NULL, ndim, numel, dtype);
+    /* the sizes are checked and their product with the item size fits: numel cannot overflow */
+    for (int i = 0; i < ndim; i++) numel = i ? numel * sizes[i] : sizes[i];
+    if (ndim == 0) numel = 1;
+    /* Note [One block for a new tensor]
+     * A new tensor's header, its storage's header and the data are one allocation: the
+     * header first, then the storage at the next 64-byte boundary, then the data. The
+     * storage holds one extra reference, the header's pin, which the header drops when it is
+     * released; the block is freed with the storage, so it outlives the header while views of
+     * the storage live (the header's bytes then wait with it) and a header whose tensor took
+     * another storage (set_) keeps its block until it dies. */
+    const size_t head = (sizeof(ct_tensor) + 63) & ~(size_t)63;
+    if ((uint64_t)nbytes > SIZE_MAX - head - CT_STORAGE_HEADER) {
+        ct_storage_oom((uint64_t)nbytes);
+        return NULL;
+    }
+    const size_t total = head + CT_STORAGE_HEADER + (size_t)nbytes;
+    char *block = ct_aligned_alloc(total);
+    if (!block) {
+        ct_storage_oom((uint64_t)nbytes);
+        return NULL;
+    }
+    ct_storage *s = (ct_storage *)(void *)(block + head);
+    storage_init(s, nbytes, zero, block, total);
+    atomic_init(&s->refcount, 2); /* the tensor's reference and its header's pin */
+    return tensor_init((ct_tensor *)(void *)block, s, 0, sizes, NULL, ndim, numel, dtype);
 }
 
 ct_tensor *ct_tensor_retain(ct_tensor *t) {
@@ -262,10 +303,19 @@ void ct_tensor_release(ct_tensor *t) {
     if (t->autograd) ct_autograd_hooks->release(t->autograd);
     if (t->vstore != t->storage) ct_storage_release(t->vstore);
     if (t->subclass) ((const ct_subclass_vtable *)(const void *)t->subclass)->release_data(t);
-    ct_storage_release(t->storage);
     if (t->sizes != t->inline_geom) ct_free(t->sizes);
-    ct_free(t);
     live_tensors--;
+    ct_storage *home = t->home;
+    if (!home) {
+        ct_storage_release(t->storage);
+        ct_free(t);
+    } else if (t->storage == home && atomic_load_explicit(&home->refcount, memory_order_acquire) == 2) {
+        /* the tensor's reference and the pin are the only two (Note [Last reference]) */
+        storage_free(home);
+    } else {
+        ct_storage_release(t->storage);
+        ct_storage_release(home); /* the header's pin: frees the block when it is the last */
+    }
 }
 
 int64_t ct_tensor_refcount(const ct_tensor *t) {

@@ -20,6 +20,9 @@ typedef struct ct_storage {
     int64_t nbytes;
     void *data;        /* 64-byte aligned; NULL for wrapper-subclass placeholders */
     int64_t version;   /* see Note [Version counter] */
+    void *block;       /* the allocation holding this storage when it shares one with a tensor
+                        * header (Note [One block for a new tensor]), else NULL */
+    size_t block_bytes;
 } ct_storage;
 
 /* Autograd metadata, allocated on first need (PyTorch's AutogradMeta). */
@@ -64,6 +67,8 @@ struct ct_tensor {
     void *binding;               /* a language binding's object for this tensor (ct_tensor_binding) */
     bool binding_owned;          /* the tensor holds `binding`: the release hook drops it when t dies */
     _Atomic uint64_t trace_id;   /* the trace file's name for it, given on first sight (0: none yet) */
+    ct_storage *home;            /* the storage whose block holds this header, pinned by it; NULL when
+                                  * the header is an allocation of its own (Note [One block for a new tensor]) */
     int64_t inline_geom[2 * CT_INLINE_DIMS];
 };
 

@@ -48,8 +48,10 @@ static void build(ct_iter *it, const int64_t *shape, int ndim, const ct_tensor *
     size_t es[CT_ITER_MAX_OPERANDS];
     bool flat = true;
     for (int k = 0; k < n; k++) {
-        it->data[k] = ct_tensor_data_ptr(ts[k]);
         es[k] = ct_dtype_size(ts[k]->dtype);
+        /* ct_tensor_data_ptr without its checks: the kernels' operands are tensors */
+        const ct_storage *st = ts[k]->storage;
+        it->data[k] = st && st->data ? (char *)st->data + (size_t)ts[k]->storage_offset * es[k] : NULL;
         if (ts[k]->numel != 1 && !(ts[k]->numel == numel && ct_tensor_is_contiguous(ts[k]))) flat = false;
     }
     if (flat) {
@@ -110,13 +112,15 @@ void ct_iter_init_reduce(ct_iter *it, const ct_tensor *out, const ct_tensor *in)
 void ct_iter_run(const ct_iter *it, ct_loop2d_fn loop, const void *ctx) {
     if (it->numel == 0) return;
     const int n = it->ntensors;
-    int64_t s[2 * CT_ITER_MAX_OPERANDS] = {0};
+    int64_t s[2 * CT_ITER_MAX_OPERANDS];
     char *ptrs[CT_ITER_MAX_OPERANDS];
-    memcpy(ptrs, it->data, sizeof(char *) * (size_t)n);
+    for (int k = 0; k < n; k++) ptrs[k] = it->data[k];
     if (it->ndim == 0) {
+        for (int k = 0; k < 2 * CT_ITER_MAX_OPERANDS; k++) s[k] = 0;
         loop(ptrs, s, 1, 1, ctx);
         return;
     }
+    for (int k = n; k < 2 * CT_ITER_MAX_OPERANDS; k++) s[k] = 0;
     for (int k = 0; k < n; k++) s[k] = it->strides[0][k];
     if (it->ndim == 1) {
         loop(ptrs, s, it->shape[0], 1, ctx);
