@@ -29,17 +29,21 @@ static uint64_t thread_id(void) {
 
 /* ---- nodes ---- */
 
+/* A node, its edges and its first input metadata are one allocation: the edges follow the
+ * node, then the metadata (a node made a new block only when ct_node_set_num_inputs grows it). */
+static ct_tensor_meta *inline_input_meta(const ct_node *n) {
+    return (ct_tensor_meta *)(void *)((char *)(void *)(n + 1) + sizeof(ct_edge) * (size_t)n->n_next);
+}
+
 static ct_node *node_alloc(const char *name, const char *py_name, int n_next, int n_inputs) {
-    ct_node *n = ct_calloc(1, sizeof *n);
+    _Static_assert(sizeof(ct_node) % _Alignof(ct_edge) == 0 && sizeof(ct_edge) % _Alignof(ct_tensor_meta) == 0,
+                   "the edges and the metadata stay aligned after the node");
+    const size_t metas = (size_t)(n_inputs ? n_inputs : 1);
+    ct_node *n = ct_calloc(1, sizeof *n + sizeof(ct_edge) * (size_t)n_next + sizeof(ct_tensor_meta) * metas);
     if (!n) return NULL;
-    n->next = n_next ? ct_calloc((size_t)n_next, sizeof *n->next) : NULL;
-    n->input_meta = ct_calloc((size_t)(n_inputs ? n_inputs : 1), sizeof *n->input_meta);
-    if ((n_next && !n->next) || !n->input_meta) {
-        ct_free(n->next);
-        ct_free(n->input_meta);
-        ct_free(n);
-        return NULL;
-    }
+    n->n_next = n_next;
+    n->next = n_next ? (ct_edge *)(void *)(n + 1) : NULL;
+    n->input_meta = inline_input_meta(n);
     atomic_init(&n->refcount, 1);
     n->name = name;
     n->py_name = py_name;
@@ -81,7 +85,7 @@ int ct_node_set_num_inputs(ct_node *n, int n_inputs) {
     ct_tensor_meta *m = ct_calloc((size_t)n_inputs, sizeof *m);
     if (!m) return -1;
     memcpy(m, n->input_meta, sizeof *m * (size_t)n->n_inputs);
-    ct_free(n->input_meta);
+    if (n->input_meta != inline_input_meta(n)) ct_free(n->input_meta);
     n->input_meta = m;
     n->n_inputs = n_inputs;
     return 0;
@@ -116,6 +120,14 @@ void ct_saved_release(ct_saved_var *sv) {
     sv->grad_fn = NULL;
 }
 
+/* The saved variables: only a formula node saves any, one slot per argument and return of
+ * its op (autograd_kernel.c), so the slots past those are empty. */
+static void release_saved(ct_node *n) {
+    const int na = n->op ? n->op->nargs : 0, nr = n->op ? n->op->nrets : 0;
+    for (int i = 0; i < na; i++) ct_saved_release(&n->saved_args[i]);
+    for (int i = 0; i < nr; i++) ct_saved_release(&n->saved_rets[i]);
+}
+
 void ct_node_release(ct_node *n) {
     /* iterative over chains of last references, so deep graphs do not recurse deeply */
     while (n) {
@@ -126,8 +138,7 @@ void ct_node_release(ct_node *n) {
             if (!tail) tail = n->next[i].fn;
             else ct_node_release(n->next[i].fn);
         }
-        for (int i = 0; i < CT_MAX_OP_ARGS; i++) ct_saved_release(&n->saved_args[i]);
-        for (int i = 0; i < CT_MAX_OP_RETS; i++) ct_saved_release(&n->saved_rets[i]);
+        release_saved(n);
         if (n->root_grads) {
             for (int i = 0; i < n->n_next; i++) ct_tensor_release(n->root_grads[i]);
             ct_free(n->root_grads);
@@ -137,12 +148,11 @@ void ct_node_release(ct_node *n) {
                 n->variable->autograd->grad_accumulator = NULL;
             ct_tensor_release(n->variable);
         }
-        ct_free(n->next);
-        ct_free(n->input_meta);
+        if (n->input_meta != inline_input_meta(n)) ct_free(n->input_meta);
         ct_free(n->args);
         ct_free(n->list_store);
         ct_free(n->arg_meta);
-        for (int i = 0; i < CT_MAX_OP_ARGS; i++) {
+        for (int i = 0, na = n->op ? n->op->nargs : 0; i < na; i++) {
             ct_free(n->list_meta[i]);
             ct_free(n->strings[i]);
         }
@@ -437,8 +447,7 @@ int ct_saved_unpack(ct_node *n, ct_saved_var *sv, ct_tensor **out) {
 }
 
 void ct_node_release_variables(ct_node *n) {
-    for (int i = 0; i < CT_MAX_OP_ARGS; i++) ct_saved_release(&n->saved_args[i]);
-    for (int i = 0; i < CT_MAX_OP_RETS; i++) ct_saved_release(&n->saved_rets[i]);
+    release_saved(n);
     n->released = true;
 }
 
