@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "core/tls.h"
 #include "ctorch/dispatch.h"
 
 typedef struct ct_call_observer {
@@ -30,11 +31,18 @@ typedef struct ct_range_observer {
 
 extern ct_range_observer ct_range_observer_hooks;
 
+/* Only a thread that a profiler observes (CT_OBSERVE_PROFILER, Note [One branch when nothing
+ * observes] in call.c) calls the hooks: the same two words the dispatcher reads decide it. */
+static inline bool ct_ranges_observed(void) {
+    return ((ct_tls_state.observe | ct_global_observe_bits()) & CT_OBSERVE_PROFILER) != 0;
+}
 static inline void *ct_record_range_begin(const char *name, const ct_value *inputs, int n_inputs, const ct_op *op) {
+    if (!ct_ranges_observed()) return NULL;
     return ct_range_observer_hooks.begin ? ct_range_observer_hooks.begin(name, inputs, n_inputs, op) : NULL;
 }
 static inline void *ct_record_range_begin_seq(const char *prefix, const char *name, const ct_value *inputs,
                                               int n_inputs, int64_t seq, uint64_t fwd_thread) {
+    if (!ct_ranges_observed()) return NULL;
     return ct_range_observer_hooks.begin_seq
                ? ct_range_observer_hooks.begin_seq(prefix, name, inputs, n_inputs, seq, fwd_thread)
                : NULL;
