@@ -78,6 +78,13 @@ typedef struct state {
     int fpushed;
     ct_grad_mode_guard guards[MAX_GUARDS];
     int nguards;
+    /* Dispatch modes and grad-mode guards are scoped contexts (Python's `with`): they are left
+     * innermost first, one stack for both. Leaving them interleaved is a caller's mistake that
+     * PyTorch does not detect either: an inference-mode guard restores the key sets it saved, so
+     * exiting it after a mode entered before it was popped includes the Python keys again with
+     * no mode on the stack. ctx[i]: 'm' a dispatch mode, 'g' a guard, innermost last. */
+    char ctx[CT_MAX_MODES + MAX_GUARDS];
+    int nctx;
 } state;
 
 static void pool_put(state *s, reader *r, ct_tensor *t) {
@@ -293,21 +300,39 @@ static int pop_mode(state *s, int m) {
     return ct_dispatch_mode_pop(m);
 }
 
+static void mode_pushed(state *s, int m) {
+    s->pushed_modes[s->pushed++] = m;
+    s->ctx[s->nctx++] = 'm';
+}
+
+static bool innermost(const state *s, char kind) { return s->nctx > 0 && s->ctx[s->nctx - 1] == kind; }
+
+/* leaves the innermost context (a mode or a guard) */
+static void leave_innermost(state *s) {
+    if (innermost(s, 'm')) {
+        if (pop_mode(s, s->pushed_modes[s->pushed - 1]) != 0) return;
+        s->pushed--;
+    } else {
+        ct_grad_mode_exit(&s->guards[--s->nguards]);
+    }
+    s->nctx--;
+}
+
 static void modes(state *s, reader *r) {
     switch (pick(r, 7)) {
     case 0:
-        if (ct_op_logger_push(s->logger) == 0) s->pushed_modes[s->pushed++] = -1;
+        if (ct_op_logger_push(s->logger) == 0) mode_pushed(s, -1);
         break;
     case 1:
-        if (ct_op_counter_push(s->counter) == 0) s->pushed_modes[s->pushed++] = -2;
+        if (ct_op_counter_push(s->counter) == 0) mode_pushed(s, -2);
         break;
     case 2: {
         int h = ct_dispatch_mode_push(passthrough, NULL);
-        if (h > 0) s->pushed_modes[s->pushed++] = h;
+        if (h > 0) mode_pushed(s, h);
         break;
     }
     case 3:
-        if (s->pushed > 0 && pop_mode(s, s->pushed_modes[s->pushed - 1]) == 0) s->pushed--;
+        if (innermost(s, 'm')) leave_innermost(s);
         break;
     case 4:
         if (s->fpushed == 0 && ct_function_logger_push(s->flogger) == 0) s->fpushed = 1;
@@ -317,10 +342,11 @@ static void modes(state *s, reader *r) {
         if (s->nguards < MAX_GUARDS) {
             if (pick(r, 2)) ct_no_grad_enter(&s->guards[s->nguards++]);
             else ct_inference_mode_enter(&s->guards[s->nguards++]);
+            s->ctx[s->nctx++] = 'g';
         }
         break;
     default:
-        if (s->nguards > 0) ct_grad_mode_exit(&s->guards[--s->nguards]);
+        if (innermost(s, 'g')) leave_innermost(s);
         break;
     }
 }
@@ -387,9 +413,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         ct_error_clear();
     }
-    while (s.nguards > 0) ct_grad_mode_exit(&s.guards[--s.nguards]);
     if (s.fpushed) ct_function_logger_pop(s.flogger);
-    while (s.pushed > 0) pop_mode(&s, s.pushed_modes[--s.pushed]);
+    for (int left = s.nctx; s.nctx > 0; left--) {
+        leave_innermost(&s);
+        if (s.nctx >= left) finding("a mode on the harness's stack could not be popped");
+    }
     for (int i = 0; i < POOL; i++) ct_tensor_release(s.pool[i]);
     ct_op_logger_free(s.logger);
     ct_op_counter_free(s.counter);
