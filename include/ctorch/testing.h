@@ -19,8 +19,8 @@ extern "C" {
  * test programs only, and first called before other threads use cJSON. */
 CT_API void ct_testing_fail_alloc_after(int64_t n);
 /* Makes every single allocation of more than max_bytes on the calling thread fail as an
- * allocation the system refuses does (CT_ERR_NOMEM, "DefaultCPUAllocator: can't allocate memory:
- * you tried to allocate N bytes."); 0 removes the limit. For fuzzing: a tensor of billions of
+ * allocation the system refuses does (CT_ERR_NOMEM, PyTorch's "DefaultCPUAllocator: can't allocate
+ * memory: you tried to allocate N bytes..."); 0 removes the limit. For fuzzing: a tensor of billions of
  * elements is then an error at once rather than seconds of filling it. */
 CT_API void ct_testing_set_alloc_limit(size_t max_bytes);
 /* Number of allocations the calling thread has asked for so far, failed ones included (to size a
