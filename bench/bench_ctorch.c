@@ -51,6 +51,7 @@ static double now_ns(void) {
 typedef struct bench_opts {
     double warmup_ms, batch_ms;
     int batches;
+    long calls; /* --calls: run this many calls untimed instead (0: time batches) */
 } bench_opts;
 
 /* A timed case: setup makes its state, run does one call (the timed unit), the optional
@@ -93,7 +94,29 @@ static void print_list(const char *key, const double *v, int n) {
     printf("]");
 }
 
+/* --calls N: three warm-up calls, then exactly N calls, all with the case's observer on and
+ * nothing timed; what instruction counts (callgrind) are read from: the difference of two
+ * such runs is the steady-state cost of N1 - N2 calls (docs/performance.md). */
+static void count_calls(const timed_case *c, long calls) {
+    void *st = c->setup();
+    if (!st) {
+        print_error(c->id, "setup");
+        return;
+    }
+    int rc = c->batch_begin ? c->batch_begin(st) : 0;
+    for (long i = 0; rc == 0 && i < 3 + calls; i++) rc = c->run(st);
+    if (rc == 0 && c->batch_end) rc = c->batch_end(st);
+    if (rc != 0) print_error(c->id, "run");
+    else printf("{\"case\": \"%s\", \"calls\": %ld}\n", c->id, calls);
+    fflush(stdout);
+    c->teardown(st);
+}
+
 static void measure(const timed_case *c, const bench_opts *o) {
+    if (o->calls > 0) {
+        count_calls(c, o->calls);
+        return;
+    }
     void *st = c->setup();
     if (!st) {
         print_error(c->id, "setup");
@@ -604,13 +627,14 @@ static void print_meta(int threads) {
 static void usage(void) {
     fprintf(stderr,
             "usage: bench_ctorch --threads T --cases ID[,ID...] [--warmup-ms MS] [--batch-ms MS] [--batches N]\n"
+            "       bench_ctorch --threads T --cases ID[,ID...] --calls N   (untimed, for instruction counts)\n"
             "cases:");
     for (size_t i = 0; i < sizeof TIMED / sizeof TIMED[0]; i++) fprintf(stderr, " %s", TIMED[i].id);
     fprintf(stderr, " rss_loop rss_loop_trace\n");
 }
 
 int main(int argc, char **argv) {
-    bench_opts o = {20.0, 30.0, 3};
+    bench_opts o = {20.0, 30.0, 3, 0};
     int threads = 1;
     char *cases = NULL;
     for (int i = 1; i < argc; i++) {
@@ -624,13 +648,14 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--warmup-ms") == 0) o.warmup_ms = atof(v);
         else if (strcmp(argv[i], "--batch-ms") == 0) o.batch_ms = atof(v);
         else if (strcmp(argv[i], "--batches") == 0) o.batches = atoi(v);
+        else if (strcmp(argv[i], "--calls") == 0) o.calls = atol(v);
         else {
             usage();
             return 2;
         }
         i++;
     }
-    if (!cases || o.batches < 1) {
+    if (!cases || o.batches < 1 || o.calls < 0) {
         usage();
         free(cases);
         return 2;
