@@ -1,9 +1,48 @@
-/* _softmax and _softmax_backward_data (SoftMax.cpp, cpu/SoftMaxKernel.cpp). As the log-softmax
- * kernels in softmax_loss.c, values are computed in double and rounded once to the result
- * type; PyTorch's float kernels accumulate in float, so the last bit can differ. */
+/* _softmax and _softmax_backward_data (SoftMax.cpp, cpu/SoftMaxKernel.cpp). The float32
+ * backward runs PyTorch's float kernel's operations in its order (src/ops/cpu/vec/softmax_vec.c,
+ * Note [Softmax backward order]). Otherwise, as the log-softmax kernels in softmax_loss.c,
+ * values are computed in double and rounded once to the result type; PyTorch's float kernels
+ * accumulate in float, so the last bit can differ. */
 #include <math.h>
 
+#include "core/alloc.h"
+#include "ops/cpu/capability.h"
 #include "ops/kernel_util.h"
+
+/* the elements of t in logical order as floats, NULL on failure */
+static float *to_f32(const ct_tensor *t) {
+    double *d = ct_to_double_buffer(t);
+    float *f = d ? ct_malloc((size_t)t->numel * sizeof(float)) : NULL;
+    for (int64_t i = 0; f && i < t->numel; i++) f[i] = (float)d[i];
+    ct_free(d);
+    return f;
+}
+
+/* float32 softmax backward in PyTorch's kernel order; gi is contiguous */
+static int softmax_bw_f32(const ct_tensor *g, const ct_tensor *out, int d, ct_tensor *gi) {
+    float *gf = to_f32(g), *yf = gf ? to_f32(out) : NULL;
+    if (!gf || !yf) {
+        ct_free(gf);
+        return -1;
+    }
+    float *r = (float *)gi->storage->data + gi->storage_offset;
+    int64_t outer, inner, len = g->sizes[d];
+    ct_dim_outer_inner(g, d, &outer, &inner);
+    const ct_vec_kernels *vk = ct_vec();
+    for (int64_t o = 0; o < outer; o++) {
+        if (d == g->ndim - 1) {
+            vk->softmax_bw_lastdim_f32(gf + o * len, yf + o * len, len, r + o * len);
+            continue;
+        }
+        for (int64_t in = 0; in < inner; in++) {
+            int64_t base = o * len * inner + in;
+            vk->softmax_bw_dim_f32(gf + base, yf + base, len, inner, r + base);
+        }
+    }
+    ct_free(gf);
+    ct_free(yf);
+    return 0;
+}
 
 /* _softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
 int ct_k__softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
@@ -60,6 +99,13 @@ int ct_k__softmax_backward_data(const ct_op *op, ct_keyset ks, ct_value *args, c
         return ct_ret(rets, 0, gi);
     }
     int d = (int)dim;
+    if (g->dtype == CT_FLOAT32 && out->dtype == CT_FLOAT32 && gi->dtype == CT_FLOAT32) {
+        if (softmax_bw_f32(g, out, d, gi) != 0) {
+            ct_tensor_release(gi);
+            return -1;
+        }
+        return ct_ret(rets, 0, gi);
+    }
     int64_t outer, inner, len = g->sizes[d];
     ct_dim_outer_inner(g, d, &outer, &inner);
     for (int64_t o = 0; o < outer; o++)

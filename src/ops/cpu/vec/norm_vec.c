@@ -166,11 +166,12 @@ static void reduce_pair(const float *a, const float *b, const float *c, int64_t 
         const int64_t k = N - d < LN_L ? N - d : LN_L; /* the last vector may be partial */
         for (int64_t l = 0; l < k; l++) {
             const float av = a[d + l], bv = b[d + l];
+            /* register accumulators of the AVX2 kernel: not fused (MADD_CHAIN in softmax_vec.c) */
             if (c) {
-                accp[l] = MADD(av * bv, c[d + l], accp[l]);
-                accq[l] = MADD(av, c[d + l], accq[l]);
+                accp[l] = av * bv * c[d + l] + accp[l];
+                accq[l] = av * c[d + l] + accq[l];
             } else {
-                accp[l] = MADD(av, bv, accp[l]);
+                accp[l] = av * bv + accp[l];
                 accq[l] = accq[l] + av;
             }
         }

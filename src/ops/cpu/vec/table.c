@@ -27,5 +27,7 @@ const ct_vec_kernels CT_VEC(ct_vec_kernels) = {
     .cascade_sum = CT_VEC(ct_vec_cascade_sum),
     .layer_norm_row_f32 = CT_VEC(ct_vec_layer_norm_row_f32),
     .layer_norm_bw_row_f32 = CT_VEC(ct_vec_layer_norm_bw_row_f32),
+    .softmax_bw_lastdim_f32 = CT_VEC(ct_vec_softmax_bw_lastdim_f32),
+    .softmax_bw_dim_f32 = CT_VEC(ct_vec_softmax_bw_dim_f32),
     .sgemm_small = CT_VEC(ct_vec_sgemm_small),
 };

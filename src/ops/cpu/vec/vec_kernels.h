@@ -85,6 +85,10 @@ typedef struct ct_vec_kernels {
      * acc_gamma / acc_beta (when not NULL) */
     void (*layer_norm_bw_row_f32)(const float *dy, const float *x, float mean, float rstd, const float *gamma, int64_t N,
                                   float *dx, float *acc_gamma, float *acc_beta);
+    /* float32 softmax backward (Note [Softmax backward order] in softmax_vec.c): a row of n
+     * contiguous elements, and a column of len elements `inner` apart */
+    void (*softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
+    void (*softmax_bw_dim_f32)(const float *g, const float *y, int64_t len, int64_t inner, float *gi);
     /* Register-blocked float32 GEMM, column-major BLAS semantics (see gemm.h; Note [Small GEMM]
      * in gemm_vec.c): the float32 products of a build without a BLAS. Returns false when it does
      * not handle the call (the DEFAULT level; a transposed op(B) too large to pack), then the
