@@ -73,14 +73,11 @@ static double *load_all(const ct_tensor *t, bool *fail) {
 }
 
 /* The elements of t in logical order as floats (NULL t: NULL). */
-static float *load_all_f32(const ct_tensor *t, int64_t n, bool *fail) {
+static float *load_all_f32(const ct_tensor *t, bool *fail) {
     if (!t) return NULL;
-    double *d = load_all(t, fail);
-    float *f = *fail ? NULL : ct_malloc((size_t)(n ? n : 1) * sizeof(float));
-    if (!*fail && !f) *fail = true;
-    for (int64_t i = 0; f && i < n; i++) f[i] = (float)d[i];
-    ct_free(d);
-    return f;
+    float *v = ct_to_float_buffer(t);
+    if (!v) *fail = true;
+    return v;
 }
 
 /* float32 throughout: PyTorch's float kernel (Note [Layer norm order]) */
@@ -115,9 +112,9 @@ int ct_k_native_layer_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     ct_tensor *rstd = ct_tensor_alloc(ss, sn, input->dtype, false);
     bool fail = !y || !mean || !rstd;
     if (!fail && all_f32(input, weight, bias)) {
-        float *xf = load_all_f32(input, M * N, &fail);
-        float *gf = fail ? NULL : load_all_f32(weight, N, &fail);
-        float *bf = fail ? NULL : load_all_f32(bias, N, &fail);
+        float *xf = load_all_f32(input, &fail);
+        float *gf = fail ? NULL : load_all_f32(weight, &fail);
+        float *bf = fail ? NULL : load_all_f32(bias, &fail);
         const ct_vec_kernels *vk = ct_vec();
         for (int64_t i = 0; !fail && i < M; i++)
             vk->layer_norm_row_f32(xf + i * N, gf, bf, N, (float)eps, f32_data(y) + i * N, f32_data(mean) + i,
@@ -192,11 +189,11 @@ int ct_k_native_layer_norm_backward(const ct_op *op, ct_keyset ks, ct_value *arg
     if (!fail && all_f32(input, weight, dy) && mean->dtype == CT_FLOAT32 && rstd->dtype == CT_FLOAT32) {
         /* rows in order into float accumulators starting at 0, then added to a 0 (the kernel's
          * one-thread buffer and its second pass) */
-        float *xf = load_all_f32(input, M * N, &fail);
-        float *gf = fail ? NULL : load_all_f32(weight, N, &fail);
-        float *df = fail ? NULL : load_all_f32(dy, M * N, &fail);
-        float *mf = fail ? NULL : load_all_f32(mean, M, &fail);
-        float *rf = fail ? NULL : load_all_f32(rstd, M, &fail);
+        float *xf = load_all_f32(input, &fail);
+        float *gf = fail ? NULL : load_all_f32(weight, &fail);
+        float *df = fail ? NULL : load_all_f32(dy, &fail);
+        float *mf = fail ? NULL : load_all_f32(mean, &fail);
+        float *rf = fail ? NULL : load_all_f32(rstd, &fail);
         float *ag = NULL, *ab = NULL;
         if (!fail && dg) fail = !(ag = ct_calloc((size_t)(N ? N : 1), sizeof(float)));
         if (!fail && dbeta) fail = !(ab = ct_calloc((size_t)(N ? N : 1), sizeof(float)));

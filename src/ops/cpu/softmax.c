@@ -1,6 +1,7 @@
-/* _softmax and _softmax_backward_data (SoftMax.cpp, cpu/SoftMaxKernel.cpp). The float32
- * backward runs PyTorch's float kernel's operations in its order (src/ops/cpu/vec/softmax_vec.c,
- * Note [Softmax backward order]). Otherwise, as the log-softmax kernels in softmax_loss.c,
+/* _softmax and _softmax_backward_data (SoftMax.cpp, cpu/SoftMaxKernel.cpp). In float32 the
+ * backward, and the forward over the last dimension, run PyTorch's float kernel's operations in
+ * its order (src/ops/cpu/vec/softmax_vec.c, Note [Softmax backward order]; the forward's exp is
+ * the C library's, which can differ from PyTorch's vectorised exp in the last bit). Otherwise, as the log-softmax kernels in softmax_loss.c,
  * values are computed in double and rounded once to the result type; PyTorch's float kernels
  * accumulate in float, so the last bit can differ. */
 #include <math.h>
@@ -9,18 +10,9 @@
 #include "ops/cpu/capability.h"
 #include "ops/kernel_util.h"
 
-/* the elements of t in logical order as floats, NULL on failure */
-static float *to_f32(const ct_tensor *t) {
-    double *d = ct_to_double_buffer(t);
-    float *f = d ? ct_malloc((size_t)t->numel * sizeof(float)) : NULL;
-    for (int64_t i = 0; f && i < t->numel; i++) f[i] = (float)d[i];
-    ct_free(d);
-    return f;
-}
-
 /* float32 softmax backward in PyTorch's kernel order; gi is contiguous */
 static int softmax_bw_f32(const ct_tensor *g, const ct_tensor *out, int d, ct_tensor *gi) {
-    float *gf = to_f32(g), *yf = gf ? to_f32(out) : NULL;
+    float *gf = ct_to_float_buffer(g), *yf = gf ? ct_to_float_buffer(out) : NULL;
     if (!gf || !yf) {
         ct_free(gf);
         return -1;
@@ -68,6 +60,17 @@ int ct_k__softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
     int d = (int)dim;
     int64_t outer, inner, len = self->sizes[d];
     ct_dim_outer_inner(self, d, &outer, &inner);
+    if (self->dtype == CT_FLOAT32 && inner == 1) { /* PyTorch's kernel order (softmax_vec.c) */
+        float *xf = ct_to_float_buffer(self), *r = (float *)out->storage->data + out->storage_offset;
+        if (!xf) {
+            ct_tensor_release(out);
+            return -1;
+        }
+        const ct_vec_kernels *vk = ct_vec();
+        for (int64_t o = 0; o < outer; o++) vk->softmax_lastdim_f32(xf + o * len, len, r + o * len);
+        ct_free(xf);
+        return ct_ret(rets, 0, out);
+    }
     for (int64_t o = 0; o < outer; o++)
         for (int64_t in = 0; in < inner; in++) {
             /* max, exp(x - max), sum, times 1 / sum */

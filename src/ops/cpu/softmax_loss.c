@@ -1,11 +1,14 @@
 /* _log_softmax, _log_softmax_backward_data, nll_loss_forward, nll_loss_backward (CPU), and
  * _to_copy. Values are computed in double and rounded once to the result type; PyTorch's
- * float kernels accumulate in float, so the last bit can differ. The float32 reductions of
- * nll_loss_forward are the exception: they follow PyTorch's float cascade (the same bits). */
+ * float kernels accumulate in float, so the last bit can differ. Exceptions, in float32: the
+ * reductions of nll_loss_forward follow PyTorch's float cascade (the same bits), and
+ * log_softmax and its backward over the last dimension run PyTorch's kernel order
+ * (src/ops/cpu/vec/softmax_vec.c; only its vectorised exp/log can differ in the last bit). */
 #include <math.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "ops/cpu/capability.h"
 #include "ops/kernel_util.h"
 
 /* Contiguous float32/float64 operands: the same arithmetic as the general loops below (in double,
@@ -28,6 +31,11 @@ static void log_softmax_dense(const ct_tensor *self, ct_tensor *out, int64_t out
     const void *x = ct_tensor_data_ptr(self);
     void *y = ct_tensor_data_ptr(out);
     const bool xf = self->dtype == CT_FLOAT64, yf = out->dtype == CT_FLOAT64;
+    if (!xf && !yf && inner == 1) { /* float32 over the last dimension: PyTorch's kernel order */
+        const ct_vec_kernels *vk = ct_vec();
+        for (int64_t o = 0; o < outer; o++) vk->log_softmax_lastdim_f32((const float *)x + o * len, len, (float *)y + o * len);
+        return;
+    }
     for (int64_t o = 0; o < outer; o++)
         for (int64_t in = 0; in < inner; in++) {
             const int64_t base = o * len * inner + in;
@@ -48,6 +56,12 @@ static void log_softmax_backward_dense(const ct_tensor *g, const ct_tensor *out,
     const void *gp = ct_tensor_data_ptr(g), *op = ct_tensor_data_ptr(out);
     void *ip = ct_tensor_data_ptr(gi);
     const bool gf = g->dtype == CT_FLOAT64, of = out->dtype == CT_FLOAT64, fi = gi->dtype == CT_FLOAT64;
+    if (!gf && !of && !fi && inner == 1) { /* float32 over the last dimension: PyTorch's kernel order */
+        const ct_vec_kernels *vk = ct_vec();
+        for (int64_t o = 0; o < outer; o++)
+            vk->log_softmax_bw_lastdim_f32((const float *)gp + o * len, (const float *)op + o * len, len, (float *)ip + o * len);
+        return;
+    }
     for (int64_t o = 0; o < outer; o++)
         for (int64_t in = 0; in < inner; in++) {
             const int64_t base = o * len * inner + in;
@@ -84,6 +98,18 @@ int ct_k__log_softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
         log_softmax_dense(self, out, outer, len, inner);
         return ct_ret(rets, 0, out);
     }
+    if (self->dtype == CT_FLOAT32 && out->dtype == CT_FLOAT32 && inner == 1) { /* strided float32: a copy */
+        float *xf = ct_to_float_buffer(self);
+        if (!xf) {
+            ct_tensor_release(out);
+            return -1;
+        }
+        const ct_vec_kernels *vk = ct_vec();
+        float *y = ct_tensor_data_ptr(out);
+        for (int64_t o = 0; o < outer; o++) vk->log_softmax_lastdim_f32(xf + o * len, len, y + o * len);
+        ct_free(xf);
+        return ct_ret(rets, 0, out);
+    }
     for (int64_t o = 0; o < outer; o++) {
         for (int64_t in = 0; in < inner; in++) {
             double mx = -INFINITY;
@@ -118,6 +144,20 @@ int ct_k__log_softmax_backward_data(const ct_op *op, ct_keyset ks, ct_value *arg
     ct_dim_outer_inner(g, d, &outer, &inner);
     if (dense_float(g) && dense_float(out) && dense_float(gi)) {
         log_softmax_backward_dense(g, out, gi, outer, len, inner);
+        return ct_ret(rets, 0, gi);
+    }
+    if (g->dtype == CT_FLOAT32 && out->dtype == CT_FLOAT32 && gi->dtype == CT_FLOAT32 && inner == 1) {
+        float *gf = ct_to_float_buffer(g), *of = gf ? ct_to_float_buffer(out) : NULL;
+        if (!of) {
+            ct_free(gf);
+            ct_tensor_release(gi);
+            return -1;
+        }
+        const ct_vec_kernels *vk = ct_vec();
+        float *r = ct_tensor_data_ptr(gi);
+        for (int64_t o = 0; o < outer; o++) vk->log_softmax_bw_lastdim_f32(gf + o * len, of + o * len, len, r + o * len);
+        ct_free(gf);
+        ct_free(of);
         return ct_ret(rets, 0, gi);
     }
     for (int64_t o = 0; o < outer; o++) {

@@ -29,5 +29,8 @@ const ct_vec_kernels CT_VEC(ct_vec_kernels) = {
     .layer_norm_bw_row_f32 = CT_VEC(ct_vec_layer_norm_bw_row_f32),
     .softmax_bw_lastdim_f32 = CT_VEC(ct_vec_softmax_bw_lastdim_f32),
     .softmax_bw_dim_f32 = CT_VEC(ct_vec_softmax_bw_dim_f32),
+    .softmax_lastdim_f32 = CT_VEC(ct_vec_softmax_lastdim_f32),
+    .log_softmax_lastdim_f32 = CT_VEC(ct_vec_log_softmax_lastdim_f32),
+    .log_softmax_bw_lastdim_f32 = CT_VEC(ct_vec_log_softmax_bw_lastdim_f32),
     .sgemm_small = CT_VEC(ct_vec_sgemm_small),
 };

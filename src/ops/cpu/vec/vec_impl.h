@@ -53,6 +53,9 @@ void CT_VEC(ct_vec_layer_norm_bw_row_f32)(const float *dy, const float *x, float
 /* softmax_vec.c */
 void CT_VEC(ct_vec_softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
 void CT_VEC(ct_vec_softmax_bw_dim_f32)(const float *g, const float *y, int64_t len, int64_t inner, float *gi);
+void CT_VEC(ct_vec_softmax_lastdim_f32)(const float *x, int64_t n, float *y);
+void CT_VEC(ct_vec_log_softmax_lastdim_f32)(const float *x, int64_t n, float *y);
+void CT_VEC(ct_vec_log_softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
 
 /* gemm_vec.c */
 bool CT_VEC(ct_vec_sgemm_small)(bool transa, bool transb, int64_t m, int64_t n, int64_t k, float alpha, const float *a,

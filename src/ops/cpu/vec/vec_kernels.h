@@ -89,6 +89,10 @@ typedef struct ct_vec_kernels {
      * contiguous elements, and a column of len elements `inner` apart */
     void (*softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
     void (*softmax_bw_dim_f32)(const float *g, const float *y, int64_t len, int64_t inner, float *gi);
+    /* float32 softmax, log_softmax and log_softmax backward over a row of n contiguous elements */
+    void (*softmax_lastdim_f32)(const float *x, int64_t n, float *y);
+    void (*log_softmax_lastdim_f32)(const float *x, int64_t n, float *y);
+    void (*log_softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
     /* Register-blocked float32 GEMM, column-major BLAS semantics (see gemm.h; Note [Small GEMM]
      * in gemm_vec.c): the float32 products of a build without a BLAS. Returns false when it does
      * not handle the call (the DEFAULT level; a transposed op(B) too large to pack), then the
