@@ -13,6 +13,9 @@
  *   IEEE one the scalar code does (the kernel files are built with -ffp-contract=off; a fused
  *   multiply-add appears only where written as fma()/fmaf(), i.e. where PyTorch fuses), so a
  *   pointwise result never depends on the level; neither does a sum (Note [Cascade sum]). The
+ *   float32 layer norm and softmax kernels (norm_vec.c, softmax_vec.c) are the exception, as in
+ *   PyTorch: they follow its kernel at each level, lanes, fused multiply-adds and SLEEF's
+ *   exp/log included, so their last bits depend on the level exactly as PyTorch's do. The
  *   register-blocked GEMM of builds without a BLAS (Note [Small GEMM]) sums a dot product in
  *   vector lanes, as a BLAS does, so its last bit can depend on the level, as a BLAS's does.
  *
