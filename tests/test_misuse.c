@@ -643,6 +643,77 @@ static void mode_cases(void) {
         ct_tensor_release(b);
         ct_tensor_release(a);
     }
+    /* A failed boxed call leaves every ret slot None and never releases what the caller's slots
+     * held before the call: uninitialised memory, here a tensor of the test's own (the fuzzer
+     * found a mode's caller releasing a stale pointer that way) */
+    for (int with_mode = 0; with_mode < 2; with_mode++) {
+        CASE(with_mode ? "a mode calling through a failing boxed call: the caller's ret slots untouched"
+                       : "a failing boxed call: its ret slots None, what they held untouched") {
+            ct_tensor *canary = vec(1, CT_FLOAT32);
+            a = mat(2, 3, CT_FLOAT32);
+            const ct_op *ln = ct_op_find("aten::native_layer_norm");
+            ct_value args[5] = {ct_tensor_value(a), ct_intlist(NULL, 0), ct_none(), ct_none(), ct_double(1e-5)};
+            ct_value rets[3];
+            for (int i = 0; i < 3; i++) rets[i] = ct_tensor_value(canary);
+            ct_tensor_retain(canary); /* two references, so a wrong release is seen, not a crash */
+            ct_tensor_retain(canary);
+            int h = with_mode ? ct_dispatch_mode_push(fail_on_mm, NULL) : 0;
+            int rc = ct_call(ln, args, rets);
+            if (with_mode) ct_dispatch_mode_pop(h);
+            EXPECT(rc == -1, CT_ERR_RUNTIME,
+                   "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, "
+                   "but got normalized_shape = []");
+            for (int i = 0; i < 3; i++) CHECK_MSG(rets[i].tag == CT_TAG_NONE, "ret slot %d is not None after the failure", i);
+            CHECK_INT_EQ(ct_tensor_refcount(canary), 3);
+            ct_tensor_release(canary);
+            ct_tensor_release(canary);
+            ct_tensor_release(canary);
+            ct_tensor_release(a);
+        }
+    }
+    CASE("a boxed call failing its argument check: its ret slots None") {
+        a = mat(2, 3, CT_FLOAT32);
+        const ct_op *add = ct_op_find("aten::add.Tensor");
+        ct_value args[3] = {ct_tensor_value(a), ct_string("x"), ct_int(1)};
+        ct_value rets[1] = {ct_int(0x66)};
+        EXPECT(ct_call(add, args, rets) == -1, CT_ERR_RUNTIME,
+               "aten::add() Expected a value of type 'Tensor' for argument 'other' but instead found type 'str'.\n"
+               "Position: 1\nValue: 'x'\nDeclaration: aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> "
+               "Tensor\nCast error details: Unable to cast x to Tensor");
+        CHECK_MSG(rets[0].tag == CT_TAG_NONE, "the ret slot is not None after the failure");
+        ct_tensor_release(a);
+    }
+    /* slice_backward with a step near INT64_MAX: the slice it writes into has one element and a
+     * stride whose size in bytes overflows int64 (the fuzzer found the iterator computing it
+     * with signed overflow); the gradient lands in the first element */
+    CASE("slice_backward with a step near INT64_MAX") {
+        static const double g[1] = {2.5};
+        int64_t one = 1;
+        a = ct_tensor_from_doubles(g, &one, 1, CT_FLOAT32);
+        int64_t sizes[1] = {3};
+        ct_value args[6] = {ct_tensor_value(a), ct_intlist(sizes, 1), ct_int(0), ct_int(0), ct_int(3),
+                            ct_int(INT64_MAX - 2)};
+        ct_value rets[1];
+        int rc = ct_call(ct_op_find("aten::slice_backward"), args, rets);
+        CHECK_MSG(rc == 0, "slice_backward failed: %s", ct_error_message());
+        double got[3] = {-1, -1, -1};
+        if (rc == 0) CHECK_INT_EQ(ct_tensor_to_doubles(rets[0].u.t, got, 3), 0);
+        CHECK_MSG(got[0] == 2.5 && got[1] == 0.0 && got[2] == 0.0, "slice_backward gave [%g, %g, %g]", got[0], got[1], got[2]);
+        if (rc == 0) ct_values_release(rets, 1);
+        ct_tensor_release(a);
+    }
+    /* the fuzz harness's cap on one allocation: PyTorch's out-of-memory error, then normal again */
+    CASE("an allocation over the testing limit") {
+        ct_testing_set_alloc_limit((size_t)1 << 20);
+        int64_t n = 1000000;
+        y = vec(n, CT_FLOAT32);
+        ct_testing_set_alloc_limit(0);
+        EXPECT(y == NULL, CT_ERR_NOMEM, "[enforce fail at alloc_cpu.cpp:118] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to "
+               "allocate 4000000 bytes. Error code 12 (Cannot allocate memory)");
+        a = vec(n, CT_FLOAT32);
+        CHECK_MSG(a != NULL, "the allocation failed after the limit was removed: %s", ct_error_message());
+        ct_tensor_release(a);
+    }
     CASE("popping a logger that is not the innermost mode") {
         ct_op_logger *l1 = ct_op_logger_new(), *l2 = ct_op_logger_new();
         int h0 = ct_dispatch_mode_push(fail_quietly, NULL); /* handles count this thread's pushes */

@@ -5,6 +5,7 @@
 #define CTORCH_TESTING_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "ctorch/export.h"
 
@@ -17,6 +18,11 @@ extern "C" {
  * (cJSON_InitHooks, which is process-wide), so that they are counted and can be failed too: for
  * test programs only, and first called before other threads use cJSON. */
 CT_API void ct_testing_fail_alloc_after(int64_t n);
+/* Makes every single allocation of more than max_bytes on the calling thread fail as an
+ * allocation the system refuses does (CT_ERR_NOMEM, PyTorch's "DefaultCPUAllocator: can't allocate
+ * memory: you tried to allocate N bytes..."); 0 removes the limit. For fuzzing: a tensor of billions of
+ * elements is then an error at once rather than seconds of filling it. */
+CT_API void ct_testing_set_alloc_limit(size_t max_bytes);
 /* Number of allocations the calling thread has asked for so far, failed ones included (to size a
  * fault-injection loop). */
 CT_API int64_t ct_testing_alloc_count(void);

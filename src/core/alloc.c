@@ -102,6 +102,7 @@ typedef struct tcache {
     void *head[NCLASS];     /* free blocks, linked through their first word */
     counters c;
     int64_t fail_at;        /* allocation call number that fails, 0 = never */
+    size_t max_bytes;       /* a larger single allocation fails (ct_testing_set_alloc_limit), 0 = no limit */
     int64_t json_calls;     /* cJSON allocations while fault injection is routed (not counted as the library's) */
     int64_t json_live;      /* of those, blocks not yet freed on this thread */
     int state;
@@ -269,7 +270,13 @@ void ct_testing_fail_alloc_after(int64_t n) {
 }
 int64_t ct_testing_alloc_count(void) { return calls(); }
 
-static inline bool should_fail(void) { return __builtin_expect(tc.fail_at != 0, 0) && calls() + 1 == tc.fail_at; }
+void ct_testing_set_alloc_limit(size_t max_bytes) { tc.max_bytes = max_bytes; }
+
+/* an injected failure: the countdown reached, or a request over the testing limit */
+static inline bool should_fail(size_t n) {
+    return (__builtin_expect(tc.fail_at != 0, 0) && calls() + 1 == tc.fail_at) ||
+           (__builtin_expect(tc.max_bytes != 0, 0) && n > tc.max_bytes);
+}
 
 static void *oom(size_t n) {
     bump(&tc.c.failed, 1);
@@ -278,7 +285,7 @@ static void *oom(size_t n) {
 }
 
 static void *json_malloc(size_t n) {
-    if (should_fail()) return oom(n);
+    if (should_fail(n)) return oom(n);
     tc.json_calls++;
     void *p = malloc(n);
     if (!p) {
@@ -331,12 +338,12 @@ static void *alloc_with_header(size_t n) {
 }
 
 void *ct_malloc(size_t n) {
-    if (should_fail()) return oom(n);
+    if (should_fail(n)) return oom(n);
     return alloc_with_header(n);
 }
 
 void *ct_calloc(size_t n, size_t size) {
-    if (should_fail()) return oom(n * size);
+    if (should_fail(n * size)) return oom(n * size); /* (wraps when n * size overflows: the next line) */
     if (size != 0 && n > SIZE_MAX / size) return oom(SIZE_MAX);
     void *p = alloc_with_header(n * size);
     if (p) memset(p, 0, n * size);
@@ -355,7 +362,7 @@ void ct_free(void *p) {
 
 void *ct_realloc(void *p, size_t n) {
     if (!p) return ct_malloc(n);
-    if (should_fail()) return oom(n);
+    if (should_fail(n)) return oom(n);
     block_header *h = header_of(p);
     size_t old = h->size;
     /* in place while the block holds it and is not far too big for it */
@@ -376,7 +383,7 @@ void *ct_realloc(void *p, size_t n) {
 }
 
 void *ct_aligned_alloc(size_t n) {
-    if (should_fail()) return oom(n);
+    if (should_fail(n)) return oom(n);
     unsigned cls;
     void *p = take(n ? n : 1, &cls);
     if (!p) return oom(n);

@@ -85,6 +85,9 @@ int ct_dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets) {
     /* StashTorchDispatchModeGuard: the mode is popped while its own handler runs */
     mode_entry m = stack_pop();
     uint64_t errors = ct_error_serial();
+    /* a failure releases rets: they must hold None, not the caller's garbage, when the handler
+     * fails before filling them (Note [Ret slots start as None] in dispatch/call.c) */
+    for (int i = 0; i < op->nrets; i++) rets[i] = ct_none();
     int rc = m.fn(m.ud, op, args, rets);
     stack_push(m);
     if (rc != 0) {

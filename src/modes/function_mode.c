@@ -74,6 +74,8 @@ int ct_function_call(const ct_function *f, ct_value *args, ct_value *rets) {
     if (!f) return ct_error_set(CT_ERR_VALUE, "ct_function_call: function is NULL");
     if ((!args && f->nargs > 0) || (!rets && f->nrets > 0))
         return ct_error_set(CT_ERR_VALUE, "ct_function_call: %s is NULL", !args && f->nargs > 0 ? "args" : "rets");
+    /* Note [Ret slots start as None] in dispatch/call.c: a failure releases rets */
+    for (int i = 0; i < f->nrets; i++) rets[i] = ct_none();
     if (fmodes.len == 0) return run_impl(f, args, rets);
     /* dispatch_on_mode for torch functions: pop the mode while its handler runs */
     fmode_entry m = fmodes.stack[fmodes.len - 1];

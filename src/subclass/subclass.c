@@ -93,6 +93,8 @@ ct_tensor *ct_subclass_make_wrapper(ct_subclass *cls, const int64_t *sizes, cons
 int ct_subclass_dispatch(ct_tensor *t, const ct_op *op, ct_value *args, ct_value *rets) {
     if (!t->subclass) return ct_error_set(CT_ERR_RUNTIME, "Hit Python dispatch key but no arguments had PyInterpreter (no tensor args?)");
     uint64_t errors = ct_error_serial();
+    /* a failure releases rets (Note [Ret slots start as None] in dispatch/call.c) */
+    for (int i = 0; i < ct_op_num_returns(op); i++) rets[i] = ct_none();
     int rc = t->subclass->fn(t->subclass->cls_data, op, args, rets);
     if (rc != 0) {
         ct_values_release(rets, ct_op_num_returns(op));

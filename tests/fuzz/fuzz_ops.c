@@ -7,8 +7,15 @@
  * mode, a mode that calls through), enter no_grad / inference_mode, wrap a tensor in
  * LoggingTensor, and run backward. Errors are expected (shapes and types are random); what must
  * not happen is a crash, a sanitizer report, a leak or state left behind: after every input the
- * mode stack is empty, grad mode is back on, and the live tensor, storage and node counts are
- * back where they were.
+ * dispatch and function mode stacks are empty, grad mode is back on and inference mode off, the
+ * thread's included and excluded key sets are as they were, and the live tensor, storage and
+ * node counts are back where they were. A boxed call's ret slots start out holding a tensor of
+ * the harness's own (as uninitialised memory might hold anything): a failed call must leave every
+ * slot None and must not have released that tensor.
+ *
+ * One allocation may take at most FUZZ_MAX_ALLOC bytes (ct_testing_set_alloc_limit): a larger
+ * one is the library's out-of-memory error, so an input asking for a tensor of billions of
+ * elements is an error at once instead of seconds of filling memory under the sanitizers.
  *
  * Build: cmake -DCTORCH_FUZZ=ON with clang (docs/experiments.md, "Fuzzing the dispatcher"). */
 #include <stdbool.h>
@@ -45,6 +52,17 @@ static unsigned pick(reader *r, unsigned n) { return n ? u8(r) % n : 0; }
 
 #define POOL 8
 #define MAX_GUARDS 6
+#define FUZZ_MAX_ALLOC ((size_t)64 << 20)
+
+/* what a boxed call's ret slots hold before the call (see the top); it holds CANARY_REFS
+ * references, so that a slot released by mistake is reported here rather than freeing it */
+static ct_tensor *canary;
+#define CANARY_REFS 5
+
+static void finding(const char *what) {
+    fprintf(stderr, "fuzz_ops: %s\n", what);
+    abort();
+}
 
 typedef struct state {
     ct_tensor *pool[POOL];
@@ -60,6 +78,13 @@ typedef struct state {
     int fpushed;
     ct_grad_mode_guard guards[MAX_GUARDS];
     int nguards;
+    /* Dispatch modes and grad-mode guards are scoped contexts (Python's `with`): they are left
+     * innermost first, one stack for both. Leaving them interleaved is a caller's mistake that
+     * PyTorch does not detect either: an inference-mode guard restores the key sets it saved, so
+     * exiting it after a mode entered before it was popped includes the Python keys again with
+     * no mode on the stack. ctx[i]: 'm' a dispatch mode, 'g' a guard, innermost last. */
+    char ctx[CT_MAX_MODES + MAX_GUARDS];
+    int nctx;
 } state;
 
 static void pool_put(state *s, reader *r, ct_tensor *t) {
@@ -200,9 +225,16 @@ static int boxed_call(state *s, reader *r) {
         if (ct_op_fill_defaults(op, args, given) != 0) return -1;
     }
     ct_value rets[4];
+    for (int i = 0; i < 4; i++) rets[i] = ct_tensor_value(canary);
     int nr = ct_op_num_returns(op);
     if (nr > 4) return 0;
-    if (ct_call(op, args, rets) != 0) return -1;
+    if (ct_call(op, args, rets) != 0) {
+        for (int i = 0; i < nr; i++)
+            if (rets[i].tag != CT_TAG_NONE) finding("a failed boxed call left a ret slot that is not None");
+        if (ct_tensor_refcount(canary) != CANARY_REFS) finding("a failed boxed call released what its ret slots held before the call");
+        return -1;
+    }
+    if (ct_tensor_refcount(canary) != CANARY_REFS) finding("a boxed call released what its ret slots held before the call");
     for (int i = 0; i < nr; i++) {
         if (rets[i].tag == CT_TAG_TENSOR && pick(r, 2)) {
             pool_put(s, r, ct_tensor_retain(rets[i].u.t));
@@ -268,21 +300,39 @@ static int pop_mode(state *s, int m) {
     return ct_dispatch_mode_pop(m);
 }
 
+static void mode_pushed(state *s, int m) {
+    s->pushed_modes[s->pushed++] = m;
+    s->ctx[s->nctx++] = 'm';
+}
+
+static bool innermost(const state *s, char kind) { return s->nctx > 0 && s->ctx[s->nctx - 1] == kind; }
+
+/* leaves the innermost context (a mode or a guard) */
+static void leave_innermost(state *s) {
+    if (innermost(s, 'm')) {
+        if (pop_mode(s, s->pushed_modes[s->pushed - 1]) != 0) return;
+        s->pushed--;
+    } else {
+        ct_grad_mode_exit(&s->guards[--s->nguards]);
+    }
+    s->nctx--;
+}
+
 static void modes(state *s, reader *r) {
     switch (pick(r, 7)) {
     case 0:
-        if (ct_op_logger_push(s->logger) == 0) s->pushed_modes[s->pushed++] = -1;
+        if (ct_op_logger_push(s->logger) == 0) mode_pushed(s, -1);
         break;
     case 1:
-        if (ct_op_counter_push(s->counter) == 0) s->pushed_modes[s->pushed++] = -2;
+        if (ct_op_counter_push(s->counter) == 0) mode_pushed(s, -2);
         break;
     case 2: {
         int h = ct_dispatch_mode_push(passthrough, NULL);
-        if (h > 0) s->pushed_modes[s->pushed++] = h;
+        if (h > 0) mode_pushed(s, h);
         break;
     }
     case 3:
-        if (s->pushed > 0 && pop_mode(s, s->pushed_modes[s->pushed - 1]) == 0) s->pushed--;
+        if (innermost(s, 'm')) leave_innermost(s);
         break;
     case 4:
         if (s->fpushed == 0 && ct_function_logger_push(s->flogger) == 0) s->fpushed = 1;
@@ -292,10 +342,11 @@ static void modes(state *s, reader *r) {
         if (s->nguards < MAX_GUARDS) {
             if (pick(r, 2)) ct_no_grad_enter(&s->guards[s->nguards++]);
             else ct_inference_mode_enter(&s->guards[s->nguards++]);
+            s->ctx[s->nctx++] = 'g';
         }
         break;
     default:
-        if (s->nguards > 0) ct_grad_mode_exit(&s->guards[--s->nguards]);
+        if (innermost(s, 'g')) leave_innermost(s);
         break;
     }
 }
@@ -309,15 +360,29 @@ static void backward(state *s, reader *r) {
 }
 
 static int64_t base_tensors, base_storages, base_nodes;
+static ct_keyset base_included, base_excluded;
 static bool initialised;
+
+/* no function mode is left entered: popping must fail */
+static bool function_modes_empty(void) {
+    if (ct_function_mode_pop() == 0) return false;
+    ct_error_clear();
+    return true;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!initialised) {
         /* lazily built tables exist from here on */
         ct_tensor *warm = ct_tensor_scalar(1.0, CT_FLOAT32);
         ct_tensor_release(warm);
+        canary = ct_tensor_scalar(0x66, CT_INT64);
+        if (!canary) abort();
+        for (int i = 1; i < CANARY_REFS; i++) ct_tensor_retain(canary);
+        ct_testing_set_alloc_limit(FUZZ_MAX_ALLOC);
         initialised = true;
     }
+    base_included = ct_tls_included();
+    base_excluded = ct_tls_excluded();
     base_tensors = ct_testing_live_tensors();
     base_storages = ct_testing_live_storages();
     base_nodes = ct_testing_live_nodes();
@@ -348,9 +413,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         ct_error_clear();
     }
-    while (s.nguards > 0) ct_grad_mode_exit(&s.guards[--s.nguards]);
     if (s.fpushed) ct_function_logger_pop(s.flogger);
-    while (s.pushed > 0) pop_mode(&s, s.pushed_modes[--s.pushed]);
+    for (int left = s.nctx; s.nctx > 0; left--) {
+        leave_innermost(&s);
+        if (s.nctx >= left) finding("a mode on the harness's stack could not be popped");
+    }
     for (int i = 0; i < POOL; i++) ct_tensor_release(s.pool[i]);
     ct_op_logger_free(s.logger);
     ct_op_counter_free(s.counter);
@@ -358,10 +425,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ct_logging_tensor_log_free(s.tlog);
     ct_generator_release(s.gen);
     ct_error_clear();
-    if (ct_dispatch_mode_stack_len() != 0 || !ct_is_grad_enabled() || ct_testing_live_tensors() != base_tensors ||
-        ct_testing_live_storages() != base_storages || ct_testing_live_nodes() != base_nodes) {
-        fprintf(stderr, "fuzz_ops: state left behind: modes %d, grad %d, tensors %+lld, storages %+lld, nodes %+lld\n",
-                ct_dispatch_mode_stack_len(), (int)ct_is_grad_enabled(),
+    bool fmodes_empty = function_modes_empty();
+    if (ct_dispatch_mode_stack_len() != 0 || !fmodes_empty || !ct_is_grad_enabled() || ct_is_inference_mode_enabled() ||
+        ct_tls_included() != base_included || ct_tls_excluded() != base_excluded || ct_tensor_refcount(canary) != CANARY_REFS ||
+        ct_testing_live_tensors() != base_tensors || ct_testing_live_storages() != base_storages ||
+        ct_testing_live_nodes() != base_nodes) {
+        fprintf(stderr,
+                "fuzz_ops: state left behind: modes %d, function modes %s, grad %d, inference %d, included %#llx (was %#llx), "
+                "excluded %#llx (was %#llx), canary refcount %lld, tensors %+lld, storages %+lld, nodes %+lld\n",
+                ct_dispatch_mode_stack_len(), fmodes_empty ? "none" : "left", (int)ct_is_grad_enabled(),
+                (int)ct_is_inference_mode_enabled(), (unsigned long long)ct_tls_included(), (unsigned long long)base_included,
+                (unsigned long long)ct_tls_excluded(), (unsigned long long)base_excluded,
+                (long long)ct_tensor_refcount(canary),
                 (long long)(ct_testing_live_tensors() - base_tensors),
                 (long long)(ct_testing_live_storages() - base_storages),
                 (long long)(ct_testing_live_nodes() - base_nodes));

@@ -64,7 +64,10 @@ static void build(ct_iter *it, const int64_t *shape, int ndim, const ct_tensor *
     for (int k = 0; k < n; k++) {
         int64_t st[CT_MAX_DIMS];
         ct_broadcast_strides(ts[k], shape, ndim, st);
-        for (int d = 0; d < ndim; d++) it->strides[ndim - 1 - d][k] = st[d] * (int64_t)es[k];
+        /* in bytes, wrapping as PyTorch's stride_bytes does on two's complement: only a dimension
+         * of size 1 (never stepped along) can have a stride this large in a valid view, e.g. a
+         * slice with a step near INT64_MAX; its stride takes part only in ordering the dims */
+        for (int d = 0; d < ndim; d++) it->strides[ndim - 1 - d][k] = (int64_t)((uint64_t)st[d] * (uint64_t)es[k]);
     }
     /* reorder_dimensions: an insertion sort that tolerates undecided comparisons */
     for (int i = 1; i < ndim; i++) {
