@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the libraries ctorch builds on when this is a Debian machine we may install on:
 # cJSON (libcjson-dev, required: the build stops without it), OpenBLAS (libopenblas-dev,
-# optional: without it matrix products use a plain loop), pkg-config to find them, Python's
+# optional: without it matrix products use a plain loop), SLEEF (libsleef-dev, optional: the
+# vectorised exp/log of PyTorch's AVX2/AVX512 kernels), pkg-config to find them, Python's
 # headers (python3-dev: the Python front-end ctorch._C and `ctorch python` are built against the
 # system interpreter, /usr/bin/python3), Graphviz (graphviz, optional: its dot program draws
 # autograd graphs as SVG; without it the lab writes the DOT file only and says so) and clang with
@@ -14,6 +15,7 @@ want=()
 command -v pkg-config >/dev/null 2>&1 || want+=(pkg-config)
 pkg-config --exists openblas 2>/dev/null || want+=(libopenblas-dev)
 pkg-config --exists libcjson 2>/dev/null || want+=(libcjson-dev)
+pkg-config --exists sleef 2>/dev/null || want+=(libsleef-dev)
 # the headers of the interpreter CMake builds the extension for (python3-dev names Debian's default)
 py_inc="$(/usr/bin/python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)"
 [ -n "$py_inc" ] && [ -f "$py_inc/Python.h" ] || want+=(python3-dev)

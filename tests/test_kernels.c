@@ -16,6 +16,9 @@
  *     exact in any order; int64 and bool sums;
  *   - _log_softmax and its backward on contiguous float tensors (their direct loops) equal the
  *     general strided loops, bit for bit;
+ *   - float32 native_layer_norm (+ backward), _softmax, _softmax_backward_data, _log_softmax
+ *     (+ backward) and nll_loss_forward against PyTorch 2.6's bits recorded at the same level
+ *     (tests/golden/torch-2.6/float_kernels.json: these results differ between its levels);
  *   - the small float32 GEMM kernels: every transpose combination, sizes around each block and
  *     vector width, padded leading dimensions, alpha and beta, with integer-valued matrices
  *     (exact in any order) against a double reference, bit for bit; and which shapes they take.
@@ -504,6 +507,140 @@ static void cascade_golden(const char *level) {
     (void)level;
 }
 
+/* ---- float32 kernels in PyTorch's order ---------------------------------------------------- */
+
+/* tests/golden/record/float_kernels.py's inputs: v(i, salt) / div rounded to float32 */
+static ct_tensor *fk_input(const int64_t *shape, int nd, int64_t salt, double div) {
+    int64_t n = 1;
+    for (int d = 0; d < nd; d++) n *= shape[d];
+    double *v = malloc(sizeof(double) * (size_t)(n ? n : 1));
+    for (int64_t i = 0; i < n; i++) v[i] = (double)(((i * 7919 + salt * 104729) % 1999) - 999) / 37.0 / div;
+    ct_tensor *t = ct_tensor_from_doubles(v, shape, nd, CT_FLOAT32);
+    free(v);
+    return t;
+}
+
+/* out's float32 elements against PyTorch's bit patterns (little-endian hex); the number that differ */
+static int fk_compare(const char *what, int k, const ct_tensor *out, const cJSON *want) {
+    CHECK_MSG(out != NULL, "%s %s output %d: %s", level_name, what, k, ct_error_message());
+    if (!out || !cJSON_IsArray(want)) return 1;
+    int bad = 0, i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, want) {
+        unsigned char b[4];
+        char hex[9];
+        float f = i < out->numel ? *(const float *)ct_tensor_elem_ptr(out, i) : 0.0f;
+        memcpy(b, &f, 4);
+        snprintf(hex, sizeof hex, "%02x%02x%02x%02x", b[0], b[1], b[2], b[3]);
+        bad += strcmp(hex, cJSON_GetStringValue(e)) != 0;
+        i++;
+    }
+    CHECK_MSG(bad == 0 && i == out->numel, "%s %s output %d: %d of %d float32 values differ from PyTorch's bits", level_name, what,
+              k, bad, i);
+    return bad;
+}
+
+/* PyTorch 2.6's own float32 results at this level (tests/golden/torch-2.6/float_kernels.json):
+ * layer norm, softmax, log_softmax and nll_loss follow its kernels' order bit for bit */
+static void float_kernels_golden(ct_cpu_capability level) {
+    size_t len;
+    char *text = ct_test_read_file(ct_test_source("tests/golden/torch-2.6/float_kernels.json"), &len);
+    CHECK_MSG(text != NULL, "cannot read float_kernels.json");
+    if (!text) return;
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    const char *key = level == CT_CPU_DEFAULT ? "default" : level == CT_CPU_AVX2 ? "avx2" : "avx512";
+    cJSON *cases = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "levels"), key),
+                                                    "cases");
+    CHECK_MSG(cases != NULL, "float_kernels.json has no level %s", key);
+    int checked = 0;
+    static const struct { int64_t rows, n; bool affine; } ln[] = {{6, 64, true}, {3, 37, true}, {3, 37, false}, {2, 300, true}, {1, 2100, true}};
+    for (size_t c = 0; cases && c < sizeof ln / sizeof ln[0]; c++) {
+        char name[64];
+        snprintf(name, sizeof name, "layer_norm_%lldx%lld%s", (long long)ln[c].rows, (long long)ln[c].n, ln[c].affine ? "" : "_plain");
+        cJSON *want = cJSON_GetObjectItemCaseSensitive(cases, name);
+        int64_t shape[2] = {ln[c].rows, ln[c].n}, ns[1] = {ln[c].n};
+        ct_tensor *x = fk_input(shape, 2, 0, 10.0), *dy = fk_input(shape, 2, 3, 30.0);
+        ct_tensor *w = ln[c].affine ? fk_input(ns, 1, 1, 20.0) : NULL, *b = ln[c].affine ? fk_input(ns, 1, 2, 20.0) : NULL;
+        ct_tensor *o[6] = {NULL};
+        bool mask[3] = {true, ln[c].affine, ln[c].affine};
+        CHECK_INT_EQ(ct_native_layer_norm(x, ns, 1, w, b, 1e-5, &o[0], &o[1], &o[2]), 0);
+        if (o[2]) CHECK_INT_EQ(ct_native_layer_norm_backward(dy, x, ns, 1, o[1], o[2], w, b, mask, 3, &o[3], &o[4], &o[5]), 0);
+        for (int k = 0; k < (ln[c].affine ? 6 : 4); k++) fk_compare(name, k, o[k], cJSON_GetArrayItem(want, k));
+        for (int k = 0; k < 6; k++) ct_tensor_release(o[k]);
+        ct_tensor_release(x);
+        ct_tensor_release(dy);
+        ct_tensor_release(w);
+        ct_tensor_release(b);
+        checked++;
+    }
+    static const int64_t sm[][2] = {{5, 32}, {3, 600}, {2, 7}, {4, 45}};
+    for (size_t c = 0; cases && c < sizeof sm / sizeof sm[0]; c++) {
+        char name[64];
+        snprintf(name, sizeof name, "softmax_%lldx%lld", (long long)sm[c][0], (long long)sm[c][1]);
+        cJSON *want = cJSON_GetObjectItemCaseSensitive(cases, name);
+        ct_tensor *x = fk_input(sm[c], 2, 4, 3.0), *g = fk_input(sm[c], 2, 5, 10.0);
+        ct_tensor *o[4];
+        o[0] = ct__softmax(x, -1, false);
+        o[1] = o[0] ? ct__softmax_backward_data(g, o[0], -1, CT_FLOAT32) : NULL;
+        o[2] = ct__log_softmax(x, -1, false);
+        o[3] = o[2] ? ct__log_softmax_backward_data(g, o[2], -1, CT_FLOAT32) : NULL;
+        for (int k = 0; k < 4; k++) {
+            fk_compare(name, k, o[k], cJSON_GetArrayItem(want, k));
+            ct_tensor_release(o[k]);
+        }
+        ct_tensor_release(x);
+        ct_tensor_release(g);
+        checked++;
+    }
+    if (cases) {
+        int64_t shape[3] = {4, 6, 5};
+        ct_tensor *x = NULL, *g = fk_input(shape, 3, 7, 10.0);
+        ct_tensor *y = fk_input(shape, 3, 6, 30.0), *gi = ct__softmax_backward_data(g, y, 1, CT_FLOAT32);
+        fk_compare("softmax_backward_dim1_4x6x5", 0, gi, cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cases, "softmax_backward_dim1_4x6x5"), 0));
+        ct_tensor_release(gi);
+        ct_tensor_release(y);
+        ct_tensor_release(x);
+        ct_tensor_release(g);
+        checked++;
+    }
+    static const int64_t nl[][2] = {{40, 7}, {300, 11}};
+    for (size_t c = 0; cases && c < sizeof nl / sizeof nl[0]; c++) {
+        char name[64];
+        snprintf(name, sizeof name, "nll_loss_%lldx%lld", (long long)nl[c][0], (long long)nl[c][1]);
+        cJSON *want = cJSON_GetObjectItemCaseSensitive(cases, name);
+        const int64_t batch = nl[c][0], classes = nl[c][1];
+        ct_tensor *x = fk_input(nl[c], 2, 8, 3.0), *lp = ct__log_softmax(x, -1, false);
+        double *tv = malloc(sizeof(double) * (size_t)batch);
+        for (int64_t i = 0; i < batch; i++) tv[i] = (double)((i * 5) % classes);
+        ct_tensor *target = ct_tensor_from_doubles(tv, &batch, 1, CT_INT64);
+        free(tv);
+        int64_t ws[1] = {classes};
+        ct_tensor *w0 = fk_input(ws, 1, 9, 50.0);
+        double *wv = malloc(sizeof(double) * (size_t)classes);
+        for (int64_t i = 0; i < classes; i++) wv[i] = (double)(*(const float *)ct_tensor_elem_ptr(w0, i) + 1.0f);
+        ct_tensor *w = ct_tensor_from_doubles(wv, ws, 1, CT_FLOAT32);
+        free(wv);
+        const struct { bool weighted; int64_t red, ignore; } runs[] = {{false, 1, -100}, {false, 2, -100}, {true, 1, -100}, {true, 2, 2}, {false, 1, 3}};
+        for (int r = 0; r < 5; r++) {
+            ct_tensor *out = NULL, *tw = NULL;
+            CHECK_INT_EQ(ct_nll_loss_forward(lp, target, runs[r].weighted ? w : NULL, runs[r].red, runs[r].ignore, &out, &tw), 0);
+            fk_compare(name, 2 * r, out, cJSON_GetArrayItem(want, 2 * r));
+            fk_compare(name, 2 * r + 1, tw, cJSON_GetArrayItem(want, 2 * r + 1));
+            ct_tensor_release(out);
+            ct_tensor_release(tw);
+        }
+        ct_tensor_release(x);
+        ct_tensor_release(lp);
+        ct_tensor_release(target);
+        ct_tensor_release(w0);
+        ct_tensor_release(w);
+        checked++;
+    }
+    CHECK_MSG(checked == 12, "float_kernels.json: %d of 12 cases checked", checked);
+    cJSON_Delete(root);
+}
+
 /* sums of integer-valued data are exact in any order: the layout, checked over many shapes */
 static void sum_layouts(void) {
     const ct_dtype dts[] = {CT_FLOAT32, CT_FLOAT64, CT_INT64, CT_BOOL};
@@ -693,6 +830,7 @@ int main(void) {
         pointwise_cases();
         copy_fill_cases();
         cascade_golden(level_name);
+        float_kernels_golden(level);
         sum_layouts();
         log_softmax_cases();
         gemm_cases(level);

@@ -92,6 +92,13 @@ double *ct_to_double_buffer(const ct_tensor *t) {
     return buf;
 }
 
+float *ct_to_float_buffer(const ct_tensor *t) {
+    float *buf = ct_malloc((size_t)(t->numel > 0 ? t->numel : 1) * sizeof(float));
+    if (!buf) return NULL;
+    for (int64_t i = 0; i < t->numel; i++) buf[i] = (float)ct_load_as_double(ct_tensor_elem_ptr(t, i), t->dtype);
+    return buf;
+}
+
 int ct_scalar_check_convert(ct_scalar s, ct_dtype dtype) {
     if (s.tag == CT_TAG_BOOL || dtype == CT_BOOL || dtype == CT_FLOAT64) return 0;
     const char *name;

@@ -101,6 +101,8 @@ int ct_copy_into(ct_tensor *dst, const ct_tensor *src);
 void ct_format_shape(const int64_t *sizes, int ndim, char *buf, size_t size);
 /* ct_tensor numel-safe contiguous copy of t's elements as doubles (caller frees with ct_free). */
 double *ct_to_double_buffer(const ct_tensor *t);
+/* The same as floats (the float32 kernels that follow PyTorch's float arithmetic). */
+float *ct_to_float_buffer(const ct_tensor *t);
 
 /* The version counter bump every in-place kernel path ends with (ADInplaceOrView). */
 static inline void ct_bump_version(ct_tensor *t) { ct_tensor_bump_version(t); }

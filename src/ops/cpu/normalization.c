@@ -1,12 +1,14 @@
 /* native_layer_norm and native_layer_norm_backward (layer_norm.cpp, cpu/layer_norm_kernel.cpp).
- * Statistics and results are computed in double and rounded once to the tensor's type (mean
- * and rstd first, as the kernel keeps them in its accumulate type); PyTorch's float kernel uses
- * float and a vectorised Welford, so the last bit can differ. */
+ * float32 runs PyTorch's float kernel, operation for operation, in src/ops/cpu/vec/norm_vec.c
+ * (Note [Layer norm order]): the same bits at every CPU capability. Other types compute in
+ * double and round once to the tensor's type (mean and rstd first, as the kernel keeps them in
+ * its accumulate type). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "ops/cpu/capability.h"
 #include "ops/kernel_util.h"
 
 static bool same_shape(const ct_tensor *t, const int64_t *shape, int64_t n) {
@@ -70,6 +72,21 @@ static double *load_all(const ct_tensor *t, bool *fail) {
     return v;
 }
 
+/* The elements of t in logical order as floats (NULL t: NULL). */
+static float *load_all_f32(const ct_tensor *t, bool *fail) {
+    if (!t) return NULL;
+    float *v = ct_to_float_buffer(t);
+    if (!v) *fail = true;
+    return v;
+}
+
+/* float32 throughout: PyTorch's float kernel (Note [Layer norm order]) */
+static bool all_f32(const ct_tensor *a, const ct_tensor *b, const ct_tensor *c) {
+    return a->dtype == CT_FLOAT32 && (!b || b->dtype == CT_FLOAT32) && (!c || c->dtype == CT_FLOAT32);
+}
+
+static inline float *f32_data(const ct_tensor *t) { return (float *)t->storage->data + t->storage_offset; }
+
 /* mean and rstd keep the input's leading dimensions, with 1 for each normalized one */
 static int stat_shape(const ct_tensor *input, int64_t nn, int64_t *shape) {
     int axis = input->ndim - (int)nn;
@@ -94,6 +111,19 @@ int ct_k_native_layer_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     ct_tensor *mean = ct_tensor_alloc(ss, sn, input->dtype, false);
     ct_tensor *rstd = ct_tensor_alloc(ss, sn, input->dtype, false);
     bool fail = !y || !mean || !rstd;
+    if (!fail && all_f32(input, weight, bias)) {
+        float *xf = load_all_f32(input, &fail);
+        float *gf = fail ? NULL : load_all_f32(weight, &fail);
+        float *bf = fail ? NULL : load_all_f32(bias, &fail);
+        const ct_vec_kernels *vk = ct_vec();
+        for (int64_t i = 0; !fail && i < M; i++)
+            vk->layer_norm_row_f32(xf + i * N, gf, bf, N, (float)eps, f32_data(y) + i * N, f32_data(mean) + i,
+                                   f32_data(rstd) + i);
+        ct_free(xf);
+        ct_free(gf);
+        ct_free(bf);
+        goto done;
+    }
     double *x = fail ? NULL : load_all(input, &fail);
     double *g = fail ? NULL : load_all(weight, &fail);
     double *b = fail ? NULL : load_all(bias, &fail);
@@ -120,6 +150,7 @@ int ct_k_native_layer_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     ct_free(x);
     ct_free(g);
     ct_free(b);
+done:
     if (fail) {
         ct_tensor_release(y);
         ct_tensor_release(mean);
@@ -155,6 +186,34 @@ int ct_k_native_layer_norm_backward(const ct_op *op, ct_keyset ks, ct_value *arg
         fail = !(dg = ct_tensor_alloc(weight ? weight->sizes : ns, weight ? weight->ndim : (int)nn, input->dtype, true));
     }
     if (mask[2] && !fail) fail = !(dbeta = ct_tensor_alloc(bias ? bias->sizes : ns, bias ? bias->ndim : (int)nn, input->dtype, true));
+    if (!fail && all_f32(input, weight, dy) && mean->dtype == CT_FLOAT32 && rstd->dtype == CT_FLOAT32) {
+        /* rows in order into float accumulators starting at 0, then added to a 0 (the kernel's
+         * one-thread buffer and its second pass) */
+        float *xf = load_all_f32(input, &fail);
+        float *gf = fail ? NULL : load_all_f32(weight, &fail);
+        float *df = fail ? NULL : load_all_f32(dy, &fail);
+        float *mf = fail ? NULL : load_all_f32(mean, &fail);
+        float *rf = fail ? NULL : load_all_f32(rstd, &fail);
+        float *ag = NULL, *ab = NULL;
+        if (!fail && dg) fail = !(ag = ct_calloc((size_t)(N ? N : 1), sizeof(float)));
+        if (!fail && dbeta) fail = !(ab = ct_calloc((size_t)(N ? N : 1), sizeof(float)));
+        const ct_vec_kernels *vk = ct_vec();
+        for (int64_t i = 0; !fail && i < M; i++)
+            vk->layer_norm_bw_row_f32(df + i * N, xf + i * N, mf[i], rf[i], gf, N, dx ? f32_data(dx) + i * N : NULL, ag,
+                                      ab);
+        for (int64_t j = 0; !fail && j < N; j++) {
+            if (dg) f32_data(dg)[j] = 0.0f + ag[j];
+            if (dbeta) f32_data(dbeta)[j] = 0.0f + ab[j];
+        }
+        ct_free(xf);
+        ct_free(gf);
+        ct_free(df);
+        ct_free(mf);
+        ct_free(rf);
+        ct_free(ag);
+        ct_free(ab);
+        goto done;
+    }
     double *x = fail ? NULL : load_all(input, &fail);
     double *g = fail ? NULL : load_all(weight, &fail);
     double *d = fail ? NULL : load_all(dy, &fail);
@@ -201,6 +260,7 @@ int ct_k_native_layer_norm_backward(const ct_op *op, ct_keyset ks, ct_value *arg
     ct_free(rs);
     ct_free(acc_g);
     ct_free(acc_b);
+done:
     if (fail) {
         ct_tensor_release(dx);
         ct_tensor_release(dg);

@@ -1,9 +1,40 @@
-/* _softmax and _softmax_backward_data (SoftMax.cpp, cpu/SoftMaxKernel.cpp). As the log-softmax
- * kernels in softmax_loss.c, values are computed in double and rounded once to the result
- * type; PyTorch's float kernels accumulate in float, so the last bit can differ. */
+/* _softmax and _softmax_backward_data (SoftMax.cpp, cpu/SoftMaxKernel.cpp). In float32 the
+ * backward, and the forward over the last dimension, run PyTorch's float kernel's operations in
+ * its order (src/ops/cpu/vec/softmax_vec.c, Note [Softmax backward order]; the forward's exp is
+ * the C library's, which can differ from PyTorch's vectorised exp in the last bit). Otherwise, as the log-softmax kernels in softmax_loss.c,
+ * values are computed in double and rounded once to the result type; PyTorch's float kernels
+ * accumulate in float, so the last bit can differ. */
 #include <math.h>
 
+#include "core/alloc.h"
+#include "ops/cpu/capability.h"
 #include "ops/kernel_util.h"
+
+/* float32 softmax backward in PyTorch's kernel order; gi is contiguous */
+static int softmax_bw_f32(const ct_tensor *g, const ct_tensor *out, int d, ct_tensor *gi) {
+    float *gf = ct_to_float_buffer(g), *yf = gf ? ct_to_float_buffer(out) : NULL;
+    if (!gf || !yf) {
+        ct_free(gf);
+        return -1;
+    }
+    float *r = (float *)gi->storage->data + gi->storage_offset;
+    int64_t outer, inner, len = g->sizes[d];
+    ct_dim_outer_inner(g, d, &outer, &inner);
+    const ct_vec_kernels *vk = ct_vec();
+    for (int64_t o = 0; o < outer; o++) {
+        if (d == g->ndim - 1) {
+            vk->softmax_bw_lastdim_f32(gf + o * len, yf + o * len, len, r + o * len);
+            continue;
+        }
+        for (int64_t in = 0; in < inner; in++) {
+            int64_t base = o * len * inner + in;
+            vk->softmax_bw_dim_f32(gf + base, yf + base, len, inner, r + base);
+        }
+    }
+    ct_free(gf);
+    ct_free(yf);
+    return 0;
+}
 
 /* _softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
 int ct_k__softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
@@ -29,6 +60,17 @@ int ct_k__softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
     int d = (int)dim;
     int64_t outer, inner, len = self->sizes[d];
     ct_dim_outer_inner(self, d, &outer, &inner);
+    if (self->dtype == CT_FLOAT32 && inner == 1) { /* PyTorch's kernel order (softmax_vec.c) */
+        float *xf = ct_to_float_buffer(self), *r = (float *)out->storage->data + out->storage_offset;
+        if (!xf) {
+            ct_tensor_release(out);
+            return -1;
+        }
+        const ct_vec_kernels *vk = ct_vec();
+        for (int64_t o = 0; o < outer; o++) vk->softmax_lastdim_f32(xf + o * len, len, r + o * len);
+        ct_free(xf);
+        return ct_ret(rets, 0, out);
+    }
     for (int64_t o = 0; o < outer; o++)
         for (int64_t in = 0; in < inner; in++) {
             /* max, exp(x - max), sum, times 1 / sum */
@@ -60,6 +102,13 @@ int ct_k__softmax_backward_data(const ct_op *op, ct_keyset ks, ct_value *args, c
         return ct_ret(rets, 0, gi);
     }
     int d = (int)dim;
+    if (g->dtype == CT_FLOAT32 && out->dtype == CT_FLOAT32 && gi->dtype == CT_FLOAT32) {
+        if (softmax_bw_f32(g, out, d, gi) != 0) {
+            ct_tensor_release(gi);
+            return -1;
+        }
+        return ct_ret(rets, 0, gi);
+    }
     int64_t outer, inner, len = g->sizes[d];
     ct_dim_outer_inner(g, d, &outer, &inner);
     for (int64_t o = 0; o < outer; o++)

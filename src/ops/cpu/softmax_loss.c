@@ -1,10 +1,14 @@
 /* _log_softmax, _log_softmax_backward_data, nll_loss_forward, nll_loss_backward (CPU), and
  * _to_copy. Values are computed in double and rounded once to the result type; PyTorch's
- * float kernels accumulate in float, so the last bit can differ. */
+ * float kernels accumulate in float, so the last bit can differ. Exceptions, in float32: the
+ * reductions of nll_loss_forward follow PyTorch's float cascade (the same bits), and
+ * log_softmax and its backward over the last dimension run PyTorch's kernel order
+ * (src/ops/cpu/vec/softmax_vec.c; only its vectorised exp/log can differ in the last bit). */
 #include <math.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "ops/cpu/capability.h"
 #include "ops/kernel_util.h"
 
 /* Contiguous float32/float64 operands: the same arithmetic as the general loops below (in double,
@@ -27,6 +31,11 @@ static void log_softmax_dense(const ct_tensor *self, ct_tensor *out, int64_t out
     const void *x = ct_tensor_data_ptr(self);
     void *y = ct_tensor_data_ptr(out);
     const bool xf = self->dtype == CT_FLOAT64, yf = out->dtype == CT_FLOAT64;
+    if (!xf && !yf && inner == 1) { /* float32 over the last dimension: PyTorch's kernel order */
+        const ct_vec_kernels *vk = ct_vec();
+        for (int64_t o = 0; o < outer; o++) vk->log_softmax_lastdim_f32((const float *)x + o * len, len, (float *)y + o * len);
+        return;
+    }
     for (int64_t o = 0; o < outer; o++)
         for (int64_t in = 0; in < inner; in++) {
             const int64_t base = o * len * inner + in;
@@ -47,6 +56,12 @@ static void log_softmax_backward_dense(const ct_tensor *g, const ct_tensor *out,
     const void *gp = ct_tensor_data_ptr(g), *op = ct_tensor_data_ptr(out);
     void *ip = ct_tensor_data_ptr(gi);
     const bool gf = g->dtype == CT_FLOAT64, of = out->dtype == CT_FLOAT64, fi = gi->dtype == CT_FLOAT64;
+    if (!gf && !of && !fi && inner == 1) { /* float32 over the last dimension: PyTorch's kernel order */
+        const ct_vec_kernels *vk = ct_vec();
+        for (int64_t o = 0; o < outer; o++)
+            vk->log_softmax_bw_lastdim_f32((const float *)gp + o * len, (const float *)op + o * len, len, (float *)ip + o * len);
+        return;
+    }
     for (int64_t o = 0; o < outer; o++)
         for (int64_t in = 0; in < inner; in++) {
             const int64_t base = o * len * inner + in;
@@ -83,6 +98,18 @@ int ct_k__log_softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
         log_softmax_dense(self, out, outer, len, inner);
         return ct_ret(rets, 0, out);
     }
+    if (self->dtype == CT_FLOAT32 && out->dtype == CT_FLOAT32 && inner == 1) { /* strided float32: a copy */
+        float *xf = ct_to_float_buffer(self);
+        if (!xf) {
+            ct_tensor_release(out);
+            return -1;
+        }
+        const ct_vec_kernels *vk = ct_vec();
+        float *y = ct_tensor_data_ptr(out);
+        for (int64_t o = 0; o < outer; o++) vk->log_softmax_lastdim_f32(xf + o * len, len, y + o * len);
+        ct_free(xf);
+        return ct_ret(rets, 0, out);
+    }
     for (int64_t o = 0; o < outer; o++) {
         for (int64_t in = 0; in < inner; in++) {
             double mx = -INFINITY;
@@ -117,6 +144,20 @@ int ct_k__log_softmax_backward_data(const ct_op *op, ct_keyset ks, ct_value *arg
     ct_dim_outer_inner(g, d, &outer, &inner);
     if (dense_float(g) && dense_float(out) && dense_float(gi)) {
         log_softmax_backward_dense(g, out, gi, outer, len, inner);
+        return ct_ret(rets, 0, gi);
+    }
+    if (g->dtype == CT_FLOAT32 && out->dtype == CT_FLOAT32 && gi->dtype == CT_FLOAT32 && inner == 1) {
+        float *gf = ct_to_float_buffer(g), *of = gf ? ct_to_float_buffer(out) : NULL;
+        if (!of) {
+            ct_free(gf);
+            ct_tensor_release(gi);
+            return -1;
+        }
+        const ct_vec_kernels *vk = ct_vec();
+        float *r = ct_tensor_data_ptr(gi);
+        for (int64_t o = 0; o < outer; o++) vk->log_softmax_bw_lastdim_f32(gf + o * len, of + o * len, len, r + o * len);
+        ct_free(gf);
+        ct_free(of);
         return ct_ret(rets, 0, gi);
     }
     for (int64_t o = 0; o < outer; o++) {
@@ -177,6 +218,15 @@ static double x_at(const ct_tensor *self, int64_t i, int64_t c) {
     return ct_elem_ld(self, off);
 }
 
+/* utils::CeilLog2 */
+static int64_t ceil_log2_i64(int64_t x) {
+    if (x <= 2) return 1;
+    uint64_t v = (uint64_t)x - 1;
+    int64_t last = 63;
+    while (!(v >> last)) last--;
+    return last + 1;
+}
+
 /* nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index)
  *   -> (Tensor output, Tensor total_weight) */
 int ct_k_nll_loss_forward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
@@ -194,9 +244,40 @@ int ct_k_nll_loss_forward(const ct_op *op, ct_keyset ks, ct_value *args, ct_valu
         ct_tensor_release(tw);
         return -1;
     }
+    /* A float32 reduction follows LossNLL.cpp's float arithmetic: 8 levels of partial sums in
+     * float, level j emptied into level j + 1 after every 2^(level_power*(j+1)) targets
+     * (level_power = max(4, ceil(log2 N) / 8)), the levels added in order at the end, then one
+     * division by the float total weight. */
+    bool cascade = !none && self->dtype == CT_FLOAT32 && (!weight || weight->dtype == CT_FLOAT32);
+    const int64_t levels = 8, lp = N > 0 && ceil_log2_i64(N) / levels > 4 ? ceil_log2_i64(N) / levels : 4;
+    const int64_t lmask = ((int64_t)1 << lp) - 1;
+    float wsum[8] = {0}, lsum[8] = {0};
+    int64_t ignored = 0;
     double total_w = 0, total = 0;
     for (int64_t i = 0; i < N; i++) {
         int64_t t = target_at(target, i);
+        if (cascade && t == ignore) {
+            ignored++;
+            continue;
+        }
+        if (cascade && t >= 0 && t < C) {
+            float xv = (float)x_at(self, i, t);
+            if (weight) {
+                float wv = (float)ct_elem_ld(weight, weight->storage_offset + t * weight->strides[0]);
+                lsum[0] -= xv * wv;
+                wsum[0] += wv;
+            } else {
+                lsum[0] -= xv;
+            }
+            for (int64_t j = 0; j + 1 < levels; ++j) {
+                if ((i & (lmask << (j * lp))) != 0) break;
+                wsum[j + 1] += wsum[j];
+                lsum[j + 1] += lsum[j];
+                wsum[j] = 0;
+                lsum[j] = 0;
+            }
+            continue;
+        }
         if (t == ignore) {
             if (none) ct_elem_st(out, i, 0.0);
             continue;
@@ -211,6 +292,19 @@ int ct_k_nll_loss_forward(const ct_op *op, ct_keyset ks, ct_value *args, ct_valu
         if (none) ct_elem_st(out, i, v);
         total += v;
         total_w += w;
+    }
+    if (cascade) {
+        float tw_f = 0, out_f = 0;
+        if (!weight) tw_f = (float)(N - ignored);
+        else
+            for (int64_t j = 0; j < levels; j++) tw_f += wsum[j];
+        for (int64_t j = 0; j < levels; j++) out_f += lsum[j];
+        if (reduction == 1) out_f /= tw_f;
+        *(float *)out->storage->data = out_f;
+        *(float *)tw->storage->data = tw_f;
+        rets[0] = ct_tensor_value(out);
+        rets[1] = ct_tensor_value(tw);
+        return 0;
     }
     if (!none) ct_elem_st(out, 0, reduction == 1 ? total / total_w : total);
     ct_elem_st(tw, 0, none ? 0.0 : total_w);

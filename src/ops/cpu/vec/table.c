@@ -25,5 +25,12 @@ const ct_vec_kernels CT_VEC(ct_vec_kernels) = {
     .f64_from_f32 = CT_VEC(ct_vec_f64_from_f32),
     .fill = CT_VEC(ct_vec_fill),
     .cascade_sum = CT_VEC(ct_vec_cascade_sum),
+    .layer_norm_row_f32 = CT_VEC(ct_vec_layer_norm_row_f32),
+    .layer_norm_bw_row_f32 = CT_VEC(ct_vec_layer_norm_bw_row_f32),
+    .softmax_bw_lastdim_f32 = CT_VEC(ct_vec_softmax_bw_lastdim_f32),
+    .softmax_bw_dim_f32 = CT_VEC(ct_vec_softmax_bw_dim_f32),
+    .softmax_lastdim_f32 = CT_VEC(ct_vec_softmax_lastdim_f32),
+    .log_softmax_lastdim_f32 = CT_VEC(ct_vec_log_softmax_lastdim_f32),
+    .log_softmax_bw_lastdim_f32 = CT_VEC(ct_vec_log_softmax_bw_lastdim_f32),
     .sgemm_small = CT_VEC(ct_vec_sgemm_small),
 };

@@ -44,6 +44,19 @@ CT_VEC_LOOP(ct_vec_fill);
 /* sum_vec.c */
 CT_VEC_LOOP(ct_vec_cascade_sum);
 
+/* norm_vec.c */
+void CT_VEC(ct_vec_layer_norm_row_f32)(const float *x, const float *gamma, const float *beta, int64_t N, float eps,
+                                       float *y, float *mean, float *rstd);
+void CT_VEC(ct_vec_layer_norm_bw_row_f32)(const float *dy, const float *x, float mean, float rstd, const float *gamma,
+                                          int64_t N, float *dx, float *acc_gamma, float *acc_beta);
+
+/* softmax_vec.c */
+void CT_VEC(ct_vec_softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
+void CT_VEC(ct_vec_softmax_bw_dim_f32)(const float *g, const float *y, int64_t len, int64_t inner, float *gi);
+void CT_VEC(ct_vec_softmax_lastdim_f32)(const float *x, int64_t n, float *y);
+void CT_VEC(ct_vec_log_softmax_lastdim_f32)(const float *x, int64_t n, float *y);
+void CT_VEC(ct_vec_log_softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
+
 /* gemm_vec.c */
 bool CT_VEC(ct_vec_sgemm_small)(bool transa, bool transb, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
                                 int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);

@@ -13,6 +13,9 @@
  *   IEEE one the scalar code does (the kernel files are built with -ffp-contract=off; a fused
  *   multiply-add appears only where written as fma()/fmaf(), i.e. where PyTorch fuses), so a
  *   pointwise result never depends on the level; neither does a sum (Note [Cascade sum]). The
+ *   float32 layer norm and softmax kernels (norm_vec.c, softmax_vec.c) are the exception, as in
+ *   PyTorch: they follow its kernel at each level, lanes, fused multiply-adds and SLEEF's
+ *   exp/log included, so their last bits depend on the level exactly as PyTorch's do. The
  *   register-blocked GEMM of builds without a BLAS (Note [Small GEMM]) sums a dot product in
  *   vector lanes, as a BLAS does, so its last bit can depend on the level, as a BLAS's does.
  *
@@ -77,6 +80,22 @@ typedef struct ct_vec_kernels {
     ct_loop2d_fn fill;
     /* cascade sum (out, in) with ct_vec_sum, see Note [Cascade sum] */
     ct_loop2d_fn cascade_sum;
+    /* float32 layer norm of one row of N (Note [Layer norm order] in norm_vec.c): y, mean and
+     * rstd; gamma/beta may be NULL */
+    void (*layer_norm_row_f32)(const float *x, const float *gamma, const float *beta, int64_t N, float eps, float *y,
+                               float *mean, float *rstd);
+    /* its backward for one row: dx (when not NULL), and dy*(x-mean)*rstd / dy added into
+     * acc_gamma / acc_beta (when not NULL) */
+    void (*layer_norm_bw_row_f32)(const float *dy, const float *x, float mean, float rstd, const float *gamma, int64_t N,
+                                  float *dx, float *acc_gamma, float *acc_beta);
+    /* float32 softmax backward (Note [Softmax backward order] in softmax_vec.c): a row of n
+     * contiguous elements, and a column of len elements `inner` apart */
+    void (*softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
+    void (*softmax_bw_dim_f32)(const float *g, const float *y, int64_t len, int64_t inner, float *gi);
+    /* float32 softmax, log_softmax and log_softmax backward over a row of n contiguous elements */
+    void (*softmax_lastdim_f32)(const float *x, int64_t n, float *y);
+    void (*log_softmax_lastdim_f32)(const float *x, int64_t n, float *y);
+    void (*log_softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
     /* Register-blocked float32 GEMM, column-major BLAS semantics (see gemm.h; Note [Small GEMM]
      * in gemm_vec.c): the float32 products of a build without a BLAS. Returns false when it does
      * not handle the call (the DEFAULT level; a transposed op(B) too large to pack), then the

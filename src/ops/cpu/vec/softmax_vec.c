@@ -1,0 +1,171 @@
+/* float32 softmax backward, built once per CPU capability (Note [CPU capabilities] in
+ * vec_kernels.h).
+ *
+ * Note [Softmax backward order]
+ *   PyTorch 2.6's float kernels (aten/src/ATen/native/cpu/SoftMaxKernel.cpp) are registered
+ *   with ALSO_REGISTER_AVX512_DISPATCH, so, unlike most kernels, an AVX512 CPU runs 16-lane
+ *   Vectorized<float> code: the results differ between DEFAULT, AVX2 and AVX512 (measured with
+ *   ATEN_CPU_CAPABILITY). Over the last dimension, sum = map2_reduce_all(grad * out): a
+ *   vector accumulator started from the first vector's products, each further product added in
+ *   (GCC fuses that product and addition into one multiply-add where the level has FMA, as in
+ *   Note [Layer norm order]), a partial last vector into its first lanes, then the lanes folded
+ *   (halves: lane i with i + L/2, ..., i + 1; at DEFAULT in order); grad_input = (grad - sum) *
+ *   out. Over another dimension the kernel sums grad * out in order along it (a buffer in
+ *   memory, not a register chain: one multiply-add per step where the level has FMA), and writes out * (grad - sum). */
+#include <math.h>
+
+#include "ops/cpu/vec/vec_impl.h"
+
+#if defined(CT_CPU_CAP_IS_AVX512)
+#define SM_L 16
+#else
+#define SM_L 8
+#endif
+
+#if defined(CTORCH_HAVE_SLEEF) && (defined(CT_CPU_CAP_IS_AVX512) || defined(CT_CPU_CAP_IS_AVX2))
+#include <immintrin.h>
+#include <sleef.h>
+#endif
+
+#if defined(__FMA__)
+#define MADD(a, b, c) fmaf((a), (b), (c))
+#else
+#define MADD(a, b, c) ((a) * (b) + (c))
+#endif
+/* A product added into a loop's vector accumulator: GCC's x86 tuning avoids chains of 256-bit
+ * multiply-adds (X86_TUNE_AVOID_256FMA_CHAINS), so only the 512-bit build fuses there. */
+#if defined(CT_CPU_CAP_IS_AVX512)
+#define MADD_CHAIN(a, b, c) fmaf((a), (b), (c))
+#else
+#define MADD_CHAIN(a, b, c) ((a) * (b) + (c))
+#endif
+
+static inline float fold_lanes(const float v[SM_L]) {
+#if defined(__AVX2__)
+    float w[SM_L];
+    for (int l = 0; l < SM_L; l++) w[l] = v[l];
+    for (int s = SM_L / 2; s >= 1; s /= 2) {
+        float t[SM_L];
+        for (int l = 0; l < SM_L; l++) t[l] = w[l] + w[l ^ s];
+        for (int l = 0; l < SM_L; l++) w[l] = t[l];
+    }
+    return w[0];
+#else
+    float r = v[0];
+    for (int l = 1; l < SM_L; l++) r = r + v[l];
+    return r;
+#endif
+}
+
+/* one row of n contiguous elements (softmax over the last dimension) */
+void CT_VEC(ct_vec_softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi) {
+    float sum;
+    if (n < SM_L) {
+        sum = 0;
+        for (int64_t l = 0; l < n; l++) sum = l == 0 ? g[0] * y[0] : sum + g[l] * y[l];
+    } else {
+        float acc[SM_L];
+        for (int l = 0; l < SM_L; l++) acc[l] = g[l] * y[l];
+        for (int64_t d = SM_L; d < n; d += SM_L) {
+            const int64_t k = n - d < SM_L ? n - d : SM_L;
+            for (int64_t l = 0; l < k; l++) acc[l] = MADD_CHAIN(g[d + l], y[d + l], acc[l]);
+        }
+        sum = fold_lanes(acc);
+    }
+    for (int64_t j = 0; j < n; j++) gi[j] = (g[j] - sum) * y[j];
+}
+
+/* one column: len elements `inner` apart (softmax over another dimension) */
+void CT_VEC(ct_vec_softmax_bw_dim_f32)(const float *g, const float *y, int64_t len, int64_t inner, float *gi) {
+    float sum = 0.0f;
+    for (int64_t k = 0; k < len; k++) sum = MADD(g[k * inner], y[k * inner], sum);
+    for (int64_t k = 0; k < len; k++) gi[k * inner] = y[k * inner] * (g[k * inner] - sum);
+}
+
+/* Vectorized<float>::exp() / log() over n elements: SLEEF's u10 functions at AVX2 and AVX512
+ * (16 lanes there: these kernels are registered for AVX512), std::exp / std::log at DEFAULT. */
+#if defined(CTORCH_HAVE_SLEEF) && defined(CT_CPU_CAP_IS_AVX512)
+#define VEC_MATH(NAME, SLEEF_FN, LIBM_FN)                                                                  \
+    static void NAME(const float *in, float *out, int64_t n) {                                          \
+        int64_t j = 0;                                                                                  \
+        for (; j + 16 <= n; j += 16) _mm512_storeu_ps(out + j, SLEEF_FN##16_u10avx512f(_mm512_loadu_ps(in + j))); \
+        if (j < n) {                                                                                    \
+            float a[16] = {0}, b[16];                                                                   \
+            for (int64_t k = j; k < n; k++) a[k - j] = in[k];                                           \
+            _mm512_storeu_ps(b, SLEEF_FN##16_u10avx512f(_mm512_loadu_ps(a)));                           \
+            for (int64_t k = j; k < n; k++) out[k] = b[k - j];                                          \
+        }                                                                                               \
+    }
+#elif defined(CTORCH_HAVE_SLEEF) && defined(CT_CPU_CAP_IS_AVX2)
+#define VEC_MATH(NAME, SLEEF_FN, LIBM_FN)                                                                  \
+    static void NAME(const float *in, float *out, int64_t n) {                                          \
+        int64_t j = 0;                                                                                  \
+        for (; j + 8 <= n; j += 8) _mm256_storeu_ps(out + j, SLEEF_FN##8_u10avx2(_mm256_loadu_ps(in + j))); \
+        if (j < n) {                                                                                    \
+            float a[8] = {0}, b[8];                                                                     \
+            for (int64_t k = j; k < n; k++) a[k - j] = in[k];                                           \
+            _mm256_storeu_ps(b, SLEEF_FN##8_u10avx2(_mm256_loadu_ps(a)));                               \
+            for (int64_t k = j; k < n; k++) out[k] = b[k - j];                                          \
+        }                                                                                               \
+    }
+#else
+#define VEC_MATH(NAME, SLEEF_FN, LIBM_FN)                                                                  \
+    static void NAME(const float *in, float *out, int64_t n) {                                          \
+        for (int64_t j = 0; j < n; j++) out[j] = LIBM_FN(in[j]);                                        \
+    }
+#endif
+VEC_MATH(vec_exp, Sleef_expf, expf)
+VEC_MATH(vec_log, Sleef_logf, logf)
+
+/* The lane sum of a row of n (reduce_all(+) over Vectorized<float>): the first vector, each
+ * further one added lane by lane (a partial last one into its first lanes), lanes folded. */
+static float row_sum(const float *v, int64_t n) {
+    if (n < SM_L) {
+        float s = v[0];
+        for (int64_t l = 1; l < n; l++) s = s + v[l];
+        return n > 0 ? s : 0.0f;
+    }
+    float acc[SM_L];
+    for (int l = 0; l < SM_L; l++) acc[l] = v[l];
+    for (int64_t d = SM_L; d < n; d += SM_L) {
+        const int64_t k = n - d < SM_L ? n - d : SM_L;
+        for (int64_t l = 0; l < k; l++) acc[l] = acc[l] + v[d + l];
+    }
+    return fold_lanes(acc);
+}
+
+/* vec::maximum over a row: NaN wins */
+static float row_max(const float *x, int64_t n) {
+    float mx = -INFINITY;
+    for (int64_t j = 0; j < n; j++)
+        if (x[j] > mx || x[j] != x[j]) mx = x[j];
+    return mx;
+}
+
+/* softmax over a row of n contiguous elements (_vec_softmax_lastdim): e = exp(x - max), then
+ * e * (1 / sum(e)) */
+void CT_VEC(ct_vec_softmax_lastdim_f32)(const float *x, int64_t n, float *y) {
+    const float mx = row_max(x, n);
+    for (int64_t j = 0; j < n; j++) y[j] = x[j] - mx;
+    vec_exp(y, y, n);
+    const float inv = 1.0f / row_sum(y, n);
+    for (int64_t j = 0; j < n; j++) y[j] = y[j] * inv;
+}
+
+/* log_softmax over a row (serial_vec_log_softmax_lastdim_range): (x - max) - log(sum(exp(x - max))) */
+void CT_VEC(ct_vec_log_softmax_lastdim_f32)(const float *x, int64_t n, float *y) {
+    const float mx = row_max(x, n);
+    for (int64_t j = 0; j < n; j++) y[j] = x[j] - mx;
+    vec_exp(y, y, n);
+    float lse = row_sum(y, n);
+    vec_log(&lse, &lse, 1);
+    for (int64_t j = 0; j < n; j++) y[j] = (x[j] - mx) - lse;
+}
+
+/* log_softmax backward over a row: grad - exp(out) * sum(grad), the product and subtraction one
+ * multiply-add where the level has FMA */
+void CT_VEC(ct_vec_log_softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi) {
+    const float sum = row_sum(g, n);
+    vec_exp(y, gi, n);
+    for (int64_t j = 0; j < n; j++) gi[j] = MADD(-gi[j], sum, g[j]);
+}

@@ -1,0 +1,65 @@
+"""The float32 kernels ctorch runs in PyTorch's own order, as PyTorch 2.6 computes them at each CPU
+capability: native_layer_norm (+ backward), _softmax, _softmax_backward_data, _log_softmax,
+_log_softmax_backward_data (over the last dimension; the softmax backward over another one too)
+and nll_loss_forward, with ATEN_CPU_CAPABILITY=default, avx2 and avx512 (one process per level,
+one thread). Inputs: v(i, salt) = (((i * 7919 + salt * 104729) % 1999) - 999) / 37.0 / div, rounded
+to float32, which a C program rebuilds bit for bit. Output: {"torch": version, "levels": {level:
+{"capability": what PyTorch reports, "cases": {name: [outputs as lists of float32 bit patterns
+in hex, row-major]}}}}."""
+import json, os, struct, subprocess, sys
+
+def v(n, salt, div):
+    return [(((i * 7919 + salt * 104729) % 1999) - 999) / 37.0 / div for i in range(n)]
+
+def run():
+    import torch
+    torch.set_num_threads(1)
+    f32 = torch.float32
+    def t(shape, salt, div):
+        n = 1
+        for s in shape: n *= s
+        return torch.tensor(v(n, salt, div), dtype=f32).reshape(shape)
+    def hx(x):
+        return [struct.pack("<f", e).hex() for e in x.contiguous().reshape(-1).tolist()]
+    cases = {}
+    for rows, n, affine in ((6, 64, True), (3, 37, True), (3, 37, False), (2, 300, True), (1, 2100, True)):
+        x = t([rows, n], 0, 10.0)
+        w = t([n], 1, 20.0) if affine else None
+        b = t([n], 2, 20.0) if affine else None
+        y, mean, rstd = torch.ops.aten.native_layer_norm(x, [n], w, b, 1e-5)
+        dy = t([rows, n], 3, 30.0)
+        dx, dw, db = torch.ops.aten.native_layer_norm_backward(dy, x, [n], mean, rstd, w, b, [True, affine, affine])
+        outs = [y, mean, rstd, dx] + ([dw, db] if affine else [])
+        cases[f"layer_norm_{rows}x{n}{'' if affine else '_plain'}"] = [hx(o) for o in outs]
+    for shape in ([5, 32], [3, 600], [2, 7], [4, 45]):
+        x = t(shape, 4, 3.0)
+        y = torch.ops.aten._softmax(x, -1, False)
+        g = t(shape, 5, 10.0)
+        gi = torch.ops.aten._softmax_backward_data(g, y, -1, f32)
+        ly = torch.ops.aten._log_softmax(x, -1, False)
+        lgi = torch.ops.aten._log_softmax_backward_data(g, ly, -1, f32)
+        cases["softmax_" + "x".join(map(str, shape))] = [hx(y), hx(gi), hx(ly), hx(lgi)]
+    y = t([4, 6, 5], 6, 30.0)  # any output: the backward's arithmetic over dim 1
+    cases["softmax_backward_dim1_4x6x5"] = [hx(torch.ops.aten._softmax_backward_data(t([4, 6, 5], 7, 10.0), y, 1, f32))]
+    for batch, classes in ((40, 7), (300, 11)):
+        lp = torch.ops.aten._log_softmax(t([batch, classes], 8, 3.0), -1, False)
+        target = torch.tensor([(i * 5) % classes for i in range(batch)])
+        w = t([classes], 9, 50.0) + 1.0
+        outs = []
+        for weight, red, ignore in ((None, 1, -100), (None, 2, -100), (w, 1, -100), (w, 2, 2), (None, 1, 3)):
+            o, tw = torch.ops.aten.nll_loss_forward(lp, target, weight, red, ignore)
+            outs += [hx(o), hx(tw)]
+        cases[f"nll_loss_{batch}x{classes}"] = outs
+    return {"capability": torch.backends.cpu.get_cpu_capability(), "cases": cases}
+
+if len(sys.argv) > 2 and sys.argv[1] == "--level":
+    print(json.dumps(run()))
+    sys.exit(0)
+levels = {}
+for level in ("default", "avx2", "avx512"):
+    env = dict(os.environ, ATEN_CPU_CAPABILITY=level)
+    res = subprocess.run([sys.executable, __file__, "--level", level], env=env, capture_output=True, text=True, check=True)
+    levels[level] = json.loads(res.stdout)
+import torch
+json.dump({"torch": torch.__version__, "levels": levels}, open(sys.argv[1], "w"))
+print({k: v["capability"] for k, v in levels.items()})
