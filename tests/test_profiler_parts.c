@@ -173,7 +173,10 @@ static void test_stacks(void) {
     for (int i = 0; i < 3; i++) ct_tensor_release(ts[i]);
 }
 
-/* the profiler's own cost: _ProfilerStats-like numbers, and the footer only when asked */
+/* the profiler's own cost: _ProfilerStats-like numbers, and the footer only when asked. 60
+ * ranges: the profiler times the hooks of its first 64 ranges exactly (then every 64th, and
+ * scales), so the overhead is a sum of measured intervals inside the window, and smaller than
+ * it however the machine is loaded; a scaled estimate past 64 ranges need not be. */
 static void test_overhead(void) {
     int64_t one = 1;
     ct_tensor *a = ct_ones(&one, 1, CT_DTYPE_UNDEFINED);
@@ -181,10 +184,10 @@ static void test_overhead(void) {
     ct_profiler_stats st;
     CHECK_INT_EQ(ct_profiler_get_stats(p, &st), 0);
     CHECK(st.profiler_enable_call_duration_ns > 0 && st.profiler_disable_call_duration_ns == 0);
-    for (int i = 0; i < 200; i++) ct_tensor_release(ct_add(a, a, ct_int(1)));
+    for (int i = 0; i < 60; i++) ct_tensor_release(ct_add(a, a, ct_int(1)));
     ct_profiler_stop(p);
     CHECK_INT_EQ(ct_profiler_get_stats(p, &st), 0);
-    CHECK_INT_EQ(st.number_of_events, 200);
+    CHECK_INT_EQ(st.number_of_events, 60);
     CHECK_INT_EQ(st.number_of_threads, 1);
     CHECK(st.profiler_disable_call_duration_ns > 0 && st.profiling_window_duration_ns > 0);
     CHECK(st.overhead_ns > 0 && st.overhead_ns == ct_profiler_overhead_ns(p));
@@ -196,7 +199,7 @@ static void test_overhead(void) {
     ct_profiler_set_overhead_footer(p, true);
     t = ct_profiler_table(p, NULL, -1, false);
     char want[128];
-    snprintf(want, sizeof want, "us over 200 ranges, %.0fns each", (double)st.overhead_ns / 200.0);
+    snprintf(want, sizeof want, "us over 60 ranges, %.0fns each", (double)st.overhead_ns / 60.0);
     CHECK_MSG(t && strstr(t, want), "footer has \"%s\":\n%s", want, t ? t + plain : "");
     CHECK(t && strstr(t, "\nProfiler start: ") && strstr(t, ", stop: "));
     ct_free(t);
