@@ -702,6 +702,24 @@ static void mode_cases(void) {
         if (rc == 0) ct_values_release(rets, 1);
         ct_tensor_release(a);
     }
+    /* softmax and log_softmax (forward and backward) over a dimension of size 0: empty results
+     * of the input's shape; the float32 kernels pointed into the empty tensor's missing data (the
+     * fuzzer found it, as UndefinedBehaviorSanitizer's null-pointer offset) */
+    CASE("softmax and log_softmax over a dimension of size 0") {
+        a = mat(3, 0, CT_FLOAT32);
+        ct_tensor *ls = ct__log_softmax(a, 1, false), *sm = ct__softmax(a, 1, false);
+        ct_tensor *lsb = ls ? ct__log_softmax_backward_data(a, ls, 1, CT_FLOAT32) : NULL;
+        ct_tensor *smb = sm ? ct__softmax_backward_data(a, sm, 1, CT_FLOAT32) : NULL;
+        ct_tensor *got[4] = {ls, sm, lsb, smb};
+        for (int i = 0; i < 4; i++) {
+            CHECK_MSG(got[i] != NULL, "result %d failed: %s", i, ct_error_message());
+            CHECK_MSG(!got[i] || (ct_tensor_ndim(got[i]) == 2 && ct_tensor_size(got[i], 0) == 3 &&
+                                  ct_tensor_size(got[i], 1) == 0),
+                      "result %d is not an empty [3, 0] tensor", i);
+            ct_tensor_release(got[i]);
+        }
+        ct_tensor_release(a);
+    }
     /* the fuzz harness's cap on one allocation: PyTorch's out-of-memory error, then normal again */
     CASE("an allocation over the testing limit") {
         ct_testing_set_alloc_limit((size_t)1 << 20);

@@ -111,7 +111,7 @@ int ct_k_native_layer_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     ct_tensor *mean = ct_tensor_alloc(ss, sn, input->dtype, false);
     ct_tensor *rstd = ct_tensor_alloc(ss, sn, input->dtype, false);
     bool fail = !y || !mean || !rstd;
-    if (!fail && all_f32(input, weight, bias)) {
+    if (!fail && N > 0 && all_f32(input, weight, bias)) { /* N == 0: the general path below */
         float *xf = load_all_f32(input, &fail);
         float *gf = fail ? NULL : load_all_f32(weight, &fail);
         float *bf = fail ? NULL : load_all_f32(bias, &fail);
@@ -186,7 +186,7 @@ int ct_k_native_layer_norm_backward(const ct_op *op, ct_keyset ks, ct_value *arg
         fail = !(dg = ct_tensor_alloc(weight ? weight->sizes : ns, weight ? weight->ndim : (int)nn, input->dtype, true));
     }
     if (mask[2] && !fail) fail = !(dbeta = ct_tensor_alloc(bias ? bias->sizes : ns, bias ? bias->ndim : (int)nn, input->dtype, true));
-    if (!fail && all_f32(input, weight, dy) && mean->dtype == CT_FLOAT32 && rstd->dtype == CT_FLOAT32) {
+    if (!fail && N > 0 && all_f32(input, weight, dy) && mean->dtype == CT_FLOAT32 && rstd->dtype == CT_FLOAT32) {
         /* rows in order into float accumulators starting at 0, then added to a 0 (the kernel's
          * one-thread buffer and its second pass) */
         float *xf = load_all_f32(input, &fail);

@@ -12,6 +12,7 @@
 
 /* float32 softmax backward in PyTorch's kernel order; gi is contiguous */
 static int softmax_bw_f32(const ct_tensor *g, const ct_tensor *out, int d, ct_tensor *gi) {
+    if (g->numel == 0) return 0; /* nothing to compute (and no data to point into) */
     float *gf = ct_to_float_buffer(g), *yf = gf ? ct_to_float_buffer(out) : NULL;
     if (!gf || !yf) {
         ct_free(gf);

@@ -91,6 +91,7 @@ int ct_k__log_softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
         ct_elem_st(out, 0, 0.0); /* log_softmax of a single value is 0 */
         return ct_ret(rets, 0, out);
     }
+    if (self->numel == 0) return ct_ret(rets, 0, out); /* nothing to compute (and no data to point into) */
     int d = (int)dim;
     int64_t outer, inner, len = self->sizes[d];
     ct_dim_outer_inner(self, d, &outer, &inner);
@@ -139,6 +140,7 @@ int ct_k__log_softmax_backward_data(const ct_op *op, ct_keyset ks, ct_value *arg
         ct_elem_st(gi, 0, ct_elem_ld(g, g->storage_offset) - exp(ct_elem_ld(out, out->storage_offset)) * ct_elem_ld(g, g->storage_offset));
         return ct_ret(rets, 0, gi);
     }
+    if (g->numel == 0) return ct_ret(rets, 0, gi);
     int d = (int)dim;
     int64_t outer, inner, len = g->sizes[d];
     ct_dim_outer_inner(g, d, &outer, &inner);
