@@ -147,7 +147,10 @@ int ct_check_sizes(const int64_t *sizes, int64_t ndim, int64_t *numel_out) {
 }
 
 int ct_storage_nbytes_contiguous(const int64_t *sizes, int64_t ndim, size_t itemsize, int64_t *nbytes) {
-    if (ct_check_sizes_nonnegative(sizes, ndim) != 0) return -1;
+    /* the common case checked inline; the check itself (with its messages) when it fails */
+    bool ok = ndim >= 0 && ndim <= CT_MAX_DIMS && (ndim == 0 || sizes);
+    for (int64_t i = 0; ok && i < ndim; i++) ok = sizes[i] >= 0;
+    if (!ok && ct_check_sizes_nonnegative(sizes, ndim) != 0) return -1;
     /* c10::computeStorageNbytesContiguous: the product of the sizes and the item size in 64
      * unsigned bits, refused when it wraps */
     uint64_t n = itemsize;
@@ -235,10 +238,24 @@ ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *si
 
 ct_tensor *ct_tensor_alloc(const int64_t *sizes, int ndim, ct_dtype dtype, bool zero) {
     int64_t nbytes = 0, numel = 0;
-    if (ct_storage_nbytes_contiguous(sizes, ndim, ct_dtype_size(dtype), &nbytes) != 0) return NULL;
-    /* the sizes are checked and their product with the item size fits: numel cannot overflow */
-    for (int i = 0; i < ndim; i++) numel = i ? numel * sizes[i] : sizes[i];
-    if (ndim == 0) numel = 1;
+    /* the common case in one pass: sizes that are there and positive, whose product with the
+     * item size fits (with no size 0 the products only grow, so overflowing in this order is
+     * overflowing in c10's); anything else, empty tensors too, takes the checks that give
+     * PyTorch's results and messages */
+    uint64_t n = 1, bytes = 0;
+    bool ok = ndim >= 0 && ndim <= CT_MAX_DIMS && (ndim == 0 || sizes);
+    for (int i = 0; ok && i < ndim; i++) ok = sizes[i] > 0 && !__builtin_mul_overflow(n, (uint64_t)sizes[i], &n);
+    ok = ok && !__builtin_mul_overflow(n, (uint64_t)ct_dtype_size(dtype), &bytes) &&
+         bytes <= (uint64_t)INT64_MAX - CT_STORAGE_HEADER;
+    if (ok) {
+        numel = (int64_t)n;
+        nbytes = (int64_t)bytes;
+    } else {
+        if (ct_storage_nbytes_contiguous(sizes, ndim, ct_dtype_size(dtype), &nbytes) != 0) return NULL;
+        /* the sizes are checked and their product with the item size fits: numel cannot overflow */
+        for (int i = 0; i < ndim; i++) numel = i ? numel * sizes[i] : sizes[i];
+        if (ndim == 0) numel = 1;
+    }
     /* Note [One block for a new tensor]
      * A new tensor's header, its storage's header and the data are one allocation: the
      * header first, then the storage at the next 64-byte boundary, then the data. The
@@ -426,14 +443,7 @@ int64_t ct_tensor_size(const ct_tensor *t, int64_t dim) {
 bool ct_tensor_is_contiguous(const ct_tensor *t) {
     /* TensorImpl::compute_contiguous: size-1 dims are ignored, empty tensors are contiguous */
     if (!t) return null_tensor("ct_tensor_is_contiguous") == 0; /* false, with the error the header promises */
-    if (t->numel == 0) return true;
-    int64_t expected = 1;
-    for (int i = t->ndim - 1; i >= 0; i--) {
-        if (t->sizes[i] == 1) continue;
-        if (t->strides[i] != expected) return false;
-        expected *= t->sizes[i];
-    }
-    return true;
+    return ct_is_contiguous_nn(t);
 }
 
 void *ct_tensor_data_ptr(const ct_tensor *t) {

@@ -72,6 +72,19 @@ struct ct_tensor {
     int64_t inline_geom[2 * CT_INLINE_DIMS];
 };
 
+/* TensorImpl::compute_contiguous for a tensor known not to be NULL (the kernels' operands):
+ * ct_tensor_is_contiguous without the public function's check and call. */
+static inline bool ct_is_contiguous_nn(const ct_tensor *t) {
+    if (t->numel == 0) return true;
+    int64_t expected = 1;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->sizes[i] == 1) continue;
+        if (t->strides[i] != expected) return false;
+        expected *= t->sizes[i];
+    }
+    return true;
+}
+
 /* Allocates a storage of nbytes (zero-filled when zero is true). New reference. */
 ct_storage *ct_storage_new(int64_t nbytes, bool zero);
 void ct_storage_retain(ct_storage *s);

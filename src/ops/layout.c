@@ -126,7 +126,7 @@ ct_tensor *ct_iter_alloc_output(const int64_t *sizes, int ndim, ct_dtype dtype, 
     bool all_same_shape = nin > 0, all_contig = true;
     for (int k = 0; k < nin; k++) {
         all_same_shape = all_same_shape && same_sizes(ins[k], sizes, ndim);
-        all_contig = all_contig && ct_tensor_is_contiguous(ins[k]);
+        all_contig = all_contig && ct_is_contiguous_nn(ins[k]);
     }
     if (all_same_shape) {
         /* compute_fast_setup_type */

@@ -52,7 +52,7 @@ static void build(ct_iter *it, const int64_t *shape, int ndim, const ct_tensor *
         /* ct_tensor_data_ptr without its checks: the kernels' operands are tensors */
         const ct_storage *st = ts[k]->storage;
         it->data[k] = st && st->data ? (char *)st->data + (size_t)ts[k]->storage_offset * es[k] : NULL;
-        if (ts[k]->numel != 1 && !(ts[k]->numel == numel && ct_tensor_is_contiguous(ts[k]))) flat = false;
+        if (ts[k]->numel != 1 && !(ts[k]->numel == numel && ct_is_contiguous_nn(ts[k]))) flat = false;
     }
     if (flat) {
         /* every operand contiguous with the output's elements, or one element: one loop */
@@ -117,7 +117,8 @@ void ct_iter_run(const ct_iter *it, ct_loop2d_fn loop, const void *ctx) {
     const int n = it->ntensors;
     int64_t s[2 * CT_ITER_MAX_OPERANDS];
     char *ptrs[CT_ITER_MAX_OPERANDS];
-    for (int k = 0; k < n; k++) ptrs[k] = it->data[k];
+    /* all slots, a fixed-size copy (a loop over n becomes a memcpy call) */
+    for (int k = 0; k < CT_ITER_MAX_OPERANDS; k++) ptrs[k] = k < n ? it->data[k] : NULL;
     if (it->ndim == 0) {
         for (int k = 0; k < 2 * CT_ITER_MAX_OPERANDS; k++) s[k] = 0;
         loop(ptrs, s, 1, 1, ctx);

@@ -190,9 +190,15 @@ static bool is_scalar_operand(const ct_tensor *t, const int64_t *sizes, int ndim
 static int binary(const ct_op *op, ct_tensor *a, ct_tensor *b, pw_op kind, ct_scalar alpha, ct_tensor *self_out,
                   ct_value *rets) {
     if (self_out && ct_assert_no_internal_overlap(self_out) != 0) return -1;
-    int64_t shape[CT_MAX_DIMS];
-    int n;
-    if (ct_broadcast_shapes(a->sizes, a->ndim, b->sizes, b->ndim, shape, &n) != 0) return -1;
+    int64_t bshape[CT_MAX_DIMS];
+    const int64_t *shape = a->sizes; /* equal shapes broadcast to themselves */
+    int n = a->ndim;
+    bool same = a->ndim == b->ndim;
+    for (int i = 0; same && i < n; i++) same = a->sizes[i] == b->sizes[i];
+    if (!same) {
+        if (ct_broadcast_shapes(a->sizes, a->ndim, b->sizes, b->ndim, bshape, &n) != 0) return -1;
+        shape = bshape;
+    }
     if (self_out && ct_check_output_shape(self_out, shape, n) != 0) return -1;
     ct_dtype rt = ct_result_type2(a, b);
     if (kind == OP_DIV && !ct_dtype_is_floating(rt)) rt = ct_default_dtype(); /* true division */
