@@ -95,6 +95,10 @@ double *ct_to_double_buffer(const ct_tensor *t) {
 float *ct_to_float_buffer(const ct_tensor *t) {
     float *buf = ct_malloc((size_t)(t->numel > 0 ? t->numel : 1) * sizeof(float));
     if (!buf) return NULL;
+    if (t->dtype == CT_FLOAT32 && t->numel > 0 && ct_is_contiguous_nn(t)) { /* the same values, copied whole */
+        memcpy(buf, (const float *)t->storage->data + t->storage_offset, (size_t)t->numel * sizeof(float));
+        return buf;
+    }
     for (int64_t i = 0; i < t->numel; i++) buf[i] = (float)ct_load_as_double(ct_tensor_elem_ptr(t, i), t->dtype);
     return buf;
 }

@@ -161,6 +161,26 @@ static void run(ct_tensor *out, const ct_tensor *a, const ct_tensor *b, pw_ctx *
     c->ntensors = b ? 3 : 2;
     ct_iter it;
     ct_iter_init(&it, out->sizes, out->ndim, ts, c->ntensors);
+    /* A one-element operand of another dtype (a wrapped Python number, a 0-dim tensor) is cast
+     * to the compute dtype once, as TensorIterator does with a CPU scalar; the loop then reads
+     * that value with stride 0, and the vectorised loop can run. The value is the one the
+     * per-element path would compute (load_float / load), so the result is the same bits. */
+    float scalar_f[2];
+    double scalar_d[2];
+    const bool fp = c->compute == CT_FLOAT32 || c->compute == CT_FLOAT64;
+    for (int k = 1; fp && !c->b_original && c->out == c->compute && k < c->ntensors; k++) {
+        const ct_tensor *t = k == 1 ? a : b;
+        ct_dtype *dt = k == 1 ? &c->a : &c->b;
+        if (t->numel != 1 || *dt == c->compute || (*dt != c->compute && t == out)) continue;
+        if (c->compute == CT_FLOAT32) {
+            scalar_f[k - 1] = load_float(it.data[k], *dt, c->common);
+            it.data[k] = (char *)&scalar_f[k - 1];
+        } else {
+            scalar_d[k - 1] = load(it.data[k], *dt);
+            it.data[k] = (char *)&scalar_d[k - 1];
+        }
+        *dt = c->compute;
+    }
     ct_loop2d_fn f = vec_loop(c, b != NULL);
     if (f) {
         ct_vec_scalars s = {c->alpha, (float)c->alpha, c->alpha_i};
