@@ -123,13 +123,14 @@ static void elem(char **p, void *vctx) {
     ct_store_from_double(p[0], c->out, r);
 }
 
-/* The float32 loop of the optimizer's ops and sqrt/reciprocal when out and every input are
+/* The float32 loop of the optimizer's ops, sqrt/reciprocal and GELU when out and every input are
  * contiguous float32 tensors of out's size (no broadcasting): the same arithmetic as elem, in
  * the same types and order, without the per-element dtype switches and the odometer, so the
  * same bits. Returns false when the case is not one of these. */
 static bool run_contiguous_f32(ct_tensor *out, ct_tensor *const *ins, const pwx *c) {
     if (out->dtype != CT_FLOAT32 || c->compute != CT_FLOAT32 || !ct_tensor_is_contiguous(out)) return false;
-    if (c->kind != PW_LERP && c->kind != PW_ADDCMUL && c->kind != PW_ADDCDIV && c->kind != PW_SQRT && c->kind != PW_RECIPROCAL)
+    if (c->kind != PW_LERP && c->kind != PW_ADDCMUL && c->kind != PW_ADDCDIV && c->kind != PW_SQRT && c->kind != PW_RECIPROCAL &&
+        c->kind != PW_GELU && c->kind != PW_GELU_TANH && c->kind != PW_GELU_BW && c->kind != PW_GELU_TANH_BW)
         return false;
     const float *in[3] = {NULL, NULL, NULL};
     for (int i = 0; i < c->nin; i++) {
@@ -154,6 +155,18 @@ static bool run_contiguous_f32(ct_tensor *out, ct_tensor *const *ins, const pwx 
         break;
     case PW_SQRT:
         for (int64_t k = 0; k < n; k++) o[k] = (float)sqrt((double)in[0][k]);
+        break;
+    case PW_GELU: /* elem's double formulas, element for element */
+        for (int64_t k = 0; k < n; k++) o[k] = (float)gelu((double)in[0][k]);
+        break;
+    case PW_GELU_TANH:
+        for (int64_t k = 0; k < n; k++) o[k] = (float)gelu_tanh((double)in[0][k]);
+        break;
+    case PW_GELU_BW:
+        for (int64_t k = 0; k < n; k++) o[k] = (float)gelu_bw((double)in[0][k], (double)in[1][k]);
+        break;
+    case PW_GELU_TANH_BW:
+        for (int64_t k = 0; k < n; k++) o[k] = (float)gelu_tanh_bw((double)in[0][k], (double)in[1][k]);
         break;
     default: /* PW_RECIPROCAL */
         for (int64_t k = 0; k < n; k++) o[k] = (float)(1.0 / (double)in[0][k]);
