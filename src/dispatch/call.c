@@ -48,10 +48,12 @@ static int redispatch_traced(const ct_op *op, ct_keyset ks, ct_value *args, ct_v
 /* ct_call (check.c) is this after checking its arguments against the schema. */
 int ct_dispatch_call(const ct_op *op, ct_value *args, ct_value *rets) {
     ct_tls *tls = &ct_tls_state;
-    /* Note [Ret slots start as None]: the caller's slots may hold anything (uninitialised
-     * memory); a kernel that fails before writing them, and a handler's caller that releases
-     * them after a failure, must find None there, never what the caller's stack held */
-    for (int i = 0; i < op->nrets; i++) rets[i] = ct_none();
+    /* Note [Ret slots start as None]: a kernel that fails before writing its ret slots, and a
+     * handler's caller that releases them after a failure, must find None there, never what
+     * a caller's stack held. Whoever fills a ret array sets it to None first: the boxed call
+     * (ct_call, check.c) for its caller's array, the typed wrappers and every internal caller
+     * for their own, and the mode, function-mode and subclass callers before a handler runs;
+     * so the dispatcher's hot path does not do it again. */
     if (CT_UNLIKELY(tls->observe | ct_global_observe_bits())) return call_observed(op, args, rets);
     ct_keyset ks = compute_keyset(op, extract_keys(op, args), tls);
     return ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);

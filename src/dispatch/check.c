@@ -311,13 +311,12 @@ int ct_call_check(const ct_op *op, const ct_value *args, const ct_value *rets) {
 
 int ct_call(const ct_op *op, ct_value *args, ct_value *rets) {
     int rc = ct_call_check(op, args, rets);
+    /* the caller's slots may hold anything: None before the kernel runs, and after a failed
+     * check (Note [Ret slots start as None] in call.c) */
+    if (op && rets)
+        for (int i = 0; i < op->nrets; i++) rets[i] = ct_none();
     if (__builtin_expect(rc == 0, 1)) return ct_dispatch_call(op, args, rets);
-    if (rc < 0) {
-        /* on failure every slot is None (Note [Ret slots start as None] in call.c) */
-        if (op && rets)
-            for (int i = 0; i < op->nrets; i++) rets[i] = ct_none();
-        return -1;
-    }
+    if (rc < 0) return -1;
     /* an int given for int[N]: the kernel gets N copies of it in a list, as from torch.ops */
     ct_value conv[CT_MAX_OP_ARGS];
     int64_t lists[CT_MAX_OP_ARGS][CT_MAX_DIMS];
