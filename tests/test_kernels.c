@@ -637,7 +637,63 @@ static void float_kernels_golden(ct_cpu_capability level) {
         ct_tensor_release(w);
         checked++;
     }
-    CHECK_MSG(checked == 12, "float_kernels.json: %d of 12 cases checked", checked);
+    if (cases) { /* GELU and its backward: oneDNN's kernel (Note [GELU as oneDNN runs it]) */
+        int64_t shape[1] = {4099};
+        ct_tensor *x = fk_input(shape, 1, 10, 1.5), *dy = fk_input(shape, 1, 11, 10.0);
+        cJSON *want = cJSON_GetObjectItemCaseSensitive(cases, "gelu_4099");
+        ct_tensor *y = ct_gelu(x, "none"), *dx = ct_gelu_backward(dy, x, "none");
+        fk_compare("gelu_4099", 0, y, cJSON_GetArrayItem(want, 0));
+        fk_compare("gelu_4099", 1, dx, cJSON_GetArrayItem(want, 1));
+        ct_tensor_release(y);
+        ct_tensor_release(dx);
+        ct_tensor_release(x);
+        ct_tensor_release(dy);
+        const double sv[] = {0.0, -0.0, 1e-30, -1e-30, 1e-40, 5.54, 5.55, -5.55, 40.0, -40.0, 88.0, -88.0, INFINITY, -INFINITY, NAN};
+        int64_t ns[1] = {(int64_t)(sizeof sv / sizeof sv[0])};
+        double ones[sizeof sv / sizeof sv[0]];
+        for (int64_t i = 0; i < ns[0]; i++) ones[i] = 1.0;
+        x = ct_tensor_from_doubles(sv, ns, 1, CT_FLOAT32);
+        dy = ct_tensor_from_doubles(ones, ns, 1, CT_FLOAT32);
+        want = cJSON_GetObjectItemCaseSensitive(cases, "gelu_special");
+        y = ct_gelu(x, "none");
+        dx = ct_gelu_backward(dy, x, "none");
+        fk_compare("gelu_special", 0, y, cJSON_GetArrayItem(want, 0));
+        fk_compare("gelu_special", 1, dx, cJSON_GetArrayItem(want, 1));
+        ct_tensor_release(y);
+        ct_tensor_release(dx);
+        ct_tensor_release(x);
+        ct_tensor_release(dy);
+        checked += 2;
+    }
+    if (cases) { /* the 2-norm over contiguous runs (Note [2-norm order]) */
+        const ct_scalar two = ct_double(2.0);
+        double norms[43];
+        int nn = 0;
+        for (int64_t n = 1; n <= 1000; n = n < 40 ? n + 1 : n == 40 ? 100 : n == 100 ? 129 : 1000) {
+            ct_tensor *x = fk_input(&n, 1, 13, 0.5), *r = ct_linalg_vector_norm(x, two, NULL, 0, false, CT_DTYPE_UNDEFINED);
+            norms[nn++] = r ? (double)*(const float *)ct_tensor_data_ptr(r) : NAN;
+            ct_tensor_release(r);
+            ct_tensor_release(x);
+            if (n == 1000) break;
+        }
+        int64_t nshape[1] = {nn};
+        ct_tensor *all = ct_tensor_from_doubles(norms, nshape, 1, CT_FLOAT32); /* float32 values: exact */
+        fk_compare("norm2_sizes", 0, all, cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cases, "norm2_sizes"), 0));
+        ct_tensor_release(all);
+        int64_t shape[2] = {37, 53}, shape3[3] = {37, 1, 53}, last[1] = {-1}, inner[2] = {1, 2};
+        ct_tensor *m = fk_input(shape, 2, 14, 2.0), *m3 = ct_reshape(m, shape3, 3);
+        ct_tensor *o[3] = {ct_linalg_vector_norm(m, two, last, 1, false, CT_DTYPE_UNDEFINED),
+                           ct_linalg_vector_norm(m, two, NULL, 0, false, CT_DTYPE_UNDEFINED),
+                           m3 ? ct_linalg_vector_norm(m3, two, inner, 2, true, CT_DTYPE_UNDEFINED) : NULL};
+        for (int k = 0; k < 3; k++) {
+            fk_compare("norm2_37x53", k, o[k], cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cases, "norm2_37x53"), k));
+            ct_tensor_release(o[k]);
+        }
+        ct_tensor_release(m3);
+        ct_tensor_release(m);
+        checked += 2;
+    }
+    CHECK_MSG(checked == 16, "float_kernels.json: %d of 16 cases checked", checked);
     cJSON_Delete(root);
 }
 

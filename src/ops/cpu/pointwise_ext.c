@@ -8,11 +8,13 @@
  *   multiply-adds the compiler fuses there: lerp is fma(w, end - self, self) for |w| < 0.5 and
  *   fma(w - 1, end - self, end) otherwise (lerp_vec), addcmul is fma(value * t1, t2, self), and
  *   addcdiv is self + (value * t1) / t2 with no fusion. Checked bit for bit against PyTorch 2.6
- *   on 4096 random floats each (tests/golden/torch-2.6/op_cases.json). The other ops here
- *   compute in double and round once. */
+ *   on 4096 random floats each (tests/golden/torch-2.6/op_cases.json). float32 GELU over a
+ *   contiguous tensor of more than one element runs oneDNN's kernel, as PyTorch does (Note [GELU
+ *   as oneDNN runs it] in vec/gelu_vec.c). The other ops here compute in double and round once. */
 #include <math.h>
 #include <string.h>
 
+#include "ops/cpu/capability.h"
 #include "ops/kernel_util.h"
 
 typedef enum {
@@ -156,14 +158,16 @@ static bool run_contiguous_f32(ct_tensor *out, ct_tensor *const *ins, const pwx 
     case PW_SQRT:
         for (int64_t k = 0; k < n; k++) o[k] = (float)sqrt((double)in[0][k]);
         break;
-    case PW_GELU: /* elem's double formulas, element for element */
-        for (int64_t k = 0; k < n; k++) o[k] = (float)gelu((double)in[0][k]);
+    case PW_GELU: /* oneDNN's kernel where PyTorch uses it (numel > 1), elem's double formula else */
+        if (n > 1) ct_vec()->gelu_f32(in[0], n, o);
+        else o[0] = (float)gelu((double)in[0][0]);
         break;
     case PW_GELU_TANH:
         for (int64_t k = 0; k < n; k++) o[k] = (float)gelu_tanh((double)in[0][k]);
         break;
     case PW_GELU_BW:
-        for (int64_t k = 0; k < n; k++) o[k] = (float)gelu_bw((double)in[0][k], (double)in[1][k]);
+        if (n > 1) ct_vec()->gelu_bw_f32(in[0], in[1], n, o);
+        else o[0] = (float)gelu_bw((double)in[0][0], (double)in[1][0]);
         break;
     case PW_GELU_TANH_BW:
         for (int64_t k = 0; k < n; k++) o[k] = (float)gelu_tanh_bw((double)in[0][k], (double)in[1][k]);

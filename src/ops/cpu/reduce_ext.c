@@ -1,10 +1,13 @@
 /* Reductions beyond sum: all.dim, argmax, max, min (ReduceOps.cpp, TensorCompare.cpp),
- * linalg_vector_norm (LinearAlgebra.cpp), and _local_scalar_dense (Scalar.cpp). Norms are
- * accumulated in double and rounded once; PyTorch's float kernels accumulate in float. */
+ * linalg_vector_norm (LinearAlgebra.cpp), and _local_scalar_dense (Scalar.cpp). The float32
+ * 2-norm over a contiguous run follows PyTorch's float kernel (Note [2-norm order] in
+ * vec/sum_vec.c); other norms are accumulated in double and rounded once, where PyTorch's float
+ * kernels accumulate in float. */
 #include <math.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "ops/cpu/capability.h"
 #include "ops/kernel_util.h"
 
 /* the reduced shape for dims given as a mask; keepdim leaves 1s */
@@ -182,21 +185,37 @@ int ct_k_linalg_vector_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_va
     }
     bool inf = isinf(ord) && ord > 0, ninf = isinf(ord) && ord < 0;
     for (int64_t i = 0; i < out->numel; i++) acc[i] = ninf ? INFINITY : 0.0;
-    /* the whole of a contiguous float32 tensor, 1- or 2-norm (clip_grad_norm_'s): the loop
-     * below's operations in its order, without its per-element address arithmetic */
+    /* ord 2 over a contiguous float32 tensor's trailing dimensions (its whole, or its last
+     * dimension): each output is one contiguous run, summed in PyTorch's order (Note [2-norm
+     * order] in vec/sum_vec.c) */
+    int64_t run = 1;
+    bool runs_f32 = ord == 2 && self->dtype == CT_FLOAT32 && out_dt == CT_FLOAT32 && self->numel > 0 &&
+                    ct_is_contiguous_nn(self);
+    for (int d = 0, seen_reduced = 0; runs_f32 && d < self->ndim; d++) {
+        if (self->sizes[d] == 1) continue;
+        if (mask[d]) {
+            seen_reduced = 1;
+            run *= self->sizes[d];
+        } else if (seen_reduced) {
+            runs_f32 = false; /* a kept dimension inside the reduced ones */
+        }
+    }
+    if (runs_f32 && run > 1) {
+        const float *x = (const float *)self->storage->data + self->storage_offset;
+        float *o = ct_tensor_data_ptr(out);
+        const ct_vec_kernels *vk = ct_vec();
+        for (int64_t i = 0; i < out->numel; i++) o[i] = vk->norm2_f32(x + i * run, run);
+        ct_free(acc);
+        return ct_ret(rets, 0, out);
+    }
+    /* the whole of a contiguous float32 tensor, 1-norm: the loop below's operations in its
+     * order, without its per-element address arithmetic */
     const bool whole_f32 = all && args[4].tag != CT_TAG_INT && self->dtype == CT_FLOAT32 && self->numel > 0 &&
-                           ct_is_contiguous_nn(self) && (ord == 1 || ord == 2);
+                           ct_is_contiguous_nn(self) && ord == 1;
     if (whole_f32) {
         const float *x = (const float *)self->storage->data + self->storage_offset;
         double sum = acc[0];
-        if (ord == 2) {
-            for (int64_t i = 0; i < self->numel; i++) {
-                double v = fabs((double)x[i]);
-                sum += v * v;
-            }
-        } else {
-            for (int64_t i = 0; i < self->numel; i++) sum += fabs((double)x[i]);
-        }
+        for (int64_t i = 0; i < self->numel; i++) sum += fabs((double)x[i]);
         acc[0] = sum;
     }
     for (int64_t i = 0; !whole_f32 && i < self->numel; i++) {

@@ -1,8 +1,10 @@
 """The float32 kernels ctorch runs in PyTorch's own order, as PyTorch 2.6 computes them at each CPU
 capability: native_layer_norm (+ backward), _softmax, _softmax_backward_data, _log_softmax,
 _log_softmax_backward_data (over the last dimension; the softmax backward over another one too)
-and nll_loss_forward, with ATEN_CPU_CAPABILITY=default, avx2 and avx512 (one process per level,
-one thread). Inputs: v(i, salt) = (((i * 7919 + salt * 104729) % 1999) - 999) / 37.0 / div, rounded
+nll_loss_forward, GELU and its backward (oneDNN's kernel for a contiguous float32 tensor) and
+linalg_vector_norm's 2-norm over contiguous runs, with ATEN_CPU_CAPABILITY=default, avx2 and
+avx512 and oneDNN's instruction set capped to match (ONEDNN_MAX_CPU_ISA=SSE41, AVX2, and none at
+avx512) (one process per level, one thread). Inputs: v(i, salt) = (((i * 7919 + salt * 104729) % 1999) - 999) / 37.0 / div, rounded
 to float32, which a C program rebuilds bit for bit. Output: {"torch": version, "levels": {level:
 {"capability": what PyTorch reports, "cases": {name: [outputs as lists of float32 bit patterns
 in hex, row-major]}}}}."""
@@ -50,6 +52,18 @@ def run():
             o, tw = torch.ops.aten.nll_loss_forward(lp, target, weight, red, ignore)
             outs += [hx(o), hx(tw)]
         cases[f"nll_loss_{batch}x{classes}"] = outs
+    x = t([4099], 10, 1.5)
+    dy = t([4099], 11, 10.0)
+    cases["gelu_4099"] = [hx(torch.nn.functional.gelu(x)), hx(torch.ops.aten.gelu_backward(dy, x))]
+    special = torch.tensor([0.0, -0.0, 1e-30, -1e-30, 1e-40, 5.54, 5.55, -5.55, 40.0, -40.0, 88.0, -88.0,
+                            float("inf"), float("-inf"), float("nan")], dtype=f32)
+    cases["gelu_special"] = [hx(torch.nn.functional.gelu(special)),
+                             hx(torch.ops.aten.gelu_backward(torch.ones(special.numel()), special))]
+    sizes = list(range(1, 41)) + [100, 129, 1000]
+    cases["norm2_sizes"] = [hx(torch.stack([torch.linalg.vector_norm(t([n], 13, 0.5)) for n in sizes]))]
+    m = t([37, 53], 14, 2.0)
+    cases["norm2_37x53"] = [hx(torch.linalg.vector_norm(m, dim=-1)), hx(torch.linalg.vector_norm(m)),
+                            hx(torch.linalg.vector_norm(m.reshape(37, 1, 53), dim=(1, 2), keepdim=True))]
     return {"capability": torch.backends.cpu.get_cpu_capability(), "cases": cases}
 
 if len(sys.argv) > 2 and sys.argv[1] == "--level":
@@ -58,6 +72,8 @@ if len(sys.argv) > 2 and sys.argv[1] == "--level":
 levels = {}
 for level in ("default", "avx2", "avx512"):
     env = dict(os.environ, ATEN_CPU_CAPABILITY=level)
+    if level != "avx512":
+        env["ONEDNN_MAX_CPU_ISA"] = {"default": "SSE41", "avx2": "AVX2"}[level]
     res = subprocess.run([sys.executable, __file__, "--level", level], env=env, capture_output=True, text=True, check=True)
     levels[level] = json.loads(res.stdout)
 import torch

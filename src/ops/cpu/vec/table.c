@@ -32,5 +32,8 @@ const ct_vec_kernels CT_VEC(ct_vec_kernels) = {
     .softmax_lastdim_f32 = CT_VEC(ct_vec_softmax_lastdim_f32),
     .log_softmax_lastdim_f32 = CT_VEC(ct_vec_log_softmax_lastdim_f32),
     .log_softmax_bw_lastdim_f32 = CT_VEC(ct_vec_log_softmax_bw_lastdim_f32),
+    .gelu_f32 = CT_VEC(ct_vec_gelu_f32),
+    .gelu_bw_f32 = CT_VEC(ct_vec_gelu_bw_f32),
+    .norm2_f32 = CT_VEC(ct_vec_norm2_f32),
     .sgemm_small = CT_VEC(ct_vec_sgemm_small),
 };

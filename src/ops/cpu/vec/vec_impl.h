@@ -43,6 +43,11 @@ CT_VEC_LOOP(ct_vec_fill);
 
 /* sum_vec.c */
 CT_VEC_LOOP(ct_vec_cascade_sum);
+float CT_VEC(ct_vec_norm2_f32)(const float *x, int64_t n);
+
+/* gelu_vec.c */
+void CT_VEC(ct_vec_gelu_f32)(const float *x, int64_t n, float *y);
+void CT_VEC(ct_vec_gelu_bw_f32)(const float *dy, const float *x, int64_t n, float *dx);
 
 /* norm_vec.c */
 void CT_VEC(ct_vec_layer_norm_row_f32)(const float *x, const float *gamma, const float *beta, int64_t N, float eps,

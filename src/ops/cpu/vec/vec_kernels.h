@@ -13,9 +13,10 @@
  *   IEEE one the scalar code does (the kernel files are built with -ffp-contract=off; a fused
  *   multiply-add appears only where written as fma()/fmaf(), i.e. where PyTorch fuses), so a
  *   pointwise result never depends on the level; neither does a sum (Note [Cascade sum]). The
- *   float32 layer norm and softmax kernels (norm_vec.c, softmax_vec.c) are the exception, as in
- *   PyTorch: they follow its kernel at each level, lanes, fused multiply-adds and SLEEF's
- *   exp/log included, so their last bits depend on the level exactly as PyTorch's do. The
+ *   float32 layer norm and softmax kernels (norm_vec.c, softmax_vec.c), the 2-norm (sum_vec.c)
+ *   and GELU (gelu_vec.c, oneDNN's kernel) are the exception, as in PyTorch: they follow its
+ *   kernel at each level, lanes, fused multiply-adds and SLEEF's exp/log included, so their
+ *   last bits depend on the level exactly as PyTorch's do. The
  *   register-blocked GEMM of builds without a BLAS (Note [Small GEMM]) sums a dot product in
  *   vector lanes, as a BLAS does, so its last bit can depend on the level, as a BLAS's does.
  *
@@ -96,6 +97,13 @@ typedef struct ct_vec_kernels {
     void (*softmax_lastdim_f32)(const float *x, int64_t n, float *y);
     void (*log_softmax_lastdim_f32)(const float *x, int64_t n, float *y);
     void (*log_softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
+    /* float32 GELU (approximate='none') and its backward dx = dy * gelu'(x) over n contiguous
+     * elements, as oneDNN runs them for PyTorch (Note [GELU as oneDNN runs it] in gelu_vec.c) */
+    void (*gelu_f32)(const float *x, int64_t n, float *y);
+    void (*gelu_bw_f32)(const float *dy, const float *x, int64_t n, float *dx);
+    /* the float32 2-norm of n contiguous elements in PyTorch's order (Note [2-norm order] in
+     * sum_vec.c) */
+    float (*norm2_f32)(const float *x, int64_t n);
     /* Register-blocked float32 GEMM, column-major BLAS semantics (see gemm.h; Note [Small GEMM]
      * in gemm_vec.c): the float32 products of a build without a BLAS. Returns false when it does
      * not handle the call (the DEFAULT level; a transposed op(B) too large to pack), then the
