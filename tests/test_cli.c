@@ -145,10 +145,13 @@ static void test_help_and_version(const cJSON *golden) {
     helps += 3;
 
     /* --version: ctorch's version and the PyTorch it follows, which is the release the goldens
-     * were recorded with */
+     * were recorded with, then the run's CPU capability and BLAS */
     const char *v[] = {"--version", NULL}, *vs[] = {"-V", NULL};
-    char want[256];
-    snprintf(want, sizeof want, "ctorch %s\nfollows PyTorch %s\n", CTORCH_VERSION_STRING, CTORCH_PYTORCH_VERSION);
+    char want[512];
+    const char *core = ct_backends_blas_core();
+    snprintf(want, sizeof want, "ctorch %s\nfollows PyTorch %s\nCPU capability: %s\nBLAS: %s%s%s%s\n", CTORCH_VERSION_STRING,
+             CTORCH_PYTORCH_VERSION, ct_backends_cpu_capability(), ct_build_config()->blas, core ? " (core " : "", core ? core : "",
+             core ? ")" : "");
     r = run_ctorch(v);
     r2 = run_ctorch(vs);
     CHECK_INT_EQ(r.status, 0);

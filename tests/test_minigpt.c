@@ -5,9 +5,11 @@
  *   - the op log of each phase (forward, backward, optimizer), op for op and in order,
  *     detach entries and the optimizer's profiler ops included, and the per-phase counts;
  *   - the parameter count and the sampled tokens, exactly;
- *   - the losses of every step within rtol 1e-5;
- *   - the first logits and the head's weights after training within rtol 1e-4 / atol 1e-6
- *     (float kernels that accumulate in another order differ in the last bits);
+ *   - the losses of every step, the first logits and the head's weights after training: the
+ *     same floats where this run's conditions are the recording's (conditions.json beside the
+ *     recordings: CPU capability, the BLAS's kernel set, no forced OPENBLAS_CORETYPE); under other
+ *     conditions, whose float32 bits differ for PyTorch too, and for sdpa without dropout (the
+ *     flash kernel), losses within rtol 1e-5 and the rest within rtol 1e-4 / atol 1e-6;
  *   - the configuration echoed in the JSON.
  * It also checks the JSON and summary texts are what json.dumps writes, that bad options fail
  * with PyTorch's errors, and that nothing leaks. */
@@ -93,6 +95,27 @@ static void compare_exact(const char *run, const char *what, const cJSON *got, c
 
 static int run_count;
 
+/* Whether this run's conditions are those the recordings were made under (conditions.json). */
+static bool recorded_conditions(void) {
+    cJSON *c = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/minigpt/conditions.json"));
+    CHECK_MSG(c != NULL, "conditions.json: %s", ct_error_message());
+    if (!c) return false;
+    const char *cap = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "cpu_capability"));
+    const char *core = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "blas_core"));
+    const char *forced = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "OPENBLAS_CORETYPE"));
+    const char *here_core = ct_backends_blas_core(), *here_forced = getenv("OPENBLAS_CORETYPE");
+    bool same = cap && strcmp(cap, ct_backends_cpu_capability()) == 0 && (core && here_core ? strcmp(core, here_core) == 0 : core == here_core) &&
+                (forced && here_forced ? strcmp(forced, here_forced) == 0 : forced == here_forced);
+    printf("this run: CPU capability %s, BLAS core %s, OPENBLAS_CORETYPE %s; recorded: %s, %s, %s -> %s\n",
+           ct_backends_cpu_capability(), here_core ? here_core : "none", here_forced ? here_forced : "unset", cap ? cap : "?",
+           core ? core : "none", forced ? forced : "unset", same ? "the same floats required" : "tolerances");
+    cJSON_Delete(c);
+    return same;
+}
+
+static bool exact_floats;
+static int exact_runs;
+
 static void run_recording(const char *file) {
     char path[1024];
     snprintf(path, sizeof path, "tests/golden/torch-2.6/minigpt/%s", file);
@@ -102,12 +125,16 @@ static void run_recording(const char *file) {
     const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(want, "config");
     ct_gpt_args a;
     args_from_config(cfg, &a);
+    /* sdpa without dropout trains through the CPU flash kernel, which ctorch computes in double
+     * (docs/experiments.md): its values agree to rounding, not bit for bit */
+    const bool exact = exact_floats && !(a.sdpa && a.dropout == 0.0);
     char *json = NULL, *summary = NULL;
     int rc = ct_example_minigpt(&a, &json, &summary, NULL);
     CHECK_MSG(rc == 0, "%s: the run failed: %s", file, ct_error_message());
     cJSON *got = rc == 0 ? ct_json_parse(json, strlen(json)) : NULL;
     if (got) {
         run_count++;
+        exact_runs += exact;
         const char *phases[3] = {"forward", "backward", "optimizer"};
         for (int p = 0; p < 3; p++) {
             compare_names(file, phases[p], cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(got, "log"), phases[p]),
@@ -119,12 +146,12 @@ static void run_recording(const char *file) {
         compare_exact(file, "generated", cJSON_GetObjectItemCaseSensitive(got, "generated"),
                       cJSON_GetObjectItemCaseSensitive(want, "generated"));
         double wl = compare_floats(file, "losses", cJSON_GetObjectItemCaseSensitive(got, "losses"),
-                                   cJSON_GetObjectItemCaseSensitive(want, "losses"), 1e-5, 0.0);
+                                   cJSON_GetObjectItemCaseSensitive(want, "losses"), exact ? 0.0 : 1e-5, 0.0);
         if (wl > worst_loss_rel || isnan(wl)) worst_loss_rel = wl;
         compare_floats(file, "logits_first", cJSON_GetObjectItemCaseSensitive(got, "logits_first"),
-                       cJSON_GetObjectItemCaseSensitive(want, "logits_first"), 1e-4, 1e-6);
+                       cJSON_GetObjectItemCaseSensitive(want, "logits_first"), exact ? 0.0 : 1e-4, exact ? 0.0 : 1e-6);
         compare_floats(file, "head_weight_after", cJSON_GetObjectItemCaseSensitive(got, "head_weight_after"),
-                       cJSON_GetObjectItemCaseSensitive(want, "head_weight_after"), 1e-4, 1e-6);
+                       cJSON_GetObjectItemCaseSensitive(want, "head_weight_after"), exact ? 0.0 : 1e-4, exact ? 0.0 : 1e-6);
         /* the configuration as vars(args) (json_out is where the recording went) */
         cJSON *gc = cJSON_GetObjectItemCaseSensitive(got, "config");
         const cJSON *w;
@@ -154,17 +181,19 @@ int main(void) {
     int n = 0;
     struct dirent *e;
     while (d && (e = readdir(d)) && n < 64)
-        if (strstr(e->d_name, ".json")) files[n++] = strdup(e->d_name);
+        if (strncmp(e->d_name, "seed", 4) == 0 && strstr(e->d_name, ".json")) files[n++] = strdup(e->d_name);
     if (d) closedir(d);
     qsort(files, (size_t)n, sizeof *files, cmp_names);
+    exact_floats = recorded_conditions();
     for (int i = 0; i < n; i++) {
         run_recording(files[i]);
         free(files[i]);
     }
     /* the acceptance set: seeds 0-2 x {default, sdpa, dropout0, tied} */
     CHECK_MSG(run_count >= 12, "only %d recorded runs compared", run_count);
-    printf("%d recorded runs: op logs, counts, parameter counts and tokens equal; losses within a relative %.3g of PyTorch's\n",
-           run_count, worst_loss_rel);
+    printf("%d recorded runs: op logs, counts, parameter counts and tokens equal; losses within a relative %.3g of PyTorch's; "
+           "%d runs required to give the same floats\n",
+           run_count, worst_loss_rel, exact_runs);
 
     /* the default run prints the JSON as json.dumps(out, indent=2): the config block verbatim */
     ct_gpt_args a;

@@ -8,6 +8,7 @@
 
 #include "ctorch/alloc.h"
 #include "ctorch/autograd.h"
+#include "ctorch/backends.h"
 #include "ctorch/dispatch.h"
 #include "ctorch/dtype.h"
 #include "ctorch/error.h"

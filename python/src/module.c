@@ -512,6 +512,12 @@ static PyObject *py_default_dtype(PyObject *unused, PyObject *noargs) {
     return d;
 }
 
+static PyObject *py_get_cpu_capability(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    return PyUnicode_FromString(ct_backends_cpu_capability());
+}
+
 static PyMethodDef module_functions[] = {
     {"_dispatch_keys", py_dispatch_keys, METH_O, "The dispatch key set of a tensor."},
     {"_dispatch_tls_local_exclude_set", py_tls_exclude, METH_NOARGS, NULL},
@@ -531,6 +537,7 @@ static PyMethodDef module_functions[] = {
     {"_trace_print_level", py_trace_level, METH_NOARGS, "CTORCH_SHOW_DISPATCH_TRACE's level (0, 1, 2)"},
     {"_dtypes", py_dtypes, METH_NOARGS, NULL},
     {"get_default_dtype", py_default_dtype, METH_NOARGS, NULL},
+    {"_get_cpu_capability", py_get_cpu_capability, METH_NOARGS, "torch.backends.cpu.get_cpu_capability()"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "ctorch._C",

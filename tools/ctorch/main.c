@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "ctorch/backends.h"
 #include "ctorch/error.h"
 #include "ctorch/version.h"
 
@@ -124,6 +125,10 @@ int main(int argc, char **argv) {
         case 'h': ct_cli_usage(stdout); return 0;
         case 'V':
             printf("ctorch %s\nfollows PyTorch %s\n", ct_version(), ct_build_config()->pytorch_version);
+            /* the run's facts that fix float32 bits (include/ctorch/backends.h) */
+            printf("CPU capability: %s\nBLAS: %s%s%s%s\n", ct_backends_cpu_capability(), ct_build_config()->blas,
+                   ct_backends_blas_core() ? " (core " : "", ct_backends_blas_core() ? ct_backends_blas_core() : "",
+                   ct_backends_blas_core() ? ")" : "");
             return 0;
         default: return ct_cli_option_error(NULL, c, argv);
         }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctorch/backends.h"
 #include "ops/cpu/capability.h"
 
 static const ct_vec_kernels *const tables[CT_CPU_CAPABILITY_COUNT] = {
@@ -102,4 +103,12 @@ int ct_vec_set_thread_capability(ct_cpu_capability c) {
     if (!t) return -1;
     thread_table = t;
     return 0;
+}
+
+const char *ct_backends_cpu_capability(void) {
+    switch (ct_vec() == ct_vec_for(CT_CPU_AVX512) ? CT_CPU_AVX512 : ct_vec() == ct_vec_for(CT_CPU_AVX2) ? CT_CPU_AVX2 : CT_CPU_DEFAULT) {
+    case CT_CPU_AVX512: return "AVX512";
+    case CT_CPU_AVX2: return "AVX2";
+    default: return "NO AVX"; /* torch.backends.cpu.get_cpu_capability()'s name for DEFAULT */
+    }
 }

@@ -7,6 +7,7 @@
 #include <limits.h>
 
 #include "build_info.h"
+#include "ctorch/backends.h"
 #include "core/tensor_impl.h"
 #include "ops/cpu/capability.h"
 #include "ops/cpu/gemm.h"
@@ -57,6 +58,14 @@ static void gemm_loop(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64
             st(c, i + j * ldc, dt, alpha * prod + cur);
         }
     }
+}
+
+const char *ct_backends_blas_core(void) {
+#ifdef CTORCH_HAVE_CBLAS
+    return openblas_get_corename();
+#else
+    return NULL;
+#endif
 }
 
 void ct_gemm(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const void *a, int64_t lda,
