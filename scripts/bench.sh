@@ -43,23 +43,52 @@ cmake --build "$bdir" --target libtorch_bench -j"$jobs" >/dev/null 2>&1 \
   || echo "bench: libtorch peer not built: its columns show —" >&2
 python3 bench/compare.py --build "$bdir" --torchref "$torchref" --json-out "$bdir"/bench/last-run.json "$@"
 
-# The Python front-end against PyTorch: the same script under `ctorch python` and under the
-# interpreter in CTORCH_TORCH_PYTHON (a command; default /usr/bin/python3 when it has torch),
-# CTORCH_BENCH_PY_ITERS iterations per round (default 2000).
+# The Python front-end against PyTorch: the same script under `ctorch python`, under the
+# interpreter in CTORCH_TORCH_PYTHON (a command; default /usr/bin/python3, PyTorch 1.13) and under
+# PyTorch 2.6 (torchref), CTORCH_BENCH_PY_ITERS iterations per round (default 2000). The three run
+# one after another, twice, and each column keeps its faster run's medians.
 cmake --build "$bdir" --target ctorch_cli ctorch_python -j"$jobs" >/dev/null 2>&1 || true
 peer="${CTORCH_TORCH_PYTHON:-/usr/bin/python3}"
 iters="${CTORCH_BENCH_PY_ITERS:-2000}"
 if [ -x "$bdir"/bin/ctorch ] && "$bdir"/bin/ctorch python --help >/dev/null 2>&1; then
-  ct_out="$("$bdir"/bin/ctorch python bench/python/frontend.py "$iters")"
-  if pt_out="$($peer bench/python/frontend.py "$iters" 2>/dev/null)"; then
-    echo
-    echo "Python front-end (us per iteration, median of 5 rounds): ctorch python vs $peer"
-    awk 'NR==FNR { if ($1 == "torch") ctv = $2; else ct[$1] = $2; next }
-         $1 == "torch" { printf "  %-14s %12s %12s %9s\n", "", "ctorch " ctv, "torch " $2, "speed-up"; next }
-         { printf "  %-14s %12.3f %12.3f %8.2fx\n", $1, ct[$1], $2, $2 / ct[$1] }' \
-      <(echo "$ct_out") <(echo "$pt_out")
-  else
-    echo "bench: no PyTorch for the Python comparison ($peer); ctorch python alone:" >&2
-    echo "$ct_out"
-  fi
+  tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' EXIT
+  for pass in 1 2; do
+    "$bdir"/bin/ctorch python bench/python/frontend.py "$iters" >"$tmp/ctorch.$pass"
+    $peer bench/python/frontend.py "$iters" >"$tmp/pt113.$pass" 2>/dev/null || rm -f "$tmp/pt113.$pass"
+    if [ -x "$torchref" ]; then
+      flock /tmp/torchref.lock "$torchref" bench/python/frontend.py "$iters" >"$tmp/pt26.$pass" 2>/dev/null \
+        || rm -f "$tmp/pt26.$pass"
+    fi
+  done
+  echo
+  echo "Python front-end (us per iteration; each column the faster of two runs' medians of 5 rounds; speed-up = PyTorch / ctorch):"
+  python3 - "$tmp" <<'PY'
+import os, sys
+d = sys.argv[1]
+def read(name):
+    runs = [open(os.path.join(d, f"{name}.{p}")).read().split("\n") for p in (1, 2) if os.path.exists(os.path.join(d, f"{name}.{p}"))]
+    if not runs:
+        return None, {}
+    version, best = None, {}
+    for lines in runs:
+        for line in lines:
+            if not line.strip():
+                continue
+            k, v = line.split(None, 1)
+            if k == "torch":
+                version = v
+            else:
+                best[k] = min(best.get(k, float("inf")), float(v))
+    return version, best
+cols = [(n,) + read(n) for n in ("ctorch", "pt113", "pt26")]
+ct = cols[0][2]
+label = lambda n, v: ("ctorch python" if n == "ctorch" else f"PyTorch {v}") if v else f"{n} (not run)"
+head = f"  {'':15}" + "".join(f"{label(n, v):>22}" for n, v, _ in cols)
+print(head + "".join(f"{'vs ' + label(n, v):>24}" for n, v, _ in cols[1:]))
+for case in ct:
+    row = f"  {case:15}" + "".join(f"{b[case]:22.3f}" if case in b else f"{'-':>22}" for _, _, b in cols)
+    row += "".join(f"{b[case] / ct[case]:23.2f}x" if case in b else f"{'-':>24}" for _, _, b in cols[1:])
+    print(row)
+PY
 fi

@@ -1,6 +1,7 @@
 """The Python front-end's benchmark: the same program under `ctorch python` and under PyTorch.
 Prints one line per case, "NAME MICROSECONDS_PER_ITERATION", the median of 5 timed rounds:
   seed_step        the seed training step (MLP 16->32->4, ReLU, cross_entropy, SGD lr=0.1 step)
+  seed_step_mode   the same step under a Python TorchDispatchMode that forwards every call
   add1             a 1-element add, no mode
   add1_mode        a 1-element add under a Python TorchDispatchMode that forwards the call
   mode_handler     the handler's own Python (a function of the same shape, called directly)
@@ -63,12 +64,17 @@ def add_mode():
         torch.add(a, b)
 
 
+def step_mode():
+    with mode:
+        step()
+
+
 def handler_alone(func=None, types=(), args=(), kwargs=None):
     return (lambda *a, **k: None)(*args, **(kwargs or {}))
 
 
-for name, fn, iters in (("seed_step", step, max(n // 10, 50)), ("add1", add, n), ("add1_mode", add_mode, n),
-                        ("mode_handler", handler_alone, n)):
+for name, fn, iters in (("seed_step", step, max(n // 10, 50)), ("seed_step_mode", step_mode, max(n // 20, 25)),
+                        ("add1", add, n), ("add1_mode", add_mode, n), ("mode_handler", handler_alone, n)):
     for _ in range(min(iters, 100)):
         fn()
     print(f"{name} {timed(fn, iters):.3f}")
