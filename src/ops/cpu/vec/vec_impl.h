@@ -3,7 +3,18 @@
 #ifndef CT_VEC_IMPL_H
 #define CT_VEC_IMPL_H
 
+#include <math.h>
+
 #include "ops/cpu/vec/vec_kernels.h"
+
+/* A product feeding an addition where PyTorch's GCC build fuses it (-ffp-contract=fast): one
+ * multiply-add wherever the level has FMA (AVX2, AVX512), a multiply and an add at DEFAULT. The
+ * kernel files are built with -ffp-contract=off, so nothing else is fused. */
+#if defined(__FMA__)
+#define MADD(a, b, c) fmaf((a), (b), (c))
+#else
+#define MADD(a, b, c) ((a) * (b) + (c))
+#endif
 
 #define CT_VEC_LOOP(name) void CT_VEC(name)(char **data, const int64_t *strides, int64_t size0, int64_t size1, const void *ctx)
 
