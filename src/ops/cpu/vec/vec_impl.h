@@ -56,6 +56,13 @@ CT_VEC_LOOP(ct_vec_fill);
 CT_VEC_LOOP(ct_vec_cascade_sum);
 float CT_VEC(ct_vec_norm2_f32)(const float *x, int64_t n);
 
+/* optim_vec.c */
+void CT_VEC(ct_vec_lerp_f32)(const float *a, const float *b, float w, int64_t n, float *o);
+void CT_VEC(ct_vec_addcmul_f32)(const float *s, const float *t1, const float *t2, float v, int64_t n, float *o);
+void CT_VEC(ct_vec_addcdiv_f32)(const float *s, const float *t1, const float *t2, float v, int64_t n, float *o);
+void CT_VEC(ct_vec_sqrt_f32)(const float *x, int64_t n, float *o);
+void CT_VEC(ct_vec_reciprocal_f32)(const float *x, int64_t n, float *o);
+
 /* gelu_vec.c */
 void CT_VEC(ct_vec_gelu_f32)(const float *x, int64_t n, float *y);
 void CT_VEC(ct_vec_gelu_bw_f32)(const float *dy, const float *x, int64_t n, float *dx);
