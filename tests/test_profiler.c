@@ -153,6 +153,71 @@ static ct_profiler *seed_step_profile(void) {
     return p;
 }
 
+/* The seed step run `steps` times (zero_grad first) under a profiler started with `cfg`. */
+static ct_profiler *seed_steps_profile(const ct_profiler_config *cfg, int steps) {
+    ct_manual_seed(0);
+    ct_module *mods[3] = {ct_nn_linear(16, 32, true), ct_nn_relu(), ct_nn_linear(32, 4, true)};
+    ct_module *model = ct_nn_sequential(mods, 3);
+    ct_tensor *params[4];
+    ct_module_parameters(model, params, 4);
+    ct_optimizer *opt = ct_sgd_new(params, 4, ct_sgd_defaults(0.1));
+    int64_t xs[2] = {8, 16}, ys[1] = {8};
+    ct_tensor *x = ct_randn(xs, 2, CT_DTYPE_UNDEFINED), *y = ct_randint(0, 4, ys, 1, CT_DTYPE_UNDEFINED);
+    ct_profiler *p = ct_profiler_start_config(cfg);
+    for (int i = 0; i < steps; i++) {
+        CHECK_INT_EQ(ct_optimizer_zero_grad(opt, true), 0);
+        ct_tensor *logits = ct_module_forward(model, x);
+        ct_tensor *loss = ct_cross_entropy(logits, y, NULL, -100, CT_REDUCTION_MEAN, 0.0);
+        CHECK_INT_EQ(ct_backward(loss, NULL, false), 0);
+        CHECK_INT_EQ(ct_optimizer_step(opt), 0);
+        ct_tensor_release(logits);
+        ct_tensor_release(loss);
+    }
+    CHECK_INT_EQ(ct_profiler_stop(p), 0);
+    ct_tensor_release(x);
+    ct_tensor_release(y);
+    ct_optimizer_free(opt);
+    ct_module_free(model);
+    return p;
+}
+
+/* Note [Profiler fast path] in src/profiler/record.c: most ranges of a long run are written
+ * inline (not in the timed sample, no record_shapes); with record_shapes every range takes the
+ * general path. Both runs must record the same events: names, scopes, nesting, sequence
+ * numbers (relative to the run's first: the counter runs on between the runs), threads. */
+static void test_fast_path(void) {
+    ct_profiler_config plain = {0}, shapes = {.record_shapes = true};
+    ct_profiler *a = seed_steps_profile(&plain, 5), *b = seed_steps_profile(&shapes, 5);
+    size_t n = ct_profiler_num_events(a);
+    CHECK_INT_EQ(ct_profiler_raw_event_count(a), ct_profiler_raw_event_count(b));
+    CHECK_INT_EQ((long long)n, (long long)ct_profiler_num_events(b));
+    CHECK_MSG(ct_profiler_raw_event_count(a) > 4 * 64, "enough ranges for the inline path: %lld",
+              (long long)ct_profiler_raw_event_count(a));
+    int64_t seq_a = -1, seq_b = -1;
+    size_t bad = n + 1;
+    for (size_t i = 0; i < n && i < b->evs.n && bad > n; i++) {
+        const ct_prof_event *x = &a->evs.ev[i], *y = &b->evs.ev[i];
+        if (seq_a < 0 && x->sequence_nr >= 0) seq_a = x->sequence_nr;
+        if (seq_b < 0 && y->sequence_nr >= 0) seq_b = y->sequence_nr;
+        bool same = strcmp(x->name, y->name) == 0 && x->parent == y->parent && x->scope == y->scope &&
+                    x->removed == y->removed &&
+                    x->fwd_thread_id == y->fwd_thread_id && x->thread_id == y->thread_id &&
+                    (x->sequence_nr < 0) == (y->sequence_nr < 0) &&
+                    (x->sequence_nr < 0 || x->sequence_nr - seq_a == y->sequence_nr - seq_b) &&
+                    x->start_ns <= x->end_ns && !x->has_inputs && y->has_inputs == (y->raw_inputs != NULL);
+        if (x->parent >= 0) {
+            const ct_prof_event *up = &a->evs.ev[x->parent];
+            same &= up->start_ns <= x->start_ns && x->end_ns <= up->end_ns;
+        }
+        if (!same) bad = i;
+    }
+    CHECK_MSG(bad > n, "event %zu differs: %s (parent %lld) vs %s (parent %lld)", bad,
+              bad < n ? a->evs.ev[bad].name : "", bad < n ? (long long)a->evs.ev[bad].parent : 0LL,
+              bad < n ? b->evs.ev[bad].name : "", bad < n ? (long long)b->evs.ev[bad].parent : 0LL);
+    ct_profiler_free(a);
+    ct_profiler_free(b);
+}
+
 /* every X event lies inside the X event that encloses it (durations nest) */
 static void check_chrome_trace(const char *text) {
     cJSON *root = ct_json_parse(text, strlen(text));
@@ -262,6 +327,7 @@ static void test_limits(void) {
 
 int main(void) {
     test_limits();
+    test_fast_path();
     char *trees = ct_test_read_file(ct_test_shared("reference/torch-2.6/profiler_trees.out"), NULL);
     CHECK(trees != NULL);
     int64_t live0 = ct_testing_live_tensors();

@@ -23,7 +23,8 @@ typedef struct ct_range_observer {
     /* Opens a range named `name` (a literal) with the given inputs; `op` may be NULL. Returns a
      * handle for end, or NULL when nothing records on this thread. */
     void *(*begin)(const char *name, const ct_value *inputs, int n_inputs, const ct_op *op);
-    /* A backward range named prefix + name (copied), with a sequence number and forward thread. */
+    /* A backward range named prefix + name, with a sequence number and forward thread: prefix is
+     * NULL or a literal, name is copied. */
     void *(*begin_seq)(const char *prefix, const char *name, const ct_value *inputs, int n_inputs, int64_t seq,
                        uint64_t fwd_thread);
     void (*end)(void *handle);

@@ -29,6 +29,7 @@ ct_profiler *ct_profiler_start_config(const ct_profiler_config *config) {
     ct_profiler *p = ct_calloc(1, sizeof *p);
     if (!p) return NULL;
     if (config) p->cfg = *config;
+    p->plain = !p->cfg.record_shapes && !p->cfg.all_threads;
     p->threads_tail = &p->threads;
     p->gen = ct_prof_next_gen();
     atomic_init(&p->max_events, (long long)CT_PROFILER_DEFAULT_MAX_EVENTS);

@@ -65,10 +65,12 @@ typedef struct ct_prof_thread {
     char **names;                 /* owned copies of names that are not immortal, in order made */
     size_t names_n, names_cap;
     ct_hindex names_ix;           /* name -> its copy */
-    struct {                      /* the last copy found for a (prefix, name) pair of pointers */
+    struct ct_prof_name_memo {    /* the last copies found for a (prefix, name) pair of pointers */
         const char *prefix, *name, *copy;
-    } name_memo[64];
-    int32_t stack[CT_PROF_MAX_DEPTH];
+        size_t prefix_len;
+    } name_memo[64][2];
+    int32_t open[CT_PROF_MAX_DEPTH + 1]; /* open[1..depth]: the open ranges, innermost last; open[0] = -1
+                                          * (so open[depth] is the next range's parent) */
     int depth;
     const ct_prof_frame *frame;   /* with_stack: the innermost located range's frame, or NULL */
     ct_prof_mem *mem;             /* profile_memory records, in time order */
@@ -82,6 +84,7 @@ typedef struct ct_prof_thread {
 
 struct ct_profiler {
     ct_profiler_config cfg;
+    bool plain;                   /* neither record_shapes nor all_threads (Note [Profiler fast path]) */
     atomic_bool recording;
     uint64_t gen;                 /* unique per profiler: a thread's buffer belongs to this one */
     ct_prof_thread *threads, **threads_tail; /* the starting thread's first */

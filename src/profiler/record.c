@@ -102,20 +102,26 @@ static bool name_equal(const char *s, const char *a, size_t la, const char *b) {
 static uint64_t name_hash_of(const void *ctx, uint32_t i) { return ct_hash_str2(((char *const *)ctx)[i], NULL); }
 
 static const char *intern_name_slow(ct_prof_thread *t, const char *prefix, size_t la, const char *name);
-/* The thread's copy of prefix + name, made once per distinct name; NULL when out of memory. */
+/* The thread's copy of prefix + name, made once per distinct name; NULL when out of memory.
+ * prefix, when not NULL, lives as long as the process (record.h), so its address stands for
+ * its text; name may be temporary. */
 static const char *intern_name(ct_prof_thread *t, const char *prefix, const char *name) {
-    size_t la = prefix ? strlen(prefix) : 0;
     /* a backward node's name comes back with the same pointers every step: look there first,
-     * and still compare the text (a freed name's address can be reused) */
+     * and still compare the name's text (a freed name's address can be reused). Two ways, the
+     * newer first: a name made in the same buffer each time (record_function's, formatted on
+     * the stack) alternates between texts at one address. */
     size_t mi = (((uintptr_t)name >> 3) ^ ((uintptr_t)prefix >> 5)) & 63;
-    if (t->name_memo[mi].copy && t->name_memo[mi].name == name && t->name_memo[mi].prefix == prefix &&
-        name_equal(t->name_memo[mi].copy, prefix, la, name))
-        return t->name_memo[mi].copy;
+    const char *b = name ? name : "";
+    for (int w = 0; w < 2; w++) {
+        const struct ct_prof_name_memo *m = &t->name_memo[mi][w];
+        if (m->copy && m->name == name && m->prefix == prefix && strcmp(m->copy + m->prefix_len, b) == 0)
+            return m->copy;
+    }
+    size_t la = prefix ? strlen(prefix) : 0;
     const char *s = intern_name_slow(t, prefix, la, name);
     if (s) {
-        t->name_memo[mi].prefix = prefix;
-        t->name_memo[mi].name = name;
-        t->name_memo[mi].copy = s;
+        t->name_memo[mi][1] = t->name_memo[mi][0];
+        t->name_memo[mi][0] = (struct ct_prof_name_memo){.prefix = prefix, .name = name, .copy = s, .prefix_len = la};
     }
     return s;
 }
@@ -325,6 +331,7 @@ ct_prof_thread *ct_prof_thread_new(ct_profiler *p) {
     ct_prof_thread *t = ct_calloc(1, sizeof *t);
     if (!t) return NULL;
     t->tid = os_tid();
+    t->open[0] = -1;
     *p->threads_tail = t;
     p->threads_tail = &t->next;
     p->n_threads++;
@@ -356,7 +363,7 @@ void ct_prof_global_stop(ct_profiler *p) {
 
 void ct_prof_close_open(ct_profiler *p) {
     for (ct_prof_thread *t = p->threads; t; t = t->next)
-        while (t->depth > 0) ct_prof_raw_at(t, (size_t)t->stack[--t->depth])->end_ns = p->stop_ticks;
+        for (; t->depth > 0; t->depth--) ct_prof_raw_at(t, (size_t)t->open[t->depth])->end_ns = p->stop_ticks;
 }
 
 /* this thread's buffer for p (all_threads; called with the busy flag up and p published) */
@@ -437,8 +444,9 @@ static inline void count(atomic_llong *c) {
     atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1, memory_order_relaxed);
 }
 
-static int64_t push_event(ct_profiler *p, ct_prof_thread *t, const char *name, ct_prof_scope scope, int64_t seq,
-                          int fwd_tid, const ct_value *inputs, int n_inputs) {
+static __attribute__((noinline)) int64_t push_event(ct_profiler *p, ct_prof_thread *t, const char *name,
+                                                   ct_prof_scope scope, int64_t seq, int fwd_tid,
+                                                   const ct_value *inputs, int n_inputs) {
     int64_t nrec = atomic_load_explicit(&t->raw_events, memory_order_relaxed);
     bool sample = nrec <= SAMPLE_MASK || (nrec & SAMPLE_MASK) == 0;
     int64_t t_in = sample ? ct_prof_ticks() : 0;
@@ -451,18 +459,19 @@ static int64_t push_event(ct_profiler *p, ct_prof_thread *t, const char *name, c
     }
     e->name = name;
     e->end_ns = 0;
-    e->parent = t->depth > 0 ? t->stack[t->depth - 1] : -1;
+    e->parent = t->open[t->depth];
     e->scope = (uint8_t)scope;
     e->sequence_nr = seq;
     e->fwd_thread = (uint8_t)fwd_tid;
     e->sampled = sample;
     e->has_inputs = false;
+    e->pushed_frame = 0;
     e->inputs = NULL;
     e->inputs_len = 0;
     e->frame = t->frame;
     if (p->cfg.record_shapes && inputs) ct_prof_record_inputs(t, e, inputs, n_inputs);
     int32_t idx = (int32_t)t->n_raw++;
-    t->stack[t->depth++] = idx;
+    t->open[++t->depth] = idx;
     count(&t->raw_events);
     int64_t now = ct_prof_ticks(); /* the range starts when the hook is done */
     e->start_ns = now;
@@ -470,14 +479,13 @@ static int64_t push_event(ct_profiler *p, ct_prof_thread *t, const char *name, c
     return idx;
 }
 
-static void pop_event(ct_prof_thread *t, int64_t idx) {
-    int64_t now = ct_prof_ticks();
+static __attribute__((noinline)) void pop_event(ct_prof_thread *t, int64_t idx, int64_t now) {
     if (idx < 0 || (size_t)idx >= t->n_raw) return;
     ct_prof_raw *e = ct_prof_raw_at(t, (size_t)idx);
     e->end_ns = now;
     /* close anything left open inside (an error path) and this range */
     while (t->depth > 0) {
-        int32_t top = t->stack[--t->depth];
+        int32_t top = t->open[t->depth--];
         if (top == idx) break;
         ct_prof_raw_at(t, (size_t)top)->end_ns = now;
     }
@@ -485,18 +493,118 @@ static void pop_event(ct_prof_thread *t, int64_t idx) {
         t->sampled_ns += ct_prof_ticks() - now;
         t->sampled_events++;
     }
+    /* back to the frame before this range's own (also past frames of ranges left open inside) */
+    if (e->pushed_frame && e->frame) t->frame = e->frame->up;
+}
+
+/* Note [Profiler fast path]
+ *   Most ranges need none of push_event's cases: they are not in the timed sample, open no new
+ *   chunk (a chunk starts at a multiple of 1024, so at a sampled range), are not too deep or
+ *   over the limit, record no inputs, and their profiler records one thread only (no blocks of
+ *   the limit to take: ct_profiler.plain). Both conditions on the range's number are one test:
+ *   a range numbered 64 or more whose number is not a multiple of 64. Such a range is written
+ *   by push_fast, inline in the hook, with the same fields push_event writes; it changes nothing
+ *   before it knows the range is one of these, so any other range goes to push_event (the
+ *   dispatcher's hook then starts over on the general path, so that its fast path keeps
+ *   nothing live across a call). The closing edge likewise finishes a range on top of the stack
+ *   inline (the usual case: ranges close in order), with the same effect as pop_event, which
+ *   does the rest. The timed sample (Note [Profiler cost]) runs the general path, so
+ *   ct_profiler_overhead_ns(), which scales it to every range, errs high by what the inline
+ *   path saves. */
+
+/* The fast case of push_event (Note [Profiler fast path]) for a range named `name` (not NULL):
+ * the range's handle (its index + 1), or 0, having changed nothing, when push_event must record
+ * it. */
+static inline uintptr_t push_fast(ct_profiler *p, ct_prof_thread *t, const char *name, ct_prof_scope scope,
+                                  int64_t seq, int fwd_tid) {
+    size_t n = t->n_raw;
+    int d = t->depth;
+    if (__builtin_expect(n <= SAMPLE_MASK || (n & SAMPLE_MASK) == 0 || d >= CT_PROF_MAX_DEPTH || !p->plain ||
+                             (long long)n >= atomic_load_explicit(&p->max_events, memory_order_relaxed),
+                         0))
+        return 0;
+    ct_prof_raw *e = ct_prof_raw_at(t, n);
+    e->name = name;
+    e->end_ns = 0;
+    e->parent = t->open[d];
+    e->scope = (uint8_t)scope;
+    e->sequence_nr = seq;
+    e->fwd_thread = (uint8_t)fwd_tid;
+    e->sampled = 0;
+    e->has_inputs = false;
+    e->pushed_frame = 0;
+    e->inputs = NULL;
+    e->inputs_len = 0;
+    e->frame = t->frame;
+    t->n_raw = n + 1;
+    t->open[d + 1] = (int32_t)n;
+    t->depth = d + 1;
+    count(&t->raw_events);
+    e->start_ns = ct_prof_ticks(); /* the range starts when the hook is done */
+    return (uintptr_t)n + 1;
 }
 
 /* handles are event indices + 1, so NULL means "nothing recorded" */
 static void *handle_of(int64_t idx) { return idx < 0 ? NULL : (void *)(intptr_t)(idx + 1); }
 
-void *ct_record_function_begin(const char *name, const ct_value *inputs, int n_inputs, const ct_op *op) {
-    (void)op;
+/* A range's handle (NULL when not recorded), through push_fast when it can. */
+static inline void *push_range(ct_profiler *p, ct_prof_thread *t, const char *name, ct_prof_scope scope,
+                               int64_t seq, int fwd_tid, const ct_value *inputs, int n_inputs) {
+    uintptr_t h = name ? push_fast(p, t, name, scope, seq, fwd_tid) : 0;
+    if (__builtin_expect(h != 0, 1)) return (void *)h;
+    return handle_of(push_event(p, t, name, scope, seq, fwd_tid, inputs, n_inputs));
+}
+
+static inline void pop_range(ct_prof_thread *t, int64_t idx) {
+    int64_t now = ct_prof_ticks(); /* the range ends when the hook starts */
+    int d = t->depth;
+    if (__builtin_expect(t->open[d] == idx, 1)) { /* idx >= 0, open[0] = -1 */
+        ct_prof_raw *e = ct_prof_raw_at(t, (size_t)idx);
+        if (__builtin_expect(!e->sampled && !e->pushed_frame, 1)) {
+            e->end_ns = now;
+            t->depth = d - 1;
+            return;
+        }
+    }
+    pop_event(t, idx, now);
+}
+
+/* Note [Profiler fast path]: each hook first tries the thread that started the profiler
+ * (enter()'s first case: its own buffer, no busy flag), and leaves every other case to a
+ * *_shared function that goes through enter() and leave(). */
+static __attribute__((noinline)) void *begin_shared(const char *name, const ct_value *inputs, int n_inputs) {
     ct_profiler *p;
     int g;
     ct_prof_thread *t = enter(&p, &g);
     if (!t) return NULL;
-    void *h = handle_of(push_event(p, t, name, CT_SCOPE_FUNCTION, -1, 0, inputs, n_inputs));
+    void *h = push_range(p, t, name, CT_SCOPE_FUNCTION, -1, 0, inputs, n_inputs);
+    leave(g);
+    return h;
+}
+
+void *ct_record_function_begin(const char *name, const ct_value *inputs, int n_inputs, const ct_op *op) {
+    (void)op;
+    ct_profiler *p = ct_tls_profiler;
+    if (__builtin_expect(p == NULL, 0)) return begin_shared(name, inputs, n_inputs);
+    if (!atomic_load_explicit(&p->recording, memory_order_relaxed)) return NULL;
+    return push_range(p, p->threads, name, CT_SCOPE_FUNCTION, -1, 0, inputs, n_inputs);
+}
+
+static inline void *seq_range(ct_profiler *p, ct_prof_thread *t, const char *prefix, const char *name,
+                              const ct_value *inputs, int n_inputs, int64_t seq) {
+    bool has_seq = seq >= 0 && (uint64_t)seq != UINT64_MAX;
+    /* the forward thread's profiler id: threads are numbered from 1 as RecordFunction does */
+    return push_range(p, t, intern_name(t, prefix, name), CT_SCOPE_BACKWARD_FUNCTION, has_seq ? seq : -1,
+                      has_seq ? 1 : 0, inputs, n_inputs);
+}
+
+static __attribute__((noinline)) void *begin_seq_shared(const char *prefix, const char *name,
+                                                        const ct_value *inputs, int n_inputs, int64_t seq) {
+    ct_profiler *p;
+    int g;
+    ct_prof_thread *t = enter(&p, &g);
+    if (!t) return NULL;
+    void *h = seq_range(p, t, prefix, name, inputs, n_inputs, seq);
     leave(g);
     return h;
 }
@@ -504,16 +612,10 @@ void *ct_record_function_begin(const char *name, const ct_value *inputs, int n_i
 void *ct_record_function_begin_seq(const char *prefix, const char *name, const ct_value *inputs, int n_inputs,
                                    int64_t seq, uint64_t fwd_thread) {
     (void)fwd_thread;
-    ct_profiler *p;
-    int g;
-    ct_prof_thread *t = enter(&p, &g);
-    if (!t) return NULL;
-    bool has_seq = seq >= 0 && (uint64_t)seq != UINT64_MAX;
-    /* the forward thread's profiler id: threads are numbered from 1 as RecordFunction does */
-    void *h = handle_of(push_event(p, t, intern_name(t, prefix, name), CT_SCOPE_BACKWARD_FUNCTION,
-                                   has_seq ? seq : -1, has_seq ? 1 : 0, inputs, n_inputs));
-    leave(g);
-    return h;
+    ct_profiler *p = ct_tls_profiler;
+    if (__builtin_expect(p == NULL, 0)) return begin_seq_shared(prefix, name, inputs, n_inputs, seq);
+    if (!atomic_load_explicit(&p->recording, memory_order_relaxed)) return NULL;
+    return seq_range(p, p->threads, prefix, name, inputs, n_inputs, seq);
 }
 
 /* A located range's frame, "file(line): func", pushed for what runs inside it. */
@@ -548,20 +650,23 @@ void *ct_record_user_scope_begin(const char *name, const char *file, int line, c
     return handle_of(idx);
 }
 
-void ct_record_function_end(void *handle) {
-    if (!handle) return;
+static __attribute__((noinline)) void end_shared(void *handle) {
     ct_profiler *p;
     int g;
     ct_prof_thread *t = enter(&p, &g);
     if (!t) return;
-    int64_t idx = (int64_t)(intptr_t)handle - 1;
-    pop_event(t, idx);
-    if (idx >= 0 && (size_t)idx < t->n_raw) {
-        ct_prof_raw *e = ct_prof_raw_at(t, (size_t)idx);
-        /* back to the frame before this range's own (also past frames of ranges left open inside) */
-        if (e->pushed_frame && e->frame) t->frame = e->frame->up;
-    }
+    pop_range(t, (int64_t)(intptr_t)handle - 1);
     leave(g);
+}
+
+void ct_record_function_end(void *handle) {
+    if (!handle) return;
+    ct_profiler *p = ct_tls_profiler;
+    if (__builtin_expect(p == NULL, 0)) {
+        end_shared(handle);
+        return;
+    }
+    if (atomic_load_explicit(&p->recording, memory_order_relaxed)) pop_range(p->threads, (int64_t)(intptr_t)handle - 1);
 }
 
 /* ---- profile_memory: the storages' allocations (core/alloc.h's reporter) ---- */
@@ -592,18 +697,35 @@ void ct_prof_on_memory(int64_t bytes) {
 
 /* ---- the dispatcher observer (Dispatcher::callWithDispatchKeySlowPath) ---- */
 
-static void *on_call(const ct_op *op, const ct_value *args, ct_keyset ks) {
-    if (op->unobserved) return NULL;
+/* sequenceNumberForRunningRecordFunction: only when autograd keys take part and grad mode is on */
+static inline int64_t call_seq(ct_keyset ks) {
+    return (ks & CT_AUTOGRAD_KEYSET) && !ct_tls_state.grad_disabled ? (int64_t)ct_sequence_number_peek() : -1;
+}
+
+static inline void *call_range(ct_profiler *p, ct_prof_thread *t, const ct_op *op, const ct_value *args,
+                               ct_keyset ks) {
+    return push_range(p, t, op->base_name, CT_SCOPE_FUNCTION, call_seq(ks), 0, args, op->nargs);
+}
+
+static __attribute__((noinline)) void *call_shared(const ct_op *op, const ct_value *args, ct_keyset ks) {
     ct_profiler *p;
     int g;
     ct_prof_thread *t = enter(&p, &g);
     if (!t) return NULL;
-    /* sequenceNumberForRunningRecordFunction: only when autograd keys take part and grad mode is on */
-    int64_t seq = -1;
-    if ((ks & CT_AUTOGRAD_KEYSET) && !ct_tls_state.grad_disabled) seq = (int64_t)ct_sequence_number_peek();
-    void *h = handle_of(push_event(p, t, op->base_name, CT_SCOPE_FUNCTION, seq, 0, args, op->nargs));
+    void *h = call_range(p, t, op, args, ks);
     leave(g);
     return h;
+}
+
+static void *on_call(const ct_op *op, const ct_value *args, ct_keyset ks) {
+    if (op->unobserved) return NULL;
+    ct_profiler *p = ct_tls_profiler;
+    if (__builtin_expect(p != NULL, 1) && atomic_load_explicit(&p->recording, memory_order_relaxed)) {
+        /* a registered op always has its base name */
+        uintptr_t h = push_fast(p, p->threads, op->base_name, CT_SCOPE_FUNCTION, call_seq(ks), 0);
+        if (__builtin_expect(h != 0, 1)) return (void *)h;
+    }
+    return call_shared(op, args, ks); /* also a profiler not recording: enter() says so */
 }
 
 static void on_return(void *ctx, const ct_op *op, const ct_value *args, const ct_value *rets, int rc) {
