@@ -305,8 +305,14 @@ static char *make_report(const ct_gpt_args *a, const cJSON *out, const profile_f
             if (fabs(x - y) / fabs(y) > worst) worst = fabs(x - y) / fabs(y);
         }
         char *gg = ct_json_dumps(gen, -1), *gw = ct_json_dumps(cJSON_GetObjectItemCaseSensitive(want, "generated"), -1);
-        ct_sb_printf(&b, " the losses differ by at most %.2g relative; the sampled tokens are %s.\n", worst,
-                     gg && gw && strcmp(gg, gw) == 0 ? "identical" : "not identical");
+        if (worst == 0) ct_sb_printf(&b, " the losses are PyTorch's, the same float32 values;");
+        else ct_sb_printf(&b, " the losses differ by at most %.2g relative;", worst);
+        ct_sb_printf(&b, " the sampled tokens are %s.", gg && gw && strcmp(gg, gw) == 0 ? "identical" : "not identical");
+        const char *core = ct_backends_blas_core(), *forced = getenv("OPENBLAS_CORETYPE");
+        ct_sb_printf(&b, " Float32 results depend on the CPU level and the BLAS's kernel set, PyTorch's too"
+                         " (docs/experiments.md); this run's: CPU capability %s, BLAS kernels %s%s%s%s.\n",
+                     ct_backends_cpu_capability(), core ? core : "built-in", forced ? " (forced by OPENBLAS_CORETYPE=" : "",
+                     forced ? forced : "", forced ? ")" : "");
         ct_free(gg);
         ct_free(gw);
         cJSON_Delete(want);

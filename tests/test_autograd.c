@@ -199,7 +199,7 @@ static void function_modes(void) {
     CHECK_INT_EQ(ct_function_logger_count(fl), 4);
     for (int i = 0; i < 4; i++) CHECK_STR_EQ(ct_function_logger_get(fl, (size_t)i), want[i]);
     ct_function_logger_free(fl);
-    CHECK_INT_EQ(ct_function_mode_pop(), -1);
+    CHECK_INT_EQ(ct_function_mode_pop(1), -1);
     CHECK_ERROR(CT_ERR_RUNTIME, "trying to pop from empty function mode stack");
     CHECK_INT_EQ(ct_dispatch_mode_pop(1), -1);
     CHECK_ERROR(CT_ERR_RUNTIME, "trying to pop from empty mode stack");

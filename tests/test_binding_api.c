@@ -134,7 +134,8 @@ static void call_function(void) {
     ct_tensor *x = ct_ones(s, 2, CT_DTYPE_UNDEFINED);
     const ct_op *add = ct_op_find("aten::add.Tensor");
     ct_value args[3] = {ct_tensor_value(x), ct_tensor_value(x), ct_int(1)}, rets[1] = {ct_none()};
-    CHECK_INT_EQ(ct_function_mode_push(count_fn, NULL), 0);
+    const int fh = ct_function_mode_push(count_fn, NULL);
+    CHECK(fh > 0);
     CHECK_INT_EQ(ct_op_invoke(add, args, rets), 0);
     CHECK_INT_EQ(fn_calls, 1);
     CHECK(rets[0].tag == CT_TAG_TENSOR && ct_tensor_size(rets[0].u.t, 1) == 3);
@@ -143,7 +144,7 @@ static void call_function(void) {
     CHECK_INT_EQ(ct_call(add, args, rets), 0);
     CHECK_INT_EQ(fn_calls, 1);
     ct_values_release(rets, 1);
-    ct_function_mode_pop();
+    ct_function_mode_pop(fh);
     CHECK_INT_EQ(ct_op_invoke(NULL, args, rets), -1);
     CHECK_ERROR(CT_ERR_VALUE, "ct_op_invoke: op is NULL");
     CHECK_INT_EQ(ct_op_invoke(add, NULL, rets), -1);

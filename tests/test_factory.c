@@ -74,9 +74,9 @@ int main(void) {
 
     /* function modes see torch.tensor as "tensor" */
     cJSON *names = cJSON_CreateArray();
-    ct_function_mode_push(fm_handler, names);
+    const int fh = ct_function_mode_push(fm_handler, names);
     ct_tensor *h = ct_tensor_new((double[]){1}, &(int64_t){1}, 1, (ct_tensor_options){0});
-    ct_function_mode_pop();
+    ct_function_mode_pop(fh);
     CHECK(h != NULL);
     ct_tensor_release(h);
     CHECK_MSG(cJSON_Compare(names, want("tensor_function_mode"), true), "function-mode names differ");

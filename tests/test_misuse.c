@@ -38,7 +38,10 @@ static snapshot take(void) {
 }
 
 static bool function_modes_empty(void) {
-    if (ct_function_mode_pop() == 0) return false; /* one was left: the case failed anyway */
+    if (ct_function_mode_stack_len() != 0) { /* one was left: the case failed anyway */
+        while (ct_function_mode_stack_len() > 0) ct_function_mode_pop(ct_function_mode_top_handle());
+        return false;
+    }
     ct_error_clear();
     return true;
 }
@@ -607,9 +610,9 @@ static void mode_cases(void) {
     }
     CASE("a function mode failing without an error") {
         a = mat(2, 2, CT_FLOAT32);
-        ct_function_mode_push(fmode_fail_quietly, NULL);
+        int fh = ct_function_mode_push(fmode_fail_quietly, NULL);
         y = ct_relu(a);
-        ct_function_mode_pop();
+        ct_function_mode_pop(fh);
         snprintf(want, sizeof want,
                  "Multiple dispatch failed for 'torch.relu'; all __torch_function__ handlers returned NotImplemented:\n\n  - "
                  "mode object <function mode handler %p, data %p>\n\n(the handler returned -1 without setting an error)",
@@ -820,7 +823,23 @@ static void mode_cases(void) {
         ct_dispatch_mode_pop(h2);
         ct_dispatch_mode_pop(h1);
     }
-    CASE("popping an empty function mode stack") EXPECT(ct_function_mode_pop() == -1, CT_ERR_RUNTIME, "trying to pop from empty function mode stack");
+    CASE("popping an empty function mode stack") EXPECT(ct_function_mode_pop(1) == -1, CT_ERR_RUNTIME, "trying to pop from empty function mode stack");
+    CASE("popping a function mode that is not the innermost") {
+        int h1 = ct_function_mode_push(fmode_fail_quietly, NULL), h2 = ct_function_mode_push(fmode_fail_quietly, NULL);
+        snprintf(want, sizeof want,
+                 "ct_function_mode_pop: function mode %d is not the innermost function mode (%d is); modes are exited in "
+                 "reverse order of entering",
+                 h1, h2);
+        EXPECT(ct_function_mode_pop(h1) == -1, CT_ERR_RUNTIME, want);
+        ct_function_mode_pop(h2);
+        ct_function_mode_pop(h1);
+    }
+    CASE("pushing more function modes than the stack holds") {
+        int pushed = 0, handles[CT_MAX_MODES];
+        while (pushed < CT_MAX_MODES && (handles[pushed] = ct_function_mode_push(fmode_fail_quietly, NULL)) > 0) pushed++;
+        EXPECT(ct_function_mode_push(fmode_fail_quietly, NULL) == -1, CT_ERR_RUNTIME, "ct_function_mode_push: too many nested modes (16)");
+        while (pushed-- > 0) ct_function_mode_pop(handles[pushed]);
+    }
     CASE("pushing more dispatch modes than the stack holds") {
         int pushed = 0, handles[CT_MAX_MODES];
         while (pushed < CT_MAX_MODES && (handles[pushed] = ct_dispatch_mode_push(fail_quietly, NULL)) > 0) pushed++;

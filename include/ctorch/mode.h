@@ -50,8 +50,17 @@ typedef struct ct_function ct_function;
  * ct_function_call(func, args, rets). */
 typedef int (*ct_function_mode_fn)(void *ud, const ct_function *func, ct_value *args, ct_value *rets);
 
+/* Pushes a function mode on this thread's stack (enters it). Returns the mode's handle (> 0) to
+ * give to ct_function_mode_pop, or -1 with an error (NULL handler, stack full). */
 CT_API int ct_function_mode_push(ct_function_mode_fn fn, void *ud);
-CT_API int ct_function_mode_pop(void);
+/* Pops (exits) the innermost function mode, which must be the one `handle` names. Returns 0, or
+ * -1 with a RuntimeError when the stack is empty or another mode is innermost (nothing is
+ * popped then). */
+CT_API int ct_function_mode_pop(int handle);
+CT_API int ct_function_mode_stack_len(void);
+/* The innermost function mode's handle, 0 when none is active (for a binding whose exit pops
+ * whatever is innermost, as torch.overrides' _pop_mode does). */
+CT_API int ct_function_mode_top_handle(void);
 /* The function's public name: "linear", "relu", "cross_entropy", "addmm", ... */
 CT_API const char *ct_function_name(const ct_function *func);
 /* Its argument count (args arrays passed to handlers have this many values). */

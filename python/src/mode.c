@@ -256,9 +256,10 @@ fail:
 
 static PyObject *push_function_mode(PyObject *unused, PyObject *mode) {
     (void)unused;
-    if (ct_function_mode_push(function_handler, mode) != 0) return ctpy_raise();
+    const int handle = ct_function_mode_push(function_handler, mode);
+    if (handle < 0) return ctpy_raise();
     if (PyList_Append(function_modes, mode) < 0) {
-        ct_function_mode_pop();
+        ct_function_mode_pop(handle);
         return NULL;
     }
     Py_RETURN_NONE;
@@ -272,7 +273,8 @@ static PyObject *pop_function_mode(PyObject *unused, PyObject *noargs) {
         PyErr_SetString(PyExc_RuntimeError, "trying to pop from empty function mode stack");
         return NULL;
     }
-    if (ct_function_mode_pop() != 0) return ctpy_raise();
+    /* torch.overrides._pop_mode exits the innermost mode, whichever it is */
+    if (ct_function_mode_pop(ct_function_mode_top_handle()) != 0) return ctpy_raise();
     PyObject *mode = PyList_GET_ITEM(function_modes, n - 1);
     Py_INCREF(mode);
     if (PyList_SetSlice(function_modes, n - 1, n, NULL) < 0) {

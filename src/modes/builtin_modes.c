@@ -138,7 +138,7 @@ static int function_logger_handler(void *ud, const ct_function *f, ct_value *arg
 
 int ct_function_logger_push(ct_function_logger *l) {
     if (!l) return ct_error_set(CT_ERR_VALUE, "ct_function_logger_push: logger is NULL");
-    return ct_function_mode_push(function_logger_handler, l);
+    return ct_function_mode_push(function_logger_handler, l) < 0 ? -1 : 0;
 }
 
 int ct_function_logger_pop(ct_function_logger *l) {

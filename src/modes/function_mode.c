@@ -1,6 +1,7 @@
 /* Function modes (TorchFunctionMode): public calls are offered to the top function mode,
  * popped while its handler runs, before anything is dispatched
  * (torch/csrc/utils/python_arg_parser.cpp, handle_torch_function). */
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -15,30 +16,50 @@
 typedef struct fmode_entry {
     ct_function_mode_fn fn;
     void *ud;
+    int handle; /* what ct_function_mode_push returned for it */
 } fmode_entry;
 
 static _Thread_local struct {
     fmode_entry stack[CT_MAX_MODES];
     int len;
+    int last_handle; /* handles are this thread's push count, 1, 2, ... (wrapping to 1) */
 } fmodes;
+
+static void stack_push(fmode_entry e) {
+    fmodes.stack[fmodes.len++] = e;
+    ct_tls_state.function_modes = fmodes.len;
+}
+
+static fmode_entry stack_pop(void) {
+    fmode_entry e = fmodes.stack[--fmodes.len];
+    ct_tls_state.function_modes = fmodes.len;
+    return e;
+}
 
 int ct_function_mode_push(ct_function_mode_fn fn, void *ud) {
     if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_function_mode_push: handler is NULL");
     if (fmodes.len == CT_MAX_MODES) return ct_error_set(CT_ERR_RUNTIME, "ct_function_mode_push: too many nested modes (%d)", CT_MAX_MODES);
     ct_library_ensure();
-    fmodes.stack[fmodes.len].fn = fn;
-    fmodes.stack[fmodes.len].ud = ud;
-    fmodes.len++;
-    ct_tls_state.function_modes = fmodes.len;
+    fmodes.last_handle = fmodes.last_handle == INT_MAX ? 1 : fmodes.last_handle + 1;
+    stack_push((fmode_entry){fn, ud, fmodes.last_handle});
+    return fmodes.last_handle;
+}
+
+int ct_function_mode_pop(int handle) {
+    if (fmodes.len == 0) return ct_error_set(CT_ERR_RUNTIME, "trying to pop from empty function mode stack");
+    int top = fmodes.stack[fmodes.len - 1].handle;
+    if (handle != top)
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "ct_function_mode_pop: function mode %d is not the innermost function mode (%d is); modes are "
+                            "exited in reverse order of entering",
+                            handle, top);
+    stack_pop();
     return 0;
 }
 
-int ct_function_mode_pop(void) {
-    if (fmodes.len == 0) return ct_error_set(CT_ERR_RUNTIME, "trying to pop from empty function mode stack");
-    fmodes.len--;
-    ct_tls_state.function_modes = fmodes.len;
-    return 0;
-}
+int ct_function_mode_stack_len(void) { return fmodes.len; }
+
+int ct_function_mode_top_handle(void) { return fmodes.len ? fmodes.stack[fmodes.len - 1].handle : 0; }
 
 bool ct_function_mode_is_active(ct_function_mode_fn fn, void *ud) {
     for (int i = 0; i < fmodes.len; i++)
@@ -54,7 +75,8 @@ int ct_function_mode_pop_checked(ct_function_mode_fn fn, void *ud, const char *w
                                 "%s: it is not the innermost function mode (%d entered after it are still active); exit "
                                 "modes in the reverse order of entering them",
                                 who, fmodes.len - 1 - i);
-        return ct_function_mode_pop();
+        stack_pop();
+        return 0;
     }
     return ct_error_set(CT_ERR_RUNTIME, "%s: it is not an active function mode on this thread", who);
 }
@@ -78,11 +100,10 @@ int ct_function_call(const ct_function *f, ct_value *args, ct_value *rets) {
     for (int i = 0; i < f->nrets; i++) rets[i] = ct_none();
     if (fmodes.len == 0) return run_impl(f, args, rets);
     /* dispatch_on_mode for torch functions: pop the mode while its handler runs */
-    fmode_entry m = fmodes.stack[fmodes.len - 1];
-    ct_function_mode_pop();
+    fmode_entry m = stack_pop();
     uint64_t errors = ct_error_serial();
     int rc = m.fn(m.ud, f, args, rets);
-    ct_function_mode_push(m.fn, m.ud);
+    stack_push(m); /* with its handle */
     if (rc != 0) {
         ct_values_release(rets, f->nrets);
         /* Note [A handler that fails without an error] in dispatch_mode.c */

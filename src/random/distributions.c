@@ -68,6 +68,12 @@ static inline double uniform_double_locked(ct_generator *g, double from, double 
     return fma(x, to - from, from);
 }
 
+/* uniform_double_locked(g, 0, 1): fma(x, 1, 0) is x exactly, so without the multiply-add (a call
+ * into the C library where the build has no FMA instruction) */
+static inline double uniform01_locked(ct_generator *g) {
+    return (double)(ct_rng_next64_locked(g) & ((UINT64_C(1) << 53) - 1)) * (1.0 / 9007199254740992.0);
+}
+
 /* uniform_kernel (DistributionTemplates.h): from/to are cast to the tensor's scalar type first,
  * then uniform_real_distribution<scalar_t>(from, to) draws one value per element. */
 int ct_rng_uniform(ct_generator *g, void *data, int64_t n, ct_dtype dtype, double from, double to) {
@@ -126,8 +132,8 @@ int ct_rng_uniform(ct_generator *g, void *data, int64_t n, ct_dtype dtype, doubl
 static double normal_double_locked(ct_generator *g, double mean, double std) {
     double v;
     if (!ct_rng_take_normal_locked(g, &v)) {
-        double u1 = uniform_double_locked(g, 0.0, 1.0);
-        double u2 = uniform_double_locked(g, 0.0, 1.0);
+        double u1 = uniform01_locked(g);
+        double u2 = uniform01_locked(g);
         double r = sqrt(-2.0 * log1p(-u2));
         double theta = 2.0 * CT_PI * u1;
         ct_rng_set_normal_locked(g, r * sin(theta));
@@ -263,11 +269,11 @@ static void normal_fill16_double(double *d, double mean, double std) {
 }
 
 static void normal_fill_double_locked(ct_generator *g, double *d, int64_t n, double mean, double std) {
-    for (int64_t i = 0; i < n; i++) d[i] = uniform_double_locked(g, 0.0, 1.0);
+    for (int64_t i = 0; i < n; i++) d[i] = uniform01_locked(g);
     for (int64_t i = 0; i + 16 <= n; i += 16) normal_fill16_double(d + i, mean, std);
     if (n % 16 != 0) {
         double *tail = d + n - 16;
-        for (int i = 0; i < 16; i++) tail[i] = uniform_double_locked(g, 0.0, 1.0);
+        for (int i = 0; i < 16; i++) tail[i] = uniform01_locked(g);
         normal_fill16_double(tail, mean, std);
     }
 }
@@ -414,7 +420,18 @@ static void store_any(void *data, int64_t i, ct_dtype dtype, double v) {
 int ct_rng_bernoulli(ct_generator *g, void *data, int64_t n, ct_dtype dtype, double p) {
     if (!ct_dtype_valid((int)dtype)) return ct_rng_not_implemented("bernoulli_scalar_cpu_", dtype);
     g = ct_rng_lock(g);
-    for (int64_t i = 0; i < n; i++) store_any(data, i, dtype, uniform_double_locked(g, 0.0, 1.0) < p ? 1.0 : 0.0);
+    if (dtype == CT_FLOAT32) { /* dropout's masks: the same draws, 256 words at a time */
+        float *out = data;
+        uint64_t words[256];
+        for (int64_t i = 0; i < n; i += 256) {
+            const int64_t m = n - i < 256 ? n - i : 256;
+            ct_rng_fill64_locked(g, words, m);
+            for (int64_t k = 0; k < m; k++)
+                out[i + k] = (double)(words[k] & ((UINT64_C(1) << 53) - 1)) * (1.0 / 9007199254740992.0) < p ? 1.0f : 0.0f;
+        }
+    } else {
+        for (int64_t i = 0; i < n; i++) store_any(data, i, dtype, uniform01_locked(g) < p ? 1.0 : 0.0);
+    }
     ct_rng_unlock(g);
     return 0;
 }
@@ -427,7 +444,7 @@ int ct_rng_exponential(ct_generator *g, void *data, int64_t n, ct_dtype dtype, d
     if (!ct_dtype_is_floating(dtype)) return ct_rng_not_implemented("exponential_cpu", dtype);
     g = ct_rng_lock(g);
     for (int64_t i = 0; i < n; i++) {
-        double u = uniform_double_locked(g, 0.0, 1.0);
+        double u = uniform01_locked(g);
         store_any(data, i, dtype, (-1.0 / lambda) * log1p(-u));
     }
     ct_rng_unlock(g);
@@ -437,7 +454,7 @@ int ct_rng_exponential(ct_generator *g, void *data, int64_t n, ct_dtype dtype, d
 /* uniform_real_distribution<double>(0, 1) once (multinomial with replacement). */
 double ct_rng_uniform_double(ct_generator *g) {
     g = ct_rng_lock(g);
-    double u = uniform_double_locked(g, 0.0, 1.0);
+    double u = uniform01_locked(g);
     ct_rng_unlock(g);
     return u;
 }

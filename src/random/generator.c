@@ -100,6 +100,13 @@ uint64_t ct_rng_next64_locked(ct_generator *g) {
     return (hi << 32) | lo;
 }
 
+void ct_rng_fill64_locked(ct_generator *g, uint64_t *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t hi = mt_next(g);
+        out[i] = (hi << 32) | mt_next(g);
+    }
+}
+
 bool ct_rng_take_normal_locked(ct_generator *g, double *out) {
     if (!g->has_normal) return false;
     *out = g->normal;

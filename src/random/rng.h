@@ -93,6 +93,8 @@ ct_generator *ct_rng_lock(ct_generator *g);
 void ct_rng_unlock(ct_generator *g);
 uint32_t ct_rng_next32_locked(ct_generator *g);
 uint64_t ct_rng_next64_locked(ct_generator *g);
+/* n successive ct_rng_next64_locked words into out (one call for a loop's worth of draws) */
+void ct_rng_fill64_locked(ct_generator *g, uint64_t *out, int64_t n);
 /* The cached second Box-Muller sample (CPUGeneratorImpl::next_double_normal_sample): if one is
  * present, stores it in *out, clears it and returns true. */
 bool ct_rng_take_normal_locked(ct_generator *g, double *out);

@@ -3,15 +3,18 @@ recorded output. Run by ctest with the system interpreter (it imports no torch i
 
   check_scripts.py CTORCH seed GOLDEN.json SCRIPT N...   the seed step tracer's JSON for each seed N
                                                          must be the recorded "result" text exactly
-  check_scripts.py CTORCH ref SCRIPT RECORDED.out [--rtol R]
+  check_scripts.py CTORCH ref SCRIPT RECORDED.out [--rtol R] [--exact-if CONDITIONS.json]
                                                          line by line, apart from what a run cannot
                                                          repeat (below)
   check_scripts.py CTORCH minigpt SCRIPT RECORDING.json...
                                                          minigpt.py run with each recording's options:
                                                          op logs (every phase, in order), op counts,
                                                          parameter count and sampled tokens exactly;
-                                                         losses within a relative 1e-5, first logits
-                                                         and head weights within 1e-4 (+1e-6)
+                                                         losses, first logits and head weights the
+                                                         same floats where the run's conditions are
+                                                         the recording's (conditions.json beside it),
+                                                         else losses within a relative 1e-5, logits
+                                                         and weights within 1e-4 (+1e-6)
   check_scripts.py CTORCH run SCRIPT [ARGS]              the script must exit 0 (it checks itself)
   check_scripts.py CTORCH trace SCRIPT                   with CTORCH_SHOW_DISPATCH_TRACE=2, the script's
                                                          aten::linear call must be traced exactly as
@@ -25,7 +28,8 @@ What `ref` lets differ, and nothing else:
     shows must have the same call count;
   - the "Self CPU time total" figure;
   - with --rtol, numbers in a line may differ by that relative amount (a float32 product summed
-    in another order).
+    in another order), unless --exact-if names conditions (CPU capability, BLAS kernel set,
+    OPENBLAS_CORETYPE, as `ctorch -V` reports them) that are this run's: then none.
 Each script runs in a fresh temporary folder (scripts may write files into their current one).
 """
 import json
@@ -238,6 +242,15 @@ def main(argv):
         elif mode == "ref":
             script, recorded = os.path.abspath(argv[3]), argv[4]
             rtol = float(argv[argv.index("--rtol") + 1]) if "--rtol" in argv else 0.0
+            if "--exact-if" in argv:  # no tolerance where the run's conditions are the recording's
+                cond = json.load(open(argv[argv.index("--exact-if") + 1]))
+                here = run_conditions(ctorch, cwd)
+                if all(cond.get(k) == v for k, v in here.items()):
+                    rtol = 0.0
+                    print(f"{os.path.basename(script)}: this run's conditions are the recording's: numbers must be equal")
+                else:
+                    print(f"{os.path.basename(script)}: numbers within a relative {rtol:g} (" + ", ".join(
+                        f"{k} {here[k]} (recorded {cond.get(k)})" for k in here if cond.get(k) != here[k]) + ")")
             got = run(ctorch, script, [], cwd)
             ok = compare_ref(got, open(recorded).read(), rtol, os.path.basename(script))
         elif mode == "trace":

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "ops/cpu/iter.h"
 #include "ops/kernel_util.h"
 
 /* caffe2::TypeMeta names, as some of PyTorch's messages print a dtype */
@@ -115,11 +116,28 @@ typedef struct fill_ctx {
     int64_t vi;
 } fill_ctx;
 
-static void fill_elem(char **p, void *vctx) {
-    const fill_ctx *c = vctx;
-    if (!*(const unsigned char *)p[1]) return;
-    if (c->d == CT_INT64) *(int64_t *)p[0] = c->vi;
-    else ct_store_from_double(p[0], c->d, c->v);
+/* 2-d loops over (self, mask), see Note [Iteration layout] in cpu/iter.h */
+static void fill_f32_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1, const void *ctx) {
+    const float v = *(const float *)ctx;
+    for (int64_t j = 0; j < size1; j++) {
+        char *o = data[0] + j * strides[2];
+        const char *m = data[1] + j * strides[3];
+        for (int64_t i = 0; i < size0; i++)
+            if (m[i * strides[1]]) *(float *)(void *)(o + i * strides[0]) = v;
+    }
+}
+
+static void fill_any_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1, const void *ctx) {
+    const fill_ctx *c = ctx;
+    for (int64_t j = 0; j < size1; j++) {
+        char *o = data[0] + j * strides[2];
+        const char *m = data[1] + j * strides[3];
+        for (int64_t i = 0; i < size0; i++) {
+            if (!m[i * strides[1]]) continue;
+            if (c->d == CT_INT64) memcpy(o + i * strides[0], &c->vi, sizeof c->vi);
+            else ct_store_from_double(o + i * strides[0], c->d, c->v);
+        }
+    }
 }
 
 /* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value): a TensorIterator with self
@@ -141,12 +159,16 @@ int ct_k_masked_fill_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
     if (ct_scalar_check_convert(value, self->dtype) != 0) return -1;
     fill_ctx c = {self->dtype, ct_scalar_to_double(value), value.tag == CT_TAG_INT ? value.u.i : (int64_t)ct_scalar_to_double(value)};
     if (self->numel) {
-        int64_t strides[2][CT_MAX_DIMS];
-        memcpy(strides[0], self->strides, sizeof(int64_t) * (size_t)self->ndim);
-        ct_broadcast_strides(mask, self->sizes, self->ndim, strides[1]);
-        char *bases[2] = {ct_tensor_data_ptr(self), ct_tensor_data_ptr(mask)};
-        size_t es[2] = {ct_dtype_size(self->dtype), 1};
-        ct_for_each(self->sizes, self->ndim, 2, bases, strides, es, fill_elem, &c);
+        /* TensorIterator's layout (the mask broadcast with stride 0), then 2-d loops */
+        const ct_tensor *ts[2] = {self, mask};
+        ct_iter it;
+        ct_iter_init(&it, self->sizes, self->ndim, ts, 2);
+        if (c.d == CT_FLOAT32) {
+            const float v = (float)c.v; /* the value in self's dtype, stored the same way */
+            ct_iter_run(&it, fill_f32_loop, &v);
+        } else {
+            ct_iter_run(&it, fill_any_loop, &c);
+        }
     }
     ct_bump_version(self);
     return ct_ret_self(rets, self);

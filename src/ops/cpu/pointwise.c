@@ -159,6 +159,22 @@ static void run(ct_tensor *out, const ct_tensor *a, const ct_tensor *b, pw_ctx *
     if (out->numel == 0) return;
     const ct_tensor *ts[3] = {out, a, b};
     c->ntensors = b ? 3 : 2;
+    /* Operands of out's dtype, shape and row-major contiguous layout are one contiguous run
+     * each, in the same order: the iterator would coalesce them into one dimension, so its
+     * setup is skipped and the vectorised loop runs over the run directly. */
+    if (a->numel == out->numel && (!b || b->numel == out->numel) && ct_is_contiguous_nn(out) && ct_is_contiguous_nn(a) &&
+        (!b || ct_is_contiguous_nn(b))) {
+        ct_loop2d_fn f = vec_loop(c, b != NULL);
+        if (f) { /* every operand has the compute dtype, and elements (numel > 0) */
+            const int64_t es = (int64_t)ct_dtype_size(out->dtype);
+            char *data[3] = {(char *)out->storage->data + out->storage_offset * es, (char *)a->storage->data + a->storage_offset * es,
+                             b ? (char *)b->storage->data + b->storage_offset * es : NULL};
+            const int64_t strides[6] = {es, es, b ? es : 0, 0, 0, 0};
+            const ct_vec_scalars s = {c->alpha, (float)c->alpha, c->alpha_i};
+            f(data, strides, out->numel, 1, &s);
+            return;
+        }
+    }
     ct_iter it;
     ct_iter_init(&it, out->sizes, out->ndim, ts, c->ntensors);
     /* A one-element operand of another dtype (a wrapped Python number, a 0-dim tensor) is cast

@@ -142,38 +142,36 @@ static bool run_contiguous_f32(ct_tensor *out, ct_tensor *const *ins, const pwx 
     float *o = ct_tensor_data_ptr(out);
     const int64_t n = out->numel;
     const float v = (float)c->a;
+    const ct_vec_kernels *vk = ct_vec();
     switch (c->kind) {
-    case PW_LERP: /* Note [Float formulas of the optimizer ops] */
-        if (lerp_small(v))
-            for (int64_t k = 0; k < n; k++) o[k] = fmaf(v, in[1][k] - in[0][k], in[0][k]);
-        else
-            for (int64_t k = 0; k < n; k++) o[k] = fmaf(v - 1.0f, in[1][k] - in[0][k], in[1][k]);
+    case PW_LERP: /* Note [Float formulas of the optimizer ops]; vec/optim_vec.c */
+        vk->lerp_f32(in[0], in[1], v, n, o);
         break;
     case PW_ADDCMUL:
-        for (int64_t k = 0; k < n; k++) o[k] = fmaf(v * in[1][k], in[2][k], in[0][k]);
+        vk->addcmul_f32(in[0], in[1], in[2], v, n, o);
         break;
     case PW_ADDCDIV:
-        for (int64_t k = 0; k < n; k++) o[k] = in[0][k] + (v * in[1][k]) / in[2][k];
+        vk->addcdiv_f32(in[0], in[1], in[2], v, n, o);
         break;
     case PW_SQRT:
-        for (int64_t k = 0; k < n; k++) o[k] = (float)sqrt((double)in[0][k]);
+        vk->sqrt_f32(in[0], n, o);
         break;
     case PW_GELU: /* oneDNN's kernel where PyTorch uses it (numel > 1), elem's double formula else */
-        if (n > 1) ct_vec()->gelu_f32(in[0], n, o);
+        if (n > 1) vk->gelu_f32(in[0], n, o);
         else o[0] = (float)gelu((double)in[0][0]);
         break;
     case PW_GELU_TANH:
         for (int64_t k = 0; k < n; k++) o[k] = (float)gelu_tanh((double)in[0][k]);
         break;
     case PW_GELU_BW:
-        if (n > 1) ct_vec()->gelu_bw_f32(in[0], in[1], n, o);
+        if (n > 1) vk->gelu_bw_f32(in[0], in[1], n, o);
         else o[0] = (float)gelu_bw((double)in[0][0], (double)in[1][0]);
         break;
     case PW_GELU_TANH_BW:
         for (int64_t k = 0; k < n; k++) o[k] = (float)gelu_tanh_bw((double)in[0][k], (double)in[1][k]);
         break;
     default: /* PW_RECIPROCAL */
-        for (int64_t k = 0; k < n; k++) o[k] = (float)(1.0 / (double)in[0][k]);
+        vk->reciprocal_f32(in[0], n, o);
         break;
     }
     return true;

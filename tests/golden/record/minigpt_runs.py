@@ -28,30 +28,9 @@ out_dir = sys.argv[1]
 os.makedirs(out_dir, exist_ok=True)
 
 
-def blas_core():
-    """The kernel set the BLAS torch loaded chose (OpenBLAS's core name), or None."""
-    import ctypes
-    import torch
-    torch.mm(torch.ones(2, 2), torch.ones(2, 2))  # the BLAS is loaded by now
-    for line in open("/proc/self/maps"):
-        path = line.split()[-1]
-        if "blas" in os.path.basename(path) and path.startswith("/"):
-            try:
-                fn = ctypes.CDLL(path).openblas_get_corename
-            except (OSError, AttributeError):
-                continue
-            fn.restype = ctypes.c_char_p
-            return fn().decode()
-    return None
-
-
-# What fixes the float32 bits of these runs besides the program: PyTorch's CPU capability (ATen's
-# kernels and oneDNN's GELU), the BLAS's kernel set, and whether the environment forced one.
-import torch  # noqa: E402
-with open(os.path.join(out_dir, "conditions.json"), "w") as f:
-    json.dump({"torch": torch.__version__, "cpu_capability": torch.backends.cpu.get_cpu_capability(),
-               "blas_core": blas_core(), "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE")}, f, indent=1)
-    f.write("\n")
+# What fixes the float32 bits of these runs besides the program (torch_conditions.py).
+import torch_conditions  # noqa: E402
+torch_conditions.write(os.path.join(out_dir, "conditions.json"))
 RUNS = [(seed, name, extra) for seed in (0, 1, 2) for name, extra in VARIANTS.items()]
 RUNS += [(0, name, extra) for name, extra in EXTRA.items()]
 # a negative seed (manual_seed(-3) seeds with 2^64 - 3), and every option changed at once

@@ -36,11 +36,6 @@
 #include <immintrin.h>
 #endif
 
-#if defined(__FMA__)
-#define MADD(a, b, c) fmaf((a), (b), (c))
-#else
-#define MADD(a, b, c) ((a) * (b) + (c))
-#endif
 
 static inline float bits_f(uint32_t u) {
     float f;

@@ -11,7 +11,7 @@
  *     AVX512 CPU runs the AVX2 kernel: 8 float lanes (CT_VEC_BYTES) at every level;
  *   - the kernel files are C++ built by GCC, whose default -ffp-contract=fast fuses a product
  *     that feeds an addition into one multiply-add wherever the level has FMA (AVX2, AVX512),
- *     and nowhere at DEFAULT. MADD() below is written at exactly those places; this file is
+ *     and nowhere at DEFAULT. MADD() (vec_impl.h) is written at exactly those places; this file is
  *     built with -ffp-contract=off, so nothing else is fused.
  *   Measured against PyTorch 2.6 at all three ATEN_CPU_CAPABILITY levels on MiniGPT's rows:
  *   mean, rstd, y and the three gradients bit for bit. */
@@ -24,11 +24,6 @@
 #define LN_CHUNK 16             /* kChunkSize */
 #define LN_MAX_DEPTH 64
 
-#if defined(__FMA__)
-#define MADD(a, b, c) fmaf((a), (b), (c))
-#else
-#define MADD(a, b, c) ((a) * (b) + (c))
-#endif
 
 /* utils::CeilLog2 */
 static int64_t ceil_log2(int64_t x) {

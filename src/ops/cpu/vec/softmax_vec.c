@@ -27,11 +27,6 @@
 #include <sleef.h>
 #endif
 
-#if defined(__FMA__)
-#define MADD(a, b, c) fmaf((a), (b), (c))
-#else
-#define MADD(a, b, c) ((a) * (b) + (c))
-#endif
 /* A product added into a loop's vector accumulator: GCC's x86 tuning avoids chains of 256-bit
  * multiply-adds (X86_TUNE_AVOID_256FMA_CHAINS), so only the 512-bit build fuses there. */
 #if defined(CT_CPU_CAP_IS_AVX512)

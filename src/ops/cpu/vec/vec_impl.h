@@ -3,7 +3,18 @@
 #ifndef CT_VEC_IMPL_H
 #define CT_VEC_IMPL_H
 
+#include <math.h>
+
 #include "ops/cpu/vec/vec_kernels.h"
+
+/* A product feeding an addition where PyTorch's GCC build fuses it (-ffp-contract=fast): one
+ * multiply-add wherever the level has FMA (AVX2, AVX512), a multiply and an add at DEFAULT. The
+ * kernel files are built with -ffp-contract=off, so nothing else is fused. */
+#if defined(__FMA__)
+#define MADD(a, b, c) fmaf((a), (b), (c))
+#else
+#define MADD(a, b, c) ((a) * (b) + (c))
+#endif
 
 #define CT_VEC_LOOP(name) void CT_VEC(name)(char **data, const int64_t *strides, int64_t size0, int64_t size1, const void *ctx)
 
@@ -44,6 +55,13 @@ CT_VEC_LOOP(ct_vec_fill);
 /* sum_vec.c */
 CT_VEC_LOOP(ct_vec_cascade_sum);
 float CT_VEC(ct_vec_norm2_f32)(const float *x, int64_t n);
+
+/* optim_vec.c */
+void CT_VEC(ct_vec_lerp_f32)(const float *a, const float *b, float w, int64_t n, float *o);
+void CT_VEC(ct_vec_addcmul_f32)(const float *s, const float *t1, const float *t2, float v, int64_t n, float *o);
+void CT_VEC(ct_vec_addcdiv_f32)(const float *s, const float *t1, const float *t2, float v, int64_t n, float *o);
+void CT_VEC(ct_vec_sqrt_f32)(const float *x, int64_t n, float *o);
+void CT_VEC(ct_vec_reciprocal_f32)(const float *x, int64_t n, float *o);
 
 /* gelu_vec.c */
 void CT_VEC(ct_vec_gelu_f32)(const float *x, int64_t n, float *y);

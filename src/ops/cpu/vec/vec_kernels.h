@@ -101,6 +101,13 @@ typedef struct ct_vec_kernels {
      * elements, as oneDNN runs them for PyTorch (Note [GELU as oneDNN runs it] in gelu_vec.c) */
     void (*gelu_f32)(const float *x, int64_t n, float *y);
     void (*gelu_bw_f32)(const float *dy, const float *x, int64_t n, float *dx);
+    /* the optimizer's float32 loops over n contiguous elements (optim_vec.c): out may be the
+     * first input (the in-place forms) */
+    void (*lerp_f32)(const float *a, const float *b, float w, int64_t n, float *o);
+    void (*addcmul_f32)(const float *s, const float *t1, const float *t2, float v, int64_t n, float *o);
+    void (*addcdiv_f32)(const float *s, const float *t1, const float *t2, float v, int64_t n, float *o);
+    void (*sqrt_f32)(const float *x, int64_t n, float *o);
+    void (*reciprocal_f32)(const float *x, int64_t n, float *o);
     /* the float32 2-norm of n contiguous elements in PyTorch's order (Note [2-norm order] in
      * sum_vec.c) */
     float (*norm2_f32)(const float *x, int64_t n);
