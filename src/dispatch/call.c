@@ -136,18 +136,23 @@ void ct_tls_set_excluded(ct_dispatch_key k, bool on) {
 
 static int call_observed(const ct_op *op, ct_value *args, ct_value *rets) {
     ct_tls *tls = &ct_tls_state;
-    ct_keyset args_ks = extract_keys(op, args);
-    ct_keyset ks = compute_keyset(op, args_ks, tls);
     int observe = tls->observe | ct_global_observe_bits();
     bool tracing = (observe & CT_OBSERVE_TRACE_ANY) != 0;
+    ct_keyset ks;
+    int slot;
     if (tracing) {
         ++tls->trace_depth; /* DispatchTraceNestingGuard: raised before printing */
-        ct_trace_call(op, args, args_ks, ks, tls);
+        ct_trace_dispatch d = ct_trace_call(op, args, tls); /* the same key set, derived once */
+        ks = d.ks;
+        slot = d.slot;
+    } else {
+        ks = compute_keyset(op, extract_keys(op, args), tls);
+        slot = ct_slot_index(ks);
     }
     void *pctx = NULL;
     if ((observe & CT_OBSERVE_PROFILER) && ct_profiler_observer.enter)
         pctx = ct_profiler_observer.enter(op, args, ks);
-    int rc = ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
+    int rc = ct_op_kernel(op, slot)(op, ks, args, rets);
     if (pctx) ct_profiler_observer.exit(pctx, op, args, rets, rc);
     if (tracing) tls->trace_depth--;
     return rc;
@@ -155,9 +160,10 @@ static int call_observed(const ct_op *op, ct_value *args, ct_value *rets) {
 
 static int redispatch_traced(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_tls *tls = &ct_tls_state;
+    int slot = ct_slot_index(ks);
     ++tls->trace_depth;
-    ct_trace_redispatch(op, ks, args, tls);
-    int rc = ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
+    ct_trace_redispatch(op, ks, slot, args, tls);
+    int rc = ct_op_kernel(op, slot)(op, ks, args, rets);
     tls->trace_depth--;
     return rc;
 }

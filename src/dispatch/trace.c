@@ -13,8 +13,9 @@
  *   stores further sets as "lost", also counted, rather than growing.
  *
  * Note [One emit point]
- *   Every record, call or redispatch, passes through emit(): printing, the ring and the trace
- *   file (dispatch/trace_file.c) hang off that one function. The file writer gets the hop's key
+ *   Every record, call or redispatch, passes through emit(): the ring and printing hang off that
+ *   one function, and the trace file (dispatch/trace_file.c) is written right after it, by the
+ *   hop's one out-of-line writer (file_call, file_redispatch). The file writer gets the hop's key
  *   sets as they were, not through the key-set table (which may have run out of room), and the
  *   hop's arguments; it streams each hop out through its own fixed buffer, so a file holds any
  *   number of hops while memory stays flat, independent of the ring. */
@@ -52,30 +53,75 @@ _Static_assert(sizeof(ct_trace_rec) <= 64, "a trace record fits in a cache line"
 _Static_assert(CT_NUM_RUNTIME_ENTRIES <= 0xFFFF && CT_TRACE_MAX_ARGS <= 8, "trace record field widths");
 
 /* Key sets by index, found through the library's hash index (in fixed storage: no allocation
- * while recording). */
+ * while recording), with a small direct-mapped memo in front (Note [Key-set memo]). */
+#define KS_MEMO_BITS 6u
+#define KS_MEMO_SIZE (1u << KS_MEMO_BITS)
+
+typedef struct ks_memo {
+    ct_keyset ks;
+    uint16_t i;
+} ks_memo;
+
 typedef struct ks_table {
     ct_keyset *keys;
     ct_hindex ix;
     uint32_t n, cap;
     uint64_t lost;
-    /* the thread-local sets change rarely: their last values and indices, two pairs (inside
-     * and outside autograd's exclusion), each valid while its memo_n equals n + 1 */
-    ct_keyset memo_inc[2], memo_exc[2];
-    uint16_t memo_inc_i[2], memo_exc_i[2];
-    uint32_t memo_n[2];
+    ks_memo memo[KS_MEMO_SIZE];
 } ks_table;
 
-static inline uint16_t ks_intern(ks_table *t, ct_keyset ks) {
+/* Note [Key-set memo]
+ *   A hop interns four to six key sets (each argument's, the thread-local included and
+ *   excluded sets, the merged and dispatch sets), and a program has a handful of distinct
+ *   ones, so most lookups ask for a set asked for just before. memo[] keeps, for each set seen,
+ *   its index at the position the top bits of its multiplicative hash pick; a lookup compares
+ *   one word there and only on a miss probes the hash index (and fills the position). Two sets
+ *   that share a position take turns; the answer is the same, only slower.
+ *   An empty memo must not answer for a set it never saw. Every position p is emptied to a set
+ *   whose own position is not p: 0 (whose position is 0) everywhere but at 0, and 1 (position
+ *   39) at 0. A set is only ever looked up at its own position, so an emptied one can never
+ *   match. Sets the table has no room for (KS_LOST) are not memoised. */
+static inline size_t ks_memo_pos(ct_keyset ks) {
+    return (size_t)((ks * 0x9E3779B97F4A7C15ull) >> (64u - KS_MEMO_BITS));
+}
+
+static void ks_table_reset(ks_table *t, ct_keyset *keys, uint32_t *slots, uint32_t cap) {
+    t->keys = keys;
+    ct_hindex_init_fixed(&t->ix, slots, 2 * (size_t)cap);
+    t->n = 0;
+    t->cap = cap;
+    t->lost = 0;
+    for (size_t p = 0; p < KS_MEMO_SIZE; p++) {
+        t->memo[p].ks = ks_memo_pos(0) == p ? 1 : 0;
+        t->memo[p].i = KS_LOST;
+    }
+}
+
+static __attribute__((noinline)) uint16_t ks_intern_slow(ks_table *t, ct_keyset ks, ks_memo *mo) {
     size_t s = ct_hindex_first(&t->ix, ks);
+    uint16_t i;
     for (uint32_t e; (e = t->ix.slots[s]) != 0; s = ct_hindex_next(&t->ix, s))
-        if (t->keys[e - 1] == ks) return (uint16_t)(e - 1);
+        if (t->keys[e - 1] == ks) {
+            i = (uint16_t)(e - 1);
+            goto found;
+        }
     if (t->n == t->cap) {
         t->lost++;
         return KS_LOST;
     }
     t->keys[t->n] = ks;
     ct_hindex_put(&t->ix, s, t->n);
-    return (uint16_t)t->n++;
+    i = (uint16_t)t->n++;
+found:
+    mo->ks = ks;
+    mo->i = i;
+    return i;
+}
+
+static inline uint16_t ks_intern(ks_table *t, ct_keyset ks) {
+    ks_memo *mo = &t->memo[ks_memo_pos(ks)];
+    if (__builtin_expect(mo->ks == ks, 1)) return mo->i;
+    return ks_intern_slow(t, ks, mo);
 }
 
 static ct_keyset ks_get(const ks_table *t, uint16_t i) { return i < t->n ? t->keys[i] : 0; }
@@ -111,11 +157,7 @@ static ks_table *table_for_record(void) {
     if (coll.on) return &coll.kt;
     ks_table *t = &scratch.t;
     if (!t->keys || t->n + KS_PER_RECORD > t->cap) {
-        t->keys = scratch.keys;
-        ct_hindex_init_fixed(&t->ix, scratch.slots, 2 * KS_SCRATCH_CAP);
-        t->n = 0;
-        t->memo_n[0] = t->memo_n[1] = 0;
-        t->cap = KS_SCRATCH_CAP;
+        ks_table_reset(t, scratch.keys, scratch.slots, KS_SCRATCH_CAP);
     }
     return t;
 }
@@ -154,12 +196,8 @@ int ct_trace_begin(void) {
     coll.cap = cap;
     coll.total = 0;
     coll.pos = 0;
-    coll.kt.keys = (ct_keyset *)(block + ring_bytes);
-    ct_hindex_init_fixed(&coll.kt.ix, (uint32_t *)(block + ring_bytes + keys_bytes), 2 * KS_TABLE_CAP);
-    coll.kt.n = 0;
-    coll.kt.memo_n[0] = coll.kt.memo_n[1] = 0;
-    coll.kt.cap = KS_TABLE_CAP;
-    coll.kt.lost = 0;
+    ks_table_reset(&coll.kt, (ct_keyset *)(block + ring_bytes), (uint32_t *)(block + ring_bytes + keys_bytes),
+                   KS_TABLE_CAP);
     coll.on = true;
     ct_tls_state.observe |= CT_OBSERVE_TRACE_COLLECT;
     return 0;
@@ -277,8 +315,7 @@ size_t ct_trace_format(const ct_dispatch_record *r, bool full, char *buf, size_t
 
 /* ---- recording (Note [One emit point]) ---- */
 
-/* full: the same hop with its key sets as they were, for the trace file (built only while one
- * is open); args: the hop's boxed arguments */
+/* out of line: the line buffer stays out of the hop's frame */
 static __attribute__((noinline)) void print_hop(const ct_trace_rec *c, const ks_table *t) {
     ct_dispatch_record r;
     expand(c, t, &r);
@@ -289,29 +326,32 @@ static __attribute__((noinline)) void print_hop(const ct_trace_rec *c, const ks_
     fwrite(line, 1, n < sizeof line ? n : sizeof line - 1, f);
 }
 
-/* inlined into both kinds of hop: collecting alone is a copy into the ring */
-static inline __attribute__((always_inline)) void emit(const ct_trace_rec *c, const ks_table *t,
-                                                       const ct_dispatch_record *full, const ct_value *args) {
-    if (ct_global_observe_bits() & CT_OBSERVE_TRACE_PRINT) print_hop(c, t);
+/* Where a hop's record is built: straight in the ring's next record while collecting (no copy
+ * afterwards), else in the caller's `local`. */
+static inline ct_trace_rec *record_for_hop(ct_trace_rec *local) {
+    return coll.on ? &coll.ring[coll.pos] : local;
+}
+
+/* The hop's record is complete: keep it (collecting) and print it. Inlined into both kinds of
+ * hop; the trace file's full record is written by the caller after this. */
+static inline __attribute__((always_inline)) void emit(const ct_trace_rec *c, const ks_table *t, int global) {
     if (coll.on) {
-        coll.ring[coll.pos] = *c;
         coll.total++;
         if (++coll.pos == coll.cap) coll.pos = 0;
     }
-    if (full) ct_trace_file_hop(full, args);
+    if (global & CT_OBSERVE_TRACE_PRINT) print_hop(c, t);
 }
 
-/* merged/merged_i: the hop's merged set and its index (the dispatch set often equals it) */
-static inline void fill_slot(ct_trace_rec *c, ks_table *t, const ct_op *op, ct_keyset ks, ct_keyset merged,
-                             uint16_t merged_i) {
-    int slot = ct_slot_index(ks);
-    c->dispatch = ks == merged ? merged_i : ks_intern(t, ks);
+static inline void fill_slot(ct_trace_rec *c, const ct_op *op, int slot) {
     c->slot_index = (uint16_t)slot;
     c->slot = atomic_load_explicit(&op->meta[slot].kind, memory_order_relaxed);
     c->where = atomic_load_explicit(&op->meta[slot].where, memory_order_relaxed);
 }
 
-static uint16_t depth16(int d) { return (uint16_t)(d < 0 ? 0 : d > 0xFFFF ? 0xFFFF : d); }
+static inline uint16_t depth16(int d) {
+    if ((unsigned)d <= 0xFFFFu) return (uint16_t)d;
+    return d < 0 ? 0 : 0xFFFF;
+}
 
 /* The trace file's full record of a hop: what both kinds of hop share, from the compact one. */
 static void full_record(ct_dispatch_record *r, const ct_trace_rec *c, const ct_op *op, ct_keyset ks) {
@@ -325,16 +365,43 @@ static void full_record(ct_dispatch_record *r, const ct_trace_rec *c, const ct_o
     r->where = c->where;
 }
 
-void ct_trace_call(const ct_op *op, const ct_value *args, ct_keyset args_ks, ct_keyset ks, const ct_tls *tls) {
+static __attribute__((noinline)) void file_call(const ct_trace_rec *c, const ct_op *op, const ct_value *args,
+                                                 const ct_keyset *raw, ct_keyset inc, ct_keyset exc,
+                                                 ct_keyset merged, ct_keyset ks) {
+    ct_dispatch_record r;
+    full_record(&r, c, op, ks);
+    r.n_tensor_args = c->n_args;
+    for (int i = 0; i < c->n_args; i++) {
+        r.arg_keys[i] = raw[i];
+        r.arg_index[i] = c->arg_index[i];
+    }
+    r.tls_included = inc;
+    r.tls_excluded = exc;
+    r.merged = merged;
+    ct_trace_file_hop(&r, args);
+}
+
+static __attribute__((noinline)) void file_redispatch(const ct_trace_rec *c, const ct_op *op, const ct_value *args,
+                                                       ct_keyset ks) {
+    ct_dispatch_record r;
+    full_record(&r, c, op, ks);
+    r.merged = ks;
+    ct_trace_file_hop(&r, args);
+}
+
+ct_trace_dispatch ct_trace_call(const ct_op *op, const ct_value *args, const ct_tls *tls) {
     ks_table *t = table_for_record();
-    ct_trace_rec c;
-    c.op = op;
-    c.kind = CT_HOP_CALL;
-    c.depth = depth16(tls->trace_depth);
-    c.n_args = 0;
+    ct_trace_rec local, *c = record_for_hop(&local);
+    c->op = op;
+    c->kind = CT_HOP_CALL;
+    c->depth = depth16(tls->trace_depth);
+    /* the dispatch arguments' key sets: each one recorded (the first CT_TRACE_MAX_ARGS), all of
+     * them in the union the dispatcher indexes its table by */
     ct_keyset raw[CT_TRACE_MAX_ARGS];
+    ct_keyset args_ks = 0;
+    int n = 0;
     uint32_t m = op->dispatch_args;
-    while (m && c.n_args < CT_TRACE_MAX_ARGS) {
+    while (m) {
         int i = __builtin_ctz(m);
         m &= m - 1;
         ct_keyset aks;
@@ -347,62 +414,42 @@ void ct_trace_call(const ct_op *op, const ct_value *args, ct_keyset args_ks, ct_
             for (int64_t k = 0; k < args[i].u.tlist.len; k++) aks |= args[i].u.tlist.items[k]->keys;
         } else
             continue;
-        raw[c.n_args] = aks;
-        c.arg_index[c.n_args] = (uint8_t)i;
-        c.arg_keys[c.n_args++] = ks_intern(t, aks);
+        args_ks |= aks;
+        if (n < CT_TRACE_MAX_ARGS) {
+            raw[n] = aks;
+            c->arg_index[n] = (uint8_t)i;
+            c->arg_keys[n++] = ks_intern(t, aks);
+        }
     }
+    c->n_args = (uint8_t)n;
     ct_keyset inc = ct_tls_included_raw(tls), exc = ct_tls_excluded_raw(tls);
+    c->included = ks_intern(t, inc);
+    c->excluded = ks_intern(t, exc);
     ct_keyset merged = ct_keyset_sub(args_ks | inc, exc);
-    int mi = t->memo_exc[1] == exc && t->memo_inc[1] == inc;
-    if (t->memo_n[mi] == t->n + 1 && t->memo_inc[mi] == inc && t->memo_exc[mi] == exc) {
-        c.included = t->memo_inc_i[mi];
-        c.excluded = t->memo_exc_i[mi];
-    } else {
-        c.included = ks_intern(t, inc);
-        c.excluded = ks_intern(t, exc);
-        mi = t->memo_n[0] == t->n + 1; /* keep a valid first pair, else replace it */
-        t->memo_inc[mi] = inc;
-        t->memo_exc[mi] = exc;
-        t->memo_inc_i[mi] = c.included;
-        t->memo_exc_i[mi] = c.excluded;
-        t->memo_n[mi] = t->n + 1;
-    }
     /* one tensor argument and no thread-local change: merged is that argument's set */
-    c.merged = c.n_args == 1 && raw[0] == merged ? c.arg_keys[0] : ks_intern(t, merged);
-    fill_slot(&c, t, op, ks, merged, c.merged);
-    if (!(ct_global_observe_bits() & CT_OBSERVE_TRACE_FILE)) {
-        emit(&c, t, NULL, args);
-        return;
-    }
-    ct_dispatch_record r;
-    full_record(&r, &c, op, ks);
-    r.n_tensor_args = c.n_args;
-    for (int i = 0; i < c.n_args; i++) {
-        r.arg_keys[i] = raw[i];
-        r.arg_index[i] = c.arg_index[i];
-    }
-    r.tls_included = inc;
-    r.tls_excluded = exc;
-    r.merged = merged;
-    emit(&c, t, &r, args);
+    c->merged = n == 1 && raw[0] == merged ? c->arg_keys[0] : ks_intern(t, merged);
+    /* what the dispatcher's compute_keyset gives (call.c), from the same words */
+    ct_keyset ks = merged & ct_op_nonfallthrough(op);
+    int slot = ct_slot_index(ks);
+    c->dispatch = ks == merged ? c->merged : ks_intern(t, ks);
+    fill_slot(c, op, slot);
+    int global = ct_global_observe_bits();
+    emit(c, t, global);
+    if (global & CT_OBSERVE_TRACE_FILE) file_call(c, op, args, raw, inc, exc, merged, ks);
+    return (ct_trace_dispatch){ks, slot};
 }
 
-void ct_trace_redispatch(const ct_op *op, ct_keyset ks, const ct_value *args, const ct_tls *tls) {
+void ct_trace_redispatch(const ct_op *op, ct_keyset ks, int slot, const ct_value *args, const ct_tls *tls) {
     ks_table *t = table_for_record();
-    ct_trace_rec c;
-    c.op = op;
-    c.kind = CT_HOP_REDISPATCH;
-    c.depth = depth16(tls->trace_depth);
-    c.n_args = 0;
-    c.included = c.excluded = KS_LOST;
-    c.merged = ks_intern(t, ks);
-    fill_slot(&c, t, op, ks, ks, c.merged);
-    if (!(ct_global_observe_bits() & CT_OBSERVE_TRACE_FILE)) {
-        emit(&c, t, NULL, args);
-        return;
-    }
-    ct_dispatch_record r;
-    full_record(&r, &c, op, ks);
-    r.merged = ks;
-    emit(&c, t, &r, args);
+    ct_trace_rec local, *c = record_for_hop(&local);
+    c->op = op;
+    c->kind = CT_HOP_REDISPATCH;
+    c->depth = depth16(tls->trace_depth);
+    c->n_args = 0;
+    c->included = c->excluded = KS_LOST;
+    c->merged = c->dispatch = ks_intern(t, ks);
+    fill_slot(c, op, slot);
+    int global = ct_global_observe_bits();
+    emit(c, t, global);
+    if (global & CT_OBSERVE_TRACE_FILE) file_redispatch(c, op, args, ks);
 }
