@@ -23,6 +23,7 @@
 #include "ctorch/dtype.h"
 #include "ctorch/error.h"
 #include "core/tensor_impl.h"
+#include "core/bits.h"
 #include "random/rng.h"
 
 /* c10::pi<double>; spelled out because strict C11 has no M_PI. */
@@ -30,16 +31,6 @@
 
 /* ---- bit helpers ----------------------------------------------------------------------------- */
 
-static inline uint32_t f2u(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-static inline float u2f(uint32_t u) {
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
 
 /* Stores a float into a float16 / bfloat16 element (c10::Half / c10::BFloat16 from float:
  * round to nearest even). A double is first narrowed to float, as c10's types only have a
@@ -150,10 +141,10 @@ static double normal_double_locked(ct_generator *g, double mean, double std) {
  * handling of x <= 0 (NaN) and denormals (clamped to the smallest normal). */
 static float cephes_logf(float x) {
     bool invalid = !(x > 0.0f);
-    if (!(x >= u2f(0x00800000u))) x = u2f(0x00800000u); /* _mm256_max_ps(x, min_norm_pos) */
-    int32_t exponent = (int32_t)(f2u(x) >> 23) - 0x7f;
+    if (!(x >= ct_bits_f32(0x00800000u))) x = ct_bits_f32(0x00800000u); /* _mm256_max_ps(x, min_norm_pos) */
+    int32_t exponent = (int32_t)(ct_f32_bits(x) >> 23) - 0x7f;
     /* keep the mantissa, force the exponent of 0.5: x in [0.5, 1) */
-    x = u2f((f2u(x) & 0x807FFFFFu) | 0x3F000000u);
+    x = ct_bits_f32((ct_f32_bits(x) & 0x807FFFFFu) | 0x3F000000u);
     float e = (float)exponent + 1.0f;
     /* below sqrt(1/2): use 2x - 1 and one less in the exponent, so x - 1 is in [-0.29, 0.41] */
     bool small = x < (float)0.707106781186547524;
@@ -176,15 +167,15 @@ static float cephes_logf(float x) {
     y = fmaf(-z, 0.5f, y);
     x = x + y;
     x = fmaf(e, 0.693359375f, x);
-    return invalid ? u2f(0xFFFFFFFFu) : x;
+    return invalid ? ct_bits_f32(0xFFFFFFFFu) : x;
 }
 
 /* avx_mathfun.h's sincos256_ps (Cephes sinf/cosf): reduce by multiples of pi/4 with the
  * three-part Cody-Waite constant, evaluate both polynomials, pick per octant. Fused where GCC
  * fuses: the reduction steps, the polynomial Horner steps, y*z - z/2 and y*x + x. */
 static void cephes_sincosf(float x, float *s, float *c) {
-    uint32_t sign_sin = f2u(x) & 0x80000000u;
-    x = u2f(f2u(x) & 0x7FFFFFFFu);
+    uint32_t sign_sin = ct_f32_bits(x) & 0x80000000u;
+    x = ct_bits_f32(ct_f32_bits(x) & 0x7FFFFFFFu);
     float y = x * (float)1.27323954473516; /* 4/pi */
     int32_t j = (int32_t)y;               /* _mm256_cvttps_epi32 truncates */
     j = (j + 1) & ~1;                      /* round up to even: octant pairs */
@@ -218,8 +209,8 @@ static void cephes_sincosf(float x, float *s, float *c) {
     float yc_rest = yc - cos_part;
     float sin_v = cos_part + sin_part;
     float cos_v = yc_rest + ys_rest;
-    *s = u2f(f2u(sin_v) ^ sign_sin);
-    *c = u2f(f2u(cos_v) ^ sign_cos);
+    *s = ct_bits_f32(ct_f32_bits(sin_v) ^ sign_sin);
+    *c = ct_bits_f32(ct_f32_bits(cos_v) ^ sign_cos);
 }
 
 /* normal_fill_16_AVX2: Box-Muller on 16 uniforms in place, data[j] paired with data[j + 8]:

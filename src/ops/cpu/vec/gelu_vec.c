@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "ops/cpu/vec/vec_impl.h"
 
 #if defined(__AVX512F__)
@@ -37,22 +38,11 @@
 #endif
 
 
-static inline float bits_f(uint32_t u) {
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static inline uint32_t f_bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
 
 /* c ? a : b as bit masks: the selects stay straight-line code the compiler vectorises */
 static inline float pick(bool c, float a, float b) {
     const uint32_t m = 0u - (uint32_t)c;
-    return bits_f((f_bits(a) & m) | (f_bits(b) & ~m));
+    return ct_bits_f32((ct_f32_bits(a) & m) | (ct_f32_bits(b) & ~m));
 }
 
 #define ONE_OVER_SQRT2 0x3f3504f3u /* 1/sqrt(2) */
@@ -60,48 +50,48 @@ static inline float pick(bool c, float a, float b) {
 #define AS_P 0x3ea7ba05u           /* Abramowitz-Stegun p = 0.3275911 */
 /* a5 t^4 + a4 t^3 + ... + a1 by Horner, with Abramowitz-Stegun 7.1.26's a1..a5 */
 static inline float as_polynomial(float t) {
-    float r = bits_f(0x3f87dc22u);
-    r = MADD(r, t, bits_f(0xbfba00e3u));
-    r = MADD(r, t, bits_f(0x3fb5f0e3u));
-    r = MADD(r, t, bits_f(0xbe91a98eu));
-    return MADD(r, t, bits_f(0x3e827906u));
+    float r = ct_bits_f32(0x3f87dc22u);
+    r = MADD(r, t, ct_bits_f32(0xbfba00e3u));
+    r = MADD(r, t, ct_bits_f32(0x3fb5f0e3u));
+    r = MADD(r, t, ct_bits_f32(0xbe91a98eu));
+    return MADD(r, t, ct_bits_f32(0x3e827906u));
 }
 
 /* oneDNN's exp: x clamped to [ln FLT_MIN, ln FLT_MAX] (0 below), n = floor(x log2 e + 1/2),
  * r = x - n ln 2, exp = p(r) * 2^(n-1) * 2. */
 static inline float onednn_exp(float x) {
-    const float lo = bits_f(0xc2aeac50u), hi = bits_f(0x42b17218u);
+    const float lo = ct_bits_f32(0xc2aeac50u), hi = ct_bits_f32(0x42b17218u);
     const bool under = x < lo;
     x = pick(x < hi, x, hi); /* vminps / vmaxps: NaN becomes hi */
     x = pick(x > lo, x, lo);
-    float fx = x * bits_f(0x3fb8aa3bu); /* log2(e) */
+    float fx = x * ct_bits_f32(0x3fb8aa3bu); /* log2(e) */
     fx = fx + 0.5f;
     /* floor(fx), fx being in [-126, 129]: truncation, one less where that rounded up (a form
      * the compiler vectorises, as it does not floorf) */
     const float tr = (float)(int32_t)fx;
     const float n = tr - pick(tr > fx, 1.0f, 0.0f);
 #if defined(__FMA__)
-    const float r = fmaf(-n, bits_f(0x3f317218u), x); /* ln 2 */
+    const float r = fmaf(-n, ct_bits_f32(0x3f317218u), x); /* ln 2 */
 #else
-    const float r = x - n * bits_f(0x3f317218u);
+    const float r = x - n * ct_bits_f32(0x3f317218u);
 #endif
     const int32_t e = (int32_t)(n - 1.0f) + 127;
-    const float scale = bits_f(((uint32_t)e << 23) & ((uint32_t)under - 1u)); /* 0 below ln FLT_MIN */
-    float p = bits_f(0x3c07cfceu);
-    p = MADD(p, r, bits_f(0x3d2b9d0du));
-    p = MADD(p, r, bits_f(0x3e2aad40u));
-    p = MADD(p, r, bits_f(0x3efffee3u));
-    p = MADD(p, r, bits_f(0x3f7ffffbu));
+    const float scale = ct_bits_f32(((uint32_t)e << 23) & ((uint32_t)under - 1u)); /* 0 below ln FLT_MIN */
+    float p = ct_bits_f32(0x3c07cfceu);
+    p = MADD(p, r, ct_bits_f32(0x3d2b9d0du));
+    p = MADD(p, r, ct_bits_f32(0x3e2aad40u));
+    p = MADD(p, r, ct_bits_f32(0x3efffee3u));
+    p = MADD(p, r, ct_bits_f32(0x3f7ffffbu));
     p = MADD(p, r, 1.0f);
     return p * scale * 2.0f;
 }
 
 /* erf(z) by Abramowitz-Stegun for |z| = az, with sign bits `sign`: 1 - poly(t) t exp(-z^2) */
 static inline float as_erf(float z, float az, uint32_t sign) {
-    float t = MADD(bits_f(AS_P), az, 1.0f);
+    float t = MADD(ct_bits_f32(AS_P), az, 1.0f);
     t = 1.0f / t;
     const float e = -onednn_exp(-(z * z)) * t;
-    return bits_f(f_bits(MADD(e, as_polynomial(t), 1.0f)) ^ sign);
+    return ct_bits_f32(ct_f32_bits(MADD(e, as_polynomial(t), 1.0f)) ^ sign);
 }
 
 #if defined(__AVX512F__)
@@ -129,28 +119,28 @@ static const uint32_t minimax[6][32] = { /* padded to 32 for the permutes */
 };
 
 static inline float gelu_one(float x) {
-    const uint32_t ax_bits = f_bits(x) & 0x7fffffffu;
-    const float ax = bits_f(ax_bits);
+    const uint32_t ax_bits = ct_f32_bits(x) & 0x7fffffffu;
+    const float ax = ct_bits_f32(ax_bits);
     /* the piece: (bits(|x|) - 0x3de00001) >> 21 (arithmetic), clamped to [1, 24]; 23 past the
      * last piece's bound (erf = 1) */
     int32_t piece = (int32_t)(ax_bits + 0xc21fffffu) >> 21;
     piece = piece < 1 ? 1 : piece;
     piece = piece > 24 ? 24 : piece;
-    const int32_t past = -(int32_t)(bits_f(0x40b15ceeu) < ax); /* all ones past the bound */
+    const int32_t past = -(int32_t)(ct_bits_f32(0x40b15ceeu) < ax); /* all ones past the bound */
     piece = (piece & ~past) | (23 & past);
-    float p = bits_f(minimax[5][piece]);
-    p = fmaf(p, ax, bits_f(minimax[4][piece]));
-    p = fmaf(p, ax, bits_f(minimax[3][piece]));
-    p = fmaf(p, ax, bits_f(minimax[2][piece]));
-    p = fmaf(p, ax, bits_f(minimax[1][piece]));
-    p = fmaf(p, ax, bits_f(minimax[0][piece]));
-    p = bits_f(f_bits(p) ^ (f_bits(x) & 0x80000000u));
+    float p = ct_bits_f32(minimax[5][piece]);
+    p = fmaf(p, ax, ct_bits_f32(minimax[4][piece]));
+    p = fmaf(p, ax, ct_bits_f32(minimax[3][piece]));
+    p = fmaf(p, ax, ct_bits_f32(minimax[2][piece]));
+    p = fmaf(p, ax, ct_bits_f32(minimax[1][piece]));
+    p = fmaf(p, ax, ct_bits_f32(minimax[0][piece]));
+    p = ct_bits_f32(ct_f32_bits(p) ^ (ct_f32_bits(x) & 0x80000000u));
     return x * (p + 1.0f) * 0.5f;
 }
 #else
 static inline float gelu_one(float s) {
-    const float z = s * bits_f(ONE_OVER_SQRT2);
-    const float erf = as_erf(z, fabsf(z), f_bits(s) & 0x80000000u);
+    const float z = s * ct_bits_f32(ONE_OVER_SQRT2);
+    const float erf = as_erf(z, fabsf(z), ct_f32_bits(s) & 0x80000000u);
     const float half_s = s * 0.5f;
     return MADD(erf, half_s, half_s);
 }
@@ -158,14 +148,14 @@ static inline float gelu_one(float s) {
 
 /* d gelu(s) / ds = 0.5 (1 + erf(s / sqrt 2)) + (s / sqrt 2) exp(-s^2 / 2) / sqrt(pi) */
 static inline float gelu_grad_one(float s) {
-    const float z = s * bits_f(ONE_OVER_SQRT2);
+    const float z = s * ct_bits_f32(ONE_OVER_SQRT2);
     const float q = onednn_exp(-(z * z));
-    const float t = z * bits_f(ONE_OVER_SQRTPI) * q;
+    const float t = z * ct_bits_f32(ONE_OVER_SQRTPI) * q;
     /* as_erf with exp(-z^2) already known */
-    float w = MADD(bits_f(AS_P), fabsf(z), 1.0f);
+    float w = MADD(ct_bits_f32(AS_P), fabsf(z), 1.0f);
     w = 1.0f / w;
     const float e = -q * w;
-    const float erf = bits_f(f_bits(MADD(e, as_polynomial(w), 1.0f)) ^ (f_bits(z) & 0x80000000u));
+    const float erf = ct_bits_f32(ct_f32_bits(MADD(e, as_polynomial(w), 1.0f)) ^ (ct_f32_bits(z) & 0x80000000u));
     return MADD(erf, 0.5f, t + 0.5f);
 }
 
@@ -178,7 +168,7 @@ static inline __m512 gelu_16(__m512 x) {
     const __m512 ax = _mm512_castsi512_ps(ax_bits);
     __m512i piece = _mm512_srai_epi32(_mm512_add_epi32(ax_bits, _mm512_set1_epi32((int32_t)0xc21fffffu)), 21);
     piece = _mm512_min_epi32(_mm512_max_epi32(piece, _mm512_set1_epi32(1)), _mm512_set1_epi32(24));
-    const __mmask16 past = _mm512_cmp_ps_mask(_mm512_set1_ps(bits_f(0x40b15ceeu)), ax, _CMP_LT_OS);
+    const __mmask16 past = _mm512_cmp_ps_mask(_mm512_set1_ps(ct_bits_f32(0x40b15ceeu)), ax, _CMP_LT_OS);
     piece = _mm512_mask_mov_epi32(piece, past, _mm512_set1_epi32(23));
 #define COEF(d) \
     _mm512_permutex2var_ps(_mm512_loadu_ps((const float *)minimax[d]), piece, _mm512_loadu_ps((const float *)minimax[d] + 16))
