@@ -28,7 +28,6 @@
  *   and 17 us backward here, against 73 us and 190 us for the scalar loops. */
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "core/bits.h"
 #include "ops/cpu/vec/vec_impl.h"
@@ -36,8 +35,6 @@
 #if defined(__AVX512F__)
 #include <immintrin.h>
 #endif
-
-
 
 /* c ? a : b as bit masks: the selects stay straight-line code the compiler vectorises */
 static inline float pick(bool c, float a, float b) {
@@ -86,12 +83,12 @@ static inline float onednn_exp(float x) {
     return p * scale * 2.0f;
 }
 
-/* erf(z) by Abramowitz-Stegun for |z| = az, with sign bits `sign`: 1 - poly(t) t exp(-z^2) */
-static inline float as_erf(float z, float az, uint32_t sign) {
-    float t = MADD(ct_bits_f32(AS_P), az, 1.0f);
+/* erf(z) by Abramowitz-Stegun, given q = exp(-z^2): sign(z) (1 - poly(t) t q), t = 1 / (1 + p|z|) */
+static inline float as_erf(float z, float q) {
+    float t = MADD(ct_bits_f32(AS_P), fabsf(z), 1.0f);
     t = 1.0f / t;
-    const float e = -onednn_exp(-(z * z)) * t;
-    return ct_bits_f32(ct_f32_bits(MADD(e, as_polynomial(t), 1.0f)) ^ sign);
+    const float e = -q * t;
+    return ct_bits_f32(ct_f32_bits(MADD(e, as_polynomial(t), 1.0f)) ^ (ct_f32_bits(z) & 0x80000000u));
 }
 
 #if defined(__AVX512F__)
@@ -140,7 +137,7 @@ static inline float gelu_one(float x) {
 #else
 static inline float gelu_one(float s) {
     const float z = s * ct_bits_f32(ONE_OVER_SQRT2);
-    const float erf = as_erf(z, fabsf(z), ct_f32_bits(s) & 0x80000000u);
+    const float erf = as_erf(z, onednn_exp(-(z * z)));
     const float half_s = s * 0.5f;
     return MADD(erf, half_s, half_s);
 }
@@ -151,12 +148,7 @@ static inline float gelu_grad_one(float s) {
     const float z = s * ct_bits_f32(ONE_OVER_SQRT2);
     const float q = onednn_exp(-(z * z));
     const float t = z * ct_bits_f32(ONE_OVER_SQRTPI) * q;
-    /* as_erf with exp(-z^2) already known */
-    float w = MADD(ct_bits_f32(AS_P), fabsf(z), 1.0f);
-    w = 1.0f / w;
-    const float e = -q * w;
-    const float erf = ct_bits_f32(ct_f32_bits(MADD(e, as_polynomial(w), 1.0f)) ^ (ct_f32_bits(z) & 0x80000000u));
-    return MADD(erf, 0.5f, t + 0.5f);
+    return MADD(as_erf(z, q), 0.5f, t + 0.5f);
 }
 
 #if defined(__AVX512F__)
