@@ -9,6 +9,7 @@
 #include "ctorch/error.h"
 #include "ctorch/trace.h"
 #include "dispatch/call_impl.h"
+#include "dispatch/dispatch_keys.h"
 #include "dispatch/observe.h"
 #include "dispatch/op_impl.h"
 #include "core/tls.h"
@@ -25,21 +26,14 @@ static inline ct_keyset extract_keys(const ct_op *op, const ct_value *args) {
     while (m) {
         int i = __builtin_ctz(m);
         m &= m - 1;
-        const ct_value *v = &args[i];
-        if (v->tag == CT_TAG_TENSOR)
-            ks |= v->u.t->keys;
-        else if (v->tag == CT_TAG_GENERATOR) /* CPUGeneratorImpl carries DispatchKeySet(CPU) */
-            ks |= CT_FUNCTIONALITY_BIT(CT_KEY_Dense) | CT_BACKEND_BIT(CT_BACKEND_CPU);
-        else if (v->tag == CT_TAG_TENSORLIST)
-            for (int64_t k = 0; k < v->u.tlist.len; k++) ks |= v->u.tlist.items[k]->keys;
+        ct_keyset aks;
+        if (ct_dispatch_arg_keys(&args[i], &aks)) ks |= aks;
     }
     return ks;
 }
 
 static inline ct_keyset compute_keyset(const ct_op *op, ct_keyset args_ks, const ct_tls *tls) {
-    ct_keyset inc = tls->included_xor ^ CT_DEFAULT_INCLUDED;
-    ct_keyset exc = tls->excluded_xor ^ CT_DEFAULT_EXCLUDED;
-    return ct_keyset_sub(args_ks | inc, exc) & ct_op_nonfallthrough(op);
+    return ct_dispatch_keyset(op, args_ks, tls->included_xor ^ CT_DEFAULT_INCLUDED, tls->excluded_xor ^ CT_DEFAULT_EXCLUDED);
 }
 
 static int call_observed(const ct_op *op, ct_value *args, ct_value *rets);

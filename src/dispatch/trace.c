@@ -26,6 +26,7 @@
 #include "core/tensor_impl.h"
 #include "ctorch/error.h"
 #include "ctorch/trace.h"
+#include "dispatch/dispatch_keys.h"
 #include "dispatch/op_impl.h"
 #include "core/tls.h"
 #include "dispatch/trace_file.h"
@@ -404,16 +405,8 @@ ct_trace_dispatch ct_trace_call(const ct_op *op, const ct_value *args, const ct_
     while (m) {
         int i = __builtin_ctz(m);
         m &= m - 1;
-        ct_keyset aks;
-        if (args[i].tag == CT_TAG_TENSOR)
-            aks = args[i].u.t->keys;
-        else if (args[i].tag == CT_TAG_GENERATOR) /* CPUGeneratorImpl carries DispatchKeySet(CPU) */
-            aks = CT_FUNCTIONALITY_BIT(CT_KEY_Dense) | CT_BACKEND_BIT(CT_BACKEND_CPU);
-        else if (args[i].tag == CT_TAG_TENSORLIST) { /* a list shows the union of its tensors' key sets */
-            aks = 0;
-            for (int64_t k = 0; k < args[i].u.tlist.len; k++) aks |= args[i].u.tlist.items[k]->keys;
-        } else
-            continue;
+        ct_keyset aks; /* a list shows the union of its tensors' key sets */
+        if (!ct_dispatch_arg_keys(&args[i], &aks)) continue;
         args_ks |= aks;
         if (n < CT_TRACE_MAX_ARGS) {
             raw[n] = aks;
@@ -429,7 +422,7 @@ ct_trace_dispatch ct_trace_call(const ct_op *op, const ct_value *args, const ct_
     /* one tensor argument and no thread-local change: merged is that argument's set */
     c->merged = n == 1 && raw[0] == merged ? c->arg_keys[0] : ks_intern(t, merged);
     /* what the dispatcher's compute_keyset gives (call.c), from the same words */
-    ct_keyset ks = merged & ct_op_nonfallthrough(op);
+    ct_keyset ks = ct_dispatch_keyset(op, args_ks, inc, exc);
     int slot = ct_slot_index(ks);
     c->dispatch = ks == merged ? c->merged : ks_intern(t, ks);
     fill_slot(c, op, slot);
