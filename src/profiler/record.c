@@ -444,6 +444,24 @@ static inline void count(atomic_llong *c) {
     atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1, memory_order_relaxed);
 }
 
+/* A new range's fields, its parent the thread's innermost open range; the start time is set last,
+ * by the caller (the range starts when the hook is done). */
+static inline void init_event(ct_prof_raw *e, const ct_prof_thread *t, const char *name, ct_prof_scope scope,
+                              int64_t seq, int fwd_tid, bool sampled) {
+    e->name = name;
+    e->end_ns = 0;
+    e->parent = t->open[t->depth];
+    e->scope = (uint8_t)scope;
+    e->sequence_nr = seq;
+    e->fwd_thread = (uint8_t)fwd_tid;
+    e->sampled = sampled;
+    e->has_inputs = false;
+    e->pushed_frame = 0;
+    e->inputs = NULL;
+    e->inputs_len = 0;
+    e->frame = t->frame;
+}
+
 static __attribute__((noinline)) int64_t push_event(ct_profiler *p, ct_prof_thread *t, const char *name,
                                                    ct_prof_scope scope, int64_t seq, int fwd_tid,
                                                    const ct_value *inputs, int n_inputs) {
@@ -457,18 +475,7 @@ static __attribute__((noinline)) int64_t push_event(ct_profiler *p, ct_prof_thre
         count(fits ? &t->lost : &t->dropped); /* lost: no memory for the range or its name */
         return -1;
     }
-    e->name = name;
-    e->end_ns = 0;
-    e->parent = t->open[t->depth];
-    e->scope = (uint8_t)scope;
-    e->sequence_nr = seq;
-    e->fwd_thread = (uint8_t)fwd_tid;
-    e->sampled = sample;
-    e->has_inputs = false;
-    e->pushed_frame = 0;
-    e->inputs = NULL;
-    e->inputs_len = 0;
-    e->frame = t->frame;
+    init_event(e, t, name, scope, seq, fwd_tid, sample);
     if (p->cfg.record_shapes && inputs) ct_prof_record_inputs(t, e, inputs, n_inputs);
     int32_t idx = (int32_t)t->n_raw++;
     t->open[++t->depth] = idx;
@@ -503,7 +510,7 @@ static __attribute__((noinline)) void pop_event(ct_prof_thread *t, int64_t idx, 
  *   over the limit, record no inputs, and their profiler records one thread only (no blocks of
  *   the limit to take: ct_profiler.plain). Both conditions on the range's number are one test:
  *   a range numbered 64 or more whose number is not a multiple of 64. Such a range is written
- *   by push_fast, inline in the hook, with the same fields push_event writes; it changes nothing
+ *   by push_fast, inline in the hook, with the same fields push_event writes (init_event); it changes nothing
  *   before it knows the range is one of these, so any other range goes to push_event (the
  *   dispatcher's hook then starts over on the general path, so that its fast path keeps
  *   nothing live across a call). The closing edge likewise finishes a range on top of the stack
@@ -524,18 +531,7 @@ static inline uintptr_t push_fast(ct_profiler *p, ct_prof_thread *t, const char 
                          0))
         return 0;
     ct_prof_raw *e = ct_prof_raw_at(t, n);
-    e->name = name;
-    e->end_ns = 0;
-    e->parent = t->open[d];
-    e->scope = (uint8_t)scope;
-    e->sequence_nr = seq;
-    e->fwd_thread = (uint8_t)fwd_tid;
-    e->sampled = 0;
-    e->has_inputs = false;
-    e->pushed_frame = 0;
-    e->inputs = NULL;
-    e->inputs_len = 0;
-    e->frame = t->frame;
+    init_event(e, t, name, scope, seq, fwd_tid, false);
     t->n_raw = n + 1;
     t->open[d + 1] = (int32_t)n;
     t->depth = d + 1;
