@@ -24,7 +24,7 @@ typedef struct ct_range_observer {
      * handle for end, or NULL when nothing records on this thread. */
     void *(*begin)(const char *name, const ct_value *inputs, int n_inputs, const ct_op *op);
     /* A backward range named prefix + name, with a sequence number and forward thread: prefix is
-     * NULL or a literal, name is copied. */
+     * NULL or a literal, and name lives as long as the process too (a node's name). */
     void *(*begin_seq)(const char *prefix, const char *name, const ct_value *inputs, int n_inputs, int64_t seq,
                        uint64_t fwd_thread);
     void (*end)(void *handle);

@@ -126,6 +126,17 @@ static const char *intern_name(ct_prof_thread *t, const char *prefix, const char
     return s;
 }
 
+/* intern_name for a name that lives as long as the process (a backward node's name is a literal
+ * or an entry of the derivatives table): its address stands for its text, so a memo hit needs
+ * no comparison of the text. */
+static inline const char *intern_literal(ct_prof_thread *t, const char *prefix, const char *name) {
+    struct ct_prof_literal_memo *m = &t->literal_memo[(((uintptr_t)name >> 3) ^ ((uintptr_t)prefix >> 5)) & 63];
+    if (__builtin_expect(m->name == name && m->prefix == prefix && m->copy != NULL, 1)) return m->copy;
+    const char *s = intern_name_slow(t, prefix, prefix ? strlen(prefix) : 0, name);
+    if (s) *m = (struct ct_prof_literal_memo){.prefix = prefix, .name = name, .copy = s};
+    return s;
+}
+
 static const char *intern_name_slow(ct_prof_thread *t, const char *prefix, size_t la, const char *name) {
     if (ct_grow(t->names, t->names_cap, t->names_n + 1, 64) != 0 ||
         ct_hindex_reserve(&t->names_ix, t->names_n + 1, name_hash_of, t->names) != 0)
@@ -590,7 +601,7 @@ static inline void *seq_range(ct_profiler *p, ct_prof_thread *t, const char *pre
                               const ct_value *inputs, int n_inputs, int64_t seq) {
     bool has_seq = seq >= 0 && (uint64_t)seq != UINT64_MAX;
     /* the forward thread's profiler id: threads are numbered from 1 as RecordFunction does */
-    return push_range(p, t, intern_name(t, prefix, name), CT_SCOPE_BACKWARD_FUNCTION, has_seq ? seq : -1,
+    return push_range(p, t, intern_literal(t, prefix, name), CT_SCOPE_BACKWARD_FUNCTION, has_seq ? seq : -1,
                       has_seq ? 1 : 0, inputs, n_inputs);
 }
 

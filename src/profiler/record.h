@@ -13,8 +13,8 @@
  * ct_record_function_end, or NULL when nothing records. */
 void *ct_record_function_begin(const char *name, const ct_value *inputs, int n_inputs, const ct_op *op);
 /* A backward range named prefix + name, with a sequence number and forward thread id. prefix is
- * NULL or lives as long as the process (a literal); name is copied once per distinct name, so
- * it may be temporary. */
+ * NULL or lives as long as the process, and so does name (a node's name: a literal or an entry of
+ * the derivatives table); the range's name is their concatenation, made once per pair. */
 void *ct_record_function_begin_seq(const char *prefix, const char *name, const ct_value *inputs, int n_inputs,
                                    int64_t seq, uint64_t fwd_thread);
 void ct_record_function_end(void *handle);
