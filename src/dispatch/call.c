@@ -143,11 +143,10 @@ static int call_observed(const ct_op *op, ct_value *args, ct_value *rets) {
         ks = compute_keyset(op, extract_keys(op, args), tls);
         slot = ct_slot_index(ks);
     }
-    void *pctx = NULL;
-    if ((observe & CT_OBSERVE_PROFILER) && ct_profiler_observer.enter)
-        pctx = ct_profiler_observer.enter(op, args, ks);
-    int rc = ct_op_kernel(op, slot)(op, ks, args, rets);
-    if (pctx) ct_profiler_observer.exit(pctx, op, args, rets, rc);
+    ct_kernel_fn k = ct_op_kernel(op, slot);
+    int rc = (observe & CT_OBSERVE_PROFILER) && ct_profiler_observer.around
+                 ? ct_profiler_observer.around(op, ks, k, args, rets)
+                 : k(op, ks, args, rets);
     if (tracing) tls->trace_depth--;
     return rc;
 }

@@ -8,10 +8,11 @@
 #include "ctorch/dispatch.h"
 
 typedef struct ct_call_observer {
-    /* Called before the kernel of every ct_call (never for a redispatch) while the thread has
-     * CT_OBSERVE_PROFILER set; returns a context for exit, or NULL to skip exit. */
-    void *(*enter)(const ct_op *op, const ct_value *args, ct_keyset ks);
-    void (*exit)(void *ctx, const ct_op *op, const ct_value *args, const ct_value *rets, int rc);
+    /* Runs the kernel k of a ct_call (never of a redispatch) while the thread has
+     * CT_OBSERVE_PROFILER set, inside whatever it records around it: returns k's result. One
+     * hook around the call rather than one before and one after, so the range it opens is still
+     * in hand when it closes. */
+    int (*around)(const ct_op *op, ct_keyset ks, ct_kernel_fn k, ct_value *args, ct_value *rets);
 } ct_call_observer;
 
 extern ct_call_observer ct_profiler_observer;

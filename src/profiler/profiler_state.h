@@ -71,7 +71,7 @@ typedef struct ct_prof_thread {
     } name_memo[64][2];
     struct ct_prof_literal_memo { /* copies of prefix + name for names that live as long as the process */
         const char *prefix, *name, *copy;
-    } literal_memo[64];
+    } literal_memo[128][2];
     int32_t open[CT_PROF_MAX_DEPTH + 1]; /* open[1..depth]: the open ranges, innermost last; open[0] = -1
                                           * (so open[depth] is the next range's parent) */
     int depth;

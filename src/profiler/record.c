@@ -130,10 +130,16 @@ static const char *intern_name(ct_prof_thread *t, const char *prefix, const char
  * or an entry of the derivatives table): its address stands for its text, so a memo hit needs
  * no comparison of the text. */
 static inline const char *intern_literal(ct_prof_thread *t, const char *prefix, const char *name) {
-    struct ct_prof_literal_memo *m = &t->literal_memo[(((uintptr_t)name >> 3) ^ ((uintptr_t)prefix >> 5)) & 63];
-    if (__builtin_expect(m->name == name && m->prefix == prefix && m->copy != NULL, 1)) return m->copy;
+    /* two ways a set, the newer first; the set from a multiplicative hash of both addresses */
+    uint64_t key = ((uint64_t)(uintptr_t)name ^ ((uint64_t)(uintptr_t)prefix << 1)) * UINT64_C(0x9E3779B97F4A7C15);
+    struct ct_prof_literal_memo *m = t->literal_memo[key >> 57];
+    for (int w = 0; w < 2; w++)
+        if (__builtin_expect(m[w].name == name && m[w].prefix == prefix && m[w].copy != NULL, 1)) return m[w].copy;
     const char *s = intern_name_slow(t, prefix, prefix ? strlen(prefix) : 0, name);
-    if (s) *m = (struct ct_prof_literal_memo){.prefix = prefix, .name = name, .copy = s};
+    if (s) {
+        m[1] = m[0];
+        m[0] = (struct ct_prof_literal_memo){.prefix = prefix, .name = name, .copy = s};
+    }
     return s;
 }
 
@@ -521,11 +527,11 @@ static __attribute__((noinline)) void pop_event(ct_prof_thread *t, int64_t idx, 
  *   over the limit, record no inputs, and their profiler records one thread only (no blocks of
  *   the limit to take: ct_profiler.plain). Both conditions on the range's number are one test:
  *   a range numbered 64 or more whose number is not a multiple of 64. Such a range is written
- *   by push_fast, inline in the hook, with the same fields push_event writes (init_event); it changes nothing
- *   before it knows the range is one of these, so any other range goes to push_event (the
- *   dispatcher's hook then starts over on the general path, so that its fast path keeps
- *   nothing live across a call). The closing edge likewise finishes a range on top of the stack
- *   inline (the usual case: ranges close in order), with the same effect as pop_event, which
+ *   by push_fast, inline in the hook, with the same fields push_event writes (init_event); it
+ *   changes nothing before it knows the range is one of these, so any other range goes to
+ *   push_event (the dispatcher's hook then runs the call on the general path). The closing
+ *   edge likewise finishes a range on top of the stack inline (the usual case: ranges close
+ *   in order), with the same effect as pop_event, which
  *   does the rest. The timed sample (Note [Profiler cost]) runs the general path, so
  *   ct_profiler_overhead_ns(), which scales it to every range, errs high by what the inline
  *   path saves. */
@@ -666,14 +672,17 @@ static __attribute__((noinline)) void end_shared(void *handle) {
     leave(g);
 }
 
-void ct_record_function_end(void *handle) {
-    if (!handle) return;
+static inline void end_range(void *handle) {
     ct_profiler *p = ct_tls_profiler;
     if (__builtin_expect(p == NULL, 0)) {
         end_shared(handle);
         return;
     }
     if (atomic_load_explicit(&p->recording, memory_order_relaxed)) pop_range(p->threads, (int64_t)(intptr_t)handle - 1);
+}
+
+void ct_record_function_end(void *handle) {
+    if (handle) end_range(handle);
 }
 
 /* ---- profile_memory: the storages' allocations (core/alloc.h's reporter) ---- */
@@ -714,38 +723,38 @@ static inline void *call_range(ct_profiler *p, ct_prof_thread *t, const ct_op *o
     return push_range(p, t, op->base_name, CT_SCOPE_FUNCTION, call_seq(ks), 0, args, op->nargs);
 }
 
-static __attribute__((noinline)) void *call_shared(const ct_op *op, const ct_value *args, ct_keyset ks) {
+static __attribute__((noinline)) int call_shared(const ct_op *op, ct_keyset ks, ct_kernel_fn k, ct_value *args,
+                                                 ct_value *rets) {
     ct_profiler *p;
     int g;
     ct_prof_thread *t = enter(&p, &g);
-    if (!t) return NULL;
-    void *h = call_range(p, t, op, args, ks);
-    leave(g);
-    return h;
+    void *h = t ? call_range(p, t, op, args, ks) : NULL;
+    if (t) leave(g);
+    int rc = k(op, ks, args, rets);
+    ct_record_function_end(h);
+    return rc;
 }
 
-static void *on_call(const ct_op *op, const ct_value *args, ct_keyset ks) {
-    if (op->unobserved) return NULL;
+/* The dispatcher's hook (ct_call_observer.around): the call's range around its kernel. The
+ * range's end looks the profiler up again, as ct_record_function_end does: the kernel may have
+ * stopped it. */
+static int on_call(const ct_op *op, ct_keyset ks, ct_kernel_fn k, ct_value *args, ct_value *rets) {
+    if (op->unobserved) return k(op, ks, args, rets);
     ct_profiler *p = ct_tls_profiler;
     if (__builtin_expect(p != NULL, 1) && atomic_load_explicit(&p->recording, memory_order_relaxed)) {
         /* a registered op always has its base name */
         uintptr_t h = push_fast(p, p->threads, op->base_name, CT_SCOPE_FUNCTION, call_seq(ks), 0);
-        if (__builtin_expect(h != 0, 1)) return (void *)h;
+        if (__builtin_expect(h != 0, 1)) {
+            int rc = k(op, ks, args, rets);
+            end_range((void *)h);
+            return rc;
+        }
     }
-    return call_shared(op, args, ks); /* also a profiler not recording: enter() says so */
-}
-
-static void on_return(void *ctx, const ct_op *op, const ct_value *args, const ct_value *rets, int rc) {
-    (void)op;
-    (void)args;
-    (void)rets;
-    (void)rc;
-    ct_record_function_end(ctx);
+    return call_shared(op, ks, k, args, rets); /* also a profiler not recording: enter() says so */
 }
 
 /* Written once, by the start-up (src/profiler/register.c), before any profiler can start. */
 void ct_profiler_install_observer(void) {
-    ct_profiler_observer.enter = on_call;
-    ct_profiler_observer.exit = on_return;
+    ct_profiler_observer.around = on_call;
     ct_alloc_reporter = ct_prof_on_memory;
 }
