@@ -9,6 +9,7 @@
  *   4. set_history on the outputs (rebase_history for in-place), then save outputs */
 #include <string.h>
 
+#include "dispatch/call_impl.h"
 #include "autograd/autograd_impl.h"
 #include "autograd/node.h"
 #include "core/alloc.h"
@@ -133,7 +134,7 @@ int ct_k_autograd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
     }
     ct_key_guard g;
     ct_key_guard_exclude(&g, (op->mutates || op->view) ? CT_AUTOGRAD_KEYSET : CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
-    int rc = ct_redispatch(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
+    int rc = ct_redispatch_unchecked(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
     ct_key_guard_pop(&g);
     if (rc != 0 || !node) {
         ct_node_release(node);
@@ -177,7 +178,7 @@ fail:
 int ct_k_autograd_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
-    int rc = ct_redispatch(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
+    int rc = ct_redispatch_unchecked(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
     ct_key_guard_pop(&g);
     return rc;
 }
@@ -188,7 +189,7 @@ int ct_k_autograd_detach(const ct_op *op, ct_keyset ks, ct_value *args, ct_value
     void *rec = ct_record_range_begin("detach", args, 1, NULL);
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET);
-    int rc = ct_redispatch(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
+    int rc = ct_redispatch_unchecked(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
     ct_key_guard_pop(&g);
     ct_record_range_end(rec);
     return rc;

@@ -2,6 +2,7 @@
  * ops bump the version counter their tensor shares with its views; view ops record their
  * base (as_view); detach makes its result a non-differentiable view via
  * shallow_copy_and_detach, which under a dispatch mode logs a second aten.detach. */
+#include "dispatch/call_impl.h"
 #include "autograd/autograd_impl.h"
 #include "autograd/node.h"
 #include "core/tensor_impl.h"
@@ -25,7 +26,7 @@ static int as_view(ct_tensor *self, ct_tensor *out) {
 int ct_k_adinplace_or_view(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
-    int rc = ct_redispatch(op, ks & CT_AFTER_ADINPLACEORVIEW_KEYSET, args, rets);
+    int rc = ct_redispatch_unchecked(op, ks & CT_AFTER_ADINPLACEORVIEW_KEYSET, args, rets);
     ct_key_guard_pop(&g);
     if (rc != 0) return rc;
     if (op->mutates) {
@@ -70,7 +71,7 @@ int ct_k_adinplace_or_view(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
 int ct_k_adinplace_detach(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_key_guard g;
     ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
-    int rc = ct_redispatch(op, ks & CT_AFTER_ADINPLACEORVIEW_KEYSET, args, rets);
+    int rc = ct_redispatch_unchecked(op, ks & CT_AFTER_ADINPLACEORVIEW_KEYSET, args, rets);
     ct_key_guard_pop(&g);
     if (rc != 0) return rc;
     ct_tensor *out = rets[0].u.t;

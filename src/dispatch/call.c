@@ -37,7 +37,6 @@ static inline ct_keyset compute_keyset(const ct_op *op, ct_keyset args_ks, const
 }
 
 static int call_observed(const ct_op *op, ct_value *args, ct_value *rets);
-static int redispatch_traced(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets);
 
 /* ct_call (check.c) is this after checking its arguments against the schema. */
 int ct_dispatch_call(const ct_op *op, ct_value *args, ct_value *rets) {
@@ -57,7 +56,7 @@ int ct_redispatch(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
     if (CT_UNLIKELY(!op || !args || !rets)) /* a caller's mistake, not a NULL dereference */
         return ct_error_set(CT_ERR_VALUE, "ct_redispatch: %s is NULL", !op ? "op" : !args ? "args" : "rets");
     if (CT_UNLIKELY((ct_tls_state.observe | ct_global_observe_bits()) & CT_OBSERVE_TRACE_ANY))
-        return redispatch_traced(op, ks, args, rets);
+        return ct_redispatch_traced(op, ks, args, rets);
     return ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
 }
 
@@ -151,7 +150,7 @@ static int call_observed(const ct_op *op, ct_value *args, ct_value *rets) {
     return rc;
 }
 
-static int redispatch_traced(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+int ct_redispatch_traced(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_tls *tls = &ct_tls_state;
     int slot = ct_slot_index(ks);
     ++tls->trace_depth;

@@ -2,7 +2,9 @@
 #ifndef CT_CALL_IMPL_H
 #define CT_CALL_IMPL_H
 
+#include "core/tls.h"
 #include "ctorch/dispatch.h"
+#include "dispatch/op_impl.h"
 
 /* Dispatcher::call without checking anything: for callers whose values already have the
  * schema's types (the typed wrappers, kernels). Same contract as ct_call otherwise. */
@@ -13,5 +15,17 @@ int ct_dispatch_call(const ct_op *op, ct_value *args, ct_value *rets);
  * right but an int stands for a fixed-size int list (int[1] dim), which ct_call turns into the
  * list; or -1 with PyTorch's error for the same mistake through torch.ops. */
 int ct_call_check(const ct_op *op, const ct_value *args, const ct_value *rets);
+
+/* ct_redispatch while a decision trace is on (call.c). */
+int ct_redispatch_traced(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets);
+
+/* Dispatcher::redispatch for the library's own kernels, whose op, args and rets are never
+ * NULL: ct_redispatch without its checks of them, inline in the kernel that hands the call on
+ * (a hop under a dispatch mode, autograd or ADInplaceOrView is this and the next kernel). */
+static inline int ct_redispatch_unchecked(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    if (__builtin_expect((ct_tls_state.observe | ct_global_observe_bits()) & CT_OBSERVE_TRACE_ANY, 0))
+        return ct_redispatch_traced(op, ks, args, rets);
+    return ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
+}
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dispatch/call_impl.h"
 #include "core/error_impl.h"
 #include "ctorch/error.h"
 
@@ -114,13 +115,13 @@ int ct_k_python_tls_snapshot_fallback(const ct_op *op, ct_keyset ks, ct_value *a
         tls_on_entry.excluded_xor = ct_tls_state.excluded_xor;
         set_here = true;
     }
-    int rc = ct_redispatch(op, ks & CT_FULL_AFTER(CT_KEY_PythonTLSSnapshot), args, rets);
+    int rc = ct_redispatch_unchecked(op, ks & CT_FULL_AFTER(CT_KEY_PythonTLSSnapshot), args, rets);
     if (set_here) tls_on_entry.set = false;
     return rc;
 }
 
 int ct_k_python_dispatcher_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    return ct_redispatch(op, ks & CT_FULL_AFTER(CT_KEY_PythonDispatcher), args, rets);
+    return ct_redispatch_unchecked(op, ks & CT_FULL_AFTER(CT_KEY_PythonDispatcher), args, rets);
 }
 
 /* every key of higher priority than Python, except PythonDispatcher */
@@ -156,7 +157,7 @@ int ct_k_python_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value
             /* no mode and no wrapper argument (e.g. a factory while only Python is included):
              * drop the Python key and carry on */
             ct_tls_set_excluded(CT_KEY_Python, true);
-            rc = ct_redispatch(op, ct_keyset_sub(ks, ct_keyset_of(CT_KEY_Python)), args, rets);
+            rc = ct_redispatch_unchecked(op, ct_keyset_sub(ks, ct_keyset_of(CT_KEY_Python)), args, rets);
         }
     }
     t->included_xor = saved_inc;

@@ -2,6 +2,7 @@
  * *_like, scalar_tensor, and the BackendSelect kernel they share. */
 #include <string.h>
 
+#include "dispatch/call_impl.h"
 #include "dispatch/op_impl.h"
 #include "core/tls.h"
 #include "ops/kernel_util.h"
@@ -19,7 +20,7 @@ int ct_k_backend_select(const ct_op *op, ct_keyset ks, ct_value *args, ct_value 
         dk = ct_keyset_sub(dk | inc, exc) & ct_keyset_full_after(CT_KEY_BackendSelect);
     }
     (void)ks;
-    return ct_redispatch(op, dk, args, rets);
+    return ct_redispatch_unchecked(op, dk, args, rets);
 }
 
 /* empty.memory_format(SymInt[] size, *, dtype, layout, device, pin_memory, memory_format) */
