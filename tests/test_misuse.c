@@ -851,7 +851,47 @@ static void mode_cases(void) {
     CASE("a phase for a NULL counter") EXPECT(ct_op_counter_set_phase(NULL, "x") == -1, CT_ERR_VALUE, "ct_op_counter_set_phase: NULL argument");
 }
 
+/* a custom op's kernel that stops and frees the profiler recording the call it is in */
+static ct_profiler *stopped_inside;
+static int stop_profiler_kernel(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_profiler_stop(stopped_inside);
+    ct_profiler_free(stopped_inside);
+    stopped_inside = NULL;
+    rets[0] = ct_tensor_value(ct_tensor_retain(args[0].u.t));
+    return 0;
+}
+
+/* Starts a profiler, runs `adds_first` adds (ranges past the first 64 take the hooks' inline path),
+ * then the op whose kernel stops and frees it; after the call the thread records nothing and
+ * a new profiler works. */
+static void stop_inside_a_kernel(const ct_op *op, int adds_first) {
+    ct_tensor *a = mat(2, 2, CT_FLOAT32);
+    stopped_inside = ct_profiler_start(false);
+    CHECK(stopped_inside != NULL);
+    for (int i = 0; i < adds_first; i++) ct_tensor_release(ct_add_scalar(a, ct_int(1), ct_int(1)));
+    ct_value args[1] = {ct_tensor_value(a)}, rets[1];
+    CHECK(ct_call(op, args, rets) == 0 && rets[0].u.t == a && stopped_inside == NULL);
+    ct_tensor_release(rets[0].u.t);
+    ct_tensor_release(ct_add_scalar(a, ct_int(1), ct_int(1)));
+    ct_profiler *p = ct_profiler_start(false);
+    CHECK(p != NULL);
+    ct_tensor_release(ct_add_scalar(a, ct_int(1), ct_int(1)));
+    CHECK(ct_profiler_stop(p) == 0);
+    ct_profiler_free(p);
+    ct_tensor_release(a);
+}
+
 static void profiler_cases(void) {
+    CASE("a kernel that stops and frees the profiler recording its call") {
+        const ct_op *op = ct_op_define("misuse::stop_profiler(Tensor self) -> Tensor", "tests/test_misuse.c");
+        CHECK(op != NULL && ct_register_kernel(op, CT_KEY_CPU, stop_profiler_kernel, "tests/test_misuse.c") == 0);
+        if (op) {
+            stop_inside_a_kernel(op, 0);   /* the hooks' general path */
+            stop_inside_a_kernel(op, 100); /* the inline path */
+        }
+    }
     CASE("starting a second profiler on the thread") {
         ct_profiler *p = ct_profiler_start(false);
         EXPECT(ct_profiler_start(false) == NULL, CT_ERR_RUNTIME, "Profiler is already enabled on this thread");
