@@ -27,7 +27,10 @@ typedef int (*ct_opt_step_group_fn)(ct_opt_group *g);
 struct ct_optimizer {
     ct_opt_kind kind;
     ct_opt_step_group_fn step_group; /* the algorithm's own file provides it */
-    const char *class_name;    /* "SGD", "AdamW": the profiler ranges' names */
+    const char *class_name;    /* "SGD", "AdamW" */
+    /* the record_function names of step and zero_grad ("Optimizer.step#SGD.step"): PyTorch
+     * formats them on each call, ctorch once, as the class cannot change */
+    char step_range[96], zero_grad_range[96];
     int ngroups;
     ct_opt_group *groups;
 };

@@ -68,6 +68,8 @@ ct_optimizer *ct_optimizer_new_groups(ct_opt_kind kind, ct_opt_step_group_fn ste
     opt->kind = kind;
     opt->step_group = step_group;
     opt->class_name = class_name;
+    snprintf(opt->step_range, sizeof opt->step_range, "Optimizer.step#%s.step", class_name);
+    snprintf(opt->zero_grad_range, sizeof opt->zero_grad_range, "Optimizer.zero_grad#%s.zero_grad", class_name);
     opt->groups = ct_calloc((size_t)ngroups, sizeof *opt->groups);
     if (!opt->groups) {
         ct_free(opt);
@@ -99,9 +101,7 @@ int ct_optimizer_step(ct_optimizer *opt) {
     if (!opt) return ct_error_set(CT_ERR_VALUE, "ct_optimizer_step: optimizer is NULL");
     /* Optimizer.profile_hook_step: record_function("Optimizer.step#<Class>.step"), then the step
      * itself under no_grad (_use_grad_for_differentiable) */
-    char name[96];
-    snprintf(name, sizeof name, "Optimizer.step#%s.step", opt->class_name);
-    ct_record_function *rf = ct_record_function_enter(name);
+    ct_record_function *rf = ct_record_function_enter(opt->step_range);
     if (!rf) return -1;
     ct_grad_mode_guard g;
     ct_no_grad_enter(&g);
@@ -115,9 +115,7 @@ int ct_optimizer_step(ct_optimizer *opt) {
 
 int ct_optimizer_zero_grad(ct_optimizer *opt, bool set_to_none) {
     if (!opt) return ct_error_set(CT_ERR_VALUE, "ct_optimizer_zero_grad: optimizer is NULL");
-    char name[96];
-    snprintf(name, sizeof name, "Optimizer.zero_grad#%s.zero_grad", opt->class_name);
-    ct_record_function *rf = ct_record_function_enter(name);
+    ct_record_function *rf = ct_record_function_enter(opt->zero_grad_range);
     if (!rf) return -1;
     int rc = 0;
     for (int k = 0; k < opt->ngroups && rc == 0; k++)

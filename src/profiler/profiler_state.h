@@ -69,9 +69,11 @@ typedef struct ct_prof_thread {
         const char *prefix, *name, *copy;
         size_t prefix_len;
     } name_memo[64][2];
-    struct ct_prof_literal_memo { /* copies of prefix + name for names that live as long as the process */
+    struct ct_prof_literal {      /* (prefix, name) pointers -> copy, for names that live as long as the
+                                   * process; open addressing, an empty slot has no copy */
         const char *prefix, *name, *copy;
-    } literal_memo[128][2];
+    } *literals;
+    size_t literals_n, literals_cap; /* cap: 0 or a power of two, at most half full */
     int32_t open[CT_PROF_MAX_DEPTH + 1]; /* open[1..depth]: the open ranges, innermost last; open[0] = -1
                                           * (so open[depth] is the next range's parent) */
     int depth;

@@ -127,20 +127,50 @@ static const char *intern_name(ct_prof_thread *t, const char *prefix, const char
 }
 
 /* intern_name for a name that lives as long as the process (a backward node's name is a literal
- * or an entry of the derivatives table): its address stands for its text, so a memo hit needs
- * no comparison of the text. */
-static inline const char *intern_literal(ct_prof_thread *t, const char *prefix, const char *name) {
-    /* two ways a set, the newer first; the set from a multiplicative hash of both addresses */
+ * or an entry of the derivatives table): its address stands for its text, so the thread keeps a
+ * table keyed by the two addresses, which never forgets a pair (a memo of a few ways a set missed
+ * every step in a build where three of the step's names met in one set). */
+static size_t literal_slot(const char *prefix, const char *name, size_t mask) {
     uint64_t key = ((uint64_t)(uintptr_t)name ^ ((uint64_t)(uintptr_t)prefix << 1)) * UINT64_C(0x9E3779B97F4A7C15);
-    struct ct_prof_literal_memo *m = t->literal_memo[key >> 57];
-    for (int w = 0; w < 2; w++)
-        if (__builtin_expect(m[w].name == name && m[w].prefix == prefix && m[w].copy != NULL, 1)) return m[w].copy;
+    return (size_t)(key >> 32) & mask;
+}
+
+static __attribute__((noinline)) const char *intern_literal_slow(ct_prof_thread *t, const char *prefix,
+                                                                 const char *name) {
     const char *s = intern_name_slow(t, prefix, prefix ? strlen(prefix) : 0, name);
-    if (s) {
-        m[1] = m[0];
-        m[0] = (struct ct_prof_literal_memo){.prefix = prefix, .name = name, .copy = s};
+    if (!s) return NULL;
+    if ((t->literals_n + 1) * 2 > t->literals_cap) { /* grow and rehash; without memory, just no entry */
+        size_t cap = t->literals_cap ? t->literals_cap * 2 : 64;
+        struct ct_prof_literal *nt = ct_calloc(cap, sizeof *nt);
+        if (!nt) return s;
+        for (size_t k = 0; k < t->literals_cap; k++) {
+            const struct ct_prof_literal *e = &t->literals[k];
+            if (!e->copy) continue;
+            size_t h = literal_slot(e->prefix, e->name, cap - 1);
+            while (nt[h].copy) h = (h + 1) & (cap - 1);
+            nt[h] = *e;
+        }
+        ct_free(t->literals);
+        t->literals = nt;
+        t->literals_cap = cap;
     }
+    size_t h = literal_slot(prefix, name, t->literals_cap - 1);
+    while (t->literals[h].copy) h = (h + 1) & (t->literals_cap - 1);
+    t->literals[h] = (struct ct_prof_literal){.prefix = prefix, .name = name, .copy = s};
+    t->literals_n++;
     return s;
+}
+
+static inline const char *intern_literal(ct_prof_thread *t, const char *prefix, const char *name) {
+    if (__builtin_expect(t->literals_cap != 0, 1)) {
+        const size_t mask = t->literals_cap - 1;
+        for (size_t h = literal_slot(prefix, name, mask);; h = (h + 1) & mask) {
+            const struct ct_prof_literal *e = &t->literals[h];
+            if (__builtin_expect(e->name == name && e->prefix == prefix && e->copy != NULL, 1)) return e->copy;
+            if (!e->copy) break;
+        }
+    }
+    return intern_literal_slow(t, prefix, name);
 }
 
 static const char *intern_name_slow(ct_prof_thread *t, const char *prefix, size_t la, const char *name) {
@@ -179,6 +209,7 @@ static void thread_free(ct_prof_thread *t) {
     ct_free(t->raw);
     for (size_t i = 0; i < t->names_n; i++) ct_free(t->names[i]);
     ct_free(t->names);
+    ct_free(t->literals);
     ct_hindex_free(&t->names_ix);
     ct_free(t->mem);
     ct_prof_chunk *c = t->arena;
