@@ -126,13 +126,20 @@ static ct_profiler *lab_profile(void) {
     return p;
 }
 
-static ct_profiler *seed_step_profile(void) {
+/* The seed experiment's model (seeded with 0) and its SGD(lr=0.1). */
+static ct_module *seed_model(ct_optimizer **opt) {
     ct_manual_seed(0);
     ct_module *mods[3] = {ct_nn_linear(16, 32, true), ct_nn_relu(), ct_nn_linear(32, 4, true)};
     ct_module *model = ct_nn_sequential(mods, 3);
     ct_tensor *params[4];
     ct_module_parameters(model, params, 4);
-    ct_optimizer *opt = ct_sgd_new(params, 4, ct_sgd_defaults(0.1));
+    *opt = ct_sgd_new(params, 4, ct_sgd_defaults(0.1));
+    return model;
+}
+
+static ct_profiler *seed_step_profile(void) {
+    ct_optimizer *opt;
+    ct_module *model = seed_model(&opt);
     ct_generator *g = ct_generator_new();
     ct_generator_manual_seed(g, 1);
     int64_t xs[2] = {8, 16}, ys[1] = {8};
@@ -155,12 +162,8 @@ static ct_profiler *seed_step_profile(void) {
 
 /* The seed step run `steps` times (zero_grad first) under a profiler started with `cfg`. */
 static ct_profiler *seed_steps_profile(const ct_profiler_config *cfg, int steps) {
-    ct_manual_seed(0);
-    ct_module *mods[3] = {ct_nn_linear(16, 32, true), ct_nn_relu(), ct_nn_linear(32, 4, true)};
-    ct_module *model = ct_nn_sequential(mods, 3);
-    ct_tensor *params[4];
-    ct_module_parameters(model, params, 4);
-    ct_optimizer *opt = ct_sgd_new(params, 4, ct_sgd_defaults(0.1));
+    ct_optimizer *opt;
+    ct_module *model = seed_model(&opt);
     int64_t xs[2] = {8, 16}, ys[1] = {8};
     ct_tensor *x = ct_randn(xs, 2, CT_DTYPE_UNDEFINED), *y = ct_randint(0, 4, ys, 1, CT_DTYPE_UNDEFINED);
     ct_profiler *p = ct_profiler_start_config(cfg);

@@ -55,9 +55,7 @@ int ct_dispatch_call(const ct_op *op, ct_value *args, ct_value *rets) {
 int ct_redispatch(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     if (CT_UNLIKELY(!op || !args || !rets)) /* a caller's mistake, not a NULL dereference */
         return ct_error_set(CT_ERR_VALUE, "ct_redispatch: %s is NULL", !op ? "op" : !args ? "args" : "rets");
-    if (CT_UNLIKELY((ct_tls_state.observe | ct_global_observe_bits()) & CT_OBSERVE_TRACE_ANY))
-        return ct_redispatch_traced(op, ks, args, rets);
-    return ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
+    return ct_redispatch_unchecked(op, ks, args, rets);
 }
 
 ct_keyset ct_dispatch_keyset_for(const ct_op *op, const ct_value *args) {

@@ -106,10 +106,10 @@ static const char *intern_name_slow(ct_prof_thread *t, const char *prefix, size_
  * prefix, when not NULL, lives as long as the process (record.h), so its address stands for
  * its text; name may be temporary. */
 static const char *intern_name(ct_prof_thread *t, const char *prefix, const char *name) {
-    /* a backward node's name comes back with the same pointers every step: look there first,
-     * and still compare the name's text (a freed name's address can be reused). Two ways, the
-     * newer first: a name made in the same buffer each time (record_function's, formatted on
-     * the stack) alternates between texts at one address. */
+    /* a name often comes back with the same pointers (a record_function name, a frame's text):
+     * look there first, and still compare the name's text (a freed name's address can be
+     * reused). Two ways, the newer first: names made in one buffer each time alternate between
+     * texts at one address. */
     size_t mi = (((uintptr_t)name >> 3) ^ ((uintptr_t)prefix >> 5)) & 63;
     const char *b = name ? name : "";
     for (int w = 0; w < 2; w++) {
@@ -562,10 +562,9 @@ static __attribute__((noinline)) void pop_event(ct_prof_thread *t, int64_t idx, 
  *   changes nothing before it knows the range is one of these, so any other range goes to
  *   push_event (the dispatcher's hook then runs the call on the general path). The closing
  *   edge likewise finishes a range on top of the stack inline (the usual case: ranges close
- *   in order), with the same effect as pop_event, which
- *   does the rest. The timed sample (Note [Profiler cost]) runs the general path, so
- *   ct_profiler_overhead_ns(), which scales it to every range, errs high by what the inline
- *   path saves. */
+ *   in order), with the same effect as pop_event, which does the rest. The timed sample (Note
+ *   [Profiler cost]) runs the general path, so ct_profiler_overhead_ns(), which scales it to
+ *   every range, errs high by what the inline path saves. */
 
 /* The fast case of push_event (Note [Profiler fast path]) for a range named `name` (not NULL):
  * the range's handle (its index + 1), or 0, having changed nothing, when push_event must record

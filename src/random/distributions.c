@@ -53,17 +53,19 @@ static inline float uniform_float_locked(ct_generator *g, float from, float to) 
     return fmaf(x, to - from, from);
 }
 
-/* The same for double: the low 53 bits of one 64-bit draw (random64), scaled by 2^-53. */
+/* A double in [0, 1) from one 64-bit draw (random64): its low 53 bits, scaled by 2^-53. */
+static inline double unit_double(uint64_t word) {
+    return (double)(word & ((UINT64_C(1) << 53) - 1)) * (1.0 / 9007199254740992.0);
+}
+
+/* The same as uniform_float_locked for double. */
 static inline double uniform_double_locked(ct_generator *g, double from, double to) {
-    double x = (double)(ct_rng_next64_locked(g) & ((UINT64_C(1) << 53) - 1)) * (1.0 / 9007199254740992.0);
-    return fma(x, to - from, from);
+    return fma(unit_double(ct_rng_next64_locked(g)), to - from, from);
 }
 
 /* uniform_double_locked(g, 0, 1): fma(x, 1, 0) is x exactly, so without the multiply-add (a call
  * into the C library where the build has no FMA instruction) */
-static inline double uniform01_locked(ct_generator *g) {
-    return (double)(ct_rng_next64_locked(g) & ((UINT64_C(1) << 53) - 1)) * (1.0 / 9007199254740992.0);
-}
+static inline double uniform01_locked(ct_generator *g) { return unit_double(ct_rng_next64_locked(g)); }
 
 /* uniform_kernel (DistributionTemplates.h): from/to are cast to the tensor's scalar type first,
  * then uniform_real_distribution<scalar_t>(from, to) draws one value per element. */
@@ -418,7 +420,7 @@ int ct_rng_bernoulli(ct_generator *g, void *data, int64_t n, ct_dtype dtype, dou
             const int64_t m = n - i < 256 ? n - i : 256;
             ct_rng_fill64_locked(g, words, m);
             for (int64_t k = 0; k < m; k++)
-                out[i + k] = (double)(words[k] & ((UINT64_C(1) << 53) - 1)) * (1.0 / 9007199254740992.0) < p ? 1.0f : 0.0f;
+                out[i + k] = unit_double(words[k]) < p ? 1.0f : 0.0f;
         }
     } else {
         for (int64_t i = 0; i < n; i++) store_any(data, i, dtype, uniform01_locked(g) < p ? 1.0 : 0.0);

@@ -101,10 +101,7 @@ uint64_t ct_rng_next64_locked(ct_generator *g) {
 }
 
 void ct_rng_fill64_locked(ct_generator *g, uint64_t *out, int64_t n) {
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t hi = mt_next(g);
-        out[i] = (hi << 32) | mt_next(g);
-    }
+    for (int64_t i = 0; i < n; i++) out[i] = ct_rng_next64_locked(g);
 }
 
 bool ct_rng_take_normal_locked(ct_generator *g, double *out) {
