@@ -183,6 +183,7 @@ typedef struct op_ctx {
 
 static void op_add(op_ctx *c) { ct_tensor_release(ct_add(c->a, c->b, ct_int(1))); }
 static void op_add_(op_ctx *c) { ct_add_(c->a, c->b, ct_double(0.0)); }
+static void op_detach(op_ctx *c) { ct_tensor_release(ct_detach(c->wg)); }
 static void op_linear(op_ctx *c) { ct_tensor_release(ct_linear(c->x, c->w, c->bias)); }
 static void op_linear_grad(op_ctx *c) { ct_tensor_release(ct_linear(c->x, c->wg, c->bg)); }
 static void op_linear_fwd_bwd(op_ctx *c) {
@@ -226,6 +227,9 @@ static void test_per_op(void) {
     /* a new tensor's header, storage and data are one allocation (Note [One block for a new tensor]) */
     check_op("add, 1 element", measure(op_add, &c), 1, true);
     check_op("add_, 1 element", measure(op_add_, &c), 0, true);
+    /* the detached view is the one header the kernel below ADInplaceOrView made (Note [A detached
+     * copy of a tensor nobody else holds]) */
+    check_op("detach, requires grad", measure(op_detach, &c), 1, true);
     check_op("linear 2x64 by 600x64", measure(op_linear, &c), CT_ALLOC_BOUND_LINEAR, false);
     check_op("linear, weight requires grad", measure(op_linear_grad, &c), CT_ALLOC_BOUND_LINEAR_GRAD, false);
     check_op("linear forward + backward", measure(op_linear_fwd_bwd, &c), CT_ALLOC_BOUND_LINEAR_FWD_BWD, false);

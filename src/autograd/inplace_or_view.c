@@ -74,9 +74,7 @@ int ct_k_adinplace_detach(const ct_op *op, ct_keyset ks, ct_value *args, ct_valu
     int rc = ct_redispatch_unchecked(op, ks & CT_AFTER_ADINPLACEORVIEW_KEYSET, args, rets);
     ct_key_guard_pop(&g);
     if (rc != 0) return rc;
-    ct_tensor *out = rets[0].u.t;
-    ct_tensor *r = ct_shallow_copy_and_detach(out);
-    ct_tensor_release(out);
+    ct_tensor *r = ct_shallow_copy_and_detach_consume(rets[0].u.t);
     rets[0] = ct_none();
     if (!r) return -1;
     ct_tensor_share_version(r, args[0].u.t);

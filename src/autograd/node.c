@@ -341,10 +341,33 @@ bool ct_any_requires_grad(const ct_value *args, uint32_t mask, int nargs) {
 
 /* ---- shallow_copy_and_detach ---- */
 
+/* Whether a shallow copy of t goes to the Python interpreter's detach (a mode is on the stack
+ * or t is a wrapper subclass, and Python is not excluded), as TensorImpl's does. */
+static inline bool detach_through_python(const ct_tensor *t) {
+    if (ct_keyset_has(ct_tls_excluded_raw(&ct_tls_state), CT_KEY_Python)) return false;
+    return ct_tls_state.dispatch_modes > 0 || ct_keyset_has(t->keys, CT_KEY_Python);
+}
+
+ct_tensor *ct_shallow_copy_and_detach_consume(ct_tensor *t) {
+    /* Note [A detached copy of a tensor nobody else holds]
+     *   The copy of a tensor whose only reference is the caller's, with no autograd metadata,
+     *   wrapper, binding or trace-file name, is that tensor with metadata changes forbidden:
+     *   ADInplaceOrView's detach copies the fresh tensor the kernel below it returned (two
+     *   TensorImpls in PyTorch), and keeping the one saves an allocation and a release
+     *   without a difference anyone could see. */
+    if (!detach_through_python(t) && atomic_load_explicit(&t->refcount, memory_order_acquire) == 1 && !t->autograd &&
+        !t->subclass && !t->binding && atomic_load_explicit(&t->trace_id, memory_order_relaxed) == 0) {
+        t->allow_metadata_change = false;
+        return t;
+    }
+    ct_tensor *r = ct_shallow_copy_and_detach(t);
+    ct_tensor_release(t);
+    return r;
+}
+
 ct_tensor *ct_shallow_copy_and_detach(ct_tensor *t) {
     ct_tensor *r = NULL;
-    bool python_excluded = ct_keyset_has(ct_tls_excluded(), CT_KEY_Python);
-    if (!python_excluded && (ct_tls_state.dispatch_modes > 0 || ct_keyset_has(t->keys, CT_KEY_Python))) {
+    if (detach_through_python(t)) {
         /* pyinterpreter()->detach(self): dispatches aten::detach to the mode (or subclass) */
         if (ct_py_interpreter_hooks.detach(t, &r) != 0) return NULL;
     } else {

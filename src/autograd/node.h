@@ -145,6 +145,10 @@ int ct_set_history(ct_tensor *t, ct_node *fn, uint32_t output_nr);
  * the tensor's subclass handler that PyTorch makes (which is why a mode logs aten.detach for
  * saved outputs). New reference or NULL. */
 ct_tensor *ct_shallow_copy_and_detach(ct_tensor *t);
+/* The same for a tensor the caller hands over (its reference is consumed): the tensor itself
+ * when nobody else can tell (Note [A detached copy of a tensor nobody else holds]). NULL on
+ * failure, the reference released all the same. */
+ct_tensor *ct_shallow_copy_and_detach_consume(ct_tensor *t);
 /* compute_requires_grad: grad mode on and any of the tensors (or Tensor[] elements) requires grad. */
 bool ct_any_requires_grad(const ct_value *args, uint32_t mask, int nargs);
 

@@ -230,10 +230,20 @@ static ct_tensor *tensor_new(ct_storage *storage, int64_t offset, const int64_t 
 
 ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *sizes,
                           const int64_t *strides, int ndim, ct_dtype dtype) {
-    int64_t numel = 0;
-    if (ct_check_sizes(sizes, ndim, &numel) != 0) return NULL;
+    /* the common case in one pass (sizes there and non-negative, their product fitting); the
+     * checks with PyTorch's messages, in their order, when anything is off */
+    int64_t numel = 1;
+    bool ok = ndim >= 0 && ndim <= CT_MAX_DIMS && (ndim == 0 || sizes);
+    for (int i = 0; ok && i < ndim; i++) ok = sizes[i] >= 0 && !__builtin_mul_overflow(numel, sizes[i], &numel);
+    if (!ok && ct_check_sizes(sizes, ndim, &numel) != 0) return NULL;
     ct_storage_retain(storage);
     return tensor_new(storage, offset, sizes, strides, ndim, numel, dtype);
+}
+
+ct_tensor *ct_tensor_make_geometry_of(const ct_tensor *like, ct_storage *storage, int64_t offset, const int64_t *strides,
+                                      ct_dtype dtype) {
+    ct_storage_retain(storage);
+    return tensor_new(storage, offset, like->sizes, strides, like->ndim, like->numel, dtype);
 }
 
 ct_tensor *ct_tensor_alloc(const int64_t *sizes, int ndim, ct_dtype dtype, bool zero) {

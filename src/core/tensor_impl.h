@@ -94,6 +94,10 @@ void ct_storage_release(ct_storage *s);
  * PyTorch's TensorImpl constructor does (inference mode honoured). New reference. */
 ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *sizes,
                           const int64_t *strides, int ndim, ct_dtype dtype);
+/* The same with like's sizes (and so its element count, not computed again) and the given
+ * strides: a view with its source's shape. */
+ct_tensor *ct_tensor_make_geometry_of(const ct_tensor *like, ct_storage *storage, int64_t offset, const int64_t *strides,
+                                      ct_dtype dtype);
 /* New contiguous, uninitialised (or zeroed) CPU tensor. */
 ct_tensor *ct_tensor_alloc(const int64_t *sizes, int ndim, ct_dtype dtype, bool zero);
 /* Contiguous strides for sizes. */

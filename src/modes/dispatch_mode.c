@@ -37,9 +37,14 @@ static _Thread_local struct {
     ct_keyset included_xor, excluded_xor;
 } tls_on_entry;
 
-static void set_python_keys_included(bool on) {
-    ct_tls_set_included(CT_KEY_Python, on);
-    ct_tls_set_included(CT_KEY_PythonTLSSnapshot, on);
+/* Python and PythonTLSSnapshot: included while a mode is on the stack (TorchDispatchModeTLS's
+ * push_onto_stack / pop_stack) */
+#define PYTHON_MODE_KEYS (CT_FUNCTIONALITY_BIT(CT_KEY_Python) | CT_FUNCTIONALITY_BIT(CT_KEY_PythonTLSSnapshot))
+
+static inline void set_python_keys_included(bool on) {
+    ct_tls *t = &ct_tls_state;
+    ct_keyset inc = ct_tls_included_raw(t);
+    t->included_xor = (on ? inc | PYTHON_MODE_KEYS : inc & ~PYTHON_MODE_KEYS) ^ CT_DEFAULT_INCLUDED;
 }
 
 static void stack_push(mode_entry e) {
@@ -82,16 +87,25 @@ bool ct_dispatch_mode_is_active(ct_dispatch_mode_fn fn, void *ud) {
     return false;
 }
 
-int ct_dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets) {
-    /* StashTorchDispatchModeGuard: the mode is popped while its own handler runs */
-    mode_entry m = stack_pop();
+/* The innermost mode's handler, the mode off the stack while it runs
+ * (StashTorchDispatchModeGuard). Inline in its two callers: the Python fallback and the
+ * interpreter's detach. */
+static inline int dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets) {
+    /* the entry's fields are read once and the entry written back once (a handler that leaves
+     * a mode of its own pushed finds this one back above it, as in PyTorch) */
+    int len = --modes.len;
+    ct_dispatch_mode_fn fn = modes.stack[len].fn;
+    void *ud = modes.stack[len].ud;
+    int handle = modes.stack[len].handle;
+    ct_tls_state.dispatch_modes = len;
+    if (len == 0) set_python_keys_included(false);
     uint64_t errors = ct_error_serial();
     /* a failure releases rets: they must hold None, not the caller's garbage, when the handler
      * fails before filling them (Note [Ret slots start as None] in dispatch/call.c) */
     for (int i = 0; i < op->nrets; i++) rets[i] = ct_none();
-    int rc = m.fn(m.ud, op, args, rets);
-    stack_push(m);
-    if (rc != 0) {
+    int rc = fn(ud, op, args, rets);
+    stack_push((mode_entry){fn, ud, handle});
+    if (__builtin_expect(rc != 0, 0)) {
         ct_values_release(rets, op->nrets);
         /* Note [A handler that fails without an error]: -1 without an error is C's way of
          * returning NotImplemented; say so as PyTorch does, naming the handler, rather than
@@ -101,7 +115,7 @@ int ct_dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets) {
                          "Multiple dispatch failed for 'torch._ops.%s'; all __torch_dispatch__ handlers returned "
                          "NotImplemented:\n\n  - mode object <dispatch mode handler %p, data %p>\n\n(the handler returned "
                          "-1 without setting an error)",
-                         op->python_name, (void *)(uintptr_t)m.fn, m.ud);
+                         op->python_name, (void *)(uintptr_t)fn, ud);
         return -1;
     }
     return 0;
@@ -139,7 +153,7 @@ int ct_k_python_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value
     int rc;
     if (modes.len > 0) {
         void *rec = ct_record_range_begin("PythonDispatchMode", args, op->nargs, op);
-        rc = ct_dispatch_on_mode(op, args, rets);
+        rc = dispatch_on_mode(op, args, rets);
         ct_record_range_end(rec);
     } else {
         ct_tensor *sub = NULL;
@@ -179,7 +193,7 @@ int ct_python_detach(ct_tensor *t, ct_tensor **out) {
     /* the handler sees this detach without a dispatcher hop: a trace file records it all the same */
     if (ct_global_observe_bits() & CT_OBSERVE_TRACE_FILE)
         ct_trace_file_direct(detach, args, CT_KEY_Python, "shallow_copy_and_detach (PyInterpreter::detach)");
-    int rc = modes.len > 0 ? ct_dispatch_on_mode(detach, args, rets) : ct_py_interpreter_hooks.subclass_dispatch(t, detach, args, rets);
+    int rc = modes.len > 0 ? dispatch_on_mode(detach, args, rets) : ct_py_interpreter_hooks.subclass_dispatch(t, detach, args, rets);
     if (set_here) tls_on_entry.set = false;
     if (rc != 0) return -1;
     if (rets[0].tag != CT_TAG_TENSOR) return ct_error_set(CT_ERR_RUNTIME, "detach returned no tensor");

@@ -18,8 +18,6 @@ CT_KERNEL(ct_k_python_dispatcher_fallback);
 /* pyinterpreter()->detach(self): aten::detach sent to the top dispatch mode (popped while it
  * runs) or, with no mode, to the handler of t's wrapper subclass. *out: new reference. */
 int ct_python_detach(ct_tensor *t, ct_tensor **out);
-/* Runs op on the top dispatch mode, popped while its handler runs (dispatch_on_mode). */
-int ct_dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets);
 /* Pops the function mode (fn, ud) when it is the innermost one on this thread's stack;
  * otherwise fails, naming `who` ("ct_function_logger_pop"), and pops nothing: exiting a mode
  * that is not the innermost would leave the ones above it running with the wrong mode beneath
