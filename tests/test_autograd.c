@@ -249,12 +249,72 @@ static void nested_modes(void) {
     ct_op_logger_free(inner);
 }
 
+/* a CPU detach that hands back its input: ADInplaceOrView must copy it, since its caller holds
+ * it too */
+static int detach_returns_input(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    rets[0] = ct_tensor_value(ct_tensor_retain(args[0].u.t));
+    return 0;
+}
+
+/* detach: a new tensor over the same data, without history, whose version counter is its
+ * input's (so an in-place change through it is seen by the graph that saved the input), also
+ * when ADInplaceOrView keeps the header the kernel below it made (Note [A detached copy of a
+ * tensor nobody else holds]) */
+static void detach_shares_version(void) {
+    ct_manual_seed(0);
+    ct_tensor *x = rg(3);
+    ct_tensor *y = ct_detach(x);
+    CHECK(y != NULL && y != x);
+    CHECK(!ct_tensor_requires_grad(y));
+    CHECK(ct_tensor_grad_fn(y) == NULL);
+    CHECK(ct_tensor_data_ptr(y) == ct_tensor_data_ptr(x));
+    ct_tensor *yy = ct_detach(y); /* a detach of a detach: a third header, the same counter */
+    CHECK(yy != NULL && yy != y && yy != x);
+    int64_t v = ct_tensor_version(x);
+    ct_tensor *two = ct_wrapped_number(ct_int(2));
+    CHECK_INT_EQ(ct_mul_(yy, two), 0);
+    CHECK_INT_EQ(ct_tensor_version(x), v + 1);
+    CHECK_INT_EQ(ct_tensor_version(y), v + 1);
+
+    ct_tensor *e = ct_sqrt(x); /* saves its output */
+    ct_tensor *d = ct_detach(e);
+    CHECK_INT_EQ(ct_mul_(d, two), 0);
+    ct_tensor *s = ct_sum(e, CT_DTYPE_UNDEFINED);
+    CHECK_INT_EQ(ct_backward(s, NULL, false), -1);
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "one of the variables needed for gradient computation has been modified by an inplace operation: "
+             "[torch.FloatTensor [3]], which is output 0 of SqrtBackward0, is at version 1; expected version 0 instead.%s",
+             VERSION_HINT);
+    CHECK_ERROR(CT_ERR_RUNTIME, msg);
+
+    const ct_op *det = ct_op_find("aten::detach");
+    CHECK_INT_EQ(ct_register_kernel(det, CT_KEY_CPU, detach_returns_input, CT_HERE), 0);
+    ct_tensor *z = ct_detach(x);
+    CHECK(z != NULL && z != x);
+    CHECK(!ct_tensor_requires_grad(z));
+    CHECK(ct_tensor_requires_grad(x));
+    int64_t three = 3;
+    ct_tensor *plain = ct_ones(&three, 1, CT_DTYPE_UNDEFINED); /* no autograd metadata */
+    ct_tensor *z2 = ct_detach(plain);
+    CHECK(z2 != NULL && z2 != plain);
+    CHECK_INT_EQ(ct_deregister_kernel(det, CT_KEY_CPU), 0);
+    ct_tensor_release(z2);
+    ct_tensor_release(plain);
+    ct_tensor_release(z);
+    ct_tensor *ts[] = {x, y, yy, two, e, d, s};
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) ct_tensor_release(ts[i]);
+}
+
 int main(void) {
     int64_t live0 = ct_testing_live_tensors();
     misuse();
     grad_modes();
     function_modes();
     nested_modes();
+    detach_shares_version();
     CHECK_INT_EQ(ct_testing_live_tensors(), live0);
     CHECK_INT_EQ(ct_testing_live_nodes(), 0);
     return ct_test_finish("test_autograd");
