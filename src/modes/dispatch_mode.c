@@ -47,13 +47,13 @@ static inline void set_python_keys_included(bool on) {
     t->included_xor = (on ? inc | PYTHON_MODE_KEYS : inc & ~PYTHON_MODE_KEYS) ^ CT_DEFAULT_INCLUDED;
 }
 
-static void stack_push(mode_entry e) {
+static inline void stack_push(mode_entry e) {
     if (modes.len == 0) set_python_keys_included(true);
     modes.stack[modes.len++] = e;
     ct_tls_state.dispatch_modes = modes.len;
 }
 
-static mode_entry stack_pop(void) {
+static inline mode_entry stack_pop(void) {
     mode_entry e = modes.stack[--modes.len];
     ct_tls_state.dispatch_modes = modes.len;
     if (modes.len == 0) set_python_keys_included(false);
@@ -91,20 +91,13 @@ bool ct_dispatch_mode_is_active(ct_dispatch_mode_fn fn, void *ud) {
  * (StashTorchDispatchModeGuard). Inline in its two callers: the Python fallback and the
  * interpreter's detach. */
 static inline int dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets) {
-    /* the entry's fields are read once and the entry written back once (a handler that leaves
-     * a mode of its own pushed finds this one back above it, as in PyTorch) */
-    int len = --modes.len;
-    ct_dispatch_mode_fn fn = modes.stack[len].fn;
-    void *ud = modes.stack[len].ud;
-    int handle = modes.stack[len].handle;
-    ct_tls_state.dispatch_modes = len;
-    if (len == 0) set_python_keys_included(false);
+    mode_entry m = stack_pop();
     uint64_t errors = ct_error_serial();
     /* a failure releases rets: they must hold None, not the caller's garbage, when the handler
      * fails before filling them (Note [Ret slots start as None] in dispatch/call.c) */
     for (int i = 0; i < op->nrets; i++) rets[i] = ct_none();
-    int rc = fn(ud, op, args, rets);
-    stack_push((mode_entry){fn, ud, handle});
+    int rc = m.fn(m.ud, op, args, rets);
+    stack_push(m);
     if (__builtin_expect(rc != 0, 0)) {
         ct_values_release(rets, op->nrets);
         /* Note [A handler that fails without an error]: -1 without an error is C's way of
@@ -115,7 +108,7 @@ static inline int dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *re
                          "Multiple dispatch failed for 'torch._ops.%s'; all __torch_dispatch__ handlers returned "
                          "NotImplemented:\n\n  - mode object <dispatch mode handler %p, data %p>\n\n(the handler returned "
                          "-1 without setting an error)",
-                         op->python_name, (void *)(uintptr_t)fn, ud);
+                         op->python_name, (void *)(uintptr_t)m.fn, m.ud);
         return -1;
     }
     return 0;

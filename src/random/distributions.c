@@ -31,7 +31,6 @@
 
 /* ---- bit helpers ----------------------------------------------------------------------------- */
 
-
 /* Stores a float into a float16 / bfloat16 element (c10::Half / c10::BFloat16 from float:
  * round to nearest even). A double is first narrowed to float, as c10's types only have a
  * float constructor. */
