@@ -200,7 +200,7 @@ static void function_modes(void) {
     for (int i = 0; i < 4; i++) CHECK_STR_EQ(ct_function_logger_get(fl, (size_t)i), want[i]);
     ct_function_logger_free(fl);
     CHECK_INT_EQ(ct_function_mode_pop(1), -1);
-    CHECK_ERROR(CT_ERR_RUNTIME, "trying to pop from empty function mode stack");
+    CHECK_ERROR(CT_ERR_RUNTIME, "trying to pop from empty mode stack"); /* PyTorch says so for both stacks */
     CHECK_INT_EQ(ct_dispatch_mode_pop(1), -1);
     CHECK_ERROR(CT_ERR_RUNTIME, "trying to pop from empty mode stack");
     ct_tensor_release(logits);
@@ -233,7 +233,8 @@ static void nested_modes(void) {
     CHECK_INT_EQ(ct_op_logger_pop(inner), -1);
     CHECK_INT_EQ(ct_dispatch_mode_stack_len(), 2);
     char msg[160];
-    snprintf(msg, sizeof msg, "ct_dispatch_mode_pop: mode %d is not the innermost mode (%d is); modes are exited in reverse order of entering",
+    snprintf(msg, sizeof msg, "ct_dispatch_mode_pop: dispatch mode %d is not the innermost dispatch mode (%d is); modes are exited in "
+             "reverse order of entering",
              outer - 1, outer);
     CHECK_ERROR(CT_ERR_RUNTIME, msg);
     CHECK_INT_EQ(ct_dispatch_mode_pop(outer), 0);

@@ -6,6 +6,7 @@
  * inference mode, no profiler recording and no trace collecting, and a linear forward and
  * backward giving the same numbers as before the first case. Prints the number of cases. */
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,6 +201,33 @@ static int fail_on_mm(void *ud, const ct_op *op, ct_value *args, ct_value *rets)
 static int fmode_fail_quietly(void *ud, const ct_function *f, ct_value *args, ct_value *rets) {
     (void)ud, (void)f, (void)args, (void)rets;
     return -1;
+}
+/* a handler that enters a new mode (itself again) before calling on: without end */
+static int enter_and_call(void *ud, const ct_op *op, ct_value *args, ct_value *rets) {
+    if (ct_dispatch_mode_push(enter_and_call, ud) < 0) return -1;
+    return ct_call(op, args, rets);
+}
+static int fmode_enter_and_call(void *ud, const ct_function *f, ct_value *args, ct_value *rets) {
+    if (ct_function_mode_push(fmode_enter_and_call, ud) < 0) return -1;
+    return ct_function_call(f, args, rets);
+}
+/* a handler that calls on with a Python-like number where the schema has a tensor */
+static int fmode_number_for_tensor(void *ud, const ct_function *f, ct_value *args, ct_value *rets) {
+    (void)ud;
+    ct_value a[3] = {args[0], ct_int(1), args[2]};
+    return ct_function_call(f, a, rets);
+}
+static void *push_on_a_thread(void *out) {
+    *(int *)out = ct_dispatch_mode_push(fail_quietly, NULL); /* left pushed: the thread's stack dies with it */
+    return NULL;
+}
+static void *exit_on_a_thread(void *g) {
+    int rc = ct_grad_mode_exit(g);
+    CHECK_INT_EQ(rc, -1);
+    CHECK_ERROR(CT_ERR_RUNTIME,
+                "ct_grad_mode_exit: the guard was not entered on this thread, or guards entered before it were already "
+                "exited");
+    return NULL;
 }
 static int sub_fail_quietly(void *cls_data, const ct_op *op, ct_value *args, ct_value *rets) {
     (void)cls_data, (void)op, (void)args, (void)rets;
@@ -737,13 +765,13 @@ static void mode_cases(void) {
     }
     CASE("popping a logger that is not the innermost mode") {
         ct_op_logger *l1 = ct_op_logger_new(), *l2 = ct_op_logger_new();
-        int h0 = ct_dispatch_mode_push(fail_quietly, NULL); /* handles count this thread's pushes */
+        int h0 = ct_dispatch_mode_push(fail_quietly, NULL); /* handles count pushes (one thread here) */
         ct_dispatch_mode_pop(h0);
         ct_op_logger_push(l1);
         ct_op_logger_push(l2);
         snprintf(want, sizeof want,
-                 "ct_dispatch_mode_pop: mode %d is not the innermost mode (%d is); modes are exited in reverse order of "
-                 "entering",
+                 "ct_dispatch_mode_pop: dispatch mode %d is not the innermost dispatch mode (%d is); modes are exited in "
+                 "reverse order of entering",
                  h0 + 1, h0 + 2);
         EXPECT(ct_op_logger_pop(l1) == -1, CT_ERR_RUNTIME, want);
         CHECK_INT_EQ(ct_dispatch_mode_stack_len(), 2);
@@ -777,8 +805,8 @@ static void mode_cases(void) {
         ct_op_counter_push(c);
         ct_op_logger_push(l);
         snprintf(want, sizeof want,
-                 "ct_dispatch_mode_pop: mode %d is not the innermost mode (%d is); modes are exited in reverse order of "
-                 "entering",
+                 "ct_dispatch_mode_pop: dispatch mode %d is not the innermost dispatch mode (%d is); modes are exited in "
+                 "reverse order of entering",
                  h0 + 1, h0 + 2);
         EXPECT(ct_op_counter_pop(c) == -1, CT_ERR_RUNTIME, want);
         ct_op_logger_pop(l);
@@ -816,14 +844,14 @@ static void mode_cases(void) {
     CASE("popping a dispatch mode that is not the innermost") {
         int h1 = ct_dispatch_mode_push(fail_quietly, NULL), h2 = ct_dispatch_mode_push(fail_quietly, NULL);
         snprintf(want, sizeof want,
-                 "ct_dispatch_mode_pop: mode %d is not the innermost mode (%d is); modes are exited in reverse order of "
-                 "entering",
+                 "ct_dispatch_mode_pop: dispatch mode %d is not the innermost dispatch mode (%d is); modes are exited in "
+                 "reverse order of entering",
                  h1, h2);
         EXPECT(ct_dispatch_mode_pop(h1) == -1, CT_ERR_RUNTIME, want);
         ct_dispatch_mode_pop(h2);
         ct_dispatch_mode_pop(h1);
     }
-    CASE("popping an empty function mode stack") EXPECT(ct_function_mode_pop(1) == -1, CT_ERR_RUNTIME, "trying to pop from empty function mode stack");
+    CASE("popping an empty function mode stack") EXPECT(ct_function_mode_pop(1) == -1, CT_ERR_RUNTIME, "trying to pop from empty mode stack");
     CASE("popping a function mode that is not the innermost") {
         int h1 = ct_function_mode_push(fmode_fail_quietly, NULL), h2 = ct_function_mode_push(fmode_fail_quietly, NULL);
         snprintf(want, sizeof want,
@@ -837,17 +865,137 @@ static void mode_cases(void) {
     CASE("pushing more function modes than the stack holds") {
         int pushed = 0, handles[CT_MAX_MODES];
         while (pushed < CT_MAX_MODES && (handles[pushed] = ct_function_mode_push(fmode_fail_quietly, NULL)) > 0) pushed++;
-        EXPECT(ct_function_mode_push(fmode_fail_quietly, NULL) == -1, CT_ERR_RUNTIME, "ct_function_mode_push: too many nested modes (16)");
+        EXPECT(ct_function_mode_push(fmode_fail_quietly, NULL) == -1, CT_ERR_RECURSION,
+               "maximum recursion depth exceeded: more than 64 function modes nested on this thread (a handler that "
+               "enters a mode on every call recurses without end)");
         while (pushed-- > 0) ct_function_mode_pop(handles[pushed]);
     }
     CASE("pushing more dispatch modes than the stack holds") {
         int pushed = 0, handles[CT_MAX_MODES];
         while (pushed < CT_MAX_MODES && (handles[pushed] = ct_dispatch_mode_push(fail_quietly, NULL)) > 0) pushed++;
-        EXPECT(ct_dispatch_mode_push(fail_quietly, NULL) == -1, CT_ERR_RUNTIME, "ct_dispatch_mode_push: too many nested modes (16)");
+        EXPECT(ct_dispatch_mode_push(fail_quietly, NULL) == -1, CT_ERR_RECURSION,
+               "maximum recursion depth exceeded: more than 64 dispatch modes nested on this thread (a handler that "
+               "enters a mode on every call recurses without end)");
         while (pushed-- > 0) ct_dispatch_mode_pop(handles[pushed]);
     }
     CASE("pushing a NULL logger") EXPECT(ct_op_logger_push(NULL) == -1, CT_ERR_VALUE, "ct_op_logger_push: logger is NULL");
     CASE("popping a NULL counter") EXPECT(ct_op_counter_pop(NULL) == -1, CT_ERR_VALUE, "ct_op_counter_pop: counter is NULL");
+    CASE("popping a dispatch mode with a function mode's handle") {
+        int dh = ct_dispatch_mode_push(fail_quietly, NULL), fh = ct_function_mode_push(fmode_fail_quietly, NULL);
+        snprintf(want, sizeof want,
+                 "ct_dispatch_mode_pop: handle %d names no dispatch mode active on this thread (a handle names one push, "
+                 "of one kind of mode, on one thread)",
+                 fh);
+        EXPECT(ct_dispatch_mode_pop(fh) == -1, CT_ERR_RUNTIME, want);
+        CHECK_INT_EQ(ct_dispatch_mode_stack_len(), 1); /* nothing popped */
+        snprintf(want, sizeof want,
+                 "ct_function_mode_pop: handle %d names no function mode active on this thread (a handle names one push, "
+                 "of one kind of mode, on one thread)",
+                 dh);
+        EXPECT(ct_function_mode_pop(dh) == -1, CT_ERR_RUNTIME, want);
+        CHECK_INT_EQ(ct_function_mode_stack_len(), 1);
+        CHECK_INT_EQ(ct_function_mode_pop(fh), 0);
+        CHECK_INT_EQ(ct_dispatch_mode_pop(dh), 0);
+    }
+    CASE("popping a dispatch mode with another thread's handle") {
+        pthread_t th;
+        int other = 0;
+        CHECK_INT_EQ(pthread_create(&th, NULL, push_on_a_thread, &other), 0);
+        pthread_join(th, NULL);
+        int mine = ct_dispatch_mode_push(fail_quietly, NULL);
+        CHECK(other > 0 && other != mine);
+        snprintf(want, sizeof want,
+                 "ct_dispatch_mode_pop: handle %d names no dispatch mode active on this thread (a handle names one push, "
+                 "of one kind of mode, on one thread)",
+                 other);
+        EXPECT(ct_dispatch_mode_pop(other) == -1, CT_ERR_RUNTIME, want);
+        CHECK_INT_EQ(ct_dispatch_mode_pop(mine), 0);
+    }
+    CASE("a dispatch mode whose handler enters a mode on every call") {
+        /* each call nests one more mode: the stack's bound ends it with a RecursionError, and
+         * every mode the handlers entered stays on the stack, as in PyTorch */
+        a = mat(2, 2, CT_FLOAT32);
+        int h = ct_dispatch_mode_push(enter_and_call, NULL);
+        y = ct_neg(a);
+        snprintf(want, sizeof want,
+                 "maximum recursion depth exceeded: more than %d dispatch modes nested on this thread (a handler that "
+                 "enters a mode on every call recurses without end)",
+                 CT_MAX_MODES);
+        EXPECT(y == NULL, CT_ERR_RECURSION, want);
+        CHECK_INT_EQ(ct_dispatch_mode_stack_len(), CT_MAX_MODES);
+        CHECK_INT_EQ(ct_dispatch_mode_pop(h), 0); /* put back last, so innermost */
+        while (ct_dispatch_mode_stack_len() > 0) ct_dispatch_mode_pop(ct_dispatch_mode_top(NULL, NULL));
+        ct_tensor_release(a);
+    }
+    CASE("a function mode whose handler enters a mode on every call") {
+        a = mat(2, 2, CT_FLOAT32);
+        int h = ct_function_mode_push(fmode_enter_and_call, NULL);
+        y = ct_relu(a);
+        snprintf(want, sizeof want,
+                 "maximum recursion depth exceeded: more than %d function modes nested on this thread (a handler that "
+                 "enters a mode on every call recurses without end)",
+                 CT_MAX_MODES);
+        EXPECT(y == NULL, CT_ERR_RECURSION, want);
+        CHECK_INT_EQ(ct_function_mode_stack_len(), CT_MAX_MODES);
+        CHECK_INT_EQ(ct_function_mode_pop(h), 0);
+        while (ct_function_mode_stack_len() > 0) ct_function_mode_pop(ct_function_mode_top(NULL, NULL));
+        ct_tensor_release(a);
+    }
+    CASE("calling a function from a function mode with a number for a tensor") {
+        a = mat(2, 2, CT_FLOAT32);
+        int h = ct_function_mode_push(fmode_number_for_tensor, NULL);
+        y = ct_add(a, a, ct_int(1));
+        ct_function_mode_pop(h);
+        /* checked as ct_call checks a value (the wording torch.ops uses, tests/golden/torch-2.6/boxed_checks.json) */
+        EXPECT(y == NULL, CT_ERR_RUNTIME,
+               "aten::add() Expected a value of type 'Tensor' for argument 'other' but instead found type 'int'.\n"
+               "Position: 1\nValue: 1\nDeclaration: aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> "
+               "Tensor\nCast error details: Unable to cast 1 to Tensor");
+        ct_tensor_release(a);
+    }
+    ct_grad_mode_guard ga, gb;
+    CASE("grad-mode guards exited out of order") {
+        ct_no_grad_enter(&ga);
+        ct_inference_mode_enter(&gb);
+        EXPECT(ct_grad_mode_exit(&ga) == -1, CT_ERR_RUNTIME,
+               "ct_grad_mode_exit: the guard is not the innermost one (1 guards entered after it are still active); exit "
+               "guards in the reverse order of entering them");
+        CHECK(!ct_is_grad_enabled() && ct_is_inference_mode_enabled()); /* nothing changed */
+        CHECK_INT_EQ(ct_grad_mode_exit(&gb), 0);
+        CHECK_INT_EQ(ct_grad_mode_exit(&ga), 0);
+        CHECK_INT_EQ(ct_grad_mode_exit(&ga), 0); /* exiting twice does nothing */
+    }
+    CASE("key guards popped out of order") {
+        ct_key_guard k1, k2;
+        ct_key_guard_include(&k1, ct_keyset_of(CT_KEY_Python));
+        ct_key_guard_exclude(&k2, ct_keyset_of(CT_KEY_ADInplaceOrView));
+        EXPECT(ct_key_guard_pop(&k1) == -1, CT_ERR_RUNTIME,
+               "ct_key_guard_pop: the guard is not the innermost one (1 guards entered after it are still active); exit "
+               "guards in the reverse order of entering them");
+        CHECK(ct_keyset_has(ct_tls_included(), CT_KEY_Python) && ct_keyset_has(ct_tls_excluded(), CT_KEY_ADInplaceOrView));
+        CHECK_INT_EQ(ct_key_guard_pop(&k2), 0);
+        CHECK_INT_EQ(ct_key_guard_pop(&k1), 0);
+    }
+    CASE("an inference-mode guard exited inside a key guard") {
+        ct_key_guard k;
+        ct_inference_mode_enter(&ga);
+        ct_key_guard_exclude(&k, ct_keyset_of(CT_KEY_Python));
+        EXPECT(ct_grad_mode_exit(&ga) == -1, CT_ERR_RUNTIME,
+               "ct_grad_mode_exit: the guard is not the innermost one (1 guards entered after it are still active); exit "
+               "guards in the reverse order of entering them");
+        CHECK_INT_EQ(ct_key_guard_pop(&k), 0);
+        CHECK_INT_EQ(ct_grad_mode_exit(&ga), 0);
+    }
+    CASE("a guard exited on another thread") {
+        ct_no_grad_enter(&ga);
+        pthread_t th;
+        int rc = 0;
+        CHECK_INT_EQ(pthread_create(&th, NULL, exit_on_a_thread, &ga), 0);
+        pthread_join(th, (void **)NULL);
+        (void)rc;
+        CHECK(!ct_is_grad_enabled()); /* the other thread refused, this one is unchanged */
+        CHECK_INT_EQ(ct_grad_mode_exit(&ga), 0);
+    }
     CASE("a phase for a NULL counter") EXPECT(ct_op_counter_set_phase(NULL, "x") == -1, CT_ERR_VALUE, "ct_op_counter_set_phase: NULL argument");
 }
 

@@ -98,12 +98,15 @@ CT_API char *ct_autograd_graph_dot(const ct_tensor *t, const ct_graph_dot_option
 
 /* ---- grad modes ---- */
 
+/* A grad-mode guard: what was in force before it was entered, and where it stands among this
+ * thread's guards. Guards (these and ct_key_guard) are exited in reverse order of entering. */
 typedef struct ct_grad_mode_guard {
     bool prev_grad;
     bool prev_inference;
     ct_keyset prev_included;
     ct_keyset prev_excluded;
-    int kind; /* 0: not entered, 1: grad mode, 2: inference mode */
+    int kind;  /* 0: not entered, 1: grad mode, 2: inference mode */
+    int depth; /* its place among this thread's entered guards (1 = outermost) */
 } ct_grad_mode_guard;
 
 /* torch.no_grad(): graph recording off; the autograd key still routes every call. */
@@ -113,8 +116,19 @@ CT_API void ct_enable_grad_enter(ct_grad_mode_guard *g);
 /* torch.inference_mode(): grad off, autograd keys excluded in TLS, ADInplaceOrView no longer
  * included; tensors created inside have DispatchKeySet(CPU, AutocastCPU). */
 CT_API void ct_inference_mode_enter(ct_grad_mode_guard *g);
-/* Leaves the mode entered with g (LIFO). */
-CT_API void ct_grad_mode_exit(ct_grad_mode_guard *g);
+/* Leaves the mode entered with g, restoring what was in force when it was entered. g must be
+ * this thread's innermost entered guard (grad-mode or key-set guard): otherwise -1 with a
+ * RuntimeError, and nothing changes (exiting it would undo what the guards entered after it
+ * did, and their exits would then restore a state that is no longer current). Exiting a guard
+ * that is not entered (never, or already exited) does nothing and returns 0. */
+CT_API int ct_grad_mode_exit(ct_grad_mode_guard *g);
+/* Restores what was in force when g was entered, whatever was entered since and without the
+ * order check, as a C++ RAII guard's destructor does (torch.no_grad()'s and
+ * torch.inference_mode()'s __exit__ in Python follow that rule): for bindings whose exits
+ * follow another language's rules. Guards entered after g count as exited. */
+CT_API void ct_grad_mode_restore(ct_grad_mode_guard *g);
+/* torch.set_grad_enabled(on) as a plain state change (at::GradMode::set_enabled). */
+CT_API void ct_set_grad_enabled(bool on);
 /* torch.is_grad_enabled() / torch.is_inference_mode_enabled(). */
 CT_API bool ct_is_grad_enabled(void);
 CT_API bool ct_is_inference_mode_enabled(void);

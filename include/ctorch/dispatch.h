@@ -132,15 +132,19 @@ CT_API int ct_tensor_list_new(ct_tensor *const *items, int64_t len, ct_value *ou
 CT_API ct_keyset ct_tls_included(void);
 CT_API ct_keyset ct_tls_excluded(void);
 
-/* A guard saves the thread's sets; pop restores exactly what was saved (LIFO use). */
+/* A guard saves the thread's sets; pop restores exactly what was saved. Guards (these and the
+ * grad-mode guards of ctorch/autograd.h) are popped in reverse order of entering. */
 typedef struct ct_key_guard {
     ct_keyset saved_included;
     ct_keyset saved_excluded;
+    int depth; /* its place among this thread's entered guards; 0 once popped */
 } ct_key_guard;
 /* IncludeDispatchKeyGuard / ExcludeDispatchKeyGuard. */
 CT_API void ct_key_guard_include(ct_key_guard *g, ct_keyset ks);
 CT_API void ct_key_guard_exclude(ct_key_guard *g, ct_keyset ks);
-CT_API void ct_key_guard_pop(ct_key_guard *g);
+/* Restores the sets saved by g. g must be this thread's innermost entered guard: otherwise -1
+ * with a RuntimeError and nothing changes. Popping a guard twice does nothing the second time. */
+CT_API int ct_key_guard_pop(ct_key_guard *g);
 /* Direct edits (torch._C._dispatch_tls_set_dispatch_key_included / _excluded). */
 CT_API void ct_tls_set_included(ct_dispatch_key k, bool on);
 CT_API void ct_tls_set_excluded(ct_dispatch_key k, bool on);

@@ -23,9 +23,12 @@ typedef enum ct_error_kind {
     CT_ERR_TYPE,            /* TypeError */
     CT_ERR_INDEX,           /* IndexError */
     CT_ERR_NOT_IMPLEMENTED, /* NotImplementedError */
-    CT_ERR_NOMEM,           /* allocation failed */
+    CT_ERR_NOMEM,           /* allocation failed (Python: RuntimeError, as PyTorch's CPU allocator raises) */
     CT_ERR_IO,              /* a file could not be read or written */
     CT_ERR_KEY,             /* KeyError */
+    CT_ERR_RECURSION,       /* RecursionError: nesting without end (modes re-entered on every call) */
+    CT_ERR_UNSUPPORTED,     /* ctorch does not implement this (yet): not one of PyTorch's own answers;
+                               Python raises NotImplementedInCtorch (docs/python.md) */
     CT_ERR_KIND_COUNT
 } ct_error_kind;
 

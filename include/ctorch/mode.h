@@ -33,15 +33,24 @@ extern "C" {
  * Returns 0 or -1 with an error set. */
 typedef int (*ct_dispatch_mode_fn)(void *ud, const ct_op *op, ct_value *args, ct_value *rets);
 
-#define CT_MAX_MODES 16
+/* Slots of each per-thread mode stack (Note [Mode stack bound] in src/modes/mode_stack.h). */
+#define CT_MAX_MODES 64
 
 /* Pushes a mode on this thread's stack (enters it). Returns the mode's handle (> 0) to give to
- * ct_dispatch_mode_pop, or -1 with an error (NULL handler, stack full). */
+ * ct_dispatch_mode_pop, or -1 with an error: a ValueError for a NULL handler, a RecursionError
+ * (CT_ERR_RECURSION) when this thread's modes, counting those whose handlers are running, would
+ * exceed CT_MAX_MODES. A handle names this one push: no other push, of either kind of mode, on
+ * any thread, gets the same handle. */
 CT_API int ct_dispatch_mode_push(ct_dispatch_mode_fn fn, void *ud);
 /* Pops (exits) the innermost mode, which must be the one `handle` names. Returns 0, or -1 with a
- * RuntimeError when the stack is empty or another mode is innermost (nothing is popped then). */
+ * RuntimeError when the stack is empty, another mode is innermost, or `handle` names no dispatch
+ * mode on this thread's stack (a function mode's handle, one from another thread, one already
+ * popped); nothing is popped then. */
 CT_API int ct_dispatch_mode_pop(int handle);
 CT_API int ct_dispatch_mode_stack_len(void);
+/* The innermost dispatch mode: returns its handle and fills *fn / *ud (either may be NULL), or
+ * returns 0 when no mode is active. While a handler runs its own mode is off the stack. */
+CT_API int ct_dispatch_mode_top(ct_dispatch_mode_fn *fn, void **ud);
 
 /* ---- function modes ---- */
 
@@ -51,13 +60,14 @@ typedef struct ct_function ct_function;
 typedef int (*ct_function_mode_fn)(void *ud, const ct_function *func, ct_value *args, ct_value *rets);
 
 /* Pushes a function mode on this thread's stack (enters it). Returns the mode's handle (> 0) to
- * give to ct_function_mode_pop, or -1 with an error (NULL handler, stack full). */
+ * give to ct_function_mode_pop, or -1 with an error, as ct_dispatch_mode_push. */
 CT_API int ct_function_mode_push(ct_function_mode_fn fn, void *ud);
 /* Pops (exits) the innermost function mode, which must be the one `handle` names. Returns 0, or
- * -1 with a RuntimeError when the stack is empty or another mode is innermost (nothing is
- * popped then). */
+ * -1 with a RuntimeError as ct_dispatch_mode_pop (nothing is popped then). */
 CT_API int ct_function_mode_pop(int handle);
 CT_API int ct_function_mode_stack_len(void);
+/* The innermost function mode, as ct_dispatch_mode_top. */
+CT_API int ct_function_mode_top(ct_function_mode_fn *fn, void **ud);
 /* The innermost function mode's handle, 0 when none is active (for a binding whose exit pops
  * whatever is innermost, as torch.overrides' _pop_mode does). */
 CT_API int ct_function_mode_top_handle(void);

@@ -132,10 +132,9 @@ int ct_k_autograd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
             }
         }
     }
-    ct_key_guard g;
-    ct_key_guard_exclude(&g, (op->mutates || op->view) ? CT_AUTOGRAD_KEYSET : CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
+    ct_tls_sets g = ct_tls_sets_exclude((op->mutates || op->view) ? CT_AUTOGRAD_KEYSET : CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
     int rc = ct_redispatch_unchecked(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
-    ct_key_guard_pop(&g);
+    ct_tls_sets_restore(g);
     if (rc != 0 || !node) {
         ct_node_release(node);
         return rc;
@@ -176,10 +175,9 @@ fail:
 /* The autograd fallback (VariableFallbackKernel.cpp) for operators without an autograd
  * kernel, e.g. user-defined ones: route below autograd; outputs get no history. */
 int ct_k_autograd_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    ct_key_guard g;
-    ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
+    ct_tls_sets g = ct_tls_sets_exclude(CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
     int rc = ct_redispatch_unchecked(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
-    ct_key_guard_pop(&g);
+    ct_tls_sets_restore(g);
     return rc;
 }
 
@@ -187,10 +185,9 @@ int ct_k_autograd_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
  * autograd; the result has no history. */
 int ct_k_autograd_detach(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     void *rec = ct_record_range_begin("detach", args, 1, NULL);
-    ct_key_guard g;
-    ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET);
+    ct_tls_sets g = ct_tls_sets_exclude(CT_AUTOGRAD_KEYSET);
     int rc = ct_redispatch_unchecked(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
-    ct_key_guard_pop(&g);
+    ct_tls_sets_restore(g);
     ct_record_range_end(rec);
     return rc;
 }

@@ -1,6 +1,9 @@
-/* Grad modes (c10/core/GradMode.h, c10/core/InferenceMode.h). */
+/* Grad modes (c10/core/GradMode.h, c10/core/InferenceMode.h). The guards are checked like the
+ * key-set guards: Note [Checked guards] in dispatch/call.c. */
 #include "ctorch/autograd.h"
+#include "ctorch/error.h"
 #include "core/tls.h"
+#include "dispatch/call_impl.h"
 
 static void save(ct_grad_mode_guard *g, int kind) {
     g->prev_grad = !ct_tls_state.grad_disabled;
@@ -8,6 +11,7 @@ static void save(ct_grad_mode_guard *g, int kind) {
     g->prev_included = ct_tls_state.included_xor;
     g->prev_excluded = ct_tls_state.excluded_xor;
     g->kind = kind;
+    g->depth = ++ct_tls_state.guard_depth;
 }
 
 void ct_no_grad_enter(ct_grad_mode_guard *g) {
@@ -31,7 +35,7 @@ void ct_inference_mode_enter(ct_grad_mode_guard *g) {
     ct_tls_state.excluded_xor = exc ^ CT_DEFAULT_EXCLUDED;
 }
 
-void ct_grad_mode_exit(ct_grad_mode_guard *g) {
+void ct_grad_mode_restore(ct_grad_mode_guard *g) {
     if (!g || !g->kind) return;
     ct_tls_state.grad_disabled = !g->prev_grad;
     ct_tls_state.inference_mode = g->prev_inference;
@@ -39,8 +43,19 @@ void ct_grad_mode_exit(ct_grad_mode_guard *g) {
         ct_tls_state.included_xor = g->prev_included;
         ct_tls_state.excluded_xor = g->prev_excluded;
     }
+    ct_tls_state.guard_depth = g->depth - 1;
     g->kind = 0;
 }
+
+int ct_grad_mode_exit(ct_grad_mode_guard *g) {
+    if (!g) return ct_error_set(CT_ERR_VALUE, "ct_grad_mode_exit: guard is NULL");
+    if (!g->kind) return 0;
+    if (ct_guard_check_innermost(g->depth, "ct_grad_mode_exit") != 0) return -1;
+    ct_grad_mode_restore(g);
+    return 0;
+}
+
+void ct_set_grad_enabled(bool on) { ct_tls_state.grad_disabled = !on; }
 
 bool ct_is_grad_enabled(void) { return !ct_tls_state.grad_disabled; }
 bool ct_is_inference_mode_enabled(void) { return ct_tls_state.inference_mode; }

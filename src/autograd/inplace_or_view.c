@@ -24,10 +24,9 @@ static int as_view(ct_tensor *self, ct_tensor *out) {
 }
 
 int ct_k_adinplace_or_view(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    ct_key_guard g;
-    ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
+    ct_tls_sets g = ct_tls_sets_exclude(CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
     int rc = ct_redispatch_unchecked(op, ks & CT_AFTER_ADINPLACEORVIEW_KEYSET, args, rets);
-    ct_key_guard_pop(&g);
+    ct_tls_sets_restore(g);
     if (rc != 0) return rc;
     if (op->mutates) {
         /* VariableVersion::bump: an inference tensor has no version counter to bump, and may
@@ -69,10 +68,9 @@ int ct_k_adinplace_or_view(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
 
 /* make_variable_non_differentiable_view(self, detach(self)) */
 int ct_k_adinplace_detach(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    ct_key_guard g;
-    ct_key_guard_exclude(&g, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
+    ct_tls_sets g = ct_tls_sets_exclude(CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);
     int rc = ct_redispatch_unchecked(op, ks & CT_AFTER_ADINPLACEORVIEW_KEYSET, args, rets);
-    ct_key_guard_pop(&g);
+    ct_tls_sets_restore(g);
     if (rc != 0) return rc;
     ct_tensor *r = ct_shallow_copy_and_detach_consume(rets[0].u.t);
     rets[0] = ct_none();

@@ -32,6 +32,8 @@ const char *ct_error_kind_name(ct_error_kind kind) {
     case CT_ERR_NOMEM: return "MemoryError";
     case CT_ERR_IO: return "OSError";
     case CT_ERR_KEY: return "KeyError";
+    case CT_ERR_RECURSION: return "RecursionError";
+    case CT_ERR_UNSUPPORTED: return "NotImplementedInCtorch";
     default: return "Error";
     }
 }

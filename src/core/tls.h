@@ -31,6 +31,8 @@ typedef struct ct_tls {
     bool inference_mode;    /* InferenceMode */
     int function_modes;     /* depth of this thread's function-mode stack (0: none active) */
     int dispatch_modes;     /* depth of this thread's dispatch-mode stack (TorchDispatchModeTLS), kept by modes */
+    int guard_depth;        /* scoped guards entered through the public API and not yet exited (grad-mode and
+                               key-set guards alike: Note [Checked guards] in dispatch/call.c) */
     uint64_t sequence_nr;   /* at::sequence_number: the number the next autograd node gets (kept
                                here, below autograd, so the trace file can read it) */
 } ct_tls;

@@ -91,24 +91,56 @@ int ct_tensor_list_new(ct_tensor *const *items, int64_t len, ct_value *out) {
 ct_keyset ct_tls_included(void) { return ct_tls_included_raw(&ct_tls_state); }
 ct_keyset ct_tls_excluded(void) { return ct_tls_excluded_raw(&ct_tls_state); }
 
-void ct_key_guard_include(ct_key_guard *g, ct_keyset ks) {
-    ct_tls *t = &ct_tls_state;
+/* Note [Checked guards]
+ *   The guards of the public API (ct_key_guard_* here, the grad-mode guards of
+ *   autograd/grad_mode.c) each restore what they saved, which is right only when they are left
+ *   in reverse order of entering: a guard exited early would undo what the ones entered after
+ *   it changed, and their exits would restore a state that is no longer current, leaving the
+ *   thread with grad mode off or a key excluded for good. So every public guard takes the next
+ *   place in this thread's guard count (ct_tls.guard_depth) when entered, and exiting one that
+ *   is not the innermost is refused with an error, changing nothing. The library's own kernels
+ *   change the sets through ct_tls_sets_exclude / ct_tls_sets_restore (dispatch/call_impl.h),
+ *   strictly nested by construction, and stay out of the count. */
+
+static void key_guard_enter(ct_key_guard *g, ct_tls *t) {
     g->saved_included = t->included_xor;
     g->saved_excluded = t->excluded_xor;
+    g->depth = ++t->guard_depth;
+}
+
+void ct_key_guard_include(ct_key_guard *g, ct_keyset ks) {
+    ct_tls *t = &ct_tls_state;
+    key_guard_enter(g, t);
     t->included_xor = (ct_tls_included_raw(t) | ks) ^ CT_DEFAULT_INCLUDED;
 }
 
 void ct_key_guard_exclude(ct_key_guard *g, ct_keyset ks) {
     ct_tls *t = &ct_tls_state;
-    g->saved_included = t->included_xor;
-    g->saved_excluded = t->excluded_xor;
+    key_guard_enter(g, t);
     t->excluded_xor = (ct_tls_excluded_raw(t) | ks) ^ CT_DEFAULT_EXCLUDED;
 }
 
-void ct_key_guard_pop(ct_key_guard *g) {
+int ct_guard_check_innermost(int depth, const char *who) {
+    if (depth == ct_tls_state.guard_depth) return 0;
+    if (depth > ct_tls_state.guard_depth)
+        return ct_error_set(CT_ERR_RUNTIME, "%s: the guard was not entered on this thread, or guards entered before it "
+                                            "were already exited", who);
+    return ct_error_set(CT_ERR_RUNTIME,
+                        "%s: the guard is not the innermost one (%d guards entered after it are still active); exit "
+                        "guards in the reverse order of entering them",
+                        who, ct_tls_state.guard_depth - depth);
+}
+
+int ct_key_guard_pop(ct_key_guard *g) {
+    if (!g) return ct_error_set(CT_ERR_VALUE, "ct_key_guard_pop: guard is NULL");
+    if (g->depth == 0) return 0; /* popped already */
+    if (ct_guard_check_innermost(g->depth, "ct_key_guard_pop") != 0) return -1;
     ct_tls *t = &ct_tls_state;
     t->included_xor = g->saved_included;
     t->excluded_xor = g->saved_excluded;
+    t->guard_depth--;
+    g->depth = 0;
+    return 0;
 }
 
 void ct_tls_set_included(ct_dispatch_key k, bool on) {

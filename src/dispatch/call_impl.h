@@ -28,4 +28,25 @@ static inline int ct_redispatch_unchecked(const ct_op *op, ct_keyset ks, ct_valu
     return ct_op_kernel(op, ct_slot_index(ks))(op, ks, args, rets);
 }
 
+/* The library's own scoped change of the excluded set (ExcludeDispatchKeyGuard inside a kernel):
+ * strictly nested by construction, so without the public guards' order check (Note [Checked
+ * guards] in call.c). */
+typedef struct ct_tls_sets {
+    ct_keyset included_xor, excluded_xor;
+} ct_tls_sets;
+static inline ct_tls_sets ct_tls_sets_exclude(ct_keyset ks) {
+    ct_tls *t = &ct_tls_state;
+    ct_tls_sets saved = {t->included_xor, t->excluded_xor};
+    t->excluded_xor = (ct_tls_excluded_raw(t) | ks) ^ CT_DEFAULT_EXCLUDED;
+    return saved;
+}
+static inline void ct_tls_sets_restore(ct_tls_sets saved) {
+    ct_tls_state.included_xor = saved.included_xor;
+    ct_tls_state.excluded_xor = saved.excluded_xor;
+}
+
+/* 0 when `depth` is this thread's innermost public guard, else -1 with a RuntimeError naming
+ * `who` (Note [Checked guards]). */
+int ct_guard_check_innermost(int depth, const char *who);
+
 #endif

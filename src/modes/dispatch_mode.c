@@ -14,21 +14,12 @@
 #include "core/tls.h"
 #include "dispatch/trace_file.h"
 #include "modes/modes_impl.h"
+#include "modes/mode_stack.h"
 #include "ops/kernels.h"
 #include "dispatch/observe.h"
 #include "dispatch/py_interpreter.h"
 
-typedef struct mode_entry {
-    ct_dispatch_mode_fn fn;
-    void *ud;
-    int handle; /* what ct_dispatch_mode_push returned for it */
-} mode_entry;
-
-static _Thread_local struct {
-    mode_entry stack[CT_MAX_MODES];
-    int len;
-    int last_handle; /* handles are this thread's push count, 1, 2, ... (wrapping to 1) */
-} modes;
+static _Thread_local ct_mode_stack modes; /* Note [Mode handles], Note [Mode stack bound] */
 
 /* tls_on_entry (PythonFallbackKernel.cpp): the TLS as it was when the call entered the
  * PythonTLSSnapshot key, restored before a mode or subclass handler runs. */
@@ -47,57 +38,53 @@ static inline void set_python_keys_included(bool on) {
     t->included_xor = (on ? inc | PYTHON_MODE_KEYS : inc & ~PYTHON_MODE_KEYS) ^ CT_DEFAULT_INCLUDED;
 }
 
-static inline void stack_push(mode_entry e) {
-    if (modes.len == 0) set_python_keys_included(true);
-    modes.stack[modes.len++] = e;
+/* after any change of the stack's length */
+static inline void length_changed(void) {
     ct_tls_state.dispatch_modes = modes.len;
-}
-
-static inline mode_entry stack_pop(void) {
-    mode_entry e = modes.stack[--modes.len];
-    ct_tls_state.dispatch_modes = modes.len;
-    if (modes.len == 0) set_python_keys_included(false);
-    return e;
+    set_python_keys_included(modes.len > 0);
 }
 
 int ct_dispatch_mode_push(ct_dispatch_mode_fn fn, void *ud) {
     if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_dispatch_mode_push: handler is NULL");
-    if (modes.len == CT_MAX_MODES) return ct_error_set(CT_ERR_RUNTIME, "ct_dispatch_mode_push: too many nested modes (%d)", CT_MAX_MODES);
     ct_library_ensure();
-    modes.last_handle = modes.last_handle == INT_MAX ? 1 : modes.last_handle + 1;
-    stack_push((mode_entry){fn, ud, modes.last_handle});
-    return modes.last_handle;
+    int h = ct_mode_stack_push(&modes, (ct_mode_entry){.fn.dispatch = fn, .ud = ud}, "dispatch");
+    if (h > 0) length_changed();
+    return h;
 }
 
 int ct_dispatch_mode_pop(int handle) {
-    if (modes.len == 0) return ct_error_set(CT_ERR_RUNTIME, "trying to pop from empty mode stack");
-    int top = modes.stack[modes.len - 1].handle;
-    if (handle != top)
-        return ct_error_set(CT_ERR_RUNTIME, "ct_dispatch_mode_pop: mode %d is not the innermost mode (%d is); modes are exited in reverse order of entering",
-                            handle, top);
-    stack_pop();
+    if (ct_mode_stack_pop(&modes, handle, "ct_dispatch_mode_pop", "dispatch") != 0) return -1;
+    length_changed();
     return 0;
 }
 
 int ct_dispatch_mode_stack_len(void) { return modes.len; }
 
+int ct_dispatch_mode_top(ct_dispatch_mode_fn *fn, void **ud) {
+    if (modes.len == 0) return 0;
+    const ct_mode_entry *e = &modes.entry[modes.len - 1];
+    if (fn) *fn = e->fn.dispatch;
+    if (ud) *ud = e->ud;
+    return e->handle;
+}
+
 bool ct_dispatch_mode_is_active(ct_dispatch_mode_fn fn, void *ud) {
-    for (int i = 0; i < modes.len; i++)
-        if (modes.stack[i].fn == fn && modes.stack[i].ud == ud) return true;
-    return false;
+    return ct_mode_stack_contains(&modes, (ct_mode_entry){.fn.dispatch = fn, .ud = ud});
 }
 
 /* The innermost mode's handler, the mode off the stack while it runs
  * (StashTorchDispatchModeGuard). Inline in its two callers: the Python fallback and the
  * interpreter's detach. */
 static inline int dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets) {
-    mode_entry m = stack_pop();
+    ct_mode_entry m = ct_mode_stack_take(&modes);
+    length_changed();
     uint64_t errors = ct_error_serial();
     /* a failure releases rets: they must hold None, not the caller's garbage, when the handler
      * fails before filling them (Note [Ret slots start as None] in dispatch/call.c) */
     for (int i = 0; i < op->nrets; i++) rets[i] = ct_none();
-    int rc = m.fn(m.ud, op, args, rets);
-    stack_push(m);
+    int rc = m.fn.dispatch(m.ud, op, args, rets);
+    ct_mode_stack_restore(&modes, m); /* with its handle; always has room (Note [Mode stack bound]) */
+    length_changed();
     if (__builtin_expect(rc != 0, 0)) {
         ct_values_release(rets, op->nrets);
         /* Note [A handler that fails without an error]: -1 without an error is C's way of
@@ -108,7 +95,7 @@ static inline int dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *re
                          "Multiple dispatch failed for 'torch._ops.%s'; all __torch_dispatch__ handlers returned "
                          "NotImplemented:\n\n  - mode object <dispatch mode handler %p, data %p>\n\n(the handler returned "
                          "-1 without setting an error)",
-                         op->python_name, (void *)(uintptr_t)m.fn, m.ud);
+                         op->python_name, (void *)(uintptr_t)m.fn.dispatch, m.ud);
         return -1;
     }
     return 0;

@@ -1,7 +1,6 @@
 /* Function modes (TorchFunctionMode): public calls are offered to the top function mode,
  * popped while its handler runs, before anything is dispatched
  * (torch/csrc/utils/python_arg_parser.cpp, handle_torch_function). */
-#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -11,82 +10,55 @@
 #include "core/tls.h"
 #include "modes/function_impl.h"
 #include "modes/modes_impl.h"
+#include "modes/mode_stack.h"
 #include "ops/api_call.h"
 
-typedef struct fmode_entry {
-    ct_function_mode_fn fn;
-    void *ud;
-    int handle; /* what ct_function_mode_push returned for it */
-} fmode_entry;
+static _Thread_local ct_mode_stack fmodes; /* Note [Mode handles], Note [Mode stack bound] */
 
-static _Thread_local struct {
-    fmode_entry stack[CT_MAX_MODES];
-    int len;
-    int last_handle; /* handles are this thread's push count, 1, 2, ... (wrapping to 1) */
-} fmodes;
-
-static void stack_push(fmode_entry e) {
-    fmodes.stack[fmodes.len++] = e;
-    ct_tls_state.function_modes = fmodes.len;
-}
-
-static fmode_entry stack_pop(void) {
-    fmode_entry e = fmodes.stack[--fmodes.len];
-    ct_tls_state.function_modes = fmodes.len;
-    return e;
-}
+static inline void length_changed(void) { ct_tls_state.function_modes = fmodes.len; }
 
 int ct_function_mode_push(ct_function_mode_fn fn, void *ud) {
     if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_function_mode_push: handler is NULL");
-    if (fmodes.len == CT_MAX_MODES) return ct_error_set(CT_ERR_RUNTIME, "ct_function_mode_push: too many nested modes (%d)", CT_MAX_MODES);
     ct_library_ensure();
-    fmodes.last_handle = fmodes.last_handle == INT_MAX ? 1 : fmodes.last_handle + 1;
-    stack_push((fmode_entry){fn, ud, fmodes.last_handle});
-    return fmodes.last_handle;
+    int h = ct_mode_stack_push(&fmodes, (ct_mode_entry){.fn.function = fn, .ud = ud}, "function");
+    if (h > 0) length_changed();
+    return h;
 }
 
 int ct_function_mode_pop(int handle) {
-    if (fmodes.len == 0) return ct_error_set(CT_ERR_RUNTIME, "trying to pop from empty function mode stack");
-    int top = fmodes.stack[fmodes.len - 1].handle;
-    if (handle != top)
-        return ct_error_set(CT_ERR_RUNTIME,
-                            "ct_function_mode_pop: function mode %d is not the innermost function mode (%d is); modes are "
-                            "exited in reverse order of entering",
-                            handle, top);
-    stack_pop();
+    if (ct_mode_stack_pop(&fmodes, handle, "ct_function_mode_pop", "function") != 0) return -1;
+    length_changed();
     return 0;
 }
 
 int ct_function_mode_stack_len(void) { return fmodes.len; }
 
-int ct_function_mode_top_handle(void) { return fmodes.len ? fmodes.stack[fmodes.len - 1].handle : 0; }
+int ct_function_mode_top(ct_function_mode_fn *fn, void **ud) {
+    if (fmodes.len == 0) return 0;
+    const ct_mode_entry *e = &fmodes.entry[fmodes.len - 1];
+    if (fn) *fn = e->fn.function;
+    if (ud) *ud = e->ud;
+    return e->handle;
+}
+
+int ct_function_mode_top_handle(void) { return ct_function_mode_top(NULL, NULL); }
 
 bool ct_function_mode_is_active(ct_function_mode_fn fn, void *ud) {
-    for (int i = 0; i < fmodes.len; i++)
-        if (fmodes.stack[i].fn == fn && fmodes.stack[i].ud == ud) return true;
-    return false;
+    return ct_mode_stack_contains(&fmodes, (ct_mode_entry){.fn.function = fn, .ud = ud});
 }
 
 int ct_function_mode_pop_checked(ct_function_mode_fn fn, void *ud, const char *who) {
-    for (int i = fmodes.len - 1; i >= 0; i--) {
-        if (fmodes.stack[i].fn != fn || fmodes.stack[i].ud != ud) continue;
-        if (i != fmodes.len - 1)
-            return ct_error_set(CT_ERR_RUNTIME,
-                                "%s: it is not the innermost function mode (%d entered after it are still active); exit "
-                                "modes in the reverse order of entering them",
-                                who, fmodes.len - 1 - i);
-        stack_pop();
-        return 0;
-    }
-    return ct_error_set(CT_ERR_RUNTIME, "%s: it is not an active function mode on this thread", who);
+    if (ct_mode_stack_pop_entry(&fmodes, (ct_mode_entry){.fn.function = fn, .ud = ud}, who, "function") != 0) return -1;
+    length_changed();
+    return 0;
 }
 
 const char *ct_function_name(const ct_function *f) { return f ? f->name : ""; }
 int ct_function_num_args(const ct_function *f) { return f ? f->nargs : 0; }
 int ct_function_num_returns(const ct_function *f) { return f ? f->nrets : 0; }
 
-/* The values come from a public call (a typed wrapper) or are the ones a handler received:
- * they are not checked again (Note [Checked and unchecked calls] in dispatch/check.c). */
+/* From a typed wrapper (ct_function_invoke): the values have the schema's types already (Note
+ * [Checked and unchecked calls] in dispatch/check.c). */
 static int run_impl(const ct_function *f, ct_value *args, ct_value *rets) {
     if (f->op) return ct_dispatch_call(f->op, args, rets);
     return f->impl(args, rets);
@@ -98,12 +70,17 @@ int ct_function_call(const ct_function *f, ct_value *args, ct_value *rets) {
         return ct_error_set(CT_ERR_VALUE, "ct_function_call: %s is NULL", !args && f->nargs > 0 ? "args" : "rets");
     /* Note [Ret slots start as None] in dispatch/call.c: a failure releases rets */
     for (int i = 0; i < f->nrets; i++) rets[i] = ct_none();
-    if (fmodes.len == 0) return run_impl(f, args, rets);
+    /* the values may be a handler's own (a number where the schema has a tensor): checked as
+     * ct_call checks them, before any handler or kernel reads them; the C bodies check theirs */
+    if (fmodes.len == 0) return f->op ? ct_call(f->op, args, rets) : f->impl(args, rets);
+    if (f->op && ct_call_check(f->op, args, rets) < 0) return -1;
     /* dispatch_on_mode for torch functions: pop the mode while its handler runs */
-    fmode_entry m = stack_pop();
+    ct_mode_entry m = ct_mode_stack_take(&fmodes);
+    length_changed();
     uint64_t errors = ct_error_serial();
-    int rc = m.fn(m.ud, f, args, rets);
-    stack_push(m); /* with its handle */
+    int rc = m.fn.function(m.ud, f, args, rets);
+    ct_mode_stack_restore(&fmodes, m); /* with its handle; always has room (Note [Mode stack bound]) */
+    length_changed();
     if (rc != 0) {
         ct_values_release(rets, f->nrets);
         /* Note [A handler that fails without an error] in dispatch_mode.c */
@@ -112,7 +89,7 @@ int ct_function_call(const ct_function *f, ct_value *args, ct_value *rets) {
                          "Multiple dispatch failed for 'torch.%s'; all __torch_function__ handlers returned "
                          "NotImplemented:\n\n  - mode object <function mode handler %p, data %p>\n\n(the handler returned "
                          "-1 without setting an error)",
-                         f->name, (void *)(uintptr_t)m.fn, m.ud);
+                         f->name, (void *)(uintptr_t)m.fn.function, m.ud);
         return -1;
     }
     return 0;

@@ -24,6 +24,10 @@ static int set_leaf_requires_grad(ct_tensor *t) {
 }
 
 static int tensor_impl(ct_value *args, ct_value *rets) {
+    /* a function mode's handler may hand on values of its own: lift_fresh's call checks the
+     * tensor, and requires_grad must be a bool */
+    if (args[2].tag != CT_TAG_BOOL)
+        return ct_error_set(CT_ERR_TYPE, "tensor(): argument 'requires_grad' must be bool");
     ct_value a[1] = {args[0]};
     if (ct_call(ct_builtin(CT_OPID_lift_fresh), a, rets) != 0) return -1;
     if (args[2].u.b && set_leaf_requires_grad(rets[0].u.t) != 0) {

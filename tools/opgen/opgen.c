@@ -247,8 +247,8 @@ static void body(FILE *f, const entry *e, const ct_op *op) {
     if (is_factory(op)) {
         /* torch:: factory functions (variable_factories.h) run below ADInplaceOrView, so the
          * in-place fills inside them do not bump the new tensor's version */
-        fprintf(f, "    ct_key_guard g_;\n    ct_key_guard_exclude(&g_, CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);\n");
-        fprintf(f, "    int rc_ = ct_api_call(CT_OPID_%s, a, r);\n    ct_key_guard_pop(&g_);\n", e->id);
+        fprintf(f, "    ct_tls_sets g_ = ct_tls_sets_exclude(CT_AUTOGRAD_KEYSET_WITH_ADINPLACEORVIEW);\n");
+        fprintf(f, "    int rc_ = ct_api_call(CT_OPID_%s, a, r);\n    ct_tls_sets_restore(g_);\n", e->id);
         fprintf(f, "    if (rc_ != 0) return %s;\n", fail);
     } else {
         fprintf(f, "    if (ct_api_call(CT_OPID_%s, a, r) != 0) return %s;\n", e->id, fail);
