@@ -116,6 +116,10 @@ CT_API void ct_enable_grad_enter(ct_grad_mode_guard *g);
 /* torch.inference_mode(): grad off, autograd keys excluded in TLS, ADInplaceOrView no longer
  * included; tensors created inside have DispatchKeySet(CPU, AutocastCPU). */
 CT_API void ct_inference_mode_enter(ct_grad_mode_guard *g);
+/* torch.inference_mode(enabled): enabled as above; with enabled false, inference mode off, grad
+ * mode on and the autograd keys routed again (c10::InferenceMode(false), for code inside an
+ * inference-mode region). */
+CT_API void ct_inference_mode_enter_enabled(ct_grad_mode_guard *g, bool enabled);
 /* Leaves the mode entered with g, restoring what was in force when it was entered. g must be
  * this thread's innermost entered guard (grad-mode or key-set guard): otherwise -1 with a
  * RuntimeError, and nothing changes (exiting it would undo what the guards entered after it

@@ -51,6 +51,9 @@ CT_API int ct_dispatch_mode_stack_len(void);
 /* The innermost dispatch mode: returns its handle and fills *fn / *ud (either may be NULL), or
  * returns 0 when no mode is active. While a handler runs its own mode is off the stack. */
 CT_API int ct_dispatch_mode_top(ct_dispatch_mode_fn *fn, void **ud);
+/* The mode at position i of the stack (0 = outermost), as ct_dispatch_mode_top; 0 when i is not
+ * a position of the stack. */
+CT_API int ct_dispatch_mode_at(int i, ct_dispatch_mode_fn *fn, void **ud);
 
 /* ---- function modes ---- */
 
@@ -68,6 +71,13 @@ CT_API int ct_function_mode_pop(int handle);
 CT_API int ct_function_mode_stack_len(void);
 /* The innermost function mode, as ct_dispatch_mode_top. */
 CT_API int ct_function_mode_top(ct_function_mode_fn *fn, void **ud);
+CT_API int ct_function_mode_at(int i, ct_function_mode_fn *fn, void **ud);
+/* Runs body(ctx, fn, ud) with the innermost function mode (fn, ud) off the stack and puts it
+ * back afterwards, with its handle, on top of whatever body left there: what a language
+ * binding's own torch-function protocol does around a mode's handler (PyTorch's
+ * _pop_mode_temporarily). Returns body's result, or -1 with a RuntimeError when no function
+ * mode is active (body is not run). */
+CT_API int ct_function_mode_run_top(int (*body)(void *ctx, ct_function_mode_fn fn, void *ud), void *ctx);
 /* The innermost function mode's handle, 0 when none is active (for a binding whose exit pops
  * whatever is innermost, as torch.overrides' _pop_mode does). */
 CT_API int ct_function_mode_top_handle(void);
@@ -76,6 +86,9 @@ CT_API const char *ct_function_name(const ct_function *func);
 /* Its argument count (args arrays passed to handlers have this many values). */
 CT_API int ct_function_num_args(const ct_function *func);
 CT_API int ct_function_num_returns(const ct_function *func);
+/* The operator the function runs (aten::add.Tensor for "add"), or NULL for a function with a C
+ * body of its own ("tensor", "cross_entropy"), whose arguments follow its own convention. */
+CT_API const ct_op *ct_function_op(const ct_function *func);
 /* Runs the function (lower function modes first). */
 CT_API int ct_function_call(const ct_function *func, ct_value *args, ct_value *rets);
 /* Calls an operator as torch.ops.ns.name(...) and its typed wrapper (ct_addmm, ct_linear, ...) do:

@@ -122,6 +122,9 @@ CT_API char *ct_tensor_tolist(const ct_tensor *t);
 /* Python's repr(t): "tensor([[ 0.1940,  2.1614],\n        [-0.1721,  0.8491]], grad_fn=<AddmmBackward0>)".
  * Returns a string to free with ct_free(), or NULL. */
 CT_API char *ct_tensor_repr(const ct_tensor *t);
+/* The same with `contents` written where the values go (Tensor.__repr__(tensor_contents=...)),
+ * or the values when contents is NULL. */
+CT_API char *ct_tensor_repr_contents(const ct_tensor *t, const char *contents);
 /* "torch.Size([2, 600])" into buf; returns the length needed, like snprintf. */
 CT_API size_t ct_tensor_format_size(const ct_tensor *t, char *buf, size_t size);
 /* Frees memory the library handed out (strings from *_repr, *_to_string, ...). */

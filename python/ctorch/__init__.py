@@ -9,7 +9,7 @@ from . import _C
 from ._C import (Generator, NotImplementedInCtorch, default_generator, get_default_dtype, get_num_threads,
                  initial_seed, is_grad_enabled, is_inference_mode_enabled, manual_seed, set_num_threads)
 from ._tensor import Size, Tensor
-from ._device_mod import (channels_last, contiguous_format, cpu as _cpu_device, device, layout, memory_format,
+from ._device_mod import (channels_last, channels_last_3d, contiguous_format, cpu as _cpu_device, device, layout, memory_format,
                           preserve_format, sparse_coo, strided)
 
 _C._register(tensor=Tensor, size=Size, strided=strided, contiguous_format=contiguous_format,
@@ -52,5 +52,6 @@ def typename(obj):
     return obj.type() if isinstance(obj, Tensor) else type(obj).__name__
 
 
-def __getattr__(name):
-    raise NotImplementedInCtorch(f"torch.{name} is not implemented in ctorch")
+from ._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr('torch')

@@ -70,4 +70,19 @@ sparse_coo = layout("sparse_coo")
 contiguous_format = memory_format("contiguous_format")
 preserve_format = memory_format("preserve_format")
 channels_last = _unsupported_memory_format("channels_last")
+channels_last_3d = _unsupported_memory_format("channels_last_3d")
+
+
+def _check_memory_format(t, fmt):
+    """Tensor.to(memory_format=...): PyTorch's rank check, then ctorch's own limit (it lays out
+    tensors in the contiguous format only)."""
+    if not isinstance(fmt, memory_format):
+        raise TypeError(f"to(): argument 'memory_format' must be torch.memory_format, not {type(fmt).__name__}")
+    if fmt is contiguous_format or fmt is preserve_format:
+        return
+    rank = 4 if fmt is channels_last else 5
+    if t.dim() != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {fmt.name} format")
+    if not t.is_contiguous(memory_format=fmt):
+        raise _C.NotImplementedInCtorch(f"Tensor.to(memory_format=torch.{fmt.name}) (a {fmt.name} copy) is not implemented in ctorch")
 cpu = device("cpu")

@@ -14,11 +14,14 @@ def _def(name, overloads, factory=False):
 allclose = _C.allclose
 
 
-def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    """torch.tensor(data): a new leaf holding a copy of data (nested lists of numbers); function modes see it."""
-    from .overrides import _call_through_modes
-    return _call_through_modes(tensor, (data,), {"dtype": dtype, "device": device, "requires_grad": requires_grad,
-                                                 "pin_memory": pin_memory}, _C.tensor)
+def tensor(data, **kwargs):
+    """torch.tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False): a new
+    leaf holding a copy of data (nested lists of numbers); function modes see the call as written."""
+    if _C._is_torch_function_mode_enabled():
+        r = _C._handle_torch_function(tensor, "torch.tensor", (data,), kwargs)
+        if r is not _C._NOT_HANDLED:
+            return r
+    return _C.tensor(data, **kwargs)
 
 # factories (requires_grad= accepted, set on the result)
 for _name, _ovs in {

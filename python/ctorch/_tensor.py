@@ -5,16 +5,31 @@ the overload the way PyTorch's argument parser does, and function modes see it. 
 PyTorch's Tensor has that is not here raises NotImplementedInCtorch (a NotImplementedError that
 is also an AttributeError, so hasattr() stays False)."""
 from . import _C
+from ._missing import attribute as _missing_attribute
+from .overrides import handle_torch_function, has_torch_function_unary
 
-_fn = _C._function
 _missing = _C.NotImplementedInCtorch
 _dt = _C._dtypes()
+
+
+def _fn(name, overloads):
+    """A Tensor method backed by operators: function modes see it as torch.Tensor.<name>."""
+    return _C._function(name, overloads, public=f"torch.Tensor.{name}")
 
 
 class Size(tuple):
     """torch.Size: a tuple of ints that prints as torch.Size([2, 600])."""
 
     __slots__ = ()
+
+    def __new__(cls, sizes=()):
+        items = tuple(sizes)
+        for i, v in enumerate(items):
+            if isinstance(v, bool) or not isinstance(v, int):
+                if isinstance(v, Tensor) and v.dim() == 0 and not v.is_floating_point():
+                    continue
+                raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is '{type(v).__name__}')")
+        return tuple.__new__(cls, (int(v) for v in items))
 
     def __repr__(self):
         return f"torch.Size({list(self)})"
@@ -48,21 +63,35 @@ class Tensor(_C.TensorBase):
     def __getattr__(self, name):
         if name.startswith("__") and name.endswith("__"):
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-        raise _missing(f"Tensor.{name} is not implemented in ctorch")
+        raise _missing_attribute("Tensor", name, type(self).__name__)
+
+    def __repr__(self, *, tensor_contents=None):
+        if has_torch_function_unary(self):
+            return handle_torch_function(Tensor.__repr__, (self,), self, tensor_contents=tensor_contents)
+        return _C._tensor_repr(self, tensor_contents)
 
     # ---- autograd ----
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        if has_torch_function_unary(self):
+            return handle_torch_function(Tensor.backward, (self,), self, gradient=gradient, retain_graph=retain_graph,
+                                         create_graph=create_graph, inputs=inputs)
         from . import autograd
         autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def retain_grad(self):
+        if has_torch_function_unary(self):
+            return handle_torch_function(Tensor.retain_grad, (self,), self)
         raise _missing("Tensor.retain_grad is not implemented in ctorch")
 
     def register_hook(self, hook):
+        if has_torch_function_unary(self):
+            return handle_torch_function(Tensor.register_hook, (self,), self, hook)
         raise _missing("Tensor.register_hook (autograd hooks) is not implemented in ctorch")
 
     # ---- conversions ----
     def to(self, *args, **kwargs):
+        if has_torch_function_unary(self):
+            return handle_torch_function(Tensor.to, (self,), self, *args, **kwargs)
         from . import _device_mod
         dtype = kwargs.pop("dtype", None)
         device = kwargs.pop("device", None)
@@ -91,38 +120,59 @@ class Tensor(_C.TensorBase):
             _device_mod._check_cpu(device)
             if dtype is not None:
                 raise _missing("Tensor.to(device, dtype) (aten::to.device) is not implemented in ctorch")
+        if memory_format is not None and memory_format is not _device_mod.preserve_format:
+            _device_mod._check_memory_format(self, memory_format)
         if dtype is None:
             if copy:
                 raise _missing("Tensor.to(copy=True) without a dtype (aten::to.device) is not implemented in ctorch")
-            return self
+            if memory_format is None or memory_format is _device_mod.preserve_format or \
+                    self.is_contiguous(memory_format=memory_format):
+                return self
+            dtype = self.dtype
         kw = {"non_blocking": non_blocking, "copy": copy}
         if memory_format is not None:
             kw["memory_format"] = memory_format
         return _to_dtype(self, dtype, **kw)
 
     def half(self, memory_format=None):
-        return self.to(_dt["float16"])
+        if memory_format is None:
+            return self.to(_dt["float16"])
+        return self.to(_dt["float16"], memory_format=memory_format)
 
     def float(self, memory_format=None):
-        return self.to(_dt["float32"])
+        if memory_format is None:
+            return self.to(_dt["float32"])
+        return self.to(_dt["float32"], memory_format=memory_format)
 
     def double(self, memory_format=None):
-        return self.to(_dt["float64"])
+        if memory_format is None:
+            return self.to(_dt["float64"])
+        return self.to(_dt["float64"], memory_format=memory_format)
 
     def bfloat16(self, memory_format=None):
-        return self.to(_dt["bfloat16"])
+        if memory_format is None:
+            return self.to(_dt["bfloat16"])
+        return self.to(_dt["bfloat16"], memory_format=memory_format)
 
     def long(self, memory_format=None):
-        return self.to(_dt["int64"])
+        if memory_format is None:
+            return self.to(_dt["int64"])
+        return self.to(_dt["int64"], memory_format=memory_format)
 
     def bool(self, memory_format=None):
-        return self.to(_dt["bool"])
+        if memory_format is None:
+            return self.to(_dt["bool"])
+        return self.to(_dt["bool"], memory_format=memory_format)
 
     def int(self, memory_format=None):
-        return self.to(_dt["int32"])
+        if memory_format is None:
+            return self.to(_dt["int32"])
+        return self.to(_dt["int32"], memory_format=memory_format)
 
     def cpu(self, memory_format=None):
-        return self
+        if memory_format is None:
+            return self
+        return self.to(memory_format=memory_format)
 
     def type(self, dtype=None, non_blocking=False):
         if dtype is None:
@@ -132,11 +182,15 @@ class Tensor(_C.TensorBase):
         raise _missing("Tensor.type(dtype) is not implemented in ctorch")
 
     def __format__(self, spec):
-        if self.dim() == 0 and spec:
+        if has_torch_function_unary(self):
+            return handle_torch_function(Tensor.__format__, (self,), self, spec)
+        if self.dim() == 0 and type(self) is Tensor:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
     def __iter__(self):
+        if self.dim() == 0:
+            raise TypeError("iteration over a 0-d tensor")
         raise _missing("iterating over a Tensor (aten::unbind.int) is not implemented in ctorch")
 
     def __contains__(self, item):
@@ -231,6 +285,8 @@ class Tensor(_C.TensorBase):
 
     def split(self, split_size, dim=0):
         """torch._VF.split / split_with_sizes, as Tensor.split calls them; a tuple of views."""
+        if has_torch_function_unary(self):
+            return handle_torch_function(Tensor.split, (self,), self, split_size, dim=dim)
         if isinstance(split_size, int):
             return tuple(self._split(split_size, dim))
         return tuple(self._split_with_sizes(split_size, dim))

@@ -231,72 +231,84 @@ done:
 
 /* ---- grad modes ---- */
 
+/* torch._C._InferenceMode(mode): c10::InferenceMode as a context manager. Entering saves the
+ * state and enters; exiting, or the object's death while entered, restores what was saved, as
+ * the C++ guard's destructor does (so an inference_mode() entered and dropped undoes itself, as
+ * in PyTorch). */
 typedef struct {
     PyObject_HEAD
     ct_grad_mode_guard g;
-    int kind; /* 0 no_grad, 1 enable_grad, 2 inference_mode */
+    bool mode;
     bool entered;
-} CtGuardObject;
+} CtInferenceModeObject;
 
-static PyObject *guard_enter(PyObject *self, PyObject *unused) {
-    (void)unused;
-    CtGuardObject *o = (CtGuardObject *)self;
-    if (o->entered) {
-        PyErr_SetString(PyExc_RuntimeError, "this grad-mode guard is already entered");
-        return NULL;
-    }
-    if (o->kind == 0) ct_no_grad_enter(&o->g);
-    else if (o->kind == 1) ct_enable_grad_enter(&o->g);
-    else ct_inference_mode_enter(&o->g);
-    o->entered = true;
-    Py_RETURN_NONE;
-}
-
-static PyObject *guard_exit(PyObject *self, PyObject *args) {
-    (void)args;
-    CtGuardObject *o = (CtGuardObject *)self;
-    if (o->entered) ct_grad_mode_exit(&o->g);
-    o->entered = false;
-    Py_RETURN_FALSE;
-}
-
-static void guard_dealloc(PyObject *self) {
-    /* a guard dropped while entered leaves the mode on, as a with-statement never does */
-    Py_TYPE(self)->tp_free(self);
-}
-
-static PyMethodDef guard_methods[] = {{"__enter__", guard_enter, METH_NOARGS, NULL},
-                                      {"__exit__", guard_exit, METH_VARARGS, NULL},
-                                      {NULL, NULL, 0, NULL}};
-
-static PyTypeObject CtGuard_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch._C._GradModeGuard",
-    .tp_basicsize = sizeof(CtGuardObject),
-    .tp_dealloc = guard_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One entry into no_grad / enable_grad / inference_mode (LIFO, as with-statements nest).",
-    .tp_methods = guard_methods,
-};
-
-static PyObject *py_guard(PyObject *unused, PyObject *arg) {
-    (void)unused;
-    long kind = PyLong_AsLong(arg);
-    if (kind == -1 && PyErr_Occurred()) return NULL;
-    if (kind < 0 || kind > 2) return PyErr_Format(PyExc_ValueError, "guard kind must be 0, 1 or 2");
-    CtGuardObject *o = PyObject_New(CtGuardObject, &CtGuard_Type);
+static PyObject *inference_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *kw[] = {"mode", NULL};
+    PyObject *mode;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:_InferenceMode", kw, &mode)) return NULL;
+    if (!PyBool_Check(mode))
+        return PyErr_Format(PyExc_TypeError, "_InferenceMode(): argument 'mode' must be bool, not %s", Py_TYPE(mode)->tp_name);
+    CtInferenceModeObject *o = (CtInferenceModeObject *)type->tp_alloc(type, 0);
     if (!o) return NULL;
-    o->kind = (int)kind;
+    o->mode = mode == Py_True;
     o->entered = false;
     return (PyObject *)o;
 }
 
-static PyObject *py_set_grad_enabled(PyObject *unused, PyObject *arg) {
+static PyObject *inference_enter(PyObject *self, PyObject *unused) {
     (void)unused;
-    int on = PyObject_IsTrue(arg);
-    if (on < 0) return NULL;
-    ct_grad_mode_guard g; /* entered and never exited: a plain state change */
-    if (on) ct_enable_grad_enter(&g);
-    else ct_no_grad_enter(&g);
+    CtInferenceModeObject *o = (CtInferenceModeObject *)self;
+    if (o->entered) ct_grad_mode_restore(&o->g); /* entered again: the C++ guard is replaced */
+    ct_inference_mode_enter_enabled(&o->g, o->mode);
+    o->entered = true;
+    Py_RETURN_NONE;
+}
+
+static PyObject *inference_exit(PyObject *self, PyObject *args) {
+    (void)args;
+    CtInferenceModeObject *o = (CtInferenceModeObject *)self;
+    if (o->entered) ct_grad_mode_restore(&o->g);
+    o->entered = false;
+    Py_RETURN_NONE;
+}
+
+static void inference_dealloc(PyObject *self) {
+    CtInferenceModeObject *o = (CtInferenceModeObject *)self;
+    if (o->entered) ct_grad_mode_restore(&o->g);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyMethodDef inference_methods[] = {{"__enter__", inference_enter, METH_NOARGS, NULL},
+                                          {"__exit__", inference_exit, METH_VARARGS, NULL},
+                                          {NULL, NULL, 0, NULL}};
+
+static PyTypeObject CtInferenceMode_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch._C._InferenceMode",
+    .tp_basicsize = sizeof(CtInferenceModeObject),
+    .tp_dealloc = inference_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "c10::InferenceMode as a context manager.",
+    .tp_methods = inference_methods,
+    .tp_new = inference_new,
+};
+
+/* torch._C._set_grad_enabled(enabled): a torch function (function modes see it) */
+static PyObject *py_set_grad_enabled(PyObject *self, PyObject *arg) {
+    (void)self;
+    if (ctpy_function_mode_active()) {
+        static PyObject *me;
+        if (!me) me = PyObject_GetAttrString(PyImport_AddModule("ctorch._C"), "_set_grad_enabled");
+        PyObject *args = me ? PyTuple_Pack(1, arg) : NULL;
+        if (!args) return NULL;
+        bool handled;
+        PyObject *r = ctpy_torch_function(me, "torch._C._set_grad_enabled", args, NULL, false, &handled);
+        Py_DECREF(args);
+        if (handled) return r;
+    }
+    if (!PyBool_Check(arg))
+        return PyErr_Format(PyExc_TypeError, "set_grad_enabled(): argument 'enabled' (position 1) must be bool, not %s",
+                            Py_TYPE(arg)->tp_name);
+    ct_set_grad_enabled(arg == Py_True);
     Py_RETURN_NONE;
 }
 
@@ -315,14 +327,15 @@ static PyMethodDef autograd_functions[] = {
     {"_backward", (PyCFunction)(void (*)(void))py_backward, METH_VARARGS | METH_KEYWORDS, "Tensor.backward"},
     {"_autograd_backward", (PyCFunction)(void (*)(void))py_autograd_backward, METH_VARARGS | METH_KEYWORDS,
      "torch.autograd.backward"},
-    {"_grad_mode_guard", py_guard, METH_O, "A guard: 0 no_grad, 1 enable_grad, 2 inference_mode."},
     {"_set_grad_enabled", py_set_grad_enabled, METH_O, NULL},
     {"is_grad_enabled", py_is_grad_enabled, METH_NOARGS, NULL},
     {"is_inference_mode_enabled", py_is_inference_mode_enabled, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL}};
 
 int ctpy_autograd_init(PyObject *m) {
-    if (PyType_Ready(&CtNode_Type) < 0 || PyType_Ready(&CtGuard_Type) < 0) return -1;
+    if (PyType_Ready(&CtNode_Type) < 0 || PyType_Ready(&CtInferenceMode_Type) < 0) return -1;
+    Py_INCREF(&CtInferenceMode_Type);
+    if (PyModule_AddObject(m, "_InferenceMode", (PyObject *)&CtInferenceMode_Type) < 0) return -1;
     node_types = PyDict_New();
     node_objects = PyDict_New();
     if (!node_types || !node_objects) return -1;

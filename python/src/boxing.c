@@ -257,7 +257,7 @@ static int box(PyObject *o, const ct_arg_info *info, ctpy_args *a, int i, bool n
         if (o == ctpy_contiguous_format) *v = ct_int(CT_CONTIGUOUS_FORMAT);
         else if (o == ctpy_preserve_format) *v = ct_int(CT_PRESERVE_FORMAT);
         else if (PyObject_HasAttrString(o, "__ctorch_memory_format__")) {
-            ctpy_not_implemented("memory format %S", o);
+            ctpy_not_implemented("the memory format %R", o);
             return CTPY_PARSE_ERROR;
         } else
             return CTPY_PARSE_MISMATCH;
@@ -615,6 +615,20 @@ PyObject *ctpy_rets_to_py(const ctpy_schema *s, ct_value *rets) {
     }
     for (int k = 0; k < s->nrets; k++) PyTuple_SET_ITEM(tup, k, out[k]);
     return tup;
+}
+
+const char *ctpy_memory_format_name(PyObject *fmt) {
+    if (fmt == ctpy_contiguous_format) return "contiguous_format";
+    if (fmt == ctpy_preserve_format) return "preserve_format";
+    if (PyObject_HasAttrString(fmt, "__ctorch_memory_format__")) {
+        PyObject *n = PyObject_GetAttrString(fmt, "name");
+        const char *s = n && PyUnicode_Check(n) ? PyUnicode_AsUTF8(n) : NULL; /* lives in the format object */
+        Py_XDECREF(n);
+        if (s) return s;
+    }
+    if (!PyErr_Occurred())
+        PyErr_Format(PyExc_TypeError, "argument 'memory_format' must be torch.memory_format, not %s", Py_TYPE(fmt)->tp_name);
+    return NULL;
 }
 
 /* ---- schema-free (function modes) ---- */

@@ -55,12 +55,64 @@ PyObject *ctpy_raise(void);
 int ctpy_raise_int(void);
 /* Moves the current Python exception into the stash and sets a ctorch error. Returns -1. */
 int ctpy_stash_pyerr(void);
-/* NotImplementedError (that is also an AttributeError) "<what> is not implemented in ctorch". */
+/* NotImplementedInCtorch "<what> is not implemented in ctorch" (docs/python.md says what the
+ * class is and why). fmt is Python's PyUnicode_FromFormat: %S, %R and %U take objects. */
 PyObject *ctpy_not_implemented(const char *fmt, ...);
-extern PyObject *ctpy_NotImplementedInCtorch; /* the exception class */
+extern PyObject *ctpy_NotImplementedInCtorch;          /* the exception class (Note [NotImplementedInCtorch]) */
+extern PyObject *ctpy_NotImplementedInCtorchAttribute; /* its AttributeError subclass, for missing attributes */
 int ctpy_errors_init(PyObject *m);
 
-/* ---- tensor.c ---- */
+/* ---- tensor.c: the object; tensor_methods.c, tensor_attrs.c, tensor_number.c, tensor_index.c:
+ * its methods, properties, number protocol and indexing ---- */
+#define CTPY_SELF_T(o)                                                                              \
+    ct_tensor *t = ctpy_tensor(o);                                                                  \
+    if (!t) {                                                                                       \
+        PyErr_SetString(PyExc_RuntimeError, "tensor object has no tensor");                         \
+        return NULL;                                                                                \
+    }
+/* Note [torch functions and function modes] for Tensor's own methods: `func` is
+ * torch.Tensor.<name> (CTPY_TF_CLASS: the operator methods the Python class attaches),
+ * TensorBase.<name> (CTPY_TF_BASE: the C methods and slots) or the property's __get__ /
+ * __set__ (CTPY_TF_GET, CTPY_TF_SET); self comes first, then rest (vector form, kwnames may be
+ * NULL) or args/kwargs (tuple form). */
+enum { CTPY_TF_CLASS, CTPY_TF_BASE, CTPY_TF_GET, CTPY_TF_SET };
+PyObject *ctpy_tensor_torch_function(int kind, const char *name, PyObject *self, PyObject *const *rest, Py_ssize_t nrest,
+                                     PyObject *kwnames, bool *handled);
+PyObject *ctpy_tensor_torch_function_tuple(int kind, const char *name, PyObject *self, PyObject *args, PyObject *kwargs,
+                                           bool *handled);
+#define CTPY_TF_VECTOR(name, self, args, nargs, kwnames)                                            \
+    do {                                                                                            \
+        if (ctpy_function_mode_active()) {                                                          \
+            bool h_;                                                                                \
+            PyObject *r_ = ctpy_tensor_torch_function(CTPY_TF_BASE, (name), (self), (args), (nargs), (kwnames), &h_); \
+            if (h_) return r_;                                                                      \
+        }                                                                                           \
+    } while (0)
+#define CTPY_TF_TUPLE(name, self, args, kwargs)                                                     \
+    do {                                                                                            \
+        if (ctpy_function_mode_active()) {                                                          \
+            bool h_;                                                                                \
+            PyObject *r_ = ctpy_tensor_torch_function_tuple(CTPY_TF_BASE, (name), (self), (args), (kwargs), &h_); \
+            if (h_) return r_;                                                                      \
+        }                                                                                           \
+    } while (0)
+extern PyMethodDef ctpy_tensor_methods[];
+extern PyGetSetDef ctpy_tensor_getset[];
+extern PyNumberMethods ctpy_tensor_as_number;
+extern PyMappingMethods ctpy_tensor_as_mapping;
+extern PyMethodDef ctpy_tensor_functions[]; /* torch._C functions of tensor_*.c */
+PyObject *ctpy_tensor_richcompare(PyObject *a, PyObject *b, int op);
+PyObject *ctpy_tensor_repr(PyObject *self);
+/* Tensor.item() without the function-mode step (aten::item through the dispatcher). */
+PyObject *ctpy_tensor_item(PyObject *self);
+PyObject *ctpy_make_wrapper_subclass(PyObject *unused, PyObject *args, PyObject *kwargs);
+PyObject *ctpy_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs);
+PyObject *ctpy_tensor_init_subclass(PyObject *cls, PyObject *args, PyObject *kwargs);
+/* The name of a torch.memory_format object ("channels_last"), or NULL with a TypeError. */
+const char *ctpy_memory_format_name(PyObject *fmt);
+/* "torch.FloatTensor", "torch.LongTensor", ...: the legacy type name PyTorch's messages use. */
+const char *ctpy_tensor_type_name(const ct_tensor *t);
+
 typedef struct {
     PyObject_HEAD
     ct_tensor *t; /* NULL once the tensor let go of this object */
@@ -157,6 +209,8 @@ typedef struct {
 extern PyTypeObject CtOpOverload_Type;
 /* The OpOverload object of op (borrowed, cached for the process). */
 PyObject *ctpy_op_overload(const ct_op *op);
+/* The OpOverloadPacket of op's base name (torch.ops.aten.add). New reference. */
+PyObject *ctpy_op_packet_of(const ct_op *op);
 /* The ScriptObject wrapper of an opaque custom-class value (profiler._RecordFunction). */
 PyObject *ctpy_script_object(void *p);
 void *ctpy_script_object_ptr(PyObject *o); /* NULL (no error) if o is not one */
@@ -164,8 +218,19 @@ int ctpy_ops_init(PyObject *m);
 
 /* ---- mode.c ---- */
 int ctpy_modes_init(PyObject *m);
-/* True while a Python dispatch mode is pushed on this thread. */
-bool ctpy_dispatch_mode_active(void);
+/* Whether any function mode is active on this thread (one call, for the fast path). */
+bool ctpy_function_mode_active(void);
+/* Note [torch functions and function modes]: offers a call of the torch function `func` (named
+ * `public_name` in messages, "torch.add", "torch.Tensor.sum") to the innermost function mode
+ * when that is a Python mode. *handled says whether it was offered; if so the result is the
+ * mode's (NULL with an exception when it raised). kwargs may be NULL; `unary` marks a method of
+ * self alone (its `types` are (type(self),)). */
+PyObject *ctpy_torch_function(PyObject *func, const char *public_name, PyObject *args, PyObject *kwargs, bool unary,
+                              bool *handled);
+/* The same for vectorcall arguments (unary: a method called with self alone). */
+PyObject *ctpy_torch_function_vector(PyObject *func, const char *public_name, PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kwnames, bool unary, bool *handled);
+bool ctpy_is_python_dispatch_mode(ct_dispatch_mode_fn fn);
 
 /* ---- subclass.c ---- */
 int ctpy_subclass_init(PyObject *m);
@@ -174,6 +239,9 @@ int ctpy_subclass_init(PyObject *m);
 PyObject *ctpy_overloaded_types(const ct_value *args, int n);
 /* __torch_dispatch__ of the base class (disabled): types whose attribute is this do not count. */
 extern PyObject *ctpy_disabled_torch_dispatch;
+/* Whether a tensor type has a __torch_function__ of its own (not torch.Tensor's, not the
+ * disabled one nn.Parameter uses). */
+bool ctpy_has_torch_function_override(PyTypeObject *type);
 /* The wrapper-subclass type every Python wrapper tensor uses. */
 extern ct_subclass *ctpy_wrapper_class;
 

@@ -2,7 +2,7 @@
  * handlers carried through ctorch unchanged (Note [Python exceptions inside handlers]). */
 #include "ctpy.h"
 
-PyObject *ctpy_NotImplementedInCtorch;
+PyObject *ctpy_NotImplementedInCtorch, *ctpy_NotImplementedInCtorchAttribute;
 
 /* The exception a handler raised, waiting for the extension call that entered ctorch. One per
  * thread, like ctorch's own error. */
@@ -52,7 +52,10 @@ PyObject *ctpy_raise(void) {
     case CT_ERR_TYPE: exc = PyExc_TypeError; break;
     case CT_ERR_INDEX: exc = PyExc_IndexError; break;
     case CT_ERR_NOT_IMPLEMENTED: exc = PyExc_NotImplementedError; break;
-    case CT_ERR_NOMEM: exc = PyExc_MemoryError; break;
+    case CT_ERR_UNSUPPORTED: exc = ctpy_NotImplementedInCtorch; break;
+    case CT_ERR_RECURSION: exc = PyExc_RecursionError; break;
+    case CT_ERR_KEY: exc = PyExc_KeyError; break;
+    case CT_ERR_NOMEM: exc = PyExc_RuntimeError; break; /* PyTorch's CPU allocator raises a RuntimeError */
     case CT_ERR_IO: exc = PyExc_OSError; break;
     case CT_OK: /* a failure without a message would be a library bug: say so */
         PyErr_SetString(PyExc_SystemError, "ctorch call failed without setting an error");
@@ -70,26 +73,42 @@ int ctpy_raise_int(void) {
 }
 
 PyObject *ctpy_not_implemented(const char *fmt, ...) {
-    char buf[512];
+    /* Python's formatter, so %S, %R and %U name objects (C's vsnprintf has no such directives) */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    PyObject *what = PyUnicode_FromFormatV(fmt, ap);
     va_end(ap);
-    PyErr_Format(ctpy_NotImplementedInCtorch, "%s is not implemented in ctorch", buf);
+    if (!what) return NULL;
+    PyErr_Format(ctpy_NotImplementedInCtorch, "%U is not implemented in ctorch", what);
+    Py_DECREF(what);
     return NULL;
 }
 
 int ctpy_add_functions(PyObject *m, PyMethodDef *defs) { return PyModule_AddFunctions(m, defs); }
 
+/* Note [NotImplementedInCtorch]
+ *   What ctorch lacks raises NotImplementedInCtorch, a direct subclass of Exception: not a
+ *   NotImplementedError, RuntimeError or TypeError, which PyTorch itself raises for "not
+ *   supported here" (a missing kernel, an unsupported dtype), so code that catches those as an
+ *   answer (a NaN check that skips ops without a kernel) never takes a missing ctorch feature
+ *   for one. A missing attribute (torch.exp, Tensor.exp) raises its subclass that is also an
+ *   AttributeError, so hasattr() and getattr(x, name, default) say "not there", as they must. */
 int ctpy_errors_init(PyObject *m) {
-    /* A NotImplementedError that is also an AttributeError, so hasattr() says False for what
-     * ctorch lacks while code that catches NotImplementedError still sees it. */
-    PyObject *bases = PyTuple_Pack(2, PyExc_NotImplementedError, PyExc_AttributeError);
-    if (!bases) return -1;
     ctpy_NotImplementedInCtorch = PyErr_NewExceptionWithDoc(
-        "torch._C.NotImplementedInCtorch", "Raised for a PyTorch API that ctorch does not implement.", bases, NULL);
-    Py_DECREF(bases);
+        "torch._C.NotImplementedInCtorch",
+        "Raised for a PyTorch API that ctorch does not implement (deliberately not a NotImplementedError: "
+        "docs/python.md).",
+        PyExc_Exception, NULL);
     if (!ctpy_NotImplementedInCtorch) return -1;
+    PyObject *bases = PyTuple_Pack(2, ctpy_NotImplementedInCtorch, PyExc_AttributeError);
+    if (!bases) return -1;
+    ctpy_NotImplementedInCtorchAttribute = PyErr_NewExceptionWithDoc(
+        "torch._C.NotImplementedInCtorch", "An attribute PyTorch has and ctorch does not (also an AttributeError).",
+        bases, NULL);
+    Py_DECREF(bases);
+    if (!ctpy_NotImplementedInCtorchAttribute) return -1;
     Py_INCREF(ctpy_NotImplementedInCtorch);
-    return PyModule_AddObject(m, "NotImplementedInCtorch", ctpy_NotImplementedInCtorch);
+    Py_INCREF(ctpy_NotImplementedInCtorchAttribute);
+    if (PyModule_AddObject(m, "NotImplementedInCtorch", ctpy_NotImplementedInCtorch) < 0) return -1;
+    return PyModule_AddObject(m, "_NotImplementedInCtorchAttribute", ctpy_NotImplementedInCtorchAttribute);
 }

@@ -1,19 +1,30 @@
 /* TorchDispatchMode and TorchFunctionMode: Python modes pushed on ctorch's own mode stacks
  * (include/ctorch/mode.h). ctorch pops a mode while its handler runs and restores its stacks,
- * TLS sets and grad mode when a handler fails (Note [Python exceptions inside handlers]). */
+ * TLS sets and grad mode when a handler fails (Note [Python exceptions inside handlers]).
+ *
+ * Note [Python modes on the C stacks]
+ *   A Python mode is an entry of ctorch's stack whose user data is the mode object (the stack
+ *   holds a reference to it) and whose handler is this file's bridge. Nothing here keeps a
+ *   copy of the stacks: popping from Python pops whatever is innermost, as PyTorch's
+ *   _pop_torch_dispatch_stack does, so the handles ctorch hands out stay with their entries
+ *   however handlers nest modes inside one another.
+ *
+ * Note [torch functions and function modes]
+ *   A torch function called from Python (torch.add, Tensor.add, x + 1, x[0], x.shape,
+ *   F.relu, torch.ops.aten.add.Tensor, Tensor.backward) is offered to the innermost Python
+ *   function mode with the arguments as the caller wrote them and `func` the public object
+ *   called (Tensor.add for x + 1, as PyTorch's handle_torch_function does), before anything is
+ *   parsed: ctpy_torch_function. The mode is off the stack while its __torch_function__ runs,
+ *   so func(*args, **kwargs) there reaches the next mode down and finally the function itself.
+ *   Only calls that ctorch's C code makes (an optimizer step or clip_grad_norm_ written in C
+ *   calling operators) reach a Python mode through the C stack's handler, function_handler:
+ *   they are presented as the torch function of the operator's name, with the arguments
+ *   PyTorch's binding would pass (defaults left out). */
 #include <string.h>
 
 #include "ctpy.h"
 
 static PyObject *str_torch_dispatch, *str_torch_function;
-/* The Python modes pushed from Python, bottom first. The C stacks hold the same objects as
- * their handlers' user data; these lists keep them alive while pushed. */
-static PyObject *dispatch_modes, *function_modes;
-/* The handle ct_dispatch_mode_push gave each mode on this thread's C stack, by stack position:
- * _pop_mode exits the innermost one with its own handle. */
-static _Thread_local int dispatch_handles[CT_MAX_MODES];
-
-bool ctpy_dispatch_mode_active(void) { return ct_dispatch_mode_stack_len() > 0; }
 
 /* ---- dispatch modes ---- */
 
@@ -35,39 +46,57 @@ static int dispatch_handler(void *ud, const ct_op *op, ct_value *args, ct_value 
     Py_DECREF(pyargs);
     Py_DECREF(pykwargs);
     if (!res) return ctpy_stash_pyerr();
+    if (res == Py_NotImplemented) {
+        Py_DECREF(res);
+        PyErr_Format(PyExc_TypeError,
+                     "Multiple dispatch failed for 'torch._ops.%s'; all __torch_dispatch__ handlers returned "
+                     "NotImplemented:\n\n  - mode object %R\n\nFor more information, try re-running with "
+                     "TORCH_LOGS=not_implemented",
+                     ct_op_python_name(op), mode);
+        return ctpy_stash_pyerr();
+    }
     int rc = ctpy_result_to_rets(&func->schema, res, rets);
     Py_DECREF(res);
     return rc == 0 ? 0 : ctpy_stash_pyerr();
 }
 
+bool ctpy_is_python_dispatch_mode(ct_dispatch_mode_fn fn) { return fn == dispatch_handler; }
+
+/* torch._C._push_on_torch_dispatch_stack(mode): any object, as PyTorch's; the stack keeps a
+ * reference to it */
 static PyObject *push_dispatch_mode(PyObject *unused, PyObject *mode) {
     (void)unused;
-    int handle = ct_dispatch_mode_push(dispatch_handler, mode);
-    if (handle < 0) return ctpy_raise();
-    dispatch_handles[ct_dispatch_mode_stack_len() - 1] = handle;
-    if (PyList_Append(dispatch_modes, mode) < 0) {
-        ct_dispatch_mode_pop(handle);
-        return NULL;
+    Py_INCREF(mode);
+    if (ct_dispatch_mode_push(dispatch_handler, mode) < 0) {
+        Py_DECREF(mode);
+        return ctpy_raise();
     }
     Py_RETURN_NONE;
 }
 
-static PyObject *pop_dispatch_mode(PyObject *unused, PyObject *noargs) {
-    (void)unused;
-    (void)noargs;
-    Py_ssize_t n = PyList_GET_SIZE(dispatch_modes);
-    if (n == 0 || ct_dispatch_mode_stack_len() == 0) {
+static PyObject *pop_dispatch_mode_impl(void) {
+    ct_dispatch_mode_fn fn;
+    void *ud;
+    int h = ct_dispatch_mode_top(&fn, &ud);
+    if (!h) {
         PyErr_SetString(PyExc_RuntimeError, "trying to pop from empty mode stack");
         return NULL;
     }
-    if (ct_dispatch_mode_pop(dispatch_handles[ct_dispatch_mode_stack_len() - 1]) != 0) return ctpy_raise();
-    PyObject *mode = PyList_GET_ITEM(dispatch_modes, n - 1);
-    Py_INCREF(mode);
-    if (PyList_SetSlice(dispatch_modes, n - 1, n, NULL) < 0) {
-        Py_DECREF(mode);
+    if (fn != dispatch_handler) {
+        PyErr_SetString(PyExc_RuntimeError, "the innermost dispatch mode was entered from C (a ctorch mode, not a "
+                                            "Python object); it must be exited from C");
         return NULL;
     }
-    return mode;
+    if (ct_dispatch_mode_pop(h) != 0) return ctpy_raise();
+    return ud; /* the stack's reference, now the caller's */
+}
+
+/* torch._C._pop_torch_dispatch_stack(mode_key): the innermost mode, whichever it is (ctorch
+ * has no per-key modes: the key must be None) */
+static PyObject *pop_dispatch_mode(PyObject *unused, PyObject *key) {
+    (void)unused;
+    if (key != Py_None) return ctpy_not_implemented("_pop_torch_dispatch_stack with a mode key (%R)", key);
+    return pop_dispatch_mode_impl();
 }
 
 static PyObject *len_dispatch_stack(PyObject *unused, PyObject *noargs) {
@@ -76,22 +105,192 @@ static PyObject *len_dispatch_stack(PyObject *unused, PyObject *noargs) {
     return PyLong_FromLong(ct_dispatch_mode_stack_len());
 }
 
-/* The innermost active mode: while a mode's handler runs it is popped, so this is the one below. */
+static PyObject *mode_object(int handle, bool python, void *ud, const char *kind) {
+    if (!handle) Py_RETURN_NONE;
+    if (!python) {
+        PyErr_Format(PyExc_RuntimeError, "the %s mode there was entered from C: it has no Python object", kind);
+        return NULL;
+    }
+    Py_INCREF((PyObject *)ud);
+    return ud;
+}
+
+/* torch._C._get_dispatch_stack_at(i) */
+static PyObject *dispatch_stack_at(PyObject *unused, PyObject *arg) {
+    (void)unused;
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    ct_dispatch_mode_fn fn = NULL;
+    void *ud = NULL;
+    int h = ct_dispatch_mode_at((int)i, &fn, &ud);
+    if (!h) return PyErr_Format(PyExc_IndexError, "dispatch mode stack index %ld out of range", i);
+    return mode_object(h, fn == dispatch_handler, ud, "dispatch");
+}
+
+/* The innermost active mode: while a mode's handler runs it is off the stack, so this is the
+ * one below. */
 static PyObject *current_dispatch_mode(PyObject *unused, PyObject *noargs) {
     (void)unused;
     (void)noargs;
-    int n = ct_dispatch_mode_stack_len();
-    if (n == 0 || n > PyList_GET_SIZE(dispatch_modes)) Py_RETURN_NONE;
-    PyObject *m = PyList_GET_ITEM(dispatch_modes, n - 1);
-    Py_INCREF(m);
-    return m;
+    ct_dispatch_mode_fn fn = NULL;
+    void *ud = NULL;
+    int h = ct_dispatch_mode_top(&fn, &ud);
+    return mode_object(h, fn == dispatch_handler, ud, "dispatch");
 }
 
 /* ---- function modes ---- */
 
+static int function_handler(void *ud, const ct_function *f, ct_value *args, ct_value *rets);
+
+bool ctpy_function_mode_active(void) { return ct_function_mode_stack_len() > 0; }
+
+typedef struct {
+    PyObject *func, *types, *args, *kwargs;
+    PyObject *mode, *result;
+} torch_function_call;
+
+static int run_torch_function(void *ctx, ct_function_mode_fn fn, void *ud) {
+    (void)fn;
+    torch_function_call *c = ctx;
+    c->mode = ud;
+    Py_INCREF(c->mode);
+    PyObject *call[5] = {c->mode, c->func, c->types, c->args, c->kwargs};
+    c->result = PyObject_VectorcallMethod(str_torch_function, call, 5, NULL);
+    return c->result ? 0 : -1;
+}
+
+/* `types` for a function mode: the types of tensor arguments whose class has a
+ * __torch_function__ of its own (PyTorch's overloaded arguments); for a method of one tensor
+ * (x.dim(), x.shape) the type of self, as handle_torch_function(self, ...) passes it. */
+static PyObject *function_types(PyObject *args, PyObject *kwargs, bool unary) {
+    if (unary && PyTuple_GET_SIZE(args) == 1 && ctpy_is_tensor(PyTuple_GET_ITEM(args, 0)))
+        return PyTuple_Pack(1, (PyObject *)Py_TYPE(PyTuple_GET_ITEM(args, 0)));
+    PyObject *list = PyList_New(0);
+    if (!list) return NULL;
+    PyObject *vals = kwargs ? PyDict_Values(kwargs) : NULL;
+    for (int part = 0; part < 2; part++) {
+        PyObject *seq = part == 0 ? args : vals;
+        if (!seq) continue;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+            PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
+            if (!ctpy_is_tensor(o) || Py_TYPE(o) == ctpy_tensor_class) continue;
+            if (!ctpy_has_torch_function_override(Py_TYPE(o))) continue;
+            int has = PySequence_Contains(list, (PyObject *)Py_TYPE(o));
+            if (has < 0 || (!has && PyList_Append(list, (PyObject *)Py_TYPE(o)) < 0)) {
+                Py_DECREF(list);
+                Py_XDECREF(vals);
+                return NULL;
+            }
+        }
+    }
+    Py_XDECREF(vals);
+    PyObject *t = PyList_AsTuple(list);
+    Py_DECREF(list);
+    return t;
+}
+
+/* types: given by a Python caller (handle_torch_function's relevant arguments), else derived */
+static PyObject *torch_function_with_types(PyObject *func, const char *public_name, PyObject *args, PyObject *kwargs,
+                                           PyObject *types, bool unary, bool *handled) {
+    *handled = false;
+    ct_function_mode_fn fn = NULL;
+    if (!ct_function_mode_top(&fn, NULL) || fn != function_handler) return NULL;
+    *handled = true;
+    torch_function_call c = {func, NULL, args, kwargs ? kwargs : NULL, NULL, NULL};
+    PyObject *empty = NULL;
+    if (!c.kwargs) c.kwargs = empty = PyDict_New();
+    if (types) Py_INCREF(types);
+    c.types = types ? types : function_types(args, kwargs, unary);
+    if (!c.kwargs || !c.types) {
+        Py_XDECREF(empty);
+        Py_XDECREF(c.types);
+        return NULL;
+    }
+    int rc = ct_function_mode_run_top(run_torch_function, &c);
+    Py_XDECREF(empty);
+    Py_DECREF(c.types);
+    if (rc != 0 && !c.result) {
+        Py_XDECREF(c.mode);
+        if (!PyErr_Occurred()) ctpy_raise();
+        return NULL;
+    }
+    if (c.result == Py_NotImplemented) {
+        Py_DECREF(c.result);
+        c.result = PyErr_Format(PyExc_TypeError,
+                                "Multiple dispatch failed for '%s'; all __torch_function__ handlers returned "
+                                "NotImplemented:\n\n  - mode object %R\n\nFor more information, try re-running with "
+                                "TORCH_LOGS=not_implemented",
+                                public_name, c.mode);
+    }
+    Py_XDECREF(c.mode);
+    return c.result;
+}
+
+PyObject *ctpy_torch_function(PyObject *func, const char *public_name, PyObject *args, PyObject *kwargs, bool unary,
+                              bool *handled) {
+    return torch_function_with_types(func, public_name, args, kwargs, NULL, unary, handled);
+}
+
+PyObject *ctpy_torch_function_vector(PyObject *func, const char *public_name, PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kwnames, bool unary, bool *handled) {
+    *handled = false;
+    ct_function_mode_fn fn = NULL;
+    if (!ct_function_mode_top(&fn, NULL) || fn != function_handler) return NULL;
+    PyObject *tup = PyTuple_New(nargs);
+    PyObject *kw = PyDict_New();
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (!tup || !kw) goto fail;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        Py_INCREF(args[i]);
+        PyTuple_SET_ITEM(tup, i, args[i]);
+    }
+    for (Py_ssize_t k = 0; k < nkw; k++)
+        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, k), args[nargs + k]) < 0) goto fail;
+    PyObject *r = ctpy_torch_function(func, public_name, tup, kw, unary && nargs == 1 && nkw == 0, handled);
+    Py_DECREF(tup);
+    Py_DECREF(kw);
+    return r;
+fail:
+    *handled = true;
+    Py_XDECREF(tup);
+    Py_XDECREF(kw);
+    return NULL;
+}
+
+/* torch.overrides' _handle_torch_function(func, public_name, args, kwargs): the protocol for
+ * a torch function written in Python. Returns the mode's result, or _NOT_HANDLED when no
+ * Python function mode is innermost (the caller then runs the function). */
+static PyObject *not_handled;
+static PyObject *py_handle_torch_function(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
+    (void)unused;
+    if ((nargs != 4 && nargs != 5) || !PyUnicode_Check(args[1]) || !PyTuple_Check(args[2]) ||
+        (args[3] != Py_None && !PyDict_Check(args[3])) || (nargs == 5 && !PyTuple_Check(args[4])))
+        return PyErr_Format(PyExc_TypeError, "_handle_torch_function(func, name, args: tuple, kwargs: dict[, types: tuple])");
+    bool handled;
+    PyObject *r = torch_function_with_types(args[0], PyUnicode_AsUTF8(args[1]), args[2],
+                                            args[3] == Py_None ? NULL : args[3], nargs == 5 ? args[4] : NULL, false,
+                                            &handled);
+    if (handled) return r;
+    Py_INCREF(not_handled);
+    return not_handled;
+}
+
+/* torch._C._is_torch_function_mode_enabled(): whether a Python function mode is innermost, the
+ * one case in which a torch function written in Python offers itself (handle_torch_function) */
+static PyObject *py_function_mode_active(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    ct_function_mode_fn fn = NULL;
+    return PyBool_FromLong(ct_function_mode_top(&fn, NULL) && fn == function_handler);
+}
+
+/* The function a mode's handler receives for a call ctorch's C code made (Note [torch
+ * functions and function modes]): the torch function of the operator's name (torch.add),
+ * else the Tensor method (Tensor.add_), else the operator packet (torch.ops.aten.add). For the
+ * two C-bodied functions (tensor, cross_entropy) a callable that runs them. */
 typedef struct {
     PyObject_HEAD
-    const ct_function *f; /* lives for the process */
+    const ct_function *f; /* static: lives for the process */
     vectorcallfunc vectorcall;
 } CtModeFunctionObject;
 
@@ -136,6 +335,7 @@ static PyObject *mode_function_vectorcall(PyObject *self, PyObject *const *args,
         if (ctpy_py_to_tagged(args[i], &a, (int)i) != 0) return NULL;
     ct_value rets[CTPY_MAX_RETS];
     for (int i = 0; i < nrets; i++) rets[i] = ct_none();
+    /* ct_function_call checks the values (the C body checks what it reads) */
     if (ct_function_call(f, a.v, rets) != 0) return ctpy_raise();
     return tagged_rets(rets, nrets);
 }
@@ -159,45 +359,97 @@ static PyTypeObject CtModeFunction_Type = {
     .tp_call = PyVectorcall_Call,
     .tp_repr = mode_function_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
-    .tp_doc = "The function a TorchFunctionMode's __torch_function__ receives; calling it runs the function.",
+    .tp_doc = "The function a TorchFunctionMode's __torch_function__ receives for a C-bodied ctorch function.",
     .tp_getset = mode_function_getset,
 };
 
-static PyObject *function_objects; /* PyLong(ct_function pointer) -> _ModeFunction */
+static PyObject *function_objects; /* name -> the callable a handler receives */
+static PyObject *torch_module;     /* the package, imported at first need */
 
-static PyObject *mode_function_for(const ct_function *f) {
-    PyObject *key = PyLong_FromVoidPtr((void *)f);
-    if (!key) return NULL;
-    PyObject *o = PyDict_GetItemWithError(function_objects, key);
-    if (o || PyErr_Occurred()) {
-        Py_DECREF(key);
-        Py_XINCREF(o);
+static PyObject *lookup_public(PyObject *owner, const char *name) {
+    PyObject *o = PyObject_GetAttrString(owner, name);
+    if (!o) {
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError) && !PyErr_ExceptionMatches(ctpy_NotImplementedInCtorch))
+            return NULL;
+        PyErr_Clear();
+    }
+    return o;
+}
+
+static PyObject *python_function_for(const ct_function *f) {
+    const char *name = ct_function_name(f);
+    PyObject *o = PyDict_GetItemString(function_objects, name);
+    if (o) {
+        Py_INCREF(o);
         return o;
     }
-    CtModeFunctionObject *n = PyObject_New(CtModeFunctionObject, &CtModeFunction_Type);
-    if (n) {
-        n->f = f;
-        n->vectorcall = mode_function_vectorcall;
-        if (PyDict_SetItem(function_objects, key, (PyObject *)n) < 0) Py_CLEAR(n);
+    const ct_op *op = ct_function_op(f);
+    if (op) {
+        if (!torch_module && !(torch_module = PyImport_ImportModule("ctorch"))) return NULL;
+        o = lookup_public(torch_module, name);
+        if (!o && !PyErr_Occurred() && ctpy_tensor_class) o = lookup_public((PyObject *)ctpy_tensor_class, name);
+        if (!o && !PyErr_Occurred()) o = ctpy_op_packet_of(op);
+    } else {
+        CtModeFunctionObject *n = PyObject_New(CtModeFunctionObject, &CtModeFunction_Type);
+        if (n) {
+            n->f = f;
+            n->vectorcall = mode_function_vectorcall;
+        }
+        o = (PyObject *)n;
     }
-    Py_DECREF(key);
-    return (PyObject *)n;
+    if (!o) return NULL;
+    if (PyDict_SetItemString(function_objects, name, o) < 0) Py_CLEAR(o);
+    return o;
+}
+
+/* A result of the handler for a C-bodied function, by its Python type. */
+static int tagged_result(PyObject *res, const ct_function *f, ct_value *rets) {
+    int nrets = ct_function_num_returns(f);
+    PyObject *single[1] = {res};
+    PyObject *const *items = single;
+    if (nrets > 1) {
+        if (!(PyTuple_Check(res) || PyList_Check(res)) || PySequence_Fast_GET_SIZE(res) != nrets) {
+            PyErr_Format(PyExc_TypeError, "%s() returns %d values", ct_function_name(f), nrets);
+            return -1;
+        }
+        items = PySequence_Fast_ITEMS(res);
+    }
+    for (int i = 0; i < nrets; i++) {
+        ctpy_args a;
+        a.n_owned = a.n_tl = 0;
+        if (ctpy_py_to_tagged(items[i], &a, 0) != 0 || a.v[0].tag == CT_TAG_INTLIST || a.v[0].tag == CT_TAG_TENSORLIST) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a list result from __torch_function__ is not supported");
+            ct_values_release(rets, i);
+            return -1;
+        }
+        rets[i] = a.v[0];
+        if (rets[i].tag == CT_TAG_TENSOR) ct_tensor_retain(rets[i].u.t);
+    }
+    return 0;
 }
 
 static int function_handler(void *ud, const ct_function *f, ct_value *args, ct_value *rets) {
     PyObject *mode = ud;
-    int n = ct_function_num_args(f), nrets = ct_function_num_returns(f);
-    PyObject *func = mode_function_for(f);
+    const ct_op *op = ct_function_op(f);
+    const ctpy_schema *schema = op ? &((CtOpOverloadObject *)ctpy_op_overload(op))->schema : NULL;
+    if (op && !ctpy_op_overload(op)) return ctpy_stash_pyerr();
+    PyObject *func = python_function_for(f);
     if (!func) return ctpy_stash_pyerr();
-    PyObject *pyargs = PyTuple_New(n);
-    PyObject *kwargs = PyDict_New();
-    PyObject *types = ctpy_overloaded_types(args, n);
-    if (!pyargs || !kwargs || !types) goto fail;
-    for (int i = 0; i < n; i++) {
-        PyObject *x = ctpy_tagged_to_py(&args[i]);
-        if (!x) goto fail;
-        PyTuple_SET_ITEM(pyargs, i, x);
+    PyObject *pyargs = NULL, *kwargs = NULL, *types = NULL;
+    int n = ct_function_num_args(f);
+    if (schema) {
+        if (ctpy_handler_args(schema, args, &pyargs, &kwargs) != 0) goto fail;
+    } else {
+        pyargs = PyTuple_New(n);
+        kwargs = PyDict_New();
+        if (!pyargs || !kwargs) goto fail;
+        for (int i = 0; i < n; i++) {
+            PyObject *x = ctpy_tagged_to_py(&args[i]);
+            if (!x) goto fail;
+            PyTuple_SET_ITEM(pyargs, i, x);
+        }
     }
+    if (!(types = function_types(pyargs, kwargs, false))) goto fail;
     PyObject *call[5] = {mode, func, types, pyargs, kwargs};
     PyObject *res = PyObject_VectorcallMethod(str_torch_function, call, 5, NULL);
     Py_DECREF(func);
@@ -205,45 +457,16 @@ static int function_handler(void *ud, const ct_function *f, ct_value *args, ct_v
     Py_DECREF(kwargs);
     Py_DECREF(types);
     if (!res) return ctpy_stash_pyerr();
-    /* the result by its Python type */
-    int rc = 0;
-    if (nrets == 1 || nrets == 0) {
-        ctpy_args a;
-        a.n_owned = a.n_tl = 0;
-        if (nrets == 1) {
-            if (ctpy_py_to_tagged(res, &a, 0) != 0) rc = -1;
-            else {
-                rets[0] = a.v[0];
-                if (rets[0].tag == CT_TAG_TENSOR) ct_tensor_retain(rets[0].u.t);
-                if (rets[0].tag == CT_TAG_INTLIST || rets[0].tag == CT_TAG_TENSORLIST) {
-                    PyErr_SetString(PyExc_TypeError, "a list result from __torch_function__ is not supported");
-                    rets[0] = ct_none();
-                    rc = -1;
-                }
-            }
-        }
-    } else if ((PyTuple_Check(res) || PyList_Check(res)) && PySequence_Fast_GET_SIZE(res) == nrets) {
-        for (int i = 0; i < nrets && rc == 0; i++) {
-            ctpy_args a;
-            a.n_owned = a.n_tl = 0;
-            if (ctpy_py_to_tagged(PySequence_Fast_GET_ITEM(res, i), &a, 0) != 0) {
-                ct_values_release(rets, i);
-                rc = -1;
-            } else {
-                rets[i] = a.v[0];
-                if (rets[i].tag == CT_TAG_TENSOR) ct_tensor_retain(rets[i].u.t);
-                if (rets[i].tag == CT_TAG_INTLIST || rets[i].tag == CT_TAG_TENSORLIST) {
-                    PyErr_SetString(PyExc_TypeError, "a list result from __torch_function__ is not supported");
-                    rets[i] = ct_none();
-                    ct_values_release(rets, i);
-                    rc = -1;
-                }
-            }
-        }
-    } else {
-        PyErr_Format(PyExc_TypeError, "%s() returns %d values", ct_function_name(f), nrets);
-        rc = -1;
+    if (res == Py_NotImplemented) {
+        Py_DECREF(res);
+        PyErr_Format(PyExc_TypeError,
+                     "Multiple dispatch failed for 'torch.%s'; all __torch_function__ handlers returned "
+                     "NotImplemented:\n\n  - mode object %R\n\nFor more information, try re-running with "
+                     "TORCH_LOGS=not_implemented",
+                     ct_function_name(f), mode);
+        return ctpy_stash_pyerr();
     }
+    int rc = schema ? ctpy_result_to_rets(schema, res, rets) : tagged_result(res, f, rets);
     Py_DECREF(res);
     return rc == 0 ? 0 : ctpy_stash_pyerr();
 fail:
@@ -254,59 +477,77 @@ fail:
     return ctpy_stash_pyerr();
 }
 
+/* torch._C._push_on_torch_function_stack(mode) */
 static PyObject *push_function_mode(PyObject *unused, PyObject *mode) {
     (void)unused;
-    const int handle = ct_function_mode_push(function_handler, mode);
-    if (handle < 0) return ctpy_raise();
-    if (PyList_Append(function_modes, mode) < 0) {
-        ct_function_mode_pop(handle);
-        return NULL;
+    Py_INCREF(mode);
+    if (ct_function_mode_push(function_handler, mode) < 0) {
+        Py_DECREF(mode);
+        return ctpy_raise();
     }
     Py_RETURN_NONE;
 }
 
+/* torch._C._pop_torch_function_stack(): the innermost mode, whichever it is */
 static PyObject *pop_function_mode(PyObject *unused, PyObject *noargs) {
     (void)unused;
     (void)noargs;
-    Py_ssize_t n = PyList_GET_SIZE(function_modes);
-    if (n == 0) {
-        PyErr_SetString(PyExc_RuntimeError, "trying to pop from empty function mode stack");
+    ct_function_mode_fn fn;
+    void *ud;
+    int h = ct_function_mode_top(&fn, &ud);
+    if (!h) {
+        PyErr_SetString(PyExc_RuntimeError, "trying to pop from empty mode stack");
         return NULL;
     }
-    /* torch.overrides._pop_mode exits the innermost mode, whichever it is */
-    if (ct_function_mode_pop(ct_function_mode_top_handle()) != 0) return ctpy_raise();
-    PyObject *mode = PyList_GET_ITEM(function_modes, n - 1);
-    Py_INCREF(mode);
-    if (PyList_SetSlice(function_modes, n - 1, n, NULL) < 0) {
-        Py_DECREF(mode);
+    if (fn != function_handler) {
+        PyErr_SetString(PyExc_RuntimeError, "the innermost function mode was entered from C (a ctorch mode, not a "
+                                            "Python object); it must be exited from C");
         return NULL;
     }
-    return mode;
+    if (ct_function_mode_pop(h) != 0) return ctpy_raise();
+    return ud;
 }
 
 static PyObject *len_function_stack(PyObject *unused, PyObject *noargs) {
     (void)unused;
     (void)noargs;
-    return PyLong_FromSsize_t(PyList_GET_SIZE(function_modes));
+    return PyLong_FromLong(ct_function_mode_stack_len());
+}
+
+static PyObject *function_stack_at(PyObject *unused, PyObject *arg) {
+    (void)unused;
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    ct_function_mode_fn fn = NULL;
+    void *ud = NULL;
+    int h = ct_function_mode_at((int)i, &fn, &ud);
+    if (!h) return PyErr_Format(PyExc_IndexError, "function mode stack index %ld out of range", i);
+    return mode_object(h, fn == function_handler, ud, "function");
 }
 
 static PyMethodDef mode_functions[] = {
-    {"_push_dispatch_mode", push_dispatch_mode, METH_O, "Enters a TorchDispatchMode."},
-    {"_pop_dispatch_mode", pop_dispatch_mode, METH_NOARGS, "Exits the innermost TorchDispatchMode and returns it."},
+    {"_push_on_torch_dispatch_stack", push_dispatch_mode, METH_O, "Enters a TorchDispatchMode."},
+    {"_pop_torch_dispatch_stack", pop_dispatch_mode, METH_O, "Exits the innermost TorchDispatchMode and returns it."},
     {"_len_torch_dispatch_stack", len_dispatch_stack, METH_NOARGS, NULL},
+    {"_get_dispatch_stack_at", dispatch_stack_at, METH_O, NULL},
     {"_get_current_dispatch_mode", current_dispatch_mode, METH_NOARGS, NULL},
-    {"_push_function_mode", push_function_mode, METH_O, "Enters a TorchFunctionMode."},
-    {"_pop_function_mode", pop_function_mode, METH_NOARGS, "Exits the innermost TorchFunctionMode and returns it."},
+    {"_push_on_torch_function_stack", push_function_mode, METH_O, "Enters a TorchFunctionMode."},
+    {"_pop_torch_function_stack", pop_function_mode, METH_NOARGS, "Exits the innermost TorchFunctionMode and returns it."},
     {"_len_torch_function_stack", len_function_stack, METH_NOARGS, NULL},
+    {"_get_function_stack_at", function_stack_at, METH_O, NULL},
+    {"_handle_torch_function", (PyCFunction)(void (*)(void))py_handle_torch_function, METH_FASTCALL,
+     "Offers a torch function written in Python to the innermost function mode."},
+    {"_is_torch_function_mode_enabled", py_function_mode_active, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL}};
 
 int ctpy_modes_init(PyObject *m) {
     if (PyType_Ready(&CtModeFunction_Type) < 0) return -1;
     str_torch_dispatch = PyUnicode_InternFromString("__torch_dispatch__");
     str_torch_function = PyUnicode_InternFromString("__torch_function__");
-    dispatch_modes = PyList_New(0);
-    function_modes = PyList_New(0);
     function_objects = PyDict_New();
-    if (!str_torch_dispatch || !str_torch_function || !dispatch_modes || !function_modes || !function_objects) return -1;
+    not_handled = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
+    if (!str_torch_dispatch || !str_torch_function || !function_objects || !not_handled) return -1;
+    Py_INCREF(not_handled);
+    if (PyModule_AddObject(m, "_NOT_HANDLED", not_handled) < 0) return -1;
     return ctpy_add_functions(m, mode_functions);
 }

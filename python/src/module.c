@@ -292,10 +292,13 @@ ragged:
 static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
     (void)unused;
     static char *kw[] = {"data", "dtype", "device", "requires_grad", "pin_memory", NULL};
-    PyObject *data, *dtype = Py_None, *device = Py_None;
-    int requires_grad = 0, pin = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OOpp:tensor", kw, &data, &dtype, &device, &requires_grad, &pin))
-        return NULL;
+    PyObject *data, *dtype = Py_None, *device = Py_None, *rg = Py_False, *pin = Py_False;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OOOO:tensor", kw, &data, &dtype, &device, &rg, &pin)) return NULL;
+    if (!PyBool_Check(rg) || !PyBool_Check(pin))
+        return PyErr_Format(PyExc_TypeError, "tensor(): argument '%s' must be bool, not %s",
+                            PyBool_Check(rg) ? "pin_memory" : "requires_grad", Py_TYPE(PyBool_Check(rg) ? pin : rg)->tp_name);
+    if (pin == Py_True) return ctpy_not_implemented("torch.tensor(pin_memory=True) (pinned memory)");
+    bool requires_grad = rg == Py_True;
     if (device != Py_None && device != ctpy_cpu_device) {
         PyObject *s = PyObject_Str(device);
         bool cpu = s && PyUnicode_CompareWithASCIIString(s, "cpu") == 0;

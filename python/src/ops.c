@@ -61,7 +61,13 @@ static PyObject *call_op(const ctpy_schema *s, const char *fname, PyObject *cons
 
 static PyObject *overload_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
     CtOpOverloadObject *o = (CtOpOverloadObject *)self;
-    /* like PyTorch's torch.ops calls, seen by function modes first */
+    /* like PyTorch's torch.ops calls, seen by function modes first (func: this OpOverload) */
+    if (ctpy_function_mode_active()) {
+        bool handled;
+        PyObject *r = ctpy_torch_function_vector(self, PyUnicode_AsUTF8(o->name), args, PyVectorcall_NARGS(nargsf),
+                                                 kwnames, false, &handled);
+        if (handled) return r;
+    }
     return call_op(&o->schema, PyUnicode_AsUTF8(o->name), args, PyVectorcall_NARGS(nargsf), kwnames, true);
 }
 
@@ -329,6 +335,11 @@ static PyObject *packet_vectorcall(PyObject *self, PyObject *const *args, size_t
     CtPacketObject *p = (CtPacketObject *)self;
     const char *q = PyUnicode_AsUTF8(p->qualified);
     const char *c = strstr(q, "::");
+    if (ctpy_function_mode_active()) {
+        bool handled;
+        PyObject *r = ctpy_torch_function_vector(self, q, args, PyVectorcall_NARGS(nargsf), kwnames, false, &handled);
+        if (handled) return r;
+    }
     return call_candidates(c ? c + 2 : q, p->overloads, NULL, args, PyVectorcall_NARGS(nargsf), kwnames, true,
                            CTPY_NUMBERS_AS_TENSORS);
 }
@@ -455,6 +466,8 @@ static PyObject *packet_for(const char *base_name) {
     return (PyObject *)n;
 }
 
+PyObject *ctpy_op_packet_of(const ct_op *op) { return packet_for(ct_op_base_name(op)); }
+
 static PyObject *py_op_packet(PyObject *unused, PyObject *arg) {
     (void)unused;
     const char *name = PyUnicode_AsUTF8(arg);
@@ -468,6 +481,7 @@ enum { FN_FACTORY = 1 }; /* accepts requires_grad=, set on the result */
 typedef struct {
     PyObject_HEAD
     PyObject *name;      /* "addmm" */
+    PyObject *public_name; /* "torch.addmm", "torch.Tensor.addmm": what messages call it */
     PyObject *cands;     /* tuple of OpOverload */
     PyObject *missing;   /* tuple of str: overloads PyTorch has and ctorch lacks */
     int flags;
@@ -477,6 +491,14 @@ typedef struct {
 static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
     CtFunctionObject *f = (CtFunctionObject *)self;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (ctpy_function_mode_active()) {
+        /* Note [torch functions and function modes]: offered as called, before parsing */
+        bool handled;
+        const char *pub = PyUnicode_AsUTF8(f->public_name);
+        PyObject *r = ctpy_torch_function_vector(self, pub, args, nargs, kwnames, strncmp(pub, "torch.Tensor.", 13) == 0,
+                                                 &handled);
+        if (handled) return r;
+    }
     const char *fname = PyUnicode_AsUTF8(f->name);
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     int requires_grad = -1;
@@ -489,8 +511,11 @@ static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size
         if (PyUnicode_CompareWithASCIIString(kn, "out") == 0)
             return ctpy_not_implemented("the out= argument of %s()", fname);
         if ((f->flags & FN_FACTORY) && PyUnicode_CompareWithASCIIString(kn, "requires_grad") == 0) {
-            requires_grad = PyObject_IsTrue(args[nargs + k]);
-            if (requires_grad < 0) return NULL;
+            PyObject *v = args[nargs + k];
+            if (!PyBool_Check(v))
+                return PyErr_Format(PyExc_TypeError, "%s(): argument 'requires_grad' must be bool, not %s", fname,
+                                    Py_TYPE(v)->tp_name);
+            requires_grad = v == Py_True;
             /* drop it: it is not an operator argument */
             if (nargs + nkw > (Py_ssize_t)(sizeof buf / sizeof buf[0])) return PyErr_Format(PyExc_TypeError, "too many arguments");
             kwtmp = PyTuple_New(nkw - 1);
@@ -525,6 +550,7 @@ static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size
 static void function_dealloc(PyObject *self) {
     CtFunctionObject *f = (CtFunctionObject *)self;
     Py_XDECREF(f->name);
+    Py_XDECREF(f->public_name);
     Py_XDECREF(f->cands);
     Py_XDECREF(f->missing);
     Py_TYPE(self)->tp_free(self);
@@ -556,8 +582,21 @@ static PyObject *function_get_overloads(PyObject *self, void *c) {
     return n;
 }
 
+/* PyTorch's __qualname__ for the same function: Tensor methods are TensorBase's, torch.* functions
+ * _VariableFunctionsClass's (torch._C._VariableFunctions), others (torch._C._nn.linear) plain */
+static PyObject *function_get_qualname(PyObject *self, void *c) {
+    (void)c;
+    const char *p = PyUnicode_AsUTF8(((CtFunctionObject *)self)->public_name);
+    if (!p) return NULL;
+    const char *last = strrchr(p, '.');
+    last = last ? last + 1 : p;
+    if (strncmp(p, "torch.Tensor.", 13) == 0) return PyUnicode_FromFormat("TensorBase.%s", last);
+    if (strncmp(p, "torch.", 6) == 0 && !strchr(p + 6, '.')) return PyUnicode_FromFormat("_VariableFunctionsClass.%s", last);
+    return PyUnicode_FromString(last);
+}
+
 static PyGetSetDef function_getset[] = {{"__name__", function_get_name, NULL, NULL, NULL},
-                                        {"__qualname__", function_get_name, NULL, NULL, NULL},
+                                        {"__qualname__", function_get_qualname, NULL, NULL, NULL},
                                         {"_overloads", function_get_overloads, NULL, NULL, NULL},
                                         {NULL, NULL, NULL, NULL, NULL}};
 
@@ -578,10 +617,10 @@ static PyTypeObject CtFunction_Type = {
  * remembered, so calling with arguments only they accept raises NotImplementedError. */
 static PyObject *py_function(PyObject *unused, PyObject *args, PyObject *kwargs) {
     (void)unused;
-    static char *kw[] = {"name", "overloads", "factory", NULL};
-    PyObject *name, *names;
+    static char *kw[] = {"name", "overloads", "factory", "public", NULL};
+    PyObject *name, *names, *pub = NULL;
     int factory = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO|p:_function", kw, &name, &names, &factory)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO|pU:_function", kw, &name, &names, &factory, &pub)) return NULL;
     PyObject *seq = PySequence_Fast(names, "overloads must be a sequence of operator names");
     if (!seq) return NULL;
     PyObject *cands = PyList_New(0), *missing = PyList_New(0);
@@ -606,9 +645,10 @@ static PyObject *py_function(PyObject *unused, PyObject *args, PyObject *kwargs)
     f->flags = factory ? FN_FACTORY : 0;
     Py_INCREF(name);
     f->name = name;
+    f->public_name = pub ? (Py_INCREF(pub), pub) : PyUnicode_FromFormat("torch.%U", name);
     f->cands = PyList_AsTuple(cands);
     f->missing = PyList_AsTuple(missing);
-    if (!f->cands || !f->missing) Py_CLEAR(f);
+    if (!f->cands || !f->missing || !f->public_name) Py_CLEAR(f);
 done:
     Py_DECREF(seq);
     Py_XDECREF(cands);

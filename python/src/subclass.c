@@ -149,7 +149,6 @@ static int check_tensor_class(PyObject *cls) {
 
 static bool unset(PyObject *o) { return !o || o == Py_None; }
 
-PyObject *ctpy_make_wrapper_subclass(PyObject *unused, PyObject *args, PyObject *kwargs);
 PyObject *ctpy_make_wrapper_subclass(PyObject *unused, PyObject *args, PyObject *kwargs) {
     (void)unused;
     static char *kw[] = {"cls", "size", "strides", "storage_offset", "memory_format", "dtype", "layout", "device",
@@ -198,7 +197,6 @@ PyObject *ctpy_make_wrapper_subclass(PyObject *unused, PyObject *args, PyObject 
     return ctpy_wrap_as(w, (PyTypeObject *)cls);
 }
 
-PyObject *ctpy_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs);
 PyObject *ctpy_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs) {
     (void)unused;
     static char *kw[] = {"cls", "data", "require_grad", "dispatch_strides", "dispatch_device", "dispatch_layout",
@@ -232,6 +230,35 @@ static PyObject *disabled_impl(PyObject *unused, PyObject *args, PyObject *kwarg
 static PyMethodDef disabled_def = {"_disabled_torch_dispatch_impl", (PyCFunction)(void (*)(void))disabled_impl,
                                    METH_VARARGS | METH_KEYWORDS, "torch.Tensor's own __torch_dispatch__ (disabled)."};
 
+/* torch._C._disabled_torch_function_impl(func, types, args=(), kwargs=None): the
+ * __torch_function__ of a class that opts out (nn.Parameter): runs func itself. */
+static PyObject *disabled_function_impl(PyObject *unused, PyObject *args, PyObject *kwargs) {
+    (void)unused;
+    static char *kw[] = {"func", "types", "args", "kwargs", NULL};
+    PyObject *func, *types, *fargs = NULL, *fkwargs = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OO:_disabled_torch_function_impl", kw, &func, &types, &fargs,
+                                     &fkwargs))
+        return NULL;
+    PyObject *tup = fargs ? PySequence_Tuple(fargs) : PyTuple_New(0);
+    if (!tup) return NULL;
+    PyObject *r = PyObject_Call(func, tup, fkwargs == Py_None ? NULL : fkwargs);
+    Py_DECREF(tup);
+    return r;
+}
+
+static PyMethodDef disabled_function_def = {"_disabled_torch_function_impl",
+                                            (PyCFunction)(void (*)(void))disabled_function_impl,
+                                            METH_VARARGS | METH_KEYWORDS,
+                                            "The __torch_function__ of a tensor class that opts out (runs func)."};
+static PyObject *ctpy_disabled_torch_function, *str_torch_function_attr;
+
+bool ctpy_has_torch_function_override(PyTypeObject *type) {
+    PyObject *mine = _PyType_Lookup(type, str_torch_function_attr);
+    if (!mine || mine == ctpy_disabled_torch_function) return false;
+    PyObject *base = ctpy_tensor_class ? _PyType_Lookup(ctpy_tensor_class, str_torch_function_attr) : NULL;
+    return mine != base;
+}
+
 int ctpy_subclass_init(PyObject *m) {
     str_torch_dispatch = PyUnicode_InternFromString("__torch_dispatch__");
     if (!str_torch_dispatch) return -1;
@@ -241,7 +268,11 @@ int ctpy_subclass_init(PyObject *m) {
         return -1;
     }
     ctpy_disabled_torch_dispatch = PyCFunction_NewEx(&disabled_def, NULL, NULL);
-    if (!ctpy_disabled_torch_dispatch) return -1;
+    ctpy_disabled_torch_function = PyCFunction_NewEx(&disabled_function_def, NULL, NULL);
+    str_torch_function_attr = PyUnicode_InternFromString("__torch_function__");
+    if (!ctpy_disabled_torch_dispatch || !ctpy_disabled_torch_function || !str_torch_function_attr) return -1;
     Py_INCREF(ctpy_disabled_torch_dispatch);
+    Py_INCREF(ctpy_disabled_torch_function);
+    if (PyModule_AddObject(m, "_disabled_torch_function_impl", ctpy_disabled_torch_function) < 0) return -1;
     return PyModule_AddObject(m, "_disabled_torch_dispatch_impl", ctpy_disabled_torch_dispatch);
 }

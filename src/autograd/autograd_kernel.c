@@ -78,7 +78,7 @@ static int check_inplace(const ct_op *op, ct_tensor *self, bool requires_grad) {
     if (self->autograd->is_view && ct_tensor_requires_grad(self) && ct_tensor_is_leaf(self->autograd->base))
         return ct_error_set(CT_ERR_RUNTIME, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
     if (self->autograd->is_view && ct_tensor_requires_grad(self->autograd->base))
-        return ct_error_set(CT_ERR_NOT_IMPLEMENTED,
+        return ct_error_set(CT_ERR_UNSUPPORTED,
                             "ctorch: in-place modification of a view of a tensor that requires grad is not supported yet (PyTorch records CopySlices here)");
     return 0;
 }
@@ -94,7 +94,7 @@ int ct_k_autograd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
     ct_node *node = NULL;
     if (any && d) {
         if (!d->formula)
-            return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "ctorch: the derivative for '%s' is not implemented yet", op->name);
+            return ct_error_set(CT_ERR_UNSUPPORTED, "ctorch: the derivative for '%s' is not implemented yet", op->name);
         /* the node receives one gradient per differentiable output (add_input_metadata); a
          * Tensor[] output's count is known once the op has run */
         int n_inputs = 0;

@@ -441,13 +441,16 @@ static int execute(ct_edge root, ct_tensor *root_grad, bool keep_graph) {
             rc = -1;
         }
     }
-    /* backward runs with grad mode = create_graph (off) */
+    /* backward runs with grad mode = create_graph (off), and without function modes (Note
+     * [Function modes inside the engine] in core/tls.h) */
     bool prev = ct_tls_state.grad_disabled;
     ct_tls_state.grad_disabled = true;
+    ct_tls_function_modes_suspend();
     while (rc == 0 && gt.ready.n > 0) {
         task t = heap_pop(&gt.ready);
         rc = evaluate_function(&gt, t);
     }
+    ct_tls_function_modes_resume();
     ct_tls_state.grad_disabled = prev;
     while (gt.ready.n > 0) {
         task t = heap_pop(&gt.ready);

@@ -212,7 +212,7 @@ CT_FORMULA(ct_d_addcdiv) {
 CT_FORMULA(ct_d_linalg_vector_norm) {
     double ord = n->args[1].tag == CT_TAG_DOUBLE ? n->args[1].u.d : (double)n->args[1].u.i;
     if (ord != 2.0)
-        return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "ctorch: the derivative of linalg_vector_norm is implemented for ord=2 only");
+        return ct_error_set(CT_ERR_UNSUPPORTED, "ctorch: the derivative of linalg_vector_norm is implemented for ord=2 only");
     ct_tensor *self = NULL, *norm = NULL;
     if (unpack(n, &n->saved_args[0], &self) != 0 || unpack(n, &n->saved_rets[0], &norm) != 0) {
         ct_tensor_release(self);

@@ -24,16 +24,25 @@ void ct_enable_grad_enter(ct_grad_mode_guard *g) {
     ct_tls_state.grad_disabled = false;
 }
 
-void ct_inference_mode_enter(ct_grad_mode_guard *g) {
+void ct_inference_mode_enter_enabled(ct_grad_mode_guard *g, bool enabled) {
     save(g, 2);
-    ct_tls_state.grad_disabled = true;
-    ct_tls_state.inference_mode = true;
-    /* InferenceMode: included - ADInplaceOrView, excluded | autograd_dispatch_keyset */
-    ct_keyset inc = ct_keyset_sub(ct_tls_included_raw(&ct_tls_state), CT_FUNCTIONALITY_BIT(CT_KEY_ADInplaceOrView));
-    ct_keyset exc = ct_tls_excluded_raw(&ct_tls_state) | CT_AUTOGRAD_KEYSET;
+    /* InferenceMode(enabled): grad mode is !enabled; included -/+ ADInplaceOrView, excluded
+     * +/- autograd_dispatch_keyset */
+    ct_tls_state.grad_disabled = enabled;
+    ct_tls_state.inference_mode = enabled;
+    ct_keyset inc = ct_tls_included_raw(&ct_tls_state), exc = ct_tls_excluded_raw(&ct_tls_state);
+    if (enabled) {
+        inc = ct_keyset_sub(inc, CT_FUNCTIONALITY_BIT(CT_KEY_ADInplaceOrView));
+        exc |= CT_AUTOGRAD_KEYSET;
+    } else {
+        inc |= CT_FUNCTIONALITY_BIT(CT_KEY_ADInplaceOrView);
+        exc = ct_keyset_sub(exc, CT_AUTOGRAD_KEYSET);
+    }
     ct_tls_state.included_xor = inc ^ CT_DEFAULT_INCLUDED;
     ct_tls_state.excluded_xor = exc ^ CT_DEFAULT_EXCLUDED;
 }
+
+void ct_inference_mode_enter(ct_grad_mode_guard *g) { ct_inference_mode_enter_enabled(g, true); }
 
 void ct_grad_mode_restore(ct_grad_mode_guard *g) {
     if (!g || !g->kind) return;

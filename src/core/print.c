@@ -295,7 +295,7 @@ static void suffix_shape(suffixer *s, const ct_tensor *t) {
 
 /* ---- entry points ---- */
 
-char *ct_format_tensor_repr_with(const ct_tensor *t, const char *grad_fn_name, bool requires_grad) {
+char *ct_format_tensor_repr_with(const ct_tensor *t, const char *contents, const char *grad_fn_name, bool requires_grad) {
     if (!t) {
         ct_error_set(CT_ERR_VALUE, "ct_tensor_repr: tensor is NULL");
         return NULL;
@@ -312,7 +312,17 @@ char *ct_format_tensor_repr_with(const ct_tensor *t, const char *grad_fn_name, b
     ct_sb_puts(&sb, prefix);
 
     bool no_data = !t->storage || !t->storage->data;
-    if (t->subclass || (no_data && t->numel > 0)) {
+    if (contents) {
+        /* _str(tensor_contents=...): the caller's text where the values go, the suffixes as for
+         * values */
+        ct_sb_puts(&sb, contents);
+        suffix_begin(&sfx, &sb, indent);
+        if (t->dtype != default_dtype && t->dtype != CT_INT64 && t->dtype != CT_BOOL) {
+            char d[64];
+            snprintf(d, sizeof d, "dtype=%s", ct_dtype_python_name(t->dtype));
+            suffix_add(&sfx, d);
+        }
+    } else if (t->subclass || (no_data && t->numel > 0)) {
         /* No element data to show (a wrapper subclass keeps its values elsewhere): print it
          * the way PyTorch prints a meta tensor, "tensor(..., size=(2, 3))". */
         ct_sb_puts(&sb, "...");
@@ -372,7 +382,9 @@ char *ct_format_tensor_repr_with(const ct_tensor *t, const char *grad_fn_name, b
     return sb.buf;
 }
 
-char *ct_tensor_repr(const ct_tensor *t) {
+char *ct_tensor_repr(const ct_tensor *t) { return ct_tensor_repr_contents(t, NULL); }
+
+char *ct_tensor_repr_contents(const ct_tensor *t, const char *contents) {
     if (!t) {
         ct_error_set(CT_ERR_VALUE, "ct_tensor_repr: tensor is NULL");
         return NULL;
@@ -383,7 +395,7 @@ char *ct_tensor_repr(const ct_tensor *t) {
         requires_grad = t->autograd->requires_grad;
         grad_fn_name = ct_autograd_hooks->grad_fn_name(t->autograd);
     }
-    return ct_format_tensor_repr_with(t, grad_fn_name, requires_grad);
+    return ct_format_tensor_repr_with(t, contents, grad_fn_name, requires_grad);
 }
 
 /* Appends to buf like snprintf would, counting the full length even past the end. */

@@ -29,7 +29,10 @@ typedef struct ct_tls {
     int trace_depth;        /* DispatchTraceNestingGuard */
     bool grad_disabled;     /* GradMode (zero = enabled) */
     bool inference_mode;    /* InferenceMode */
-    int function_modes;     /* depth of this thread's function-mode stack (0: none active) */
+    int function_modes;     /* what public calls read: the function-mode stack's depth, or 0 while the
+                               modes are suspended (the fast "any function mode?" check) */
+    int function_mode_depth; /* the function-mode stack's depth, kept by modes */
+    int function_modes_off;  /* > 0 while function modes are suspended (inside the autograd engine) */
     int dispatch_modes;     /* depth of this thread's dispatch-mode stack (TorchDispatchModeTLS), kept by modes */
     int guard_depth;        /* scoped guards entered through the public API and not yet exited (grad-mode and
                                key-set guards alike: Note [Checked guards] in dispatch/call.c) */
@@ -54,6 +57,17 @@ static inline ct_keyset ct_tls_included_raw(const ct_tls *t) {
 }
 static inline ct_keyset ct_tls_excluded_raw(const ct_tls *t) {
     return t->excluded_xor ^ CT_DEFAULT_EXCLUDED;
+}
+
+/* Note [Function modes inside the engine]: PyTorch's backward formulas are C++ and never reach a
+ * TorchFunctionMode, so the autograd engine suspends function modes while it runs nodes (the
+ * dispatch modes still see every op, as PyTorch's do). Nested suspensions count. */
+static inline void ct_tls_function_modes_suspend(void) {
+    ct_tls_state.function_modes_off++;
+    ct_tls_state.function_modes = 0;
+}
+static inline void ct_tls_function_modes_resume(void) {
+    if (--ct_tls_state.function_modes_off == 0) ct_tls_state.function_modes = ct_tls_state.function_mode_depth;
 }
 
 #endif

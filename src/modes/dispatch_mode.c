@@ -60,13 +60,15 @@ int ct_dispatch_mode_pop(int handle) {
 
 int ct_dispatch_mode_stack_len(void) { return modes.len; }
 
-int ct_dispatch_mode_top(ct_dispatch_mode_fn *fn, void **ud) {
-    if (modes.len == 0) return 0;
-    const ct_mode_entry *e = &modes.entry[modes.len - 1];
+int ct_dispatch_mode_at(int i, ct_dispatch_mode_fn *fn, void **ud) {
+    if (i < 0 || i >= modes.len) return 0;
+    const ct_mode_entry *e = &modes.entry[i];
     if (fn) *fn = e->fn.dispatch;
     if (ud) *ud = e->ud;
     return e->handle;
 }
+
+int ct_dispatch_mode_top(ct_dispatch_mode_fn *fn, void **ud) { return ct_dispatch_mode_at(modes.len - 1, fn, ud); }
 
 bool ct_dispatch_mode_is_active(ct_dispatch_mode_fn fn, void *ud) {
     return ct_mode_stack_contains(&modes, (ct_mode_entry){.fn.dispatch = fn, .ud = ud});

@@ -15,7 +15,10 @@
 
 static _Thread_local ct_mode_stack fmodes; /* Note [Mode handles], Note [Mode stack bound] */
 
-static inline void length_changed(void) { ct_tls_state.function_modes = fmodes.len; }
+static inline void length_changed(void) {
+    ct_tls_state.function_mode_depth = fmodes.len;
+    ct_tls_state.function_modes = ct_tls_state.function_modes_off ? 0 : fmodes.len; /* Note [Function modes inside the engine] */
+}
 
 int ct_function_mode_push(ct_function_mode_fn fn, void *ud) {
     if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_function_mode_push: handler is NULL");
@@ -33,15 +36,28 @@ int ct_function_mode_pop(int handle) {
 
 int ct_function_mode_stack_len(void) { return fmodes.len; }
 
-int ct_function_mode_top(ct_function_mode_fn *fn, void **ud) {
-    if (fmodes.len == 0) return 0;
-    const ct_mode_entry *e = &fmodes.entry[fmodes.len - 1];
+int ct_function_mode_at(int i, ct_function_mode_fn *fn, void **ud) {
+    if (i < 0 || i >= fmodes.len) return 0;
+    const ct_mode_entry *e = &fmodes.entry[i];
     if (fn) *fn = e->fn.function;
     if (ud) *ud = e->ud;
     return e->handle;
 }
 
+int ct_function_mode_top(ct_function_mode_fn *fn, void **ud) { return ct_function_mode_at(fmodes.len - 1, fn, ud); }
+
 int ct_function_mode_top_handle(void) { return ct_function_mode_top(NULL, NULL); }
+
+int ct_function_mode_run_top(int (*body)(void *ctx, ct_function_mode_fn fn, void *ud), void *ctx) {
+    if (!body) return ct_error_set(CT_ERR_VALUE, "ct_function_mode_run_top: body is NULL");
+    if (fmodes.len == 0) return ct_error_set(CT_ERR_RUNTIME, "trying to pop from empty mode stack");
+    ct_mode_entry m = ct_mode_stack_take(&fmodes);
+    length_changed();
+    int rc = body(ctx, m.fn.function, m.ud);
+    ct_mode_stack_restore(&fmodes, m);
+    length_changed();
+    return rc;
+}
 
 bool ct_function_mode_is_active(ct_function_mode_fn fn, void *ud) {
     return ct_mode_stack_contains(&fmodes, (ct_mode_entry){.fn.function = fn, .ud = ud});
@@ -56,6 +72,7 @@ int ct_function_mode_pop_checked(ct_function_mode_fn fn, void *ud, const char *w
 const char *ct_function_name(const ct_function *f) { return f ? f->name : ""; }
 int ct_function_num_args(const ct_function *f) { return f ? f->nargs : 0; }
 int ct_function_num_returns(const ct_function *f) { return f ? f->nrets : 0; }
+const ct_op *ct_function_op(const ct_function *f) { return f ? f->op : NULL; }
 
 /* From a typed wrapper (ct_function_invoke): the values have the schema's types already (Note
  * [Checked and unchecked calls] in dispatch/check.c). */
@@ -72,7 +89,7 @@ int ct_function_call(const ct_function *f, ct_value *args, ct_value *rets) {
     for (int i = 0; i < f->nrets; i++) rets[i] = ct_none();
     /* the values may be a handler's own (a number where the schema has a tensor): checked as
      * ct_call checks them, before any handler or kernel reads them; the C bodies check theirs */
-    if (fmodes.len == 0) return f->op ? ct_call(f->op, args, rets) : f->impl(args, rets);
+    if (ct_tls_state.function_modes == 0) return f->op ? ct_call(f->op, args, rets) : f->impl(args, rets);
     if (f->op && ct_call_check(f->op, args, rets) < 0) return -1;
     /* dispatch_on_mode for torch functions: pop the mode while its handler runs */
     ct_mode_entry m = ct_mode_stack_take(&fmodes);

@@ -41,7 +41,7 @@ static int check_memory_format(const ct_op *op, const ct_value *args, int64_t mf
                                                                          : -1;
         if (mf == 2 && rank != 4) return ct_error_set(CT_ERR_RUNTIME, "required rank 4 tensor to use channels_last format");
         if (mf == 3 && rank != 5) return ct_error_set(CT_ERR_RUNTIME, "required rank 5 tensor to use channels_last_3d format");
-        return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "%s: ctorch supports only the contiguous and preserve memory formats",
+        return ct_error_set(CT_ERR_UNSUPPORTED, "%s: ctorch supports only the contiguous and preserve memory formats",
                             op->name);
     }
     return ct_error_set(CT_ERR_RUNTIME, "%s: %lld is not a memory format (0 to 3)", op->name, (long long)mf);

@@ -149,8 +149,10 @@ a, b = torch.randn(2, 3, requires_grad=True), torch.randn(3, 2)
 s0, n0 = state(), live()
 for mode, expect in ((Raise, "aten.mm.default"), (RaiseFn, "mm")):
     try:
-        with mode():
-            with torch.no_grad():
+        # no_grad outside the mode: entering it calls torch._C._set_grad_enabled, a torch
+        # function a function mode sees first, as in PyTorch
+        with torch.no_grad():
+            with mode():
                 torch.mm(a, b)
         check(False, f"{mode.__name__}: no exception")
     except Boom as e:

@@ -73,5 +73,6 @@ class Function:
         raise _C.NotImplementedInCtorch("torch.autograd.Function (custom autograd functions) is not implemented in ctorch")
 
 
-def __getattr__(name):
-    raise _C.NotImplementedInCtorch(f"torch.autograd.{name} is not implemented in ctorch")
+from .._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr('torch.autograd')

@@ -1,105 +1,136 @@
-"""no_grad, enable_grad, inference_mode and set_grad_enabled: context managers (and decorators)
-over ctorch's grad-mode guards."""
+"""no_grad, enable_grad, inference_mode and set_grad_enabled, with PyTorch's rules: no_grad and
+enable_grad save grad mode on entry and set it back on exit (so exits out of order leave what
+PyTorch leaves), inference_mode is a guard that restores on exit or when dropped, and as
+decorators each applies to every call, a generator's every step included."""
 import functools
+import inspect
+import sys
 
 from .. import _C
 
-_NO_GRAD, _ENABLE_GRAD, _INFERENCE = 0, 1, 2
+
+def _wrap_generator(ctx_factory, func):
+    """The generator runs each of its steps inside a fresh context, and the caller's code between
+    the steps outside it (torch.utils._contextlib's rule)."""
+    @functools.wraps(func)
+    def generator_context(*args, **kwargs):
+        gen = func(*args, **kwargs)
+        try:
+            with ctx_factory():
+                response = gen.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with ctx_factory():
+                        gen.close()
+                    raise
+                except BaseException:
+                    with ctx_factory():
+                        response = gen.throw(*sys.exc_info())
+                else:
+                    with ctx_factory():
+                        response = gen.send(request)
+        except StopIteration as e:
+            return e.value
+    return generator_context
 
 
-class _GuardMode:
-    _kind = None
+def _context_decorator(ctx_factory, func):
+    if inspect.isgeneratorfunction(func):
+        return _wrap_generator(ctx_factory, func)
 
-    def __init__(self):
-        self._guards = []
+    @functools.wraps(func)
+    def decorate_context(*args, **kwargs):
+        with ctx_factory():
+            return func(*args, **kwargs)
+    return decorate_context
 
-    def __enter__(self):
-        g = _C._grad_mode_guard(self._kind)
-        g.__enter__()
-        self._guards.append(g)
-        return None
 
-    def __exit__(self, exc_type, exc, tb):
-        self._guards.pop().__exit__(exc_type, exc, tb)
-        return False
-
-    def __call__(self, fn):
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            with self.__class__():
-                return fn(*args, **kwargs)
-        return wrapper
+class _DecoratorContextManager:
+    def __call__(self, orig_func):
+        func = orig_func
+        if inspect.isclass(orig_func):
+            func = lambda *args, **kwargs: orig_func(*args, **kwargs)  # noqa: E731
+        return _context_decorator(self.clone, func)
 
     def clone(self):
         return self.__class__()
 
 
-class no_grad(_GuardMode):
+class _NoParamDecoratorContextManager(_DecoratorContextManager):
+    """Usable as @no_grad as well as @no_grad()."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_NoParamDecoratorContextManager):
     """torch.no_grad(): graph recording off; autograd keys still route every call."""
-    _kind = _NO_GRAD
 
-
-class enable_grad(_GuardMode):
-    _kind = _ENABLE_GRAD
-
-
-class inference_mode(_GuardMode):
-    """torch.inference_mode(): autograd keys excluded, tensors made inside are inference tensors."""
-
-    def __init__(self, mode=True):
-        super().__init__()
-        self.mode = mode
-        self._kind = _INFERENCE if mode else None
+    def __init__(self):
+        self.prev = False
 
     def __enter__(self):
-        if not self.mode:
-            if _C.is_inference_mode_enabled():
-                raise _C.NotImplementedInCtorch("inference_mode(False) inside inference mode is not implemented in ctorch")
-            self._guards.append(None)
-            return None
-        return super().__enter__()
+        self.prev = _C.is_grad_enabled()
+        set_grad_enabled(False)
 
     def __exit__(self, exc_type, exc, tb):
-        if not self.mode:
-            self._guards.pop()
-            return False
-        return super().__exit__(exc_type, exc, tb)
-
-    def __call__(self, fn):
-        mode = self.mode
-
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            with inference_mode(mode):
-                return fn(*args, **kwargs)
-        return wrapper
-
-    def clone(self):
-        return inference_mode(self.mode)
+        set_grad_enabled(self.prev)
 
 
-class set_grad_enabled:
-    """torch.set_grad_enabled(mode): takes effect at once; as a context manager restores the previous mode."""
+class enable_grad(_NoParamDecoratorContextManager):
+    def __enter__(self):
+        self.prev = _C.is_grad_enabled()
+        _C._set_grad_enabled(True)
+
+    def __exit__(self, exc_type, exc, tb):
+        _C._set_grad_enabled(self.prev)
+
+
+class set_grad_enabled(_DecoratorContextManager):
+    """torch.set_grad_enabled(mode): takes effect at once; as a context manager restores the
+    previous mode, as a decorator applies to calls only."""
 
     def __init__(self, mode):
         self.prev = _C.is_grad_enabled()
-        self.mode = mode
         _C._set_grad_enabled(mode)
+        self.mode = mode
+
+    def __call__(self, orig_func):
+        _C._set_grad_enabled(self.prev)
+        return super().__call__(orig_func)
 
     def __enter__(self):
-        return None
+        _C._set_grad_enabled(self.mode)
 
     def __exit__(self, exc_type, exc, tb):
         _C._set_grad_enabled(self.prev)
-        return False
 
-    def __call__(self, fn):
-        # as a decorator the mode applies to calls only: undo the constructor's change
-        _C._set_grad_enabled(self.prev)
-        mode = self.mode
+    def clone(self):
+        return self.__class__(self.mode)
 
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            with set_grad_enabled(mode):
-                return fn(*args, **kwargs)
-        return wrapper
+
+class inference_mode(_DecoratorContextManager):
+    """torch.inference_mode(mode=True): autograd keys excluded, tensors made inside are
+    inference tensors; inference_mode(False) turns it off inside a region."""
+
+    def __init__(self, mode=True):
+        self.mode = mode
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)
+
+    def __enter__(self):
+        self._inference_mode_context = _C._InferenceMode(self.mode)
+        self._inference_mode_context.__enter__()
+
+    def __exit__(self, exc_type, exc, tb):
+        self._inference_mode_context.__exit__(exc_type, exc, tb)
+
+    def clone(self):
+        return self.__class__(self.mode)

@@ -2,6 +2,6 @@
 from . import cpu  # noqa: F401
 
 
-def __getattr__(name):
-    from .._C import NotImplementedInCtorch
-    raise NotImplementedInCtorch(f"torch.backends.{name} is not implemented in ctorch")
+from .._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr('torch.backends')

@@ -7,5 +7,6 @@ from .modules import (GELU, CrossEntropyLoss, Dropout, Embedding, Identity, Laye
 from . import functional, init, utils  # noqa: F401
 
 
-def __getattr__(name):
-    raise _C.NotImplementedInCtorch(f"torch.nn.{name} is not implemented in ctorch")
+from .._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr('torch.nn')

@@ -1,21 +1,23 @@
 """torch.nn.functional: linear, relu, gelu, softmax, log_softmax, layer_norm, embedding, dropout,
 scaled_dot_product_attention, cross_entropy, nll_loss; each calls ctorch's operator or function."""
 from .. import _C
+from ..overrides import handle_torch_function, has_torch_function_unary, has_torch_function_variadic
 
 _missing = _C.NotImplementedInCtorch
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
 # torch._C._nn.linear: function modes see "linear"
-linear = _C._function("linear", ["aten::linear"])
+linear = _C._function("linear", ["aten::linear"], public="torch.nn.functional.linear")
 _relu = _C._function("relu", ["aten::relu"])
 _log_softmax = _C._function("log_softmax", ["aten::log_softmax.int"])
 _nll_loss_nd = _C._function("nll_loss_nd", ["aten::nll_loss_nd"])
 _softmax = _C._function("softmax", ["aten::softmax.int"])
-gelu = _C._function("gelu", ["aten::gelu"])
-layer_norm = _C._function("layer_norm", ["aten::layer_norm"])
+gelu = _C._function("gelu", ["aten::gelu"], public="torch.nn.functional.gelu")
+_layer_norm = _C._function("layer_norm", ["aten::layer_norm"])
 _embedding = _C._function("embedding", ["aten::embedding"])
 _dropout = _C._function("dropout", ["aten::dropout"])
-scaled_dot_product_attention = _C._function("scaled_dot_product_attention", ["aten::scaled_dot_product_attention"])
+scaled_dot_product_attention = _C._function("scaled_dot_product_attention", ["aten::scaled_dot_product_attention"],
+                                           public="torch.nn.functional.scaled_dot_product_attention")
 
 
 def _reduction(reduction, size_average, reduce):
@@ -27,6 +29,8 @@ def _reduction(reduction, size_average, reduce):
 
 
 def relu(input, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(relu, (input,), input, inplace=inplace)
     if inplace:
         raise _missing("F.relu(inplace=True) (aten::relu_) is not implemented in ctorch")
     return _relu(input)
@@ -35,21 +39,33 @@ def relu(input, inplace=False):
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                   label_smoothing=0.0):
     """Seen by function modes as "cross_entropy", then aten::cross_entropy_loss."""
+    if has_torch_function_variadic(input, target, weight):
+        return handle_torch_function(cross_entropy, (input, target, weight), input, target, weight=weight,
+                                     size_average=size_average, ignore_index=ignore_index, reduce=reduce,
+                                     reduction=reduction, label_smoothing=label_smoothing)
     return _C._cross_entropy(input, target, weight, _reduction(reduction, size_average, reduce), ignore_index,
                              label_smoothing)
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    if has_torch_function_variadic(input, target, weight):
+        return handle_torch_function(nll_loss, (input, target, weight), input, target, weight=weight,
+                                     size_average=size_average, ignore_index=ignore_index, reduce=reduce,
+                                     reduction=reduction)
     return _nll_loss_nd(input, target, weight, _reduction(reduction, size_average, reduce), ignore_index)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if has_torch_function_unary(input):
+        return handle_torch_function(log_softmax, (input,), input, dim=dim, _stacklevel=_stacklevel, dtype=dtype)
     if dim is None:
         raise _missing("F.log_softmax without dim (the deprecated implicit dimension) is not implemented in ctorch")
     return _log_softmax(input, dim, dtype=dtype)
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if has_torch_function_unary(input):
+        return handle_torch_function(softmax, (input,), input, dim=dim, _stacklevel=_stacklevel, dtype=dtype)
     if dim is None:
         raise _missing("F.softmax without dim (the deprecated implicit dimension) is not implemented in ctorch")
     return _softmax(input, dim, dtype=dtype)
@@ -57,6 +73,10 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
     """torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse), as F.embedding calls it."""
+    if has_torch_function_variadic(input, weight):
+        return handle_torch_function(embedding, (input, weight), input, weight, padding_idx=padding_idx,
+                                     max_norm=max_norm, norm_type=norm_type, scale_grad_by_freq=scale_grad_by_freq,
+                                     sparse=sparse)
     if max_norm is not None:
         raise _missing("F.embedding(max_norm=) (aten::embedding_renorm_) is not implemented in ctorch")
     if padding_idx is not None:
@@ -70,8 +90,17 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     return _embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
 
 
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    if has_torch_function_variadic(input, weight, bias):
+        return handle_torch_function(layer_norm, (input, weight, bias), input, normalized_shape, weight=weight, bias=bias,
+                                     eps=eps)
+    return _layer_norm(input, normalized_shape, weight, bias, eps)
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     """aten::dropout (ctorch's bernoulli_ draws in training mode; the input itself otherwise)."""
+    if has_torch_function_unary(input):
+        return handle_torch_function(dropout, (input,), input, p=p, training=training, inplace=inplace)
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if inplace:
@@ -79,5 +108,6 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return _dropout(input, p, training)
 
 
-def __getattr__(name):
-    raise _missing(f"torch.nn.functional.{name} is not implemented in ctorch")
+from .._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr('torch.nn.functional')

@@ -105,5 +105,6 @@ def xavier_normal_(tensor, gain=1.0, generator=None):
     return normal_(tensor, 0.0, std, generator)
 
 
-def __getattr__(name):
-    raise _C.NotImplementedInCtorch(f"torch.nn.init.{name} is not implemented in ctorch")
+from .._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr('torch.nn.init')

@@ -14,5 +14,6 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     return _C._clip_grad_norm_(list(parameters), float(max_norm), float(norm_type), bool(error_if_nonfinite))
 
 
-def __getattr__(name):
-    raise _missing(f"torch.nn.utils.{name} is not implemented in ctorch")
+from .._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr('torch.nn.utils')

@@ -5,5 +5,6 @@ from .sgd import SGD  # noqa: F401
 from .adamw import AdamW  # noqa: F401
 
 
-def __getattr__(name):
-    raise _C.NotImplementedInCtorch(f"torch.optim.{name} is not implemented in ctorch")
+from .._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr('torch.optim')

@@ -78,13 +78,20 @@ class Optimizer:
         self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none=True):
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is not None:
-                    if set_to_none:
-                        p.grad = None
-                    else:
-                        raise _missing("Optimizer.zero_grad(set_to_none=False) is not implemented in ctorch")
+        """Inside record_function("Optimizer.zero_grad#<Class>.zero_grad"), as PyTorch's: each grad
+        set to None, or detached from its graph and filled with zeros."""
+        with record_function(f"Optimizer.zero_grad#{self.__class__.__name__}.zero_grad"):
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        if set_to_none:
+                            p.grad = None
+                        else:
+                            if p.grad.grad_fn is not None:
+                                p.grad.detach_()
+                            else:
+                                p.grad.requires_grad_(False)
+                            p.grad.zero_()
 
     def state_dict(self):
         raise _missing("Optimizer.state_dict is not implemented in ctorch")

@@ -50,5 +50,6 @@ class profile(_ap.profile):
         return self.function_events
 
 
-def __getattr__(name):
-    raise _missing(f"torch.profiler.{name} is not implemented in ctorch")
+from .._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr('torch.profiler')

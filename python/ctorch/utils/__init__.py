@@ -3,5 +3,6 @@ from .. import _C
 from . import _python_dispatch, _pytree  # noqa: F401
 
 
-def __getattr__(name):
-    raise _C.NotImplementedInCtorch(f"torch.utils.{name} is not implemented in ctorch")
+from .._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr('torch.utils')

@@ -111,7 +111,7 @@ int ct_k__scaled_dot_product_attention_math(const ct_op *op, ct_keyset ks, ct_va
     bool is_causal = ARG_B(5);
     bool gqa = ARG_B(8);
     if (gqa && q_in->ndim >= 3 && key->ndim >= 3 && q_in->sizes[q_in->ndim - 3] != key->sizes[key->ndim - 3])
-        return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "ctorch: enable_gqa with fewer key/value heads than query heads is not supported");
+        return ct_error_set(CT_ERR_UNSUPPORTED, "ctorch: enable_gqa with fewer key/value heads than query heads is not supported");
     /* calculate_scale: scale or 1 / sqrt(E), then its square root applied to q and to k */
     bool neg = args[7].tag == CT_TAG_DOUBLE && args[7].u.d < 0.0;
     double softmax_scale = args[7].tag == CT_TAG_DOUBLE ? fabs(args[7].u.d) : 1.0 / sqrt((double)q_in->sizes[q_in->ndim - 1]);

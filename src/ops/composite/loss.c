@@ -95,7 +95,7 @@ int ct_k_nll_loss_nd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *re
         return ct_error_set(CT_ERR_VALUE, "Expected input batch_size (%lld) to match target batch_size (%lld).",
                             (long long)self->sizes[0], (long long)(target->ndim ? target->sizes[0] : 0));
     if (self->ndim > 2)
-        return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "ctorch: nll_loss for inputs of more than 2 dimensions is not implemented yet");
+        return ct_error_set(CT_ERR_UNSUPPORTED, "ctorch: nll_loss for inputs of more than 2 dimensions is not implemented yet");
     return ct_ret(rets, 0, ct_nll_loss(self, target, ARG_OPT_T(2), ARG_I(3), ARG_I(4)));
 }
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ops/api_call.h"
 #include "ops/kernel_util.h"
 
 /* embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False,
@@ -40,7 +41,7 @@ int ct_k_embedding_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_va
     (void)op;
     (void)ks;
     if (ARG_B(5))
-        return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "ctorch: sparse embedding gradients (sparse=True) are not supported");
+        return ct_error_set(CT_ERR_UNSUPPORTED, "ctorch: sparse embedding gradients (sparse=True) are not supported");
     return ct_ret(rets, 0, ct_embedding_dense_backward(ARG_T(0), ARG_T(1), ARG_I(2), ARG_I(3), ARG_B(4)));
 }
 
@@ -113,8 +114,12 @@ int ct_k_dropout(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) 
         ct_tensor_release(z);
         return ct_ret(rets, 0, r);
     }
-    ct_tensor *noise = ct_empty_like(input, CT_DTYPE_UNDEFINED, CT_MEMORY_FORMAT_NONE);
-    if (!noise) return -1;
+    /* at::empty_like(input): every option None, as C++ leaves them (the typed wrapper passes
+     * pin_memory=False, as the Python binding does) */
+    ct_value ea[6] = {ct_tensor_value(input)}, er[1] = {ct_none()};
+    if (ct_op_fill_defaults(ct_builtin(CT_OPID_empty_like), ea, 1) != 0 || ct_api_call(CT_OPID_empty_like, ea, er) != 0)
+        return -1;
+    ct_tensor *noise = er[0].u.t;
     ct_tensor *r = NULL;
     if (ct_bernoulli__float(noise, 1 - p, NULL) == 0 && ct_div__scalar(noise, ct_double(1 - p)) == 0) r = ct_mul(input, noise);
     ct_tensor_release(noise);

@@ -1,0 +1,222 @@
+/* Indexing of torch._C.TensorBase: x[i], x[a:b], x[None], x[...], x[i] = v, len(x). Under a
+ * Python function mode each is offered as TensorBase.__getitem__ / __setitem__ / __len__ first
+ * (Note [torch functions and function modes] in mode.c). */
+#include <string.h>
+
+#include "ctpy.h"
+
+
+static ct_tensor *call_view(const char *name, ct_value *args, int n) {
+    const ct_op *op = ct_op_find(name);
+    if (!op) return NULL;
+    ct_value full[8];
+    for (int i = 0; i < n; i++) full[i] = args[i];
+    if (ct_op_fill_defaults(op, full, n) != 0) return NULL;
+    ct_value r[1] = {ct_none()};
+    if (ct_op_invoke(op, full, r) != 0) return NULL;
+    return r[0].u.t;
+}
+
+/* applySlicing: ints select, slices slice, None unsqueezes, Ellipsis skips. Returns a new
+ * reference (possibly t itself, retained), or NULL with a Python error. */
+static ct_tensor *apply_index(ct_tensor *t, PyObject *index) {
+    PyObject *items[CT_MAX_DIMS + 1];
+    Py_ssize_t n;
+    if (PyTuple_Check(index)) {
+        n = PyTuple_GET_SIZE(index);
+        if (n > CT_MAX_DIMS) {
+            PyErr_SetString(PyExc_IndexError, "too many indices");
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) items[i] = PyTuple_GET_ITEM(index, i);
+    } else {
+        n = 1;
+        items[0] = index;
+    }
+    /* how many dims the indices consume (ints and slices), to place an Ellipsis */
+    int consumed = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *it = items[i];
+        if (it == Py_Ellipsis) continue;
+        else if (it == Py_None) continue;
+        else if (PyBool_Check(it)) {
+            ctpy_not_implemented("indexing with True/False (aten::index.Tensor)");
+            return NULL;
+        } else if (PyLong_Check(it) || PySlice_Check(it) || PyIndex_Check(it)) {
+            if (ctpy_is_tensor(it)) {
+                ctpy_not_implemented("indexing with a tensor (aten::index.Tensor)");
+                return NULL;
+            }
+            consumed++;
+        } else {
+            if (PyUnicode_Check(it) || PyBytes_Check(it))
+                /* a str is a sequence, and PyTorch makes a tensor of a sequence index */
+                PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(it)->tp_name);
+            else if (ctpy_is_tensor(it) || PySequence_Check(it)) ctpy_not_implemented("advanced indexing (aten::index.Tensor)");
+            else PyErr_Format(PyExc_IndexError, "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got %s)", Py_TYPE(it)->tp_name);
+            return NULL;
+        }
+    }
+    int ndim = ct_tensor_ndim(t);
+    if (consumed > ndim) {
+        if (ndim == 0 && consumed == 1 && PyLong_Check(items[0]))
+            PyErr_SetString(PyExc_IndexError, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                                              "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+        else
+            PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", ndim);
+        return NULL;
+    }
+    bool lone_slice = !PyTuple_Check(index) && PySlice_Check(index);
+    ct_tensor *cur = ct_tensor_retain(t);
+    int64_t dim = 0;      /* of cur */
+    int64_t real_dim = 0; /* of t, as PyTorch's messages count */
+    bool expanded = false; /* the first Ellipsis stands for the dims no index names, later ones for none */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *it = items[i];
+        ct_tensor *next = NULL;
+        if (it == Py_Ellipsis) {
+            if (!expanded) {
+                dim += ndim - consumed;
+                real_dim += ndim - consumed;
+            }
+            expanded = true;
+            continue;
+        } else if (it == Py_None) {
+            ct_value a[2] = {ct_tensor_value(cur), ct_int(dim)};
+            next = call_view("aten::unsqueeze", a, 2);
+            dim++;
+        } else if (PySlice_Check(it)) {
+            Py_ssize_t start, stop, step;
+            if (PySlice_Unpack(it, &start, &stop, &step) < 0) goto fail;
+            int64_t size = ct_tensor_sizes(cur)[dim];
+            if (step <= 0) {
+                PyErr_SetString(PyExc_ValueError, "step must be greater than zero");
+                goto fail;
+            }
+            /* applySlice's shortcut (no op) when the slice names the whole dimension exactly
+             * (x[:, :T] with T the size; an open end is INT64_MAX there and still slices); a
+             * lone slice (x[:2]) never takes it, as get_item calls applySlice */
+            if (!lone_slice && start == 0 && stop == size && step == 1) {
+                dim++;
+                real_dim++;
+                continue;
+            }
+            ct_value a[5] = {ct_tensor_value(cur), ct_int(dim), ct_int(start), ct_int(stop), ct_int(step)};
+            next = call_view("aten::slice.Tensor", a, 5);
+            dim++;
+            real_dim++;
+        } else {
+            long long idx = PyLong_AsLongLong(it);
+            if (idx == -1 && PyErr_Occurred()) goto fail;
+            int64_t size = ct_tensor_sizes(cur)[dim];
+            if (idx < -size || idx >= size) {
+                PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %lld with size %lld", idx,
+                             (long long)real_dim, (long long)size);
+                goto fail;
+            }
+            ct_value a[3] = {ct_tensor_value(cur), ct_int(dim), ct_int(idx)};
+            next = call_view("aten::select.int", a, 3);
+            real_dim++;
+        }
+        if (!next) {
+            ctpy_raise();
+            goto fail;
+        }
+        ct_tensor_release(cur);
+        cur = next;
+    }
+    return cur;
+fail:
+    ct_tensor_release(cur);
+    return NULL;
+}
+
+static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
+    CTPY_TF_VECTOR("__getitem__", self, &index, 1, NULL);
+    CTPY_SELF_T(self);
+    ct_tensor *r = apply_index(t, index);
+    if (!r) return NULL;
+    if (r == t) { /* x[...], x[:]: a shallow copy, as PyTorch's at::alias */
+        ct_tensor_release(r);
+        ct_value a[1] = {ct_tensor_value(t)};
+        r = call_view("aten::alias", a, 1);
+    }
+    return ctpy_wrap(r);
+}
+
+static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
+    ct_tensor *t = ctpy_tensor(self);
+    if (!value) {
+        PyErr_SetString(PyExc_TypeError, "Tensor does not support item deletion");
+        return -1;
+    }
+    if (ctpy_function_mode_active()) {
+        bool handled;
+        PyObject *rest[2] = {index, value};
+        PyObject *r = ctpy_tensor_torch_function(CTPY_TF_BASE, "__setitem__", self, rest, 2, NULL, &handled);
+        if (handled) {
+            Py_XDECREF(r);
+            return r ? 0 : -1;
+        }
+    }
+    ct_tensor *dst = apply_index(t, index);
+    if (!dst) return -1;
+    int rc;
+    if (ctpy_is_tensor(value)) {
+        ct_tensor *src = ctpy_tensor(value);
+        int nd = ct_tensor_ndim(dst);
+        bool same = nd == ct_tensor_ndim(src) &&
+                    (nd == 0 || memcmp(ct_tensor_sizes(dst), ct_tensor_sizes(src), (size_t)nd * sizeof(int64_t)) == 0);
+        if (!same) {
+            ct_tensor_release(dst);
+            ctpy_not_implemented("Tensor.__setitem__ with a value of another shape (expand + copy_)");
+            return -1;
+        }
+        rc = ct_copy_(dst, src, false);
+    } else if (PyLong_Check(value) || PyFloat_Check(value)) {
+        if (ct_tensor_ndim(dst) != 0) {
+            ct_tensor_release(dst);
+            ctpy_not_implemented("Tensor.__setitem__ of a number into a non-scalar slice (aten::fill_.Tensor)");
+            return -1;
+        }
+        double v = PyFloat_AsDouble(value);
+        if (v == -1.0 && PyErr_Occurred()) {
+            ct_tensor_release(dst);
+            return -1;
+        }
+        ct_tensor *src = ct_tensor_scalar(v, ct_tensor_dtype(dst));
+        rc = src ? ct_copy_(dst, src, false) : -1;
+        ct_tensor_release(src);
+    } else {
+        ct_tensor_release(dst);
+        PyErr_Format(PyExc_TypeError, "can't assign a %s to a %s", Py_TYPE(value)->tp_name, ctpy_tensor_type_name(t));
+        return -1;
+    }
+    ct_tensor_release(dst);
+    return rc == 0 ? 0 : ctpy_raise_int();
+}
+
+static Py_ssize_t tensor_len(PyObject *self) {
+    if (ctpy_function_mode_active()) {
+        bool handled;
+        PyObject *r = ctpy_tensor_torch_function(CTPY_TF_BASE, "__len__", self, NULL, 0, NULL, &handled);
+        if (handled) {
+            Py_ssize_t n = r ? PyNumber_AsSsize_t(r, PyExc_OverflowError) : -1;
+            Py_XDECREF(r);
+            return n;
+        }
+    }
+    ct_tensor *t = ctpy_tensor(self);
+    if (ct_tensor_ndim(t) == 0) {
+        PyErr_SetString(PyExc_TypeError, "len() of a 0-d tensor");
+        return -1;
+    }
+    return (Py_ssize_t)ct_tensor_sizes(t)[0];
+}
+
+
+PyMappingMethods ctpy_tensor_as_mapping = {
+    .mp_length = tensor_len,
+    .mp_subscript = tensor_getitem,
+    .mp_ass_subscript = tensor_setitem,
+};

@@ -1,0 +1,324 @@
+/* The number protocol of torch._C.TensorBase: x + y and the other operators, comparisons,
+ * bool(x), float(x), int(x), operator.index(x), repr(x).
+ *
+ * Under a Python function mode each operator is offered as the method PyTorch's operator calls
+ * (x + 1 is Tensor.add(x, 1), 1 + x too, 2 - x is Tensor.__rsub__(x, 2), x += 1 is
+ * Tensor.add_(x, 1); Note [torch functions and function modes] in mode.c). As PyTorch's
+ * TypeError_to_NotImplemented_ wrappers do, a TypeError from that call becomes NotImplemented,
+ * so Python goes on to the other operand and finally raises its own "unsupported operand"
+ * error. With no function mode the operator calls ctorch directly. */
+#include <string.h>
+
+#include "ctpy.h"
+
+/* ---- offering an operator to a function mode ---- */
+
+/* func: torch.Tensor.<method> when the class has it (the operator methods), else the slot
+ * (TensorBase.<slot>) */
+static PyObject *offer(const char *method, const char *slot, PyObject *self, PyObject *other, bool *handled) {
+    PyObject *rest[1] = {other};
+    Py_ssize_t n = other ? 1 : 0;
+    PyObject *r = method ? ctpy_tensor_torch_function(CTPY_TF_CLASS, method, self, rest, n, NULL, handled)
+                         : ctpy_tensor_torch_function(CTPY_TF_BASE, slot, self, rest, n, NULL, handled);
+    if (*handled && !r && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return r;
+}
+
+#define OFFER(method, slot, self, other)                                                          \
+    do {                                                                                          \
+        if (ctpy_function_mode_active()) {                                                        \
+            bool h_;                                                                              \
+            PyObject *r_ = offer((method), (slot), (self), (other), &h_);                          \
+            if (h_) return r_;                                                                    \
+        }                                                                                         \
+    } while (0)
+
+/* ---- conversions ---- */
+
+/* bool(x), float(x), int(x): Tensor.item() (aten::_local_scalar_dense) of a one-element tensor,
+ * with PyTorch's errors for the others */
+static PyObject *one_value(PyObject *self, bool for_bool) {
+    CTPY_SELF_T(self);
+    int64_t n = ct_tensor_numel(t);
+    if (n != 1) {
+        if (for_bool)
+            return PyErr_Format(PyExc_RuntimeError, "Boolean value of Tensor with %s is ambiguous",
+                                n == 0 ? "no values" : "more than one value");
+        return PyErr_Format(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
+    }
+    return ctpy_tensor_item(self);
+}
+
+static int tensor_bool(PyObject *self) {
+    if (ctpy_function_mode_active()) {
+        bool h;
+        PyObject *r = ctpy_tensor_torch_function(CTPY_TF_BASE, "__bool__", self, NULL, 0, NULL, &h);
+        if (h) {
+            int b = r ? PyObject_IsTrue(r) : -1;
+            Py_XDECREF(r);
+            return b;
+        }
+    }
+    PyObject *v = one_value(self, true);
+    if (!v) return -1;
+    int r = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return r;
+}
+
+static PyObject *tensor_float(PyObject *self) {
+    CTPY_TF_VECTOR("__float__", self, NULL, 0, NULL);
+    PyObject *v = one_value(self, false);
+    if (!v) return NULL;
+    PyObject *r = PyNumber_Float(v);
+    Py_DECREF(v);
+    return r;
+}
+
+static PyObject *tensor_int(PyObject *self) {
+    CTPY_TF_VECTOR("__int__", self, NULL, 0, NULL);
+    PyObject *v = one_value(self, false);
+    if (!v) return NULL;
+    PyObject *r = PyNumber_Long(v);
+    Py_DECREF(v);
+    return r;
+}
+
+static PyObject *tensor_index(PyObject *self) {
+    CTPY_TF_VECTOR("__index__", self, NULL, 0, NULL);
+    CTPY_SELF_T(self);
+    ct_dtype d = ct_tensor_dtype(t);
+    if ((d != CT_INT64 && d != CT_BOOL) || ct_tensor_numel(t) != 1) {
+        PyErr_SetString(PyExc_TypeError, "only integer tensors of a single element can be converted to an index");
+        return NULL;
+    }
+    PyObject *v = ctpy_tensor_item(self);
+    if (!v) return NULL;
+    PyObject *r = PyNumber_Index(v);
+    Py_DECREF(v);
+    return r;
+}
+
+static PyObject *repr_with(PyObject *self, const char *contents) {
+    CTPY_SELF_T(self);
+    char *s = ct_tensor_repr_contents(t, contents);
+    if (!s) return ctpy_raise();
+    PyObject *r = PyUnicode_FromString(s);
+    ct_free(s);
+    return r;
+}
+
+PyObject *ctpy_tensor_repr(PyObject *self) { return repr_with(self, NULL); }
+
+/* torch._C._tensor_repr(tensor, tensor_contents=None): Tensor.__repr__'s body */
+static PyObject *py_tensor_repr(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
+    (void)unused;
+    if (nargs != 2 || !ctpy_is_tensor(args[0]) || (args[1] != Py_None && !PyUnicode_Check(args[1])))
+        return PyErr_Format(PyExc_TypeError, "_tensor_repr(tensor, tensor_contents: str or None)");
+    return repr_with(args[0], args[1] == Py_None ? NULL : PyUnicode_AsUTF8(args[1]));
+}
+
+PyMethodDef ctpy_tensor_functions[] = {
+    {"_tensor_repr", (PyCFunction)(void (*)(void))py_tensor_repr, METH_FASTCALL, "Tensor.__repr__'s body."},
+    {NULL, NULL, 0, NULL}};
+
+/* ---- binary operators ---- */
+
+/* The tensor for a binary operator's other operand: a tensor as is, a Python number as
+ * PyTorch passes it (a wrapped-number tensor), else NULL without an error (NotImplemented), or
+ * NULL with PyTorch's OverflowError for an int beyond int64. */
+static ct_tensor *operand(PyObject *o, bool *owned) {
+    *owned = false;
+    if (ctpy_is_tensor(o)) return ctpy_tensor(o);
+    ct_scalar s;
+    if (PyBool_Check(o)) {
+        s = ct_bool(o == Py_True);
+    } else if (PyLong_Check(o)) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_OverflowError, "int too big to convert");
+            return NULL;
+        }
+        s = ct_int(v);
+    } else if (PyFloat_Check(o)) {
+        s = ct_double(PyFloat_AS_DOUBLE(o));
+    } else {
+        return NULL;
+    }
+    *owned = true;
+    ct_tensor *w = ct_wrapped_number(s);
+    if (!w) ctpy_raise();
+    return w;
+}
+
+typedef ct_tensor *(*binary_fn)(ct_tensor *, ct_tensor *);
+static ct_tensor *do_add(ct_tensor *a, ct_tensor *b) { return ct_add(a, b, ct_int(1)); }
+static ct_tensor *do_sub(ct_tensor *a, ct_tensor *b) { return ct_sub(a, b, ct_int(1)); }
+static ct_tensor *do_mul(ct_tensor *a, ct_tensor *b) { return ct_mul(a, b); }
+static ct_tensor *do_div(ct_tensor *a, ct_tensor *b) { return ct_div(a, b); }
+static ct_tensor *do_matmul(ct_tensor *a, ct_tensor *b) { return ct_matmul(a, b); }
+
+typedef struct {
+    const char *method;   /* tensor OP other: Tensor.<method>(self, other) */
+    const char *rmethod;  /* other OP tensor: Tensor.<rmethod>(self, other), NULL for the rslot */
+    const char *rslot;    /* the reflected slot PyTorch names (__rsub__), when rmethod is NULL */
+    binary_fn fn;         /* NULL: ctorch lacks the operator */
+    bool commutative;     /* other OP tensor is fn(tensor, other) */
+    const char *missing;  /* what to name when ctorch lacks it */
+} binary_op;
+
+static PyObject *binary(PyObject *a, PyObject *b, const binary_op *bo) {
+    bool a_is = ctpy_is_tensor(a);
+    PyObject *self = a_is ? a : b, *other = a_is ? b : a;
+    if (a_is) OFFER(bo->method, NULL, self, other);
+    else OFFER(bo->rmethod, bo->rslot, self, other);
+    bool owned;
+    ct_tensor *o = operand(other, &owned);
+    if (!o) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    ct_tensor *r;
+    if (!bo->fn || (!a_is && !ctpy_is_tensor(other) && !bo->commutative)) {
+        if (owned) ct_tensor_release(o);
+        return ctpy_not_implemented("%s", bo->missing);
+    }
+    if (a_is) r = bo->fn(ctpy_tensor(self), o);
+    else if (ctpy_is_tensor(other)) r = bo->fn(o, ctpy_tensor(self));
+    else r = bo->fn(ctpy_tensor(self), o); /* 2 * x is mul(x, 2), as Tensor.__rmul__ does */
+    if (owned) ct_tensor_release(o);
+    return ctpy_wrap(r);
+}
+
+static const binary_op op_add = {"add", "add", NULL, do_add, true, ""};
+static const binary_op op_sub = {"sub", NULL, "__rsub__", do_sub, false, "Tensor.__rsub__ (aten::rsub.Scalar)"};
+static const binary_op op_mul = {"mul", "mul", NULL, do_mul, true, ""};
+static const binary_op op_div = {"div", NULL, "__rtruediv__", do_div, false,
+                                 "Tensor.__rtruediv__ (aten::reciprocal and aten::mul.Tensor)"};
+static const binary_op op_floordiv = {"floor_divide", NULL, "__rfloordiv__", NULL, false,
+                                      "Tensor.__floordiv__ (aten::floor_divide)"};
+static const binary_op op_mod = {"remainder", NULL, "__rmod__", NULL, false, "Tensor.__mod__ (aten::remainder)"};
+
+static PyObject *nb_add(PyObject *a, PyObject *b) { return binary(a, b, &op_add); }
+static PyObject *nb_sub(PyObject *a, PyObject *b) { return binary(a, b, &op_sub); }
+static PyObject *nb_mul(PyObject *a, PyObject *b) { return binary(a, b, &op_mul); }
+static PyObject *nb_truediv(PyObject *a, PyObject *b) { return binary(a, b, &op_div); }
+static PyObject *nb_floordiv(PyObject *a, PyObject *b) { return binary(a, b, &op_floordiv); }
+static PyObject *nb_mod(PyObject *a, PyObject *b) { return binary(a, b, &op_mod); }
+
+static PyObject *nb_matmul(PyObject *a, PyObject *b) {
+    bool a_is = ctpy_is_tensor(a);
+    if (a_is) OFFER("matmul", NULL, a, b);
+    else OFFER(NULL, "__rmatmul__", b, a);
+    if (!ctpy_is_tensor(a) || !ctpy_is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
+    return ctpy_wrap(do_matmul(ctpy_tensor(a), ctpy_tensor(b)));
+}
+
+static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *c) {
+    (void)c;
+    bool a_is = ctpy_is_tensor(a);
+    if (a_is) OFFER("pow", NULL, a, b);
+    else OFFER(NULL, "__rpow__", b, a);
+    return ctpy_not_implemented("Tensor.__pow__ (aten::pow)");
+}
+
+/* ---- in-place operators ---- */
+
+typedef int (*inplace_fn)(ct_tensor *, ct_tensor *);
+static int do_add_(ct_tensor *a, ct_tensor *b) { return ct_add_(a, b, ct_int(1)); }
+static int do_sub_(ct_tensor *a, ct_tensor *b) { return ct_sub_(a, b, ct_int(1)); }
+static int do_mul_(ct_tensor *a, ct_tensor *b) { return ct_mul_(a, b); }
+static int do_div_(ct_tensor *a, ct_tensor *b) { return ct_div_(a, b); }
+
+static PyObject *inplace(PyObject *a, PyObject *b, const char *method, inplace_fn fn) {
+    if (!ctpy_is_tensor(a)) Py_RETURN_NOTIMPLEMENTED;
+    OFFER(method, NULL, a, b);
+    bool owned;
+    ct_tensor *o = operand(b, &owned);
+    if (!o) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    int rc = fn(ctpy_tensor(a), o);
+    if (owned) ct_tensor_release(o);
+    if (rc != 0) return ctpy_raise();
+    Py_INCREF(a);
+    return a;
+}
+static PyObject *nb_iadd(PyObject *a, PyObject *b) { return inplace(a, b, "add_", do_add_); }
+static PyObject *nb_isub(PyObject *a, PyObject *b) { return inplace(a, b, "sub_", do_sub_); }
+static PyObject *nb_imul(PyObject *a, PyObject *b) { return inplace(a, b, "mul_", do_mul_); }
+static PyObject *nb_itruediv(PyObject *a, PyObject *b) { return inplace(a, b, "div_", do_div_); }
+
+/* ---- unary operators ---- */
+
+static PyObject *nb_neg(PyObject *a) {
+    OFFER("neg", NULL, a, NULL);
+    return ctpy_wrap(ct_neg(ctpy_tensor(a)));
+}
+static PyObject *nb_invert(PyObject *a) {
+    OFFER("bitwise_not", NULL, a, NULL);
+    return ctpy_wrap(ct_bitwise_not(ctpy_tensor(a)));
+}
+static PyObject *nb_pos(PyObject *a) {
+    OFFER("positive", NULL, a, NULL);
+    return ctpy_not_implemented("Tensor.__pos__ (aten::positive)");
+}
+static PyObject *nb_abs(PyObject *a) {
+    OFFER("abs", NULL, a, NULL);
+    return ctpy_not_implemented("Tensor.__abs__ (aten::abs)");
+}
+
+/* ---- comparisons ---- */
+
+PyObject *ctpy_tensor_richcompare(PyObject *a, PyObject *b, int op) {
+    static const char *const slots[] = {"__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__"};
+    static const char *const names[] = {"lt", "le", "eq", "ne", "gt", "ge"};
+    if (!ctpy_is_tensor(a)) Py_RETURN_NOTIMPLEMENTED;
+    OFFER(NULL, slots[op], a, b);
+    bool is_number = PyLong_Check(b) || PyFloat_Check(b);
+    if (!is_number && !ctpy_is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
+    if (op == Py_EQ && is_number) {
+        ct_scalar s;
+        if (PyBool_Check(b)) {
+            s = ct_bool(b == Py_True);
+        } else if (PyLong_Check(b)) {
+            int overflow;
+            long long v = PyLong_AsLongLongAndOverflow(b, &overflow);
+            if (overflow) return PyErr_Format(PyExc_OverflowError, "int too big to convert");
+            s = ct_int(v);
+        } else {
+            s = ct_double(PyFloat_AS_DOUBLE(b));
+        }
+        return ctpy_wrap(ct_eq_scalar(ctpy_tensor(a), s));
+    }
+    if (op == Py_EQ) return ctpy_wrap(ct_eq_tensor(ctpy_tensor(a), ctpy_tensor(b)));
+    return ctpy_not_implemented("Tensor.__%s__ (aten::%s.%s)", names[op], names[op], is_number ? "Scalar" : "Tensor");
+}
+
+PyNumberMethods ctpy_tensor_as_number = {
+    .nb_add = nb_add,
+    .nb_subtract = nb_sub,
+    .nb_multiply = nb_mul,
+    .nb_true_divide = nb_truediv,
+    .nb_matrix_multiply = nb_matmul,
+    .nb_inplace_add = nb_iadd,
+    .nb_inplace_subtract = nb_isub,
+    .nb_inplace_multiply = nb_imul,
+    .nb_inplace_true_divide = nb_itruediv,
+    .nb_negative = nb_neg,
+    .nb_positive = nb_pos,
+    .nb_absolute = nb_abs,
+    .nb_invert = nb_invert,
+    .nb_power = nb_pow,
+    .nb_floor_divide = nb_floordiv,
+    .nb_remainder = nb_mod,
+    .nb_bool = tensor_bool,
+    .nb_float = tensor_float,
+    .nb_int = tensor_int,
+    .nb_index = tensor_index,
+};
