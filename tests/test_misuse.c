@@ -606,14 +606,20 @@ static void autograd_cases(void) {
     CASE("set_grad of another shape") {
         a = leaf(2, 2);
         b = mat(3, 2, CT_FLOAT32);
-        EXPECT(ct_tensor_set_grad(a, b) == -1, CT_ERR_RUNTIME, "assigned grad has data of a different size");
+        /* PyTorch 2.6's words (tests/golden/torch-2.6/python_misuse.json, autograd.set_grad_wrong_shape) */
+        EXPECT(ct_tensor_set_grad(a, b) == -1, CT_ERR_RUNTIME,
+               "attempting to assign a gradient of size '[3, 2]' to a tensor of size '[2, 2]'. Please ensure that the "
+               "gradient and the tensor are the same size");
         ct_tensor_release(b);
         ct_tensor_release(a);
     }
     CASE("set_grad of another dtype") {
         a = leaf(2, 2);
         b = mat(2, 2, CT_FLOAT64);
-        EXPECT(ct_tensor_set_grad(a, b) == -1, CT_ERR_RUNTIME, "assigned grad has data of a different type");
+        /* (autograd.set_grad_wrong_dtype there) */
+        EXPECT(ct_tensor_set_grad(a, b) == -1, CT_ERR_RUNTIME,
+               "attempting to assign a gradient with dtype 'double' to a tensor with dtype 'float'. Please ensure that "
+               "the gradient and the tensor have the same dtype");
         ct_tensor_release(b);
         ct_tensor_release(a);
     }
@@ -866,7 +872,7 @@ static void mode_cases(void) {
         int pushed = 0, handles[CT_MAX_MODES];
         while (pushed < CT_MAX_MODES && (handles[pushed] = ct_function_mode_push(fmode_fail_quietly, NULL)) > 0) pushed++;
         EXPECT(ct_function_mode_push(fmode_fail_quietly, NULL) == -1, CT_ERR_RECURSION,
-               "maximum recursion depth exceeded: more than 64 function modes nested on this thread (a handler that "
+               "maximum recursion depth exceeded\n(more than 64 function modes nested on this thread: a handler that "
                "enters a mode on every call recurses without end)");
         while (pushed-- > 0) ct_function_mode_pop(handles[pushed]);
     }
@@ -874,7 +880,7 @@ static void mode_cases(void) {
         int pushed = 0, handles[CT_MAX_MODES];
         while (pushed < CT_MAX_MODES && (handles[pushed] = ct_dispatch_mode_push(fail_quietly, NULL)) > 0) pushed++;
         EXPECT(ct_dispatch_mode_push(fail_quietly, NULL) == -1, CT_ERR_RECURSION,
-               "maximum recursion depth exceeded: more than 64 dispatch modes nested on this thread (a handler that "
+               "maximum recursion depth exceeded\n(more than 64 dispatch modes nested on this thread: a handler that "
                "enters a mode on every call recurses without end)");
         while (pushed-- > 0) ct_dispatch_mode_pop(handles[pushed]);
     }
@@ -918,7 +924,7 @@ static void mode_cases(void) {
         int h = ct_dispatch_mode_push(enter_and_call, NULL);
         y = ct_neg(a);
         snprintf(want, sizeof want,
-                 "maximum recursion depth exceeded: more than %d dispatch modes nested on this thread (a handler that "
+                 "maximum recursion depth exceeded\n(more than %d dispatch modes nested on this thread: a handler that "
                  "enters a mode on every call recurses without end)",
                  CT_MAX_MODES);
         EXPECT(y == NULL, CT_ERR_RECURSION, want);
@@ -932,7 +938,7 @@ static void mode_cases(void) {
         int h = ct_function_mode_push(fmode_enter_and_call, NULL);
         y = ct_relu(a);
         snprintf(want, sizeof want,
-                 "maximum recursion depth exceeded: more than %d function modes nested on this thread (a handler that "
+                 "maximum recursion depth exceeded\n(more than %d function modes nested on this thread: a handler that "
                  "enters a mode on every call recurses without end)",
                  CT_MAX_MODES);
         EXPECT(y == NULL, CT_ERR_RECURSION, want);

@@ -7,13 +7,15 @@ subclasses, autograd and the profiler are ctorch's. A part of PyTorch that ctorc
 implement raises NotImplementedInCtorch, a NotImplementedError naming it."""
 from . import _C
 from ._C import (Generator, NotImplementedInCtorch, default_generator, get_default_dtype, get_num_threads,
-                 initial_seed, is_grad_enabled, is_inference_mode_enabled, manual_seed, set_num_threads)
+                 initial_seed, is_grad_enabled, is_inference_mode_enabled, set_num_threads)
 from ._tensor import Size, Tensor
 from ._device_mod import (channels_last, channels_last_3d, contiguous_format, cpu as _cpu_device, device, layout, memory_format,
                           preserve_format, sparse_coo, strided)
 
+from ._device_mod import _check_cpu  # noqa: E402
+
 _C._register(tensor=Tensor, size=Size, strided=strided, contiguous_format=contiguous_format,
-             preserve_format=preserve_format, cpu=_cpu_device, device=device)
+             preserve_format=preserve_format, cpu=_cpu_device, device=device, check_device=_check_cpu)
 
 __version__ = f"{_C._pytorch_version}+ctorch{_C._ctorch_version}"
 
@@ -36,8 +38,14 @@ del _dt
 from ._functions import *  # noqa: E402,F401,F403  (torch.add, torch.randn, ...)
 from ._functions import tensor, allclose  # noqa: E402,F401
 from .autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
-from . import _ops, autograd, backends, nn, optim, overrides, profiler, utils  # noqa: E402,F401
+from . import _ops, autograd, backends, cuda, nn, optim, overrides, profiler, utils  # noqa: E402,F401
 from ._ops import ops  # noqa: E402,F401
+
+
+def manual_seed(seed):
+    """torch.manual_seed: int(seed) (so '42' and 1.5 are seeds), then the default generator's."""
+    import builtins
+    return _C.manual_seed(builtins.int(seed))  # torch.int is a dtype
 
 
 def is_tensor(obj):
@@ -49,7 +57,21 @@ def numel(t):
 
 
 def typename(obj):
-    return obj.type() if isinstance(obj, Tensor) else type(obj).__name__
+    """torch.typename: a tensor's type() ('torch.FloatTensor'), else the qualified name of the
+    object (a class or function) or of its class, builtins unqualified."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module = obj.__class__.__module__ or ""
+        qualname = obj.__class__.__qualname__
+    if module in ("", "builtins"):
+        return qualname
+    return f"{module}.{qualname}"
 
 
 from ._missing import module_getattr as _module_getattr  # noqa: E402

@@ -1,21 +1,49 @@
 """torch.device, torch.layout and torch.memory_format: ctorch has the CPU, strided layout, and the
 contiguous / preserve formats."""
+import builtins as _builtins
+import re
+
 from . import _C
 
 
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
+                 "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+_DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9]\d*|0))?")
+
+
+def _parse_device_string(s):
+    """c10::Device's string parser, with its errors."""
+    m = _DEVICE_STRING.fullmatch(s)
+    if not m:
+        raise RuntimeError(f"Invalid device string: '{s}'")
+    if m.group(1) not in _DEVICE_TYPES:
+        raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device string: "
+                           f"{m.group(1)}")
+    return m.group(1), (int(m.group(2)) if m.group(2) is not None else None)
+
+
 class device:
-    """torch.device: only the CPU exists in ctorch."""
+    """torch.device: any of PyTorch's device types may be named; ctorch runs tensors on the CPU only
+    (_check_cpu says what using another one raises)."""
 
     __slots__ = ("type", "index")
 
     def __init__(self, type, index=None):
         if isinstance(type, device):
             type, index = type.type, type.index
-        if isinstance(type, str) and ":" in type:
-            type, idx = type.split(":", 1)
-            index = int(idx)
-        if type != "cpu":
-            raise RuntimeError(f"ctorch has only the CPU device; '{type}' is not available")
+        elif isinstance(type, int) and not isinstance(type, bool):
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        elif isinstance(type, str):
+            type, idx = _parse_device_string(type)
+            if idx is not None:
+                if index is not None:
+                    raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: "
+                                       f"{type}:{idx}")
+                index = idx
+        else:
+            raise TypeError(f"device() received an invalid combination of arguments - got ({_builtins.type(type).__name__})")
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
         self.type = type
         self.index = index
 
@@ -33,11 +61,19 @@ class device:
 
 
 def _check_cpu(d):
-    if isinstance(d, device):
+    """A device argument for a tensor: the CPU, or what PyTorch's CPU-only build raises (cuda), or
+    NotImplementedInCtorch for the other devices PyTorch has."""
+    if d is None or d is cpu:
         return
-    if isinstance(d, str) and (d == "cpu" or d.startswith("cpu:")):
+    if not isinstance(d, device):
+        if not isinstance(d, (str, int)) or isinstance(d, bool):
+            raise TypeError(f"expected a torch.device or a device string, not {_builtins.type(d).__name__}")
+        d = device(d)
+    if d.type == "cpu":
         return
-    raise RuntimeError(f"ctorch has only the CPU device; {d!r} is not available")
+    if d.type == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    raise _C.NotImplementedInCtorch(f"the {d.type} device is not implemented in ctorch (it has the CPU only)")
 
 
 class layout:

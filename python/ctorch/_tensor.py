@@ -110,6 +110,8 @@ class Tensor(_C.TensorBase):
                 dtype = a.dtype
             elif isinstance(a, bool):
                 positional_bools.append(a)
+            elif isinstance(a, int):
+                device = a  # an accelerator's index: _check_cpu says there is none
             else:
                 raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
         if positional_bools:
@@ -168,6 +170,11 @@ class Tensor(_C.TensorBase):
         if memory_format is None:
             return self.to(_dt["int32"])
         return self.to(_dt["int32"], memory_format=memory_format)
+
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        from . import _device_mod
+        _device_mod._check_cpu("cuda" if device is None else device)
+        return self
 
     def cpu(self, memory_format=None):
         if memory_format is None:

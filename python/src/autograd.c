@@ -16,6 +16,10 @@ static PyObject *node_objects; /* PyLong(node) -> weakref to its object: one obj
 static void node_dealloc(PyObject *self) {
     CtNodeObject *o = (CtNodeObject *)self;
     PyObject_GC_UnTrack(self);
+    /* an object may die while an exception is on its way out (a failed grad_fn.name(1)): the
+     * bookkeeping below must neither clear nor replace it */
+    PyObject *et, *ev, *etb;
+    PyErr_Fetch(&et, &ev, &etb);
     if (o->weakrefs) PyObject_ClearWeakRefs(self);
     if (o->n) {
         PyObject *key = PyLong_FromVoidPtr(o->n);
@@ -27,6 +31,7 @@ static void node_dealloc(PyObject *self) {
         PyErr_Clear();
         ct_node_release(o->n);
     }
+    PyErr_Restore(et, ev, etb);
     /* instances are of the per-name heap subclasses, whose subtype_dealloc drops the type */
     Py_TYPE(self)->tp_free(self);
 }

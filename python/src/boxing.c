@@ -227,32 +227,13 @@ static int box(PyObject *o, const ct_arg_info *info, ctpy_args *a, int i, bool n
         if (o != ctpy_strided) return CTPY_PARSE_MISMATCH;
         *v = ct_int(0);
         return CTPY_PARSE_OK;
-    case CT_ARG_DEVICE: {
-        const char *name = NULL;
-        PyObject *s = NULL;
-        if (PyUnicode_Check(o)) {
-            name = PyUnicode_AsUTF8(o);
-        } else if (ctpy_device_class && PyObject_TypeCheck(o, (PyTypeObject *)ctpy_device_class)) {
-            s = PyObject_Str(o);
-            name = s ? PyUnicode_AsUTF8(s) : NULL;
-        } else {
+    case CT_ARG_DEVICE:
+        if (!PyUnicode_Check(o) && !(ctpy_device_class && PyObject_TypeCheck(o, (PyTypeObject *)ctpy_device_class)))
             return CTPY_PARSE_MISMATCH;
-        }
-        if (!name) {
-            Py_XDECREF(s);
-            return CTPY_PARSE_ERROR;
-        }
-        bool cpu = strcmp(name, "cpu") == 0 || strcmp(name, "cpu:0") == 0;
-        if (!cpu) {
-            PyErr_Format(PyExc_RuntimeError, "ctorch has only the CPU device; '%s' is not available", name);
-            Py_XDECREF(s);
-            return CTPY_PARSE_ERROR;
-        }
-        Py_XDECREF(s);
+        if (ctpy_check_device(o) != 0) return CTPY_PARSE_ERROR;
         v->tag = CT_TAG_DEVICE;
         v->u.i = 0;
         return CTPY_PARSE_OK;
-    }
     case CT_ARG_MEMORY_FORMAT:
         if (o == ctpy_contiguous_format) *v = ct_int(CT_CONTIGUOUS_FORMAT);
         else if (o == ctpy_preserve_format) *v = ct_int(CT_PRESERVE_FORMAT);
@@ -615,6 +596,19 @@ PyObject *ctpy_rets_to_py(const ctpy_schema *s, ct_value *rets) {
     }
     for (int k = 0; k < s->nrets; k++) PyTuple_SET_ITEM(tup, k, out[k]);
     return tup;
+}
+
+PyObject *ctpy_check_device_fn;
+
+int ctpy_check_device(PyObject *o) {
+    if (o == Py_None || o == ctpy_cpu_device) return 0;
+    if (!ctpy_check_device_fn) {
+        PyErr_SetString(PyExc_RuntimeError, "torch.device is not registered (import ctorch first)");
+        return -1;
+    }
+    PyObject *r = PyObject_CallOneArg(ctpy_check_device_fn, o);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
 }
 
 const char *ctpy_memory_format_name(PyObject *fmt) {

@@ -147,6 +147,11 @@ extern PyTypeObject CtDtype_Type;
 PyObject *ctpy_dtype_object(ct_dtype d); /* borrowed singleton, NULL with an error for an unknown one */
 /* Registered by the Python package: torch.strided, torch.contiguous_format, ... */
 extern PyObject *ctpy_strided, *ctpy_contiguous_format, *ctpy_preserve_format, *ctpy_cpu_device, *ctpy_device_class;
+/* 0 when o (a torch.device, a device string or None) is the CPU, else -1 with PyTorch's error
+ * for that device (AssertionError for cuda, as PyTorch's CPU-only build) or NotImplementedInCtorch
+ * (torch/_device_mod.py's _check_cpu, registered by the package). */
+int ctpy_check_device(PyObject *o);
+extern PyObject *ctpy_check_device_fn;
 /* Python scalar (int / float / bool) from a Scalar value. */
 PyObject *ctpy_scalar_to_py(const ct_value *v);
 

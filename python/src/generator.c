@@ -13,10 +13,19 @@ static PyObject *generator_new(PyTypeObject *type, PyObject *args, PyObject *kwa
     PyObject *device = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:Generator", kw, &device)) return NULL;
     if (device && device != Py_None && device != ctpy_cpu_device) {
-        PyObject *s = PyObject_Str(device);
-        bool cpu = s && PyUnicode_CompareWithASCIIString(s, "cpu") == 0;
-        Py_XDECREF(s);
-        if (!cpu) return PyErr_Format(PyExc_RuntimeError, "ctorch has only the CPU device; got %R", device);
+        /* the device's own parse (its errors), then Generator's: CUDA named as PyTorch's
+         * CPU-only build names it */
+        PyObject *d = ctpy_device_class ? PyObject_CallOneArg(ctpy_device_class, device) : NULL;
+        if (!d) return NULL;
+        PyObject *ty = PyObject_GetAttrString(d, "type");
+        Py_DECREF(d);
+        if (!ty) return NULL;
+        bool cpu = PyUnicode_CompareWithASCIIString(ty, "cpu") == 0, cuda = PyUnicode_CompareWithASCIIString(ty, "cuda") == 0;
+        PyObject *r = cpu ? NULL
+                          : cuda ? PyErr_Format(PyExc_RuntimeError, "Device type CUDA is not supported for torch.Generator() api.")
+                                 : ctpy_not_implemented("torch.Generator on the %U device", ty);
+        Py_DECREF(ty);
+        if (!cpu) return r;
     }
     ct_generator *g = ct_generator_new();
     if (!g) return ctpy_raise();
@@ -41,15 +50,28 @@ PyObject *ctpy_generator_wrap(ct_generator *g) {
     return (PyObject *)o;
 }
 
-/* Python's manual_seed wraps a negative seed to 64 bits (manual_seed(-1) is 2**64 - 1). */
+/* THPGenerator_manualSeed's unpack: an int, a negative one wrapped to 64 bits (manual_seed(-1)
+ * is 2**64 - 1), one past uint64 an overflow */
 static int seed_of(PyObject *arg, uint64_t *out) {
-    PyObject *idx = PyNumber_Index(arg);
-    if (!idx) return -1;
-    unsigned long long v = PyLong_AsUnsignedLongLongMask(idx);
-    Py_DECREF(idx);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    *out = v;
+    if (!PyLong_Check(arg)) {
+        PyErr_Format(PyExc_RuntimeError, "manual_seed expected a long, but got %s", Py_TYPE(arg)->tp_name);
+        return -1;
+    }
+    int overflow;
+    long long sv = PyLong_AsLongLongAndOverflow(arg, &overflow);
+    if (overflow < 0 || (overflow == 0 && sv == -1 && PyErr_Occurred())) goto too_big;
+    if (overflow == 0) {
+        *out = (uint64_t)sv;
+        return 0;
+    }
+    unsigned long long uv = PyLong_AsUnsignedLongLong(arg);
+    if (uv == (unsigned long long)-1 && PyErr_Occurred()) goto too_big;
+    *out = uv;
     return 0;
+too_big:
+    PyErr_Clear();
+    PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+    return -1;
 }
 
 static PyObject *generator_manual_seed(PyObject *self, PyObject *arg) {

@@ -229,63 +229,102 @@ typedef struct {
     int64_t *i;
 } nested;
 
-static int walk(PyObject *o, int depth, nested *st) {
-    if (PyList_Check(o) || PyTuple_Check(o)) {
-        if (depth >= CT_MAX_DIMS) {
-            PyErr_Format(PyExc_RuntimeError, "ctorch supports tensors of at most %d dimensions", CT_MAX_DIMS);
-            return -1;
-        }
-        Py_ssize_t len = PySequence_Fast_GET_SIZE(o);
-        if (depth == st->ndim) {
-            if (st->n > 0) goto ragged; /* a sequence where a number was seen before */
-            st->sizes[st->ndim++] = len;
-        } else if (depth > st->ndim || st->sizes[depth] != len) {
-            goto ragged;
-        }
-        for (Py_ssize_t k = 0; k < len; k++)
-            if (walk(PySequence_Fast_GET_ITEM(o, k), depth + 1, st) != 0) return -1;
-        return 0;
-    }
-    if (depth != st->ndim) goto ragged;
+static int store(nested *st, double d, int64_t i) {
     if (st->n == st->cap) {
         int64_t cap = st->cap ? st->cap * 2 : 64;
-        double *d = PyMem_Realloc(st->d, (size_t)cap * sizeof *d);
-        if (d) st->d = d;
-        int64_t *iv = d ? PyMem_Realloc(st->i, (size_t)cap * sizeof *iv) : NULL;
-        if (!d || !iv) {
+        double *dv = PyMem_Realloc(st->d, (size_t)cap * sizeof *dv);
+        if (dv) st->d = dv;
+        int64_t *iv = dv ? PyMem_Realloc(st->i, (size_t)cap * sizeof *iv) : NULL;
+        if (!dv || !iv) {
             PyErr_NoMemory();
             return -1;
         }
         st->i = iv;
         st->cap = cap;
     }
-    if (PyBool_Check(o)) {
-        st->any_bool = true;
-        st->d[st->n] = o == Py_True;
-        st->i[st->n] = o == Py_True;
-    } else if (PyLong_Check(o)) {
-        st->any_int = true;
-        long long v = PyLong_AsLongLong(o);
-        if (v == -1 && PyErr_Occurred()) return -1;
-        st->d[st->n] = (double)v;
-        st->i[st->n] = v;
-    } else if (PyFloat_Check(o)) {
-        st->any_float = true;
-        st->d[st->n] = PyFloat_AS_DOUBLE(o);
-        st->i[st->n] = 0;
-    } else if (ctpy_is_tensor(o)) {
-        ctpy_not_implemented("torch.tensor() of tensors (use torch.stack or clone().detach())");
-        return -1;
-    } else {
-        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(o)->tp_name);
-        return -1;
-    }
+    st->d[st->n] = d;
+    st->i[st->n] = i;
     st->n++;
     return 0;
+}
+
+/* internal_new_from_data's walk (tensor_new.cpp): any sequence nests (a str is one of length-1
+ * strs, so it nests without end: "too many dimensions"), a number is an element, a one-element
+ * tensor stands for its value; anything else has no dtype to infer */
+static int walk(PyObject *o, int depth, nested *st) {
+    bool is_seq = PyList_Check(o) || PyTuple_Check(o) ||
+                  (!ctpy_is_tensor(o) && !PyBytes_Check(o) && !PyByteArray_Check(o) && PySequence_Check(o));
+    if (is_seq) {
+        if (PyUnicode_Check(o)) {
+            PyErr_Format(PyExc_ValueError, "too many dimensions '%s'", Py_TYPE(o)->tp_name);
+            return -1;
+        }
+        if (depth >= CT_MAX_DIMS) {
+            PyErr_Format(PyExc_RuntimeError, "ctorch supports tensors of at most %d dimensions", CT_MAX_DIMS);
+            return -1;
+        }
+        PyObject *seq = PySequence_Fast(o, "a sequence");
+        if (!seq) return -1;
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+        int rc = 0;
+        if (depth == st->ndim) {
+            if (st->n > 0) rc = 1; /* a sequence where a number was seen before */
+            else st->sizes[st->ndim++] = len;
+        } else if (depth > st->ndim || st->sizes[depth] != len) {
+            rc = 1;
+        }
+        for (Py_ssize_t k = 0; rc == 0 && k < len; k++) rc = walk(PySequence_Fast_GET_ITEM(seq, k), depth + 1, st);
+        Py_DECREF(seq);
+        if (rc > 0) goto ragged;
+        return rc;
+    }
+    if (depth != st->ndim) goto ragged;
+    if (PyBool_Check(o)) {
+        st->any_bool = true;
+        return store(st, o == Py_True, o == Py_True);
+    }
+    if (PyLong_Check(o)) {
+        st->any_int = true;
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+            return -1;
+        }
+        if (v == -1 && PyErr_Occurred()) return -1;
+        return store(st, (double)v, v);
+    }
+    if (PyFloat_Check(o)) {
+        st->any_float = true;
+        return store(st, PyFloat_AS_DOUBLE(o), 0);
+    }
+    if (PyComplex_Check(o)) {
+        ctpy_not_implemented("complex tensors (torch.complex64)");
+        return -1;
+    }
+    if (ctpy_is_tensor(o)) {
+        ct_tensor *t = ctpy_tensor(o);
+        if (ct_tensor_numel(t) != 1) {
+            PyErr_SetString(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
+            return -1;
+        }
+        double d;
+        if (ct_tensor_item(t, &d) != 0) {
+            ctpy_raise();
+            return -1;
+        }
+        ct_dtype dt = ct_tensor_dtype(t);
+        if (dt == CT_BOOL) st->any_bool = true;
+        else if (dt == CT_INT64) st->any_int = true;
+        else st->any_float = true;
+        return store(st, d, dt == CT_INT64 ? *(const int64_t *)ct_tensor_data_ptr(t) : (int64_t)d);
+    }
+    PyErr_Format(PyExc_RuntimeError, "Could not infer dtype of %s", Py_TYPE(o)->tp_name);
+    return -1;
 ragged:
     PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)",
                  (long long)(depth < st->ndim ? st->sizes[depth] : 0), depth,
-                 (PyList_Check(o) || PyTuple_Check(o)) ? PySequence_Fast_GET_SIZE(o) : (Py_ssize_t)0);
+                 PySequence_Check(o) ? PySequence_Size(o) : (Py_ssize_t)0);
     return -1;
 }
 
@@ -299,11 +338,32 @@ static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
                             PyBool_Check(rg) ? "pin_memory" : "requires_grad", Py_TYPE(PyBool_Check(rg) ? pin : rg)->tp_name);
     if (pin == Py_True) return ctpy_not_implemented("torch.tensor(pin_memory=True) (pinned memory)");
     bool requires_grad = rg == Py_True;
-    if (device != Py_None && device != ctpy_cpu_device) {
-        PyObject *s = PyObject_Str(device);
-        bool cpu = s && PyUnicode_CompareWithASCIIString(s, "cpu") == 0;
-        Py_XDECREF(s);
-        if (!cpu) return PyErr_Format(PyExc_RuntimeError, "ctorch has only the CPU device; got %R", device);
+    if (ctpy_check_device(device) != 0) return NULL;
+    if (ctpy_is_tensor(data) && (ct_tensor_ndim(ctpy_tensor(data)) > 0 || dtype != Py_None)) {
+        /* torch.tensor(t): a copy, with PyTorch's warning */
+        if (PyErr_WarnEx(PyExc_UserWarning,
+                         "To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() or "
+                         "sourceTensor.clone().detach().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                         1) < 0)
+            return NULL;
+        ct_tensor *src = ctpy_tensor(data);
+        ct_dtype want = dtype == Py_None ? ct_tensor_dtype(src) : CT_DTYPE_UNDEFINED;
+        if (dtype != Py_None) {
+            if (!PyObject_TypeCheck(dtype, &CtDtype_Type))
+                return PyErr_Format(PyExc_TypeError, "tensor(): argument 'dtype' must be torch.dtype, not %s",
+                                    Py_TYPE(dtype)->tp_name);
+            want = ((CtDtypeObject *)dtype)->dtype;
+            if (!ct_dtype_valid((int)want)) return ctpy_not_implemented("dtype torch.%s", ((CtDtypeObject *)dtype)->name);
+        }
+        ct_tensor *d = ct_detach(src);
+        ct_tensor *c = d ? ct_to_dtype(d, want, false, true, CT_MEMORY_FORMAT_NONE) : NULL;
+        ct_tensor_release(d);
+        if (!c) return ctpy_raise();
+        if (requires_grad && ct_tensor_set_requires_grad(c, true) != 0) {
+            ct_tensor_release(c);
+            return ctpy_raise();
+        }
+        return ctpy_wrap(c);
     }
     nested st;
     memset(&st, 0, sizeof st);
@@ -343,6 +403,10 @@ static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
     ct_tensor_release(t);
     if (lrc != 0) return ctpy_raise();
     ct_tensor *l = lr[0].u.t;
+    if (requires_grad && !ct_dtype_is_floating(ct_tensor_dtype(l))) {
+        ct_tensor_release(l);
+        return PyErr_Format(PyExc_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");
+    }
     if (requires_grad && ct_tensor_set_requires_grad(l, true) != 0) {
         ct_tensor_release(l);
         return ctpy_raise();
@@ -466,13 +530,15 @@ static PyObject *py_get_num_threads(PyObject *unused, PyObject *noargs) {
 
 static PyObject *py_register(PyObject *unused, PyObject *args, PyObject *kwargs) {
     (void)unused;
-    static char *kw[] = {"tensor", "size", "strided", "contiguous_format", "preserve_format", "cpu", "device", NULL};
-    PyObject *tensor, *size, *strided, *cf, *pf, *cpu, *device;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOO", kw, &tensor, &size, &strided, &cf, &pf, &cpu, &device))
+    static char *kw[] = {"tensor", "size", "strided", "contiguous_format", "preserve_format", "cpu", "device",
+                         "check_device", NULL};
+    PyObject *tensor, *size, *strided, *cf, *pf, *cpu, *device, *check;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOOO", kw, &tensor, &size, &strided, &cf, &pf, &cpu, &device,
+                                     &check))
         return NULL;
     if (!PyType_Check(tensor) || !PyType_IsSubtype((PyTypeObject *)tensor, &CtTensorBase_Type))
         return PyErr_Format(PyExc_TypeError, "tensor must be a TensorBase subclass");
-    PyObject *objs[] = {tensor, size, strided, cf, pf, cpu, device};
+    PyObject *objs[] = {tensor, size, strided, cf, pf, cpu, device, check};
     for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) Py_INCREF(objs[i]);
     ctpy_tensor_class = (PyTypeObject *)tensor;
     ctpy_size_class = size;
@@ -481,6 +547,7 @@ static PyObject *py_register(PyObject *unused, PyObject *args, PyObject *kwargs)
     ctpy_preserve_format = pf;
     ctpy_cpu_device = cpu;
     ctpy_device_class = device;
+    ctpy_check_device_fn = check;
     Py_RETURN_NONE;
 }
 

@@ -539,6 +539,10 @@ static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size
                                   (f->flags & FN_FACTORY) ? CTPY_FACTORY_OPTIONS : 0);
     Py_XDECREF(kwtmp);
     if (r && requires_grad == 1) {
+        if (ctpy_is_tensor(r) && !ct_dtype_is_floating(ct_tensor_dtype(ctpy_tensor(r)))) {
+            Py_DECREF(r);
+            return PyErr_Format(PyExc_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");
+        }
         if (!ctpy_is_tensor(r) || ct_tensor_set_requires_grad(ctpy_tensor(r), true) != 0) {
             Py_DECREF(r);
             return ctpy_is_tensor(r) ? ctpy_raise() : PyErr_Format(PyExc_TypeError, "requires_grad on a non-tensor");

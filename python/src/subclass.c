@@ -168,12 +168,7 @@ PyObject *ctpy_make_wrapper_subclass(PyObject *unused, PyObject *args, PyObject 
     if (!unset(memfmt) && memfmt != ctpy_contiguous_format)
         return ctpy_not_implemented("_make_wrapper_subclass with memory_format=%S", memfmt);
     if (!unset(layout) && layout != ctpy_strided) return ctpy_not_implemented("_make_wrapper_subclass with layout=%S", layout);
-    if (!unset(device) && device != ctpy_cpu_device) {
-        PyObject *s = PyObject_Str(device);
-        bool cpu = s && PyUnicode_CompareWithASCIIString(s, "cpu") == 0;
-        Py_XDECREF(s);
-        if (!cpu) return PyErr_Format(PyExc_RuntimeError, "ctorch has only the CPU device; got %R", device);
-    }
+    if (!unset(device) && ctpy_check_device(device) != 0) return NULL;
     int64_t sizes[CT_MAX_DIMS], st[CT_MAX_DIMS];
     int nd, ns = -1;
     if (int_list(size, sizes, &nd, "size must be a sequence of ints") != 0) return NULL;
@@ -213,6 +208,10 @@ PyObject *ctpy_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs)
     /* THPVariable_make_subclass: data.detach(), then set_requires_grad */
     ct_tensor *d = ct_detach(t);
     if (!d) return ctpy_raise();
+    if (require_grad && !ct_dtype_is_floating(ct_tensor_dtype(d))) {
+        ct_tensor_release(d);
+        return PyErr_Format(PyExc_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");
+    }
     if (require_grad && ct_tensor_set_requires_grad(d, true) != 0) {
         ct_tensor_release(d);
         return ctpy_raise();

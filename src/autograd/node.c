@@ -11,6 +11,7 @@
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
 #include "ctorch/testing.h"
+#include "ops/kernel_util.h"
 #include "core/tls.h"
 #include "dispatch/py_interpreter.h"
 #include "ops/views.h"
@@ -282,10 +283,15 @@ uint32_t ct_tensor_output_nr(const ct_tensor *t) { return t && t->autograd ? t->
 
 int ct_tensor_set_requires_grad(ct_tensor *t, bool requires_grad) {
     if (!t) return ct_error_set(CT_ERR_VALUE, "ct_tensor_set_requires_grad: tensor is NULL");
-    if (!ct_tensor_is_leaf(t))
+    if (!ct_tensor_is_leaf(t)) {
+        /* a non-leaf requires grad already: asking for it again changes nothing */
+        if (requires_grad) return 0;
         return ct_error_set(CT_ERR_RUNTIME,
                             "you can only change requires_grad flags of leaf variables. If you want to use a computed "
                             "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+    }
+    /* Tensor.requires_grad_()'s words (a factory's requires_grad=True and nn.Parameter say "Only
+     * Tensors of floating point and complex dtype ...", AutogradMeta's check, in the Python binding) */
     if (requires_grad && !ct_dtype_is_floating(t->dtype))
         return ct_error_set(CT_ERR_RUNTIME, "only Tensors of floating point dtype can require gradients");
     if (requires_grad && t->is_inference && !ct_tls_state.inference_mode)
@@ -303,8 +309,20 @@ int ct_tensor_set_grad(ct_tensor *t, ct_tensor *grad) {
     if (grad) {
         bool same = grad->ndim == t->ndim;
         for (int i = 0; same && i < t->ndim; i++) same = grad->sizes[i] == t->sizes[i];
-        if (!same) return ct_error_set(CT_ERR_RUNTIME, "assigned grad has data of a different size");
-        if (grad->dtype != t->dtype) return ct_error_set(CT_ERR_RUNTIME, "assigned grad has data of a different type");
+        if (!same) {
+            char gs[256], ts[256];
+            ct_format_shape(grad->sizes, grad->ndim, gs, sizeof gs);
+            ct_format_shape(t->sizes, t->ndim, ts, sizeof ts);
+            return ct_error_set(CT_ERR_RUNTIME,
+                                "attempting to assign a gradient of size '%s' to a tensor of size '%s'. Please ensure "
+                                "that the gradient and the tensor are the same size",
+                                gs, ts);
+        }
+        if (grad->dtype != t->dtype)
+            return ct_error_set(CT_ERR_RUNTIME,
+                                "attempting to assign a gradient with dtype '%s' to a tensor with dtype '%s'. Please "
+                                "ensure that the gradient and the tensor have the same dtype",
+                                ct_dtype_type_meta_name(grad->dtype), ct_dtype_type_meta_name(t->dtype));
     }
     if (!grad && !t->autograd) return 0;
     ct_autograd_meta *m = ct_tensor_autograd_meta(t);

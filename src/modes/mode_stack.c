@@ -21,7 +21,7 @@ int ct_mode_handle_next(void) {
 int ct_mode_stack_push(ct_mode_stack *s, ct_mode_entry e, const char *what) {
     if (s->len + s->stashed >= CT_MAX_MODES)
         return ct_error_set(CT_ERR_RECURSION,
-                            "maximum recursion depth exceeded: more than %d %s modes nested on this thread (a handler "
+                            "maximum recursion depth exceeded\n(more than %d %s modes nested on this thread: a handler "
                             "that enters a mode on every call recurses without end)",
                             CT_MAX_MODES, what);
     e.handle = ct_mode_handle_next();

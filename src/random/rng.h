@@ -34,7 +34,7 @@
 #include "ctorch/random.h"
 
 /* Tensor.uniform_(from, to) for CT_FLOAT32/FLOAT64/FLOAT16/BFLOAT16 (from/to as returned by
- * ct_rng_uniform_bounds). Returns 0, or -1 with CT_ERR_NOT_IMPLEMENTED
+ * ct_rng_uniform_bounds). Returns 0, or -1 with CT_ERR_RUNTIME
  * ("check_uniform_bounds" not implemented for 'Long') for other dtypes. */
 int ct_rng_uniform(ct_generator *g, void *data, int64_t n, ct_dtype dtype, double from, double to);
 

@@ -15,10 +15,12 @@ def _make_grads(outputs, grads):
             if grad.shape != out.shape:
                 raise RuntimeError(f"Mismatch in shape: grad_output[{len(new_grads)}] has a shape of {grad.shape} and "
                                    f"output[{len(new_grads)}] has a shape of {out.shape}.")
-            if out.dtype.is_floating_point != grad.dtype.is_floating_point:
+            if out.dtype.is_complex != grad.dtype.is_complex:
                 raise TypeError(f"For complex Tensors, both grad_output and output are required to have the same "
                                 f"dtype. Mismatch in dtype: grad_output[{len(new_grads)}] has a dtype of {grad.dtype} "
                                 f"and output[{len(new_grads)}] has a dtype of {out.dtype}.")
+            if grad.dtype != out.dtype:
+                grad = grad.to(out.dtype)  # the engine's validate_outputs casts a root gradient to its output's dtype
             new_grads.append(grad)
         elif grad is None:
             if out.requires_grad:
@@ -50,9 +52,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         grad_tensors = [grad_tensors]
     else:
         grad_tensors = list(grad_tensors)
-    if len(grad_tensors) != len(tensors):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs")
     grads = _make_grads(tensors, grad_tensors)
+    if len(grads) != len(tensors) or len(grad_tensors) != len(tensors):
+        raise RuntimeError(f"got {len(tensors)} tensors and {len(grad_tensors)} gradients")
     if retain_graph is None:
         retain_graph = create_graph
     _C._autograd_backward(list(tensors), grads, retain_graph)

@@ -98,7 +98,13 @@ class _KeyAverages(list):
                 raise TypeError(f"table() got an unexpected keyword argument '{k}'")
             if v != _TABLE_DEFAULTS[k]:
                 raise _missing(f"key_averages().table({k}={v!r}) is not implemented in ctorch")
-        return self._native.table(sort_by, row_limit, self._by_shape)
+        try:
+            return self._native.table(sort_by, row_limit, self._by_shape)
+        except ValueError as e:
+            # an unknown sort key: PyTorch's getattr(event, sort_by) raises the AttributeError
+            if "object has no attribute" in str(e):
+                raise AttributeError(str(e)) from None
+            raise
 
 
 class profile:
@@ -119,16 +125,23 @@ class profile:
         self.enabled = enabled
         self.record_shapes = record_shapes
         self._native = None
+        self._running = False
         self._events = None
 
     def __enter__(self):
         if self.enabled:
             self._native = _C._profiler_start(self.record_shapes)
+            self._running = True
+            self._events = None
         return self
 
     def __exit__(self, exc_type, exc, tb):
-        if self._native is not None:
-            self._native.stop()
+        if not self.enabled:
+            return False
+        if not self._running:
+            raise RuntimeError("Can't disable Kineto profiler when it's not running")
+        self._running = False
+        self._native.stop()
         return False
 
     def _check(self):
@@ -195,6 +208,7 @@ class record_function:
 
     def __exit__(self, exc_type, exc, tb):
         record, self.record = self.record, None
+        assert record is not None  # exited without entering: PyTorch's record_function asserts
         _exit(record)
         return False
 

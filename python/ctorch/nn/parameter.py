@@ -9,7 +9,17 @@ class Parameter(Tensor):
         if data is None:
             from .. import empty
             data = empty(0)
-        return Tensor._make_subclass(cls, data, requires_grad)
+        if type(data) is Tensor or type(data) is Parameter:
+            return Tensor._make_subclass(cls, data, requires_grad)
+        # another tensor subclass (or anything else) the way PyTorch's Parameter takes it
+        t = data.detach().requires_grad_(requires_grad)
+        if type(t) is not type(data):
+            raise RuntimeError(f"Creating a Parameter from an instance of type {type(data).__name__} requires that "
+                               "detach() returns an instance of the same type, but return type "
+                               f"{type(t).__name__} was found instead. To use the type as a Parameter, please correct "
+                               "the detach() semantics defined by its __torch_dispatch__() implementation.")
+        t._is_param = True
+        return t
 
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()

@@ -2,6 +2,11 @@
 whose step() runs PyTorch's single-tensor update inside record_function("Optimizer.step#AdamW.step")
 and whose zero_grad() opens "Optimizer.zero_grad#AdamW.zero_grad", as PyTorch 2.6 does on the CPU."""
 from .. import _C
+
+
+def _typename(o):
+    from .. import typename
+    return typename(o)
 from .._tensor import Tensor
 from .optimizer import Optimizer
 
@@ -33,7 +38,7 @@ class AdamW(Optimizer):
                         foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused)
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
-                            f"but got {type(params).__name__}")
+                            f"but got {_typename(params)}")
         params = list(params)
         groups = params if params and isinstance(params[0], dict) else [{"params": params}]
         # the C optimizer checks the options (PyTorch's ValueErrors) and the parameters first

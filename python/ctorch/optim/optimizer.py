@@ -5,6 +5,11 @@ import functools
 from collections import defaultdict
 
 from .. import _C
+
+
+def _typename(o):
+    from .. import typename
+    return typename(o)
 from .._tensor import Tensor
 from ..autograd.profiler import record_function
 
@@ -40,7 +45,7 @@ class Optimizer:
         self.param_groups = []
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
-                            f"but got {type(params).__name__}")
+                            f"but got {_typename(params)}")
         param_groups = list(params)
         if len(param_groups) == 0:
             raise ValueError("optimizer got an empty parameter list")

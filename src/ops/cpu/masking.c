@@ -182,7 +182,8 @@ int ct_k_masked_fill(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *re
     ct_tensor *self = ARG_T(0), *mask = ARG_T(1);
     int64_t shape[CT_MAX_DIMS];
     int n;
-    if (ct_broadcast_shapes(self->sizes, self->ndim, mask->sizes, mask->ndim, shape, &n) != 0) return -1;
+    /* expand_outplace(mask, self): the mask is tensor a in the message */
+    if (ct_broadcast_shapes(mask->sizes, mask->ndim, self->sizes, self->ndim, shape, &n) != 0) return -1;
     bool same = n == self->ndim;
     for (int i = 0; same && i < n; i++) same = shape[i] == self->sizes[i];
     ct_tensor *expanded = same ? ct_tensor_retain(self) : ct_expand(self, shape, n, false);
@@ -276,12 +277,12 @@ int ct_k_gather(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     int64_t dim_size = self->ndim ? self->sizes[dim] : 1;
     for (int64_t i = 0; i < index->numel; i++) {
         int64_t v = *(const int64_t *)elem_ptr(index, i);
-        if (v < -dim_size || v >= dim_size) {
+        /* gather's indices are not wrapped: a negative one is out of bounds (scatter_gather_kernel's check) */
+        if (v < 0 || v >= dim_size) {
             ct_tensor_release(out);
             return ct_error_set(CT_ERR_RUNTIME, "index %lld is out of bounds for dimension %lld with size %lld", (long long)v,
                                 (long long)dim, (long long)dim_size);
         }
-        if (v < 0) v += dim_size;
         /* the source element: the index's coordinates with dim replaced by v */
         int64_t rem = i, off = 0;
         for (int d = index->ndim - 1; d >= 0; d--) {

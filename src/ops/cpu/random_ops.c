@@ -142,8 +142,8 @@ static int fill_randint(ct_tensor *t, ct_generator *g, const void *params) {
 static int check_float_factory(const char *name, ct_dtype dt) {
     if (!ct_dtype_is_floating(dt)) {
         if (strcmp(name, "randn") == 0)
-            return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "\"normal_kernel_cpu\" not implemented for '%s'", ct_dtype_name(dt));
-        return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "\"check_uniform_bounds\" not implemented for '%s'", ct_dtype_name(dt));
+            return ct_error_set(CT_ERR_RUNTIME, "\"normal_kernel_cpu\" not implemented for '%s'", ct_dtype_name(dt));
+        return ct_error_set(CT_ERR_RUNTIME, "\"check_uniform_bounds\" not implemented for '%s'", ct_dtype_name(dt));
     }
     return 0;
 }
