@@ -43,8 +43,11 @@ CT_API const char *ct_op_base_name(const ct_op *op);
 CT_API const char *ct_op_overload(const ct_op *op);
 /* Python's str(OpOverload): "aten.addmm.default", "aten.add.Tensor". */
 CT_API const char *ct_op_python_name(const ct_op *op);
-/* The full schema: "aten::addmm(Tensor self, Tensor mat1, ...) -> Tensor". */
-CT_API const char *ct_op_schema(const ct_op *op);
+/* What ct_call checks before dispatching, alone: 0 when args (ct_op_num_args(op) values; rets
+ * may be NULL for an op without returns) are values of the schema's types, else -1 with the
+ * error ct_call would set (PyTorch's words for the same mistake through torch.ops). Nothing runs. */
+CT_API int ct_op_check_args(const ct_op *op, const ct_value *args, const ct_value *rets);
+/* The full schema: "aten::addmm(Tensor self, Tensor mat1, ...) -> Tensor". */CT_API const char *ct_op_schema(const ct_op *op);
 CT_API int ct_op_num_args(const ct_op *op);
 CT_API int ct_op_num_returns(const ct_op *op);
 /* Name of argument i ("self"), NULL if out of range. */

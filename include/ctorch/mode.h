@@ -51,6 +51,10 @@ CT_API int ct_dispatch_mode_stack_len(void);
 /* The innermost dispatch mode: returns its handle and fills *fn / *ud (either may be NULL), or
  * returns 0 when no mode is active. While a handler runs its own mode is off the stack. */
 CT_API int ct_dispatch_mode_top(ct_dispatch_mode_fn *fn, void **ud);
+/* Runs body(ctx) with every dispatch mode of this thread off (PyTorch's
+ * StashTorchDispatchStackGuard, which _make_subclass takes around its detach) and puts them back
+ * afterwards, with their handles, beneath whatever body left entered. Returns body's result. */
+CT_API int ct_dispatch_mode_run_without(int (*body)(void *ctx), void *ctx);
 /* The mode at position i of the stack (0 = outermost), as ct_dispatch_mode_top; 0 when i is not
  * a position of the stack. */
 CT_API int ct_dispatch_mode_at(int i, ct_dispatch_mode_fn *fn, void **ud);

@@ -40,6 +40,11 @@ CT_API const char *ct_subclass_name(const ct_subclass *cls);
  * contiguous. On failure the payload is NOT released. */
 CT_API ct_tensor *ct_subclass_make_wrapper(ct_subclass *cls, const int64_t *sizes, const int64_t *strides, int ndim,
                                            int64_t storage_offset, ct_dtype dtype, bool requires_grad, void *payload);
+/* _make_subclass(cls, data) of a class with a __torch_dispatch__ of its own: a tensor on data's
+ * storage (same sizes, strides, dtype; no graph) carrying the Python keys, so every op on it
+ * reaches cls's handler. New reference, or NULL with an error (NULL arguments, data already a
+ * subclass tensor). Its data stays readable, unlike a wrapper's. */
+CT_API ct_tensor *ct_subclass_make_dense(ct_subclass *cls, ct_tensor *data);
 /* The wrapper's type (NULL for a plain tensor) and payload (borrowed). */
 CT_API const ct_subclass *ct_tensor_subclass(const ct_tensor *t);
 CT_API void *ct_tensor_subclass_payload(const ct_tensor *t);

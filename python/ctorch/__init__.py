@@ -13,6 +13,12 @@ from ._device_mod import (channels_last, channels_last_3d, contiguous_format, cp
                           preserve_format, sparse_coo, strided)
 
 from ._device_mod import _check_cpu  # noqa: E402
+import enum as _enum  # noqa: E402
+
+# torch._C.DispatchKey: an enum of the keys' names, as PyTorch's (duplicate names, the per-backend
+# blocks' starts, keep their first value)
+_C.DispatchKey = _enum.Enum("DispatchKey", {n: v for n, v in reversed(_C._dispatch_key_names())},
+                            module="torch._C")
 
 _C._register(tensor=Tensor, size=Size, strided=strided, contiguous_format=contiguous_format,
              preserve_format=preserve_format, cpu=_cpu_device, device=device, check_device=_check_cpu)

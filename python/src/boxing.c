@@ -73,7 +73,7 @@ static int fixed_len(const char *type) {
     return b && b[1] >= '1' && b[1] <= '9' ? atoi(b + 1) : 0;
 }
 
-static int dtype_of(PyObject *o, ct_dtype *out) {
+int ctpy_dtype_of(PyObject *o, ct_dtype *out) {
     if (PyObject_TypeCheck(o, &CtDtype_Type)) {
         *out = ((CtDtypeObject *)o)->dtype;
         return 1;
@@ -86,51 +86,106 @@ static int dtype_of(PyObject *o, ct_dtype *out) {
     return 1;
 }
 
+static bool int_like(PyObject *x) {
+    return is_int(x) || (ctpy_is_tensor(x) && ct_tensor_numel(ctpy_tensor(x)) == 1 && ct_tensor_dtype(ctpy_tensor(x)) == CT_INT64);
+}
+
+/* PyTorch's argument parser takes a sequence whose first item is an int for int[] (the type
+ * check looks at that one only) and unpacks the rest afterwards, so a later item of another
+ * type, or one beyond int64, is an error of the unpacking, not a mismatch of the signature. */
+static int unpack_error(const ctpy_args *a, const ct_arg_info *info, Py_ssize_t pos, const char *what) {
+    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' failed to unpack the object at pos %zd with error \"%s\"",
+                 a->fname ? a->fname : "", info->name, pos, what);
+    return CTPY_PARSE_ERROR;
+}
+
+static int box_int_item(PyObject *x, const ct_arg_info *info, ctpy_args *a, Py_ssize_t k, int64_t *out) {
+    if (ctpy_is_tensor(x)) {
+        double d;
+        if (ct_tensor_item(ctpy_tensor(x), &d) != 0) return ctpy_raise_int();
+        *out = (int64_t)d;
+        return CTPY_PARSE_OK;
+    }
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(x, &overflow);
+    if (overflow) return unpack_error(a, info, k + 1, "Overflow when unpacking long");
+    if (v == -1 && PyErr_Occurred()) return CTPY_PARSE_ERROR;
+    *out = v;
+    return CTPY_PARSE_OK;
+}
+
 static int box_intlist(PyObject *o, const ct_arg_info *info, ctpy_args *a, int i) {
     int64_t *dst = a->lists[i];
     if (is_int(o)) {
         int n = fixed_len(info->type);
-        if (n == 0) return CTPY_PARSE_MISMATCH;
-        long long v = PyLong_AsLongLong(o);
-        if (v == -1 && PyErr_Occurred()) return CTPY_PARSE_ERROR;
+        if (n == 0) {
+            snprintf(a->detail, sizeof a->detail, "but found element of type int at pos 0");
+            return CTPY_PARSE_MISMATCH;
+        }
+        int64_t v;
+        int r = box_int_item(o, info, a, 0, &v);
+        if (r != CTPY_PARSE_OK) return r;
         if (n > CT_MAX_DIMS) n = CT_MAX_DIMS;
         for (int k = 0; k < n; k++) dst[k] = v;
         a->v[i] = ct_intlist(dst, n);
         return CTPY_PARSE_OK;
     }
-    if (!PyTuple_Check(o) && !PyList_Check(o)) return CTPY_PARSE_MISMATCH;
+    if (ctpy_is_tensor(o) && ct_tensor_ndim(ctpy_tensor(o)) == 0 && ct_tensor_dtype(ctpy_tensor(o)) == CT_INT64) {
+        /* a 0-dim integer tensor stands for its value (zeros(torch.tensor(3))), as a lone int does */
+        int64_t v;
+        int r = box_int_item(o, info, a, 0, &v);
+        if (r != CTPY_PARSE_OK) return r;
+        int n = fixed_len(info->type);
+        if (n == 0) n = 1;
+        if (n > CT_MAX_DIMS) n = CT_MAX_DIMS;
+        for (int k = 0; k < n; k++) dst[k] = v;
+        a->v[i] = ct_intlist(dst, n);
+        return CTPY_PARSE_OK;
+    }
+    if (!PyTuple_Check(o) && !PyList_Check(o)) {
+        /* a lone value stands for a one-item list: PyTorch names its type at pos 0 */
+        snprintf(a->detail, sizeof a->detail, "but found element of type %s at pos 0",
+                 ctpy_is_tensor(o) ? "Tensor" : Py_TYPE(o)->tp_name);
+        return CTPY_PARSE_MISMATCH;
+    }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
     PyObject **items = PySequence_Fast_ITEMS(o);
     if (n > CT_MAX_DIMS) {
         PyErr_Format(PyExc_RuntimeError, "ctorch supports tensors of at most %d dimensions (got a list of %zd)", CT_MAX_DIMS, n);
         return CTPY_PARSE_ERROR;
     }
+    if (n > 0 && !int_like(items[0])) {
+        snprintf(a->detail, sizeof a->detail, "but found element of type %s at pos 0",
+                 ctpy_is_tensor(items[0]) ? "Tensor" : Py_TYPE(items[0])->tp_name);
+        return CTPY_PARSE_MISMATCH;
+    }
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *x = items[k];
-        if (!is_int(x)) {
-            if (ctpy_is_tensor(x) && ct_tensor_numel(ctpy_tensor(x)) == 1 && ct_tensor_dtype(ctpy_tensor(x)) == CT_INT64) {
-                double d;
-                if (ct_tensor_item(ctpy_tensor(x), &d) != 0) return ctpy_raise_int();
-                dst[k] = (int64_t)d;
-                continue;
-            }
-            return CTPY_PARSE_MISMATCH;
+        if (!int_like(x)) {
+            char what[128];
+            snprintf(what, sizeof what, "type must be tuple of ints,but got %s",
+                     ctpy_is_tensor(x) ? "Tensor" : Py_TYPE(x)->tp_name);
+            return unpack_error(a, info, k + 1, what);
         }
-        long long v = PyLong_AsLongLong(x);
-        if (v == -1 && PyErr_Occurred()) return CTPY_PARSE_ERROR;
-        dst[k] = v;
+        int r = box_int_item(x, info, a, k, &dst[k]);
+        if (r != CTPY_PARSE_OK) return r;
     }
     a->v[i] = ct_intlist(dst, n);
     return CTPY_PARSE_OK;
 }
 
-/* Tensor[]: a tuple or list of tensors, borrowed for the call */
+/* Tensor[]: a tuple or list of tensors, borrowed for the call. As PyTorch's parser, any list or
+ * tuple matches the signature, and an item that is no tensor is an error of its unpacking. */
 static int box_tensorlist(PyObject *o, ctpy_args *a, int i) {
     if (!PyTuple_Check(o) && !PyList_Check(o)) return CTPY_PARSE_MISMATCH;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
     PyObject **items = PySequence_Fast_ITEMS(o);
     for (Py_ssize_t k = 0; k < n; k++)
-        if (!ctpy_is_tensor(items[k])) return CTPY_PARSE_MISMATCH;
+        if (!ctpy_is_tensor(items[k])) {
+            PyErr_Format(PyExc_TypeError, "expected Tensor as element %zd in argument %d, but got %s", k, i,
+                         Py_TYPE(items[k])->tp_name);
+            return CTPY_PARSE_ERROR;
+        }
     if (n > CTPY_TL_POOL - a->n_tl) {
         ctpy_not_implemented("more than %d tensors in the list arguments of one call", CTPY_TL_POOL);
         return CTPY_PARSE_ERROR;
@@ -169,6 +224,11 @@ static int box_scalar(PyObject *o, ct_value *v) {
 /* One argument. OK, MISMATCH (no error set) or ERROR. */
 static int box(PyObject *o, const ct_arg_info *info, ctpy_args *a, int i, bool numbers_ok) {
     ct_value *v = &a->v[i];
+    /* a name where a dimension goes: PyTorch's Dimname overloads (named tensors), which ctorch lacks */
+    if (PyUnicode_Check(o) && (info->kind == CT_ARG_INT || info->kind == CT_ARG_INTLIST) && strstr(info->name, "dim")) {
+        ctpy_not_implemented("named dimensions (%s=%R: the Dimname overloads of named tensors)", info->name, o);
+        return CTPY_PARSE_ERROR;
+    }
     if (o == Py_None) {
         if (!info->optional) return CTPY_PARSE_MISMATCH;
         *v = ct_none();
@@ -215,7 +275,7 @@ static int box(PyObject *o, const ct_arg_info *info, ctpy_args *a, int i, bool n
     case CT_ARG_SCALAR: return box_scalar(o, v);
     case CT_ARG_SCALARTYPE: {
         ct_dtype d;
-        if (!dtype_of(o, &d)) return CTPY_PARSE_MISMATCH;
+        if (!ctpy_dtype_of(o, &d)) return CTPY_PARSE_MISMATCH;
         if (!ct_dtype_valid((int)d)) {
             ctpy_not_implemented("dtype %s", ((CtDtypeObject *)o)->name);
             return CTPY_PARSE_ERROR;
@@ -297,24 +357,35 @@ int ctpy_parse(const ctpy_schema *s, const char *fname, PyObject *const *args, P
     bool preboxed[CTPY_MAX_ARGS] = {false};
     out->n_owned = 0;
     out->n_tl = 0;
+    out->fname = fname;
+    out->detail[0] = '\0';
+    bool method = (flags & CTPY_METHOD) != 0;
     int np = s->npositional;
     /* torch.zeros(2, 3), x.view(2, 3), x.permute(1, 0): ints given one by one fill the only
      * positional int-list parameter (after self) */
     int p = (np > 0 && s->args[0].kind == CT_ARG_TENSOR && strcmp(s->args[0].name, "self") == 0) ? 1 : 0;
     Py_ssize_t given = nargs;
-    if (p == np - 1 && s->args[p].kind == CT_ARG_INTLIST && nargs >= p + 1) {
-        bool all_ints = true;
-        for (Py_ssize_t k = p; k < nargs; k++) all_ints = all_ints && is_int(args[k]);
-        if (all_ints) {
-            if (nargs - p > CT_MAX_DIMS) {
-                PyErr_Format(PyExc_RuntimeError, "ctorch supports tensors of at most %d dimensions", CT_MAX_DIMS);
-                return CTPY_PARSE_ERROR;
-            }
-            for (Py_ssize_t k = p; k < nargs; k++) out->lists[p][k - p] = PyLong_AsLongLong(args[k]);
-            out->v[p] = ct_intlist(out->lists[p], nargs - p);
-            preboxed[p] = true;
-            given = p;
+    if (p == np - 1 && s->args[p].kind == CT_ARG_INTLIST && nargs >= p + 1 && is_int(args[p]) &&
+        (nargs > p + 1 || fixed_len(s->args[p].type) == 0)) {
+        /* as PyTorch's parser: the first int makes the rest items of the list (a later one of
+         * another type fails to unpack) */
+        if (nargs - p > CT_MAX_DIMS) {
+            PyErr_Format(PyExc_RuntimeError, "ctorch supports tensors of at most %d dimensions", CT_MAX_DIMS);
+            return CTPY_PARSE_ERROR;
         }
+        for (Py_ssize_t k = p; k < nargs; k++) {
+            if (!int_like(args[k])) {
+                char what[128];
+                snprintf(what, sizeof what, "type must be tuple of ints,but got %s",
+                         ctpy_is_tensor(args[k]) ? "Tensor" : Py_TYPE(args[k])->tp_name);
+                return unpack_error(out, &s->args[p], k - p + 1, what);
+            }
+            int r = box_int_item(args[k], &s->args[p], out, k - p, &out->lists[p][k - p]);
+            if (r != CTPY_PARSE_OK) return r;
+        }
+        out->v[p] = ct_intlist(out->lists[p], nargs - p);
+        preboxed[p] = true;
+        given = p;
     }
     if (given > np) {
         snprintf(why, why_size, "%s() takes %d positional argument%s but %zd were given", fname, np, np == 1 ? "" : "s",
@@ -359,16 +430,23 @@ int ctpy_parse(const ctpy_schema *s, const char *fname, PyObject *const *args, P
             ctpy_args_release(out);
             return CTPY_PARSE_MISMATCH;
         }
+        out->detail[0] = '\0';
         int r = box(vals[i], info, out, i, numbers_ok);
         if (r == CTPY_PARSE_OK) continue;
         ctpy_args_release(out);
         if (r == CTPY_PARSE_ERROR) return r;
+        /* PyTorch's words: a function calls its `self` "input"; a method counts positions after self */
+        bool is_self = i == 0 && strcmp(info->name, "self") == 0;
+        const char *shown = is_self && !method ? "input" : info->name;
+        int position = method && s->nargs > 0 && strcmp(s->args[0].name, "self") == 0 ? i : i + 1;
+        char not_part[128];
+        if (out->detail[0]) snprintf(not_part, sizeof not_part, "%s", out->detail);
+        else snprintf(not_part, sizeof not_part, "not %s", py_type_name(vals[i]));
         if (info->kwarg_only || i >= given)
-            snprintf(why, why_size, "%s(): argument '%s' must be %s, not %s", fname, info->name, kind_name(info->kind),
-                     py_type_name(vals[i]));
+            snprintf(why, why_size, "%s(): argument '%s' must be %s, %s", fname, shown, kind_name(info->kind), not_part);
         else
-            snprintf(why, why_size, "%s(): argument '%s' (position %d) must be %s, not %s", fname, info->name, i + 1,
-                     kind_name(info->kind), py_type_name(vals[i]));
+            snprintf(why, why_size, "%s(): argument '%s' (position %d) must be %s, %s", fname, shown, position,
+                     kind_name(info->kind), not_part);
         return CTPY_PARSE_MISMATCH;
     }
     return CTPY_PARSE_OK;
@@ -503,13 +581,18 @@ fail:
 /* ---- a handler's Python result -> rets ---- */
 
 static int one_ret(PyObject *o, const ct_arg_info *info, ct_value *r) {
-    if (o == Py_None && (info->optional || info->kind == CT_ARG_NONE)) {
+    /* None is an undefined tensor, which the Python binding hands back as None, as PyTorch's */
+    if (o == Py_None && (info->optional || info->kind == CT_ARG_NONE || info->kind == CT_ARG_TENSOR)) {
         *r = ct_none();
         return 0;
     }
     switch (info->kind) {
     case CT_ARG_TENSOR:
-        if (!ctpy_is_tensor(o) || !ctpy_tensor(o)) break;
+        if (!ctpy_is_tensor(o) || !ctpy_tensor(o)) {
+            /* toIValue's words for a handler's result that is no tensor */
+            PyErr_Format(PyExc_RuntimeError, "Unable to cast %S to Tensor", o);
+            return -1;
+        }
         *r = ct_tensor_value(ct_tensor_retain(ctpy_tensor(o)));
         return 0;
     case CT_ARG_OBJECT: {
@@ -546,7 +629,8 @@ static int one_ret(PyObject *o, const ct_arg_info *info, ct_value *r) {
     case CT_ARG_SCALAR:
         if (box_scalar(o, r) == CTPY_PARSE_OK) return 0;
         if (PyErr_Occurred()) return -1;
-        break;
+        PyErr_Format(PyExc_RuntimeError, "Cannot cast %S to number", o);
+        return -1;
     default: break;
     }
 mismatch:
@@ -635,7 +719,7 @@ int ctpy_py_to_tagged(PyObject *o, ctpy_args *a, int i) {
     else if (PyBool_Check(o)) *v = ct_bool(o == Py_True);
     else if (PyLong_Check(o)) *v = ct_int(PyLong_AsLongLong(o));
     else if (PyFloat_Check(o)) *v = ct_double(PyFloat_AS_DOUBLE(o));
-    else if (dtype_of(o, &d)) *v = ct_int(d);
+    else if (ctpy_dtype_of(o, &d)) *v = ct_int(d);
     else if (o == ctpy_strided) *v = ct_int(0);
     else if (o == ctpy_contiguous_format) *v = ct_int(CT_CONTIGUOUS_FORMAT);
     else if (o == ctpy_preserve_format) *v = ct_int(CT_PRESERVE_FORMAT);

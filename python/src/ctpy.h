@@ -152,6 +152,9 @@ extern PyObject *ctpy_strided, *ctpy_contiguous_format, *ctpy_preserve_format, *
  * (torch/_device_mod.py's _check_cpu, registered by the package). */
 int ctpy_check_device(PyObject *o);
 extern PyObject *ctpy_check_device_fn;
+/* A torch.dtype, or Python's float / int / bool standing for one (dtype=float is float64): 1 and
+ * *out, or 0 when o is neither. */
+int ctpy_dtype_of(PyObject *o, ct_dtype *out);
 /* Python scalar (int / float / bool) from a Scalar value. */
 PyObject *ctpy_scalar_to_py(const ct_value *v);
 
@@ -166,6 +169,8 @@ typedef struct {
     /* the items of Tensor[] arguments (borrowed from the caller's Python sequences) */
     ct_tensor *tl_pool[CTPY_TL_POOL];
     int n_tl;
+    const char *fname; /* the function parsed for, in unpacking errors (NULL: schema-free) */
+    char detail[96];   /* what a mismatch of the last argument tried says instead of ", not <type>" */
 } ctpy_args;
 void ctpy_args_release(ctpy_args *a);
 
@@ -183,8 +188,9 @@ int ctpy_schema_init(ctpy_schema *s, const ct_op *op);
 enum { CTPY_PARSE_OK = 1, CTPY_PARSE_MISMATCH = 0, CTPY_PARSE_ERROR = -1 };
 enum {
     CTPY_NUMBERS_AS_TENSORS = 1, /* a Python number may stand for any Tensor argument (torch.ops calls) */
-    CTPY_FACTORY_OPTIONS = 2     /* torch.zeros & co.: pin_memory=False and (not *_like) device=cpu given,
+    CTPY_FACTORY_OPTIONS = 2,    /* torch.zeros & co.: pin_memory=False and (not *_like) device=cpu given,
                                     as the Python binding's TensorOptions do */
+    CTPY_METHOD = 4              /* a Tensor method: messages count positions after self */
 };
 /* Parses vectorcall arguments against the schema. On MISMATCH (no exception set) `why`
  * describes the first problem, in PyTorch's words. */

@@ -331,6 +331,7 @@ static PyObject *mode_function_vectorcall(PyObject *self, PyObject *const *args,
     ctpy_args a;
     a.n_owned = 0;
     a.n_tl = 0;
+    a.fname = NULL;
     for (Py_ssize_t i = 0; i < nargs; i++)
         if (ctpy_py_to_tagged(args[i], &a, (int)i) != 0) return NULL;
     ct_value rets[CTPY_MAX_RETS];
@@ -417,6 +418,7 @@ static int tagged_result(PyObject *res, const ct_function *f, ct_value *rets) {
     for (int i = 0; i < nrets; i++) {
         ctpy_args a;
         a.n_owned = a.n_tl = 0;
+        a.fname = NULL;
         if (ctpy_py_to_tagged(items[i], &a, 0) != 0 || a.v[0].tag == CT_TAG_INTLIST || a.v[0].tag == CT_TAG_TENSORLIST) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a list result from __torch_function__ is not supported");
             ct_values_release(rets, i);

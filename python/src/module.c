@@ -164,6 +164,19 @@ static PyTypeObject CtKeySet_Type = {
     .tp_methods = keyset_methods,
 };
 
+/* (name, value) of every dispatch key, for torch._C.DispatchKey (the package builds the enum) */
+static PyObject *py_dispatch_key_names(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    PyObject *l = PyList_New(0);
+    for (int k = 0; l && k < (int)CT_KEY_COUNT; k++) {
+        PyObject *item = Py_BuildValue("(si)", ct_key_name((ct_dispatch_key)k), k);
+        if (!item || PyList_Append(l, item) < 0) Py_CLEAR(l);
+        Py_XDECREF(item);
+    }
+    return l;
+}
+
 static PyObject *py_dispatch_keys(PyObject *unused, PyObject *arg) {
     (void)unused;
     ct_tensor *t = ctpy_tensor_arg(arg, "_dispatch_keys(): argument 'tensor'");
@@ -202,7 +215,11 @@ static PyObject *dump(PyObject *arg, char *(*fn)(const ct_op *)) {
     const char *name = PyUnicode_AsUTF8(arg);
     if (!name) return NULL;
     const ct_op *op = ct_op_find(name);
-    if (!op) return ctpy_raise();
+    if (!op) {
+        /* _dispatch_dump of an operator nobody registered: nothing to show */
+        ct_error_clear();
+        return PyUnicode_FromString("");
+    }
     char *s = fn(op);
     if (!s) return ctpy_raise();
     PyObject *r = PyUnicode_FromString(s);
@@ -256,7 +273,12 @@ static int walk(PyObject *o, int depth, nested *st) {
                   (!ctpy_is_tensor(o) && !PyBytes_Check(o) && !PyByteArray_Check(o) && PySequence_Check(o));
     if (is_seq) {
         if (PyUnicode_Check(o)) {
-            PyErr_Format(PyExc_ValueError, "too many dimensions '%s'", Py_TYPE(o)->tp_name);
+            /* the sizes come from the first item at each level: a str there nests without end;
+             * anywhere else (or as the whole data) it is an element of no number type */
+            if (depth > 0 && st->n == 0 && depth == st->ndim)
+                PyErr_Format(PyExc_ValueError, "too many dimensions '%s'", Py_TYPE(o)->tp_name);
+            else
+                PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(o)->tp_name);
             return -1;
         }
         if (depth >= CT_MAX_DIMS) {
@@ -374,12 +396,11 @@ static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
     }
     ct_dtype dt = st.any_float ? ct_default_dtype() : st.any_int ? CT_INT64 : st.any_bool ? CT_BOOL : ct_default_dtype();
     if (dtype != Py_None) {
-        if (!PyObject_TypeCheck(dtype, &CtDtype_Type)) {
+        if (!ctpy_dtype_of(dtype, &dt)) {
             PyMem_Free(st.d);
             PyMem_Free(st.i);
             return PyErr_Format(PyExc_TypeError, "tensor(): argument 'dtype' must be torch.dtype, not %s", Py_TYPE(dtype)->tp_name);
         }
-        dt = ((CtDtypeObject *)dtype)->dtype;
         if (!ct_dtype_valid((int)dt)) {
             PyMem_Free(st.d);
             PyMem_Free(st.i);
@@ -601,6 +622,7 @@ static PyMethodDef module_functions[] = {
     {"_cross_entropy", py_cross_entropy, METH_VARARGS, "F.cross_entropy(input, target, weight, reduction, ignore_index, label_smoothing)"},
     {"set_num_threads", py_set_num_threads, METH_O, NULL},
     {"get_num_threads", py_get_num_threads, METH_NOARGS, NULL},
+    {"_dispatch_key_names", py_dispatch_key_names, METH_NOARGS, "(name, value) of every dispatch key"},
     {"_register", (PyCFunction)(void (*)(void))py_register, METH_VARARGS | METH_KEYWORDS,
      "Registers the Python classes and constants the extension hands out."},
     {"_live_tensors", py_live_tensors, METH_NOARGS, "(live tensors, storages, autograd nodes) in ctorch"},

@@ -41,6 +41,58 @@ static PyObject *schema_factory; /* Python: FunctionSchema built from an OpOverl
 
 static PyObject *packet_for(const char *base_name);
 
+/* A torch.ops call the schema does not accept, refused as torch.ops refuses it (its JIT schema
+ * matching: RuntimeErrors naming the declaration). The argument counts and names are checked
+ * here; each value's type by ct_call's own check, whose messages are torch.ops' (Note [Checked
+ * and unchecked calls] in src/dispatch/check.c). 0 when nothing is found (the caller raises the
+ * parser's TypeError). */
+static int torch_ops_error(const ctpy_schema *s, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    const ct_op *op = s->op;
+    const char *base = ct_op_base_name(op), *decl = ct_op_schema(op);
+    if (nargs > s->npositional) {
+        PyErr_Format(PyExc_RuntimeError, "%s() expected at most %d argument(s) but received %zd argument(s). Declaration: %s",
+                     base, s->npositional, nargs, decl);
+        return -1;
+    }
+    PyObject *given[CTPY_MAX_ARGS] = {NULL};
+    for (Py_ssize_t k = 0; k < nargs; k++) given[k] = args[k];
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        int idx = -1;
+        for (int i = 0; name && i < s->nargs; i++)
+            if (strcmp(s->args[i].name, name) == 0) idx = i;
+        if (idx < 0) {
+            PyErr_Format(PyExc_RuntimeError, "Unknown keyword argument '%s' for operator '%s'. Schema: %s", name ? name : "",
+                         base, decl);
+            return -1;
+        }
+        given[idx] = args[nargs + k];
+    }
+    ctpy_args a;
+    a.n_owned = a.n_tl = 0;
+        a.fname = NULL;
+    for (int i = 0; i < s->nargs; i++) {
+        if (!given[i]) {
+            if (!s->args[i].has_default) {
+                PyErr_Format(PyExc_RuntimeError, "%s() is missing value for argument '%s'. Declaration: %s", base,
+                             s->args[i].name, decl);
+                return -1;
+            }
+            a.v[i] = s->args[i].default_value;
+        } else if (ctpy_py_to_tagged(given[i], &a, i) != 0) {
+            PyErr_Clear(); /* a Python object with no ctorch value: the parser's TypeError says more */
+            return 0;
+        }
+    }
+    ct_value rets[CTPY_MAX_RETS];
+    if (ct_op_check_args(op, a.v, rets) != 0) {
+        ctpy_raise();
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *call_op(const ctpy_schema *s, const char *fname, PyObject *const *args, Py_ssize_t nargs,
                          PyObject *kwnames, bool through_function_modes) {
     ctpy_args a;
@@ -48,6 +100,7 @@ static PyObject *call_op(const ctpy_schema *s, const char *fname, PyObject *cons
     int r = ctpy_parse(s, fname, args, nargs, kwnames, CTPY_NUMBERS_AS_TENSORS, &a, why, sizeof why);
     if (r == CTPY_PARSE_ERROR) return NULL;
     if (r == CTPY_PARSE_MISMATCH) {
+        if (torch_ops_error(s, args, nargs, kwnames) != 0) return NULL;
         PyErr_SetString(PyExc_TypeError, why);
         return NULL;
     }
@@ -139,6 +192,19 @@ static PyObject *overload_get_namespace(PyObject *self, void *c) {
     (void)c;
     return namespace_of(((CtOpOverloadObject *)self)->schema.op);
 }
+/* __module__ of an OpOverload / OpOverloadPacket: "torch._ops.aten" */
+static PyObject *module_of(const char *base_name) {
+    const char *c = strstr(base_name, "::");
+    PyObject *ns = PyUnicode_FromStringAndSize(base_name, c ? c - base_name : 0);
+    PyObject *r = ns ? PyUnicode_FromFormat("torch._ops.%U", ns) : NULL;
+    Py_XDECREF(ns);
+    return r;
+}
+static PyObject *overload_get_module(PyObject *self, void *c) {
+    (void)c;
+    return module_of(ct_op_base_name(((CtOpOverloadObject *)self)->schema.op));
+}
+
 static PyObject *overload_name_method(PyObject *self, PyObject *unused) {
     (void)unused;
     return PyUnicode_FromString(ct_op_name(((CtOpOverloadObject *)self)->schema.op));
@@ -184,6 +250,7 @@ static PyGetSetDef overload_getset[] = {
     {"_overloadname", overload_get_overloadname, NULL, NULL, NULL},
     {"_opname", overload_get_opname, NULL, NULL, NULL},
     {"namespace", overload_get_namespace, NULL, NULL, NULL},
+    {"__module__", overload_get_module, NULL, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyMethodDef overload_methods[] = {
@@ -410,7 +477,13 @@ static PyObject *packet_get_qualified(PyObject *self, void *c) {
 }
 
 static PyMethodDef packet_methods[] = {{"overloads", packet_overloads, METH_NOARGS, NULL}, {NULL, NULL, 0, NULL}};
+static PyObject *packet_get_module(PyObject *self, void *c) {
+    (void)c;
+    return module_of(PyUnicode_AsUTF8(((CtPacketObject *)self)->qualified));
+}
+
 static PyGetSetDef packet_getset[] = {{"__name__", packet_get_name, NULL, NULL, NULL},
+                                      {"__module__", packet_get_module, NULL, NULL, NULL},
                                       {"_qualified_op_name", packet_get_qualified, NULL, NULL, NULL},
                                       {NULL, NULL, NULL, NULL, NULL}};
 
@@ -476,7 +549,10 @@ static PyObject *py_op_packet(PyObject *unused, PyObject *arg) {
 
 /* ---- functions and methods of the torch namespace ---- */
 
-enum { FN_FACTORY = 1 }; /* accepts requires_grad=, set on the result */
+enum {
+    FN_FACTORY = 1, /* accepts requires_grad=, set on the result */
+    FN_METHOD = 2   /* a Tensor method (public name torch.Tensor.*) */
+};
 
 typedef struct {
     PyObject_HEAD
@@ -535,8 +611,24 @@ static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size
             break;
         }
     }
+    /* torch.ones & co. call torch:: factories, which run below ADInplaceOrView
+     * (variable_factories.h's AutoDispatchBelowADInplaceOrView): the fills inside leave the new
+     * tensor's version at 0. Restored key by key whatever a handler inside leaves entered. */
+    static const ct_dispatch_key below[] = {CT_KEY_ADInplaceOrView, CT_KEY_AutogradOther, CT_KEY_AutogradFunctionality,
+                                            CT_KEY_AutogradNestedTensor};
+    bool was[4];
+    bool factory = (f->flags & FN_FACTORY) != 0;
+    if (factory) {
+        ct_keyset ex = ct_tls_excluded();
+        for (int k = 0; k < 4; k++) {
+            was[k] = ct_keyset_has(ex, below[k]);
+            ct_tls_set_excluded(below[k], true);
+        }
+    }
     PyObject *r = call_candidates(fname, f->cands, f->missing, use_args, nargs, use_kw, true,
-                                  (f->flags & FN_FACTORY) ? CTPY_FACTORY_OPTIONS : 0);
+                                  (factory ? CTPY_FACTORY_OPTIONS : 0) | ((f->flags & FN_METHOD) ? CTPY_METHOD : 0));
+    if (factory)
+        for (int k = 0; k < 4; k++) ct_tls_set_excluded(below[k], was[k]);
     Py_XDECREF(kwtmp);
     if (r && requires_grad == 1) {
         if (ctpy_is_tensor(r) && !ct_dtype_is_floating(ct_tensor_dtype(ctpy_tensor(r)))) {
@@ -650,6 +742,7 @@ static PyObject *py_function(PyObject *unused, PyObject *args, PyObject *kwargs)
     Py_INCREF(name);
     f->name = name;
     f->public_name = pub ? (Py_INCREF(pub), pub) : PyUnicode_FromFormat("torch.%U", name);
+    if (pub && strncmp(PyUnicode_AsUTF8(pub), "torch.Tensor.", 13) == 0) f->flags |= FN_METHOD;
     f->cands = PyList_AsTuple(cands);
     f->missing = PyList_AsTuple(missing);
     if (!f->cands || !f->missing || !f->public_name) Py_CLEAR(f);

@@ -140,8 +140,13 @@ static int int_list(PyObject *o, int64_t *out, int *n, const char *what) {
 }
 
 static int check_tensor_class(PyObject *cls) {
-    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &CtTensorBase_Type)) {
-        PyErr_Format(PyExc_TypeError, "cls must be a subclass of torch.Tensor, got %R", cls);
+    if (!PyType_Check(cls)) {
+        PyErr_Format(PyExc_TypeError, "cls must be a type (got %s)", Py_TYPE(cls)->tp_name);
+        return -1;
+    }
+    if (!PyType_IsSubtype((PyTypeObject *)cls, &CtTensorBase_Type)) {
+        PyErr_SetString(PyExc_RuntimeError, "Creating a Tensor subclass from a class that does not inherit from Tensor is "
+                                            "not possible. Make sure your class inherits from Tensor.");
         return -1;
     }
     return 0;
@@ -192,6 +197,16 @@ PyObject *ctpy_make_wrapper_subclass(PyObject *unused, PyObject *args, PyObject 
     return ctpy_wrap_as(w, (PyTypeObject *)cls);
 }
 
+typedef struct {
+    ct_tensor *in, *out;
+} detach_call;
+
+static int detach_without_modes(void *ctx) {
+    detach_call *c = ctx;
+    c->out = ct_detach(c->in);
+    return c->out ? 0 : -1;
+}
+
 PyObject *ctpy_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs) {
     (void)unused;
     static char *kw[] = {"cls", "data", "require_grad", "dispatch_strides", "dispatch_device", "dispatch_layout",
@@ -203,11 +218,23 @@ PyObject *ctpy_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs)
         return NULL;
     if (check_tensor_class(cls) != 0) return NULL;
     if (ds || dd || dl || !unset(extra)) return ctpy_not_implemented("_make_subclass with dispatch_* arguments");
-    ct_tensor *t = ctpy_tensor_arg(data, "_make_subclass(): argument 'data'");
-    if (!t) return NULL;
-    /* THPVariable_make_subclass: data.detach(), then set_requires_grad */
-    ct_tensor *d = ct_detach(t);
-    if (!d) return ctpy_raise();
+    if (!ctpy_is_tensor(data))
+        return PyErr_Format(PyExc_TypeError, "_make_subclass(): argument 'data' (position 2) must be Tensor, not %s",
+                            Py_TYPE(data)->tp_name);
+    ct_tensor *t = ctpy_tensor(data);
+    /* THPVariable_make_subclass: data.detach() with the dispatch modes stashed (no mode sees it),
+     * then set_requires_grad; a class with a __torch_dispatch__ of its own gets the Python keys
+     * (set_python_dispatch), so its ops reach that handler */
+    detach_call dc = {t, NULL};
+    if (ct_dispatch_mode_run_without(detach_without_modes, &dc) != 0) return ctpy_raise();
+    ct_tensor *d = dc.out;
+    PyObject *own = _PyType_Lookup((PyTypeObject *)cls, str_torch_dispatch);
+    if (own && own != ctpy_disabled_torch_dispatch) {
+        ct_tensor *sub = ct_subclass_make_dense(ctpy_wrapper_class, d);
+        ct_tensor_release(d);
+        if (!sub) return ctpy_raise();
+        d = sub;
+    }
     if (require_grad && !ct_dtype_is_floating(ct_tensor_dtype(d))) {
         ct_tensor_release(d);
         return PyErr_Format(PyExc_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");

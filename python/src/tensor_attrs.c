@@ -44,7 +44,19 @@ GETTER(get_dtype, "dtype", {
 GETTER(get_device, "device", { return borrowed(ctpy_cpu_device); })
 GETTER(get_layout, "layout", { return borrowed(ctpy_strided); })
 GETTER(get_ndim, "ndim", { return PyLong_FromLong(ct_tensor_ndim(t)); })
-GETTER(get_grad, "grad", { return ctpy_wrap_borrowed(ct_tensor_grad(t)); })
+GETTER(get_grad, "grad", {
+    /* THPVariable_get_grad's warning: a non-leaf's .grad is never filled (ctorch has no retain_grad) */
+    if (!ct_tensor_is_leaf(t) &&
+        PyErr_WarnEx(PyExc_UserWarning,
+                     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
+                     "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
+                     "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf "
+                     "Tensor by mistake, make sure you access the leaf Tensor instead. See "
+                     "github.com/pytorch/pytorch/pull/30531 for more informations.",
+                     1) < 0)
+        return NULL;
+    return ctpy_wrap_borrowed(ct_tensor_grad(t));
+})
 GETTER(get_grad_fn, "grad_fn", { return ctpy_node_wrap(ct_tensor_grad_fn(t)); })
 GETTER(get_requires_grad, "requires_grad", { return PyBool_FromLong(ct_tensor_requires_grad(t)); })
 GETTER(get_is_leaf, "is_leaf", { return PyBool_FromLong(ct_tensor_is_leaf(t)); })

@@ -9,6 +9,10 @@
 
 static int64_t wrap_dim_or_raise(ct_tensor *t, PyObject *dimobj, bool *ok) {
     *ok = false;
+    if (PyUnicode_Check(dimobj)) {
+        ctpy_not_implemented("named dimensions (dim=%R: the Dimname overloads of named tensors)", dimobj);
+        return 0;
+    }
     if (!PyIndex_Check(dimobj) || PyBool_Check(dimobj)) {
         PyErr_Format(PyExc_TypeError, "argument 'dim' must be int, not %s", Py_TYPE(dimobj)->tp_name);
         return 0;
@@ -121,7 +125,9 @@ static PyObject *tensor_is_contiguous(PyObject *self, PyObject *args, PyObject *
     static char *kw[] = {"memory_format", NULL};
     PyObject *fmt = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:is_contiguous", kw, &fmt)) return NULL;
-    if (!fmt || fmt == ctpy_contiguous_format) return PyBool_FromLong(ct_tensor_is_contiguous(t));
+    /* TensorImpl::is_contiguous_default: a format other than the channels-last ones is the default */
+    if (!fmt || fmt == ctpy_contiguous_format || fmt == ctpy_preserve_format)
+        return PyBool_FromLong(ct_tensor_is_contiguous(t));
     const char *name = ctpy_memory_format_name(fmt);
     if (!name) return NULL;
     int nd = ct_tensor_ndim(t);
@@ -133,9 +139,7 @@ static PyObject *tensor_is_contiguous(PyObject *self, PyObject *args, PyObject *
         static const int ndhwc[5] = {0, 2, 3, 4, 1};
         return PyBool_FromLong(nd == 5 && contiguous_in_order(t, ndhwc, 5));
     }
-    /* preserve_format: TensorImpl::is_contiguous's TORCH_CHECK */
-    PyErr_SetString(PyExc_RuntimeError, "is_contiguous(): memory format preserve_format is not supported");
-    return NULL;
+    return PyBool_FromLong(ct_tensor_is_contiguous(t));
 }
 
 /* ---- values: item, tolist ---- */
@@ -143,7 +147,7 @@ static PyObject *tensor_is_contiguous(PyObject *self, PyObject *args, PyObject *
 /* tolist() reads the values directly, as PyTorch's tensor_to_list does (no operator a mode sees);
  * a wrapper subclass has no data of its own. */
 static int check_readable(ct_tensor *t, const char *what) {
-    if (ct_tensor_subclass(t)) {
+    if (ct_tensor_subclass(t) && !ct_tensor_data_ptr(t) && ct_tensor_numel(t) > 0) {
         ctpy_not_implemented("%s on a wrapper tensor subclass (it has no data of its own)", what);
         return -1;
     }

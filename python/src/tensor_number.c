@@ -155,18 +155,33 @@ static ct_tensor *operand(PyObject *o, bool *owned) {
     return w;
 }
 
-typedef ct_tensor *(*binary_fn)(ct_tensor *, ct_tensor *);
-static ct_tensor *do_add(ct_tensor *a, ct_tensor *b) { return ct_add(a, b, ct_int(1)); }
-static ct_tensor *do_sub(ct_tensor *a, ct_tensor *b) { return ct_sub(a, b, ct_int(1)); }
-static ct_tensor *do_mul(ct_tensor *a, ct_tensor *b) { return ct_mul(a, b); }
-static ct_tensor *do_div(ct_tensor *a, ct_tensor *b) { return ct_div(a, b); }
-static ct_tensor *do_matmul(ct_tensor *a, ct_tensor *b) { return ct_matmul(a, b); }
+/* The operators' ops, found once. The call is boxed (not the typed wrapper) so that a result a
+ * dispatch-mode handler gave as None, an undefined tensor, comes back as None, as in PyTorch. */
+typedef struct {
+    const char *name;
+    const ct_op *op;
+} op_ref;
+
+static PyObject *call_op2(op_ref *ref, ct_tensor *a, ct_tensor *b) {
+    if (!ref->op && !(ref->op = ct_op_find(ref->name))) return ctpy_raise();
+    ct_value args[3] = {ct_tensor_value(a), ct_tensor_value(b), ct_int(1)}; /* alpha=1 where the op has it */
+    ct_value r[1] = {ct_none()};
+    if (ct_op_invoke(ref->op, args, r) != 0) return ctpy_raise();
+    if (r[0].tag != CT_TAG_TENSOR) {
+        ct_values_release(r, 1);
+        Py_RETURN_NONE;
+    }
+    return ctpy_wrap(r[0].u.t);
+}
+
+static op_ref add_ref = {"aten::add.Tensor", NULL}, sub_ref = {"aten::sub.Tensor", NULL}, mul_ref = {"aten::mul.Tensor", NULL},
+              div_ref = {"aten::div.Tensor", NULL}, matmul_ref = {"aten::matmul", NULL};
 
 typedef struct {
     const char *method;   /* tensor OP other: Tensor.<method>(self, other) */
     const char *rmethod;  /* other OP tensor: Tensor.<rmethod>(self, other), NULL for the rslot */
     const char *rslot;    /* the reflected slot PyTorch names (__rsub__), when rmethod is NULL */
-    binary_fn fn;         /* NULL: ctorch lacks the operator */
+    op_ref *fn;           /* NULL: ctorch lacks the operator */
     bool commutative;     /* other OP tensor is fn(tensor, other) */
     const char *missing;  /* what to name when ctorch lacks it */
 } binary_op;
@@ -182,22 +197,22 @@ static PyObject *binary(PyObject *a, PyObject *b, const binary_op *bo) {
         if (PyErr_Occurred()) return NULL;
         Py_RETURN_NOTIMPLEMENTED;
     }
-    ct_tensor *r;
+    PyObject *r;
     if (!bo->fn || (!a_is && !ctpy_is_tensor(other) && !bo->commutative)) {
         if (owned) ct_tensor_release(o);
         return ctpy_not_implemented("%s", bo->missing);
     }
-    if (a_is) r = bo->fn(ctpy_tensor(self), o);
-    else if (ctpy_is_tensor(other)) r = bo->fn(o, ctpy_tensor(self));
-    else r = bo->fn(ctpy_tensor(self), o); /* 2 * x is mul(x, 2), as Tensor.__rmul__ does */
+    if (a_is) r = call_op2(bo->fn, ctpy_tensor(self), o);
+    else if (ctpy_is_tensor(other)) r = call_op2(bo->fn, o, ctpy_tensor(self));
+    else r = call_op2(bo->fn, ctpy_tensor(self), o); /* 2 * x is mul(x, 2), as Tensor.__rmul__ does */
     if (owned) ct_tensor_release(o);
-    return ctpy_wrap(r);
+    return r;
 }
 
-static const binary_op op_add = {"add", "add", NULL, do_add, true, ""};
-static const binary_op op_sub = {"sub", NULL, "__rsub__", do_sub, false, "Tensor.__rsub__ (aten::rsub.Scalar)"};
-static const binary_op op_mul = {"mul", "mul", NULL, do_mul, true, ""};
-static const binary_op op_div = {"div", NULL, "__rtruediv__", do_div, false,
+static const binary_op op_add = {"add", "add", NULL, &add_ref, true, ""};
+static const binary_op op_sub = {"sub", NULL, "__rsub__", &sub_ref, false, "Tensor.__rsub__ (aten::rsub.Scalar)"};
+static const binary_op op_mul = {"mul", "mul", NULL, &mul_ref, true, ""};
+static const binary_op op_div = {"div", NULL, "__rtruediv__", &div_ref, false,
                                  "Tensor.__rtruediv__ (aten::reciprocal and aten::mul.Tensor)"};
 static const binary_op op_floordiv = {"floor_divide", NULL, "__rfloordiv__", NULL, false,
                                       "Tensor.__floordiv__ (aten::floor_divide)"};
@@ -215,7 +230,11 @@ static PyObject *nb_matmul(PyObject *a, PyObject *b) {
     if (a_is) OFFER("matmul", NULL, a, b);
     else OFFER(NULL, "__rmatmul__", b, a);
     if (!ctpy_is_tensor(a) || !ctpy_is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
-    return ctpy_wrap(do_matmul(ctpy_tensor(a), ctpy_tensor(b)));
+    if (!matmul_ref.op && !(matmul_ref.op = ct_op_find(matmul_ref.name))) return ctpy_raise();
+    ct_value args[2] = {ct_tensor_value(ctpy_tensor(a)), ct_tensor_value(ctpy_tensor(b))}, r[1] = {ct_none()};
+    if (ct_op_invoke(matmul_ref.op, args, r) != 0) return ctpy_raise();
+    if (r[0].tag != CT_TAG_TENSOR) Py_RETURN_NONE;
+    return ctpy_wrap(r[0].u.t);
 }
 
 static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *c) {

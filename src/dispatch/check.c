@@ -309,6 +309,10 @@ int ct_call_check(const ct_op *op, const ct_value *args, const ct_value *rets) {
     return convert;
 }
 
+int ct_op_check_args(const ct_op *op, const ct_value *args, const ct_value *rets) {
+    return ct_call_check(op, args, rets) < 0 ? -1 : 0;
+}
+
 int ct_call(const ct_op *op, ct_value *args, ct_value *rets) {
     int rc = ct_call_check(op, args, rets);
     /* the caller's slots may hold anything: None before the kernel runs, and after a failed

@@ -70,6 +70,26 @@ int ct_dispatch_mode_at(int i, ct_dispatch_mode_fn *fn, void **ud) {
 
 int ct_dispatch_mode_top(ct_dispatch_mode_fn *fn, void **ud) { return ct_dispatch_mode_at(modes.len - 1, fn, ud); }
 
+int ct_dispatch_mode_run_without(int (*body)(void *ctx), void *ctx) {
+    if (!body) return ct_error_set(CT_ERR_VALUE, "ct_dispatch_mode_run_without: body is NULL");
+    /* StashTorchDispatchStackGuard: every mode off for the body, each back after it, in order
+     * and with its handle (counted as stashed: Note [Mode stack bound]) */
+    ct_mode_entry saved[CT_MAX_MODES];
+    int n = modes.len;
+    for (int i = n - 1; i >= 0; i--) saved[i] = ct_mode_stack_take(&modes);
+    length_changed();
+    int rc = body(ctx);
+    /* anything the body left entered goes back on top of the saved modes, as pushed */
+    ct_mode_entry left[CT_MAX_MODES];
+    int nl = modes.len;
+    for (int i = 0; i < nl; i++) left[i] = modes.entry[i];
+    modes.len = 0;
+    for (int i = 0; i < n; i++) ct_mode_stack_restore(&modes, saved[i]);
+    for (int i = 0; i < nl; i++) modes.entry[modes.len++] = left[i];
+    length_changed();
+    return rc;
+}
+
 bool ct_dispatch_mode_is_active(ct_dispatch_mode_fn fn, void *ud) {
     return ct_mode_stack_contains(&modes, (ct_mode_entry){.fn.dispatch = fn, .ud = ud});
 }

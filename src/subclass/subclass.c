@@ -90,6 +90,25 @@ ct_tensor *ct_subclass_make_wrapper(ct_subclass *cls, const int64_t *sizes, cons
 }
 
 
+ct_tensor *ct_subclass_make_dense(ct_subclass *cls, ct_tensor *data) {
+    if (!cls || !data) {
+        ct_error_set(CT_ERR_VALUE, "ct_subclass_make_dense: %s is NULL", cls ? "data" : "class");
+        return NULL;
+    }
+    if (data->subclass) {
+        ct_error_set(CT_ERR_VALUE, "ct_subclass_make_dense: data is a subclass tensor already");
+        return NULL;
+    }
+    ct_library_ensure();
+    /* a new tensor on data's storage (no graph: detached), with the Python keys and the class */
+    ct_tensor *t = ct_tensor_make(data->storage, data->storage_offset, data->sizes, data->strides, data->ndim, data->dtype);
+    if (!t) return NULL;
+    t->keys |= ct_python_ks();
+    t->subclass = cls;
+    t->subclass_data = NULL;
+    return t;
+}
+
 int ct_subclass_dispatch(ct_tensor *t, const ct_op *op, ct_value *args, ct_value *rets) {
     if (!t->subclass) return ct_error_set(CT_ERR_RUNTIME, "Hit Python dispatch key but no arguments had PyInterpreter (no tensor args?)");
     uint64_t errors = ct_error_serial();

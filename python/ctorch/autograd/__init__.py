@@ -5,29 +5,33 @@ from . import graph, profiler  # noqa: F401
 
 
 def _make_grads(outputs, grads):
-    """The gradients backward starts from: given ones checked against their outputs, and
-    ones_like for a scalar output that requires grad (as torch.autograd._make_grads)."""
+    """The gradients backward starts from, as torch.autograd._make_grads makes them: each given one
+    checked against its output (the output's dtype, is_nested and shape read first, in that
+    order, as a function mode sees), ones_like for a scalar output that requires grad."""
     from .._functions import ones_like
     from .._device_mod import preserve_format
     new_grads = []
     for out, grad in zip(outputs, grads):
+        out_dtype = out.dtype
+        out.is_nested
+        out_size = out.shape
         if isinstance(grad, _C.TensorBase):
-            if grad.shape != out.shape:
-                raise RuntimeError(f"Mismatch in shape: grad_output[{len(new_grads)}] has a shape of {grad.shape} and "
-                                   f"output[{len(new_grads)}] has a shape of {out.shape}.")
-            if out.dtype.is_complex != grad.dtype.is_complex:
-                raise TypeError(f"For complex Tensors, both grad_output and output are required to have the same "
-                                f"dtype. Mismatch in dtype: grad_output[{len(new_grads)}] has a dtype of {grad.dtype} "
-                                f"and output[{len(new_grads)}] has a dtype of {out.dtype}.")
-            if grad.dtype != out.dtype:
-                grad = grad.to(out.dtype)  # the engine's validate_outputs casts a root gradient to its output's dtype
+            if tuple(out_size) != tuple(grad.size()):
+                raise RuntimeError(f"Mismatch in shape: grad_output[{grads.index(grad)}] has a shape of {grad.shape} and "
+                                   f"output[{outputs.index(out)}] has a shape of {out_size}.")
+            if out_dtype.is_complex != grad.dtype.is_complex:
+                raise RuntimeError(f"For complex Tensors, both grad_output and output are required to have the same "
+                                   f"dtype. Mismatch in dtype: grad_output[{grads.index(grad)}] has a dtype of "
+                                   f"{grad.dtype} and output[{outputs.index(out)}] has a dtype of {out_dtype}.")
+            if grad.dtype != out_dtype:
+                grad = grad.to(out_dtype)  # the engine's validate_outputs casts a root gradient to its output's dtype
             new_grads.append(grad)
         elif grad is None:
             if out.requires_grad:
                 if out.numel() != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                if not out.dtype.is_floating_point:
-                    raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
+                if not out_dtype.is_floating_point:
+                    raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out_dtype}")
                 new_grads.append(ones_like(out, memory_format=preserve_format))
             else:
                 new_grads.append(None)

@@ -494,8 +494,7 @@ class Sequential(Module):
     def __getitem__(self, idx):
         if isinstance(idx, slice):
             return Sequential(OrderedDict(list(self._modules.items())[idx]))
-        mods = list(self._modules.values())
-        return mods[idx]
+        return list(self._modules.values())[_module_index(idx, len(self))]
 
     def append(self, module):
         self.add_module(str(len(self)), module)
@@ -505,6 +504,15 @@ class Sequential(Module):
         for module in self:
             input = module(input)
         return input
+
+
+def _module_index(idx, size):
+    """Sequential's and ModuleList's _get_abs_string_index: an int in [-size, size), in PyTorch's words."""
+    import operator
+    idx = operator.index(idx)
+    if not (-size <= idx < size):
+        raise IndexError(f"index {idx} is out of range")
+    return idx % size if size else idx
 
 
 class ModuleList(Module):
@@ -525,4 +533,6 @@ class ModuleList(Module):
         return iter(self._modules.values())
 
     def __getitem__(self, idx):
-        return list(self._modules.values())[idx]
+        if isinstance(idx, slice):
+            return ModuleList(list(self._modules.values())[idx])
+        return list(self._modules.values())[_module_index(idx, len(self))]
