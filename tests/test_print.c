@@ -334,7 +334,7 @@ static void check_case(const jval *c) {
 #endif
 
     /* The suffix layout with the autograd facts passed in. */
-    char *s = ct_format_tensor_repr_with(t, NULL, grad_fn, requires_grad);
+    char *s = ct_format_tensor_repr_with(t, NULL, NULL, grad_fn, requires_grad);
     CHECK_MSG(s && strcmp(s, repr->str) == 0, "%s: repr_with\n   got: [%s]\n  want: [%s]", nm, s ? s : "(null)",
               repr->str);
     ct_free(s);
@@ -347,7 +347,7 @@ static void check_case(const jval *c) {
     /* Views print their logical values: the same text from a strided or offset layout. */
     if (ct_tensor_numel(t) > 0) {
         ct_tensor *v = make_offset_view(t, 5);
-        s = v ? ct_format_tensor_repr_with(v, NULL, grad_fn, requires_grad) : NULL;
+        s = v ? ct_format_tensor_repr_with(v, NULL, NULL, grad_fn, requires_grad) : NULL;
         CHECK_MSG(s && strcmp(s, repr->str) == 0, "%s: offset view\n   got: [%s]\n  want: [%s]", nm,
                   s ? s : "(null)", repr->str);
         ct_free(s);
@@ -356,7 +356,7 @@ static void check_case(const jval *c) {
     if (ct_tensor_ndim(t) == 2 && ct_tensor_numel(t) > 0) {
         ct_tensor *v = make_transposed_view(t);
         CHECK_MSG(v && !ct_tensor_is_contiguous(v) == (sz[0] > 1 && sz[1] > 1), "%s: view layout", nm);
-        s = v ? ct_format_tensor_repr_with(v, NULL, grad_fn, requires_grad) : NULL;
+        s = v ? ct_format_tensor_repr_with(v, NULL, NULL, grad_fn, requires_grad) : NULL;
         CHECK_MSG(s && strcmp(s, repr->str) == 0, "%s: transposed view\n   got: [%s]\n  want: [%s]", nm,
                   s ? s : "(null)", repr->str);
         ct_free(s);
@@ -389,7 +389,7 @@ static void test_golden(void) {
 static void test_null_and_errors(void) {
     CHECK(ct_tensor_repr(NULL) == NULL);
     CHECK_ERROR(CT_ERR_VALUE, "ct_tensor_repr: tensor is NULL");
-    CHECK(ct_format_tensor_repr_with(NULL, NULL, NULL, false) == NULL);
+    CHECK(ct_format_tensor_repr_with(NULL, NULL, NULL, NULL, false) == NULL);
     CHECK_ERROR(CT_ERR_VALUE, "ct_tensor_repr: tensor is NULL");
     char buf[8] = "xx";
     CHECK_INT_EQ(ct_tensor_format_size(NULL, buf, sizeof buf), 0);
@@ -432,7 +432,7 @@ static void test_no_data(void) {
 
     int64_t one = 4;
     t = ct_tensor_make(empty, 0, &one, NULL, 1, CT_FLOAT64);
-    s = ct_format_tensor_repr_with(t, NULL, NULL, true);
+    s = ct_format_tensor_repr_with(t, NULL, NULL, NULL, true);
     CHECK_STR_EQ(s, "tensor(..., size=(4,), dtype=torch.float64, requires_grad=True)");
     ct_free(s);
     ct_tensor_release(t);
@@ -455,10 +455,10 @@ static void test_suffix_rules(void) {
     double v[3] = {1.5, 2.25, -3.0};
     int64_t n = 3;
     ct_tensor *t = ct_tensor_from_doubles(v, &n, 1, CT_FLOAT32);
-    char *s = ct_format_tensor_repr_with(t, NULL, "AddmmBackward0", true);
+    char *s = ct_format_tensor_repr_with(t, NULL, NULL, "AddmmBackward0", true);
     CHECK_STR_EQ(s, "tensor([ 1.5000,  2.2500, -3.0000], grad_fn=<AddmmBackward0>)");
     ct_free(s);
-    s = ct_format_tensor_repr_with(t, NULL, "AVeryLongBackwardNodeNameThatDoesNotFitOnTheLine0", false);
+    s = ct_format_tensor_repr_with(t, NULL, NULL, "AVeryLongBackwardNodeNameThatDoesNotFitOnTheLine0", false);
     CHECK_STR_EQ(s, "tensor([ 1.5000,  2.2500, -3.0000],\n"
                     "       grad_fn=<AVeryLongBackwardNodeNameThatDoesNotFitOnTheLine0>)");
     ct_free(s);
@@ -478,12 +478,12 @@ static void test_alloc_failures(void) {
     for (int i = 0; i < 3000; i++) vals[i] = (i % 7) * 0.25 - 1.0;
     ct_tensor *t = ct_tensor_from_doubles(vals, sizes, 2, CT_FLOAT64);
     free(vals);
-    char *want = ct_format_tensor_repr_with(t, NULL, "MulBackward0", true);
+    char *want = ct_format_tensor_repr_with(t, NULL, NULL, "MulBackward0", true);
     CHECK(want != NULL);
     int failures = 0;
     for (int64_t k = 1; k < 64; k++) {
         ct_testing_fail_alloc_after(k);
-        char *s = ct_format_tensor_repr_with(t, NULL, "MulBackward0", true);
+        char *s = ct_format_tensor_repr_with(t, NULL, NULL, "MulBackward0", true);
         ct_testing_fail_alloc_after(0);
         if (!s) {
             failures++;

@@ -122,9 +122,10 @@ CT_API char *ct_tensor_tolist(const ct_tensor *t);
 /* Python's repr(t): "tensor([[ 0.1940,  2.1614],\n        [-0.1721,  0.8491]], grad_fn=<AddmmBackward0>)".
  * Returns a string to free with ct_free(), or NULL. */
 CT_API char *ct_tensor_repr(const ct_tensor *t);
-/* The same with `contents` written where the values go (Tensor.__repr__(tensor_contents=...)),
- * or the values when contents is NULL. */
-CT_API char *ct_tensor_repr_contents(const ct_tensor *t, const char *contents);
+/* The same printed as PyTorch prints a tensor subclass: `name` in place of "tensor" (NULL for
+ * "tensor"), continuation lines indented by its length, and `contents` written where the
+ * values go (Tensor.__repr__(tensor_contents=...)), or the values when contents is NULL. */
+CT_API char *ct_tensor_repr_as(const ct_tensor *t, const char *name, const char *contents);
 /* "torch.Size([2, 600])" into buf; returns the length needed, like snprintf. */
 CT_API size_t ct_tensor_format_size(const ct_tensor *t, char *buf, size_t size);
 /* Frees memory the library handed out (strings from *_repr, *_to_string, ...). */

@@ -17,7 +17,7 @@ allclose = _C.allclose
 def tensor(data, **kwargs):
     """torch.tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False): a new
     leaf holding a copy of data (nested lists of numbers); function modes see the call as written."""
-    if _C._is_torch_function_mode_enabled():
+    if _C._has_torch_function((data,)):
         r = _C._handle_torch_function(tensor, "torch.tensor", (data,), kwargs)
         if r is not _C._NOT_HANDLED:
             return r

@@ -58,7 +58,24 @@ class Tensor(_C.TensorBase):
 
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
-        return func(*args, **(kwargs or {}))
+        """The default for subclasses: func run with subclasses' __torch_function__ off, its tensor
+        results converted to cls (the properties' getters that return other tensors excepted), as
+        PyTorch's Tensor.__torch_function__."""
+        if kwargs is None:
+            kwargs = {}
+        if not all(issubclass(cls, t) for t in types):
+            return NotImplemented
+        with _C.DisableTorchFunctionSubclass():
+            ret = func(*args, **kwargs)
+            if func in _nowrap_functions():
+                return ret
+            return _convert(ret, cls)
+
+    def as_subclass(self, cls):
+        """A view of the same data as an instance of cls (a torch.Tensor subclass)."""
+        if has_torch_function_unary(self):
+            return handle_torch_function(Tensor.as_subclass, (self,), self, cls)
+        return _C._as_subclass(self, cls)
 
     def __getattr__(self, name):
         if name.startswith("__") and name.endswith("__"):
@@ -68,7 +85,14 @@ class Tensor(_C.TensorBase):
     def __repr__(self, *, tensor_contents=None):
         if has_torch_function_unary(self):
             return handle_torch_function(Tensor.__repr__, (self,), self, tensor_contents=tensor_contents)
-        return _C._tensor_repr(self, tensor_contents)
+        # PyTorch's _str_intern: a subclass prints under its own class name
+        cls = type(self)
+        name = None
+        if cls is not Tensor:
+            from .nn.parameter import Parameter
+            if cls is not Parameter:
+                name = cls.__name__
+        return _C._tensor_repr(self, tensor_contents, name)
 
     # ---- autograd ----
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -300,3 +324,18 @@ class Tensor(_C.TensorBase):
 
 
 _to_dtype = _C._op_overload("aten::to.dtype")
+
+
+def _nowrap_functions():
+    """The functions whose results the default __torch_function__ leaves as they are."""
+    return {Tensor.grad.__get__}
+
+
+def _convert(ret, cls):
+    if cls is Tensor:
+        return ret
+    if isinstance(ret, Tensor) and not isinstance(ret, cls):
+        ret = ret.as_subclass(cls)
+    if isinstance(ret, (tuple, list)):
+        ret = type(ret)(_convert(r, cls) for r in ret)
+    return ret

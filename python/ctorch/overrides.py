@@ -52,17 +52,17 @@ def _is_torch_function_mode_enabled():
 
 
 def has_torch_function(relevant_args):
-    """Whether a call must go through handle_torch_function: a function mode is active (ctorch
-    has no tensor subclasses with a __torch_function__ of their own yet)."""
-    return _C._is_torch_function_mode_enabled()
+    """Whether a call must go through handle_torch_function: a Python function mode is innermost,
+    or an argument is a tensor of a subclass with a __torch_function__."""
+    return _C._has_torch_function(relevant_args)
 
 
 def has_torch_function_unary(arg):
-    return _C._is_torch_function_mode_enabled()
+    return _C._has_torch_function((arg,))
 
 
 def has_torch_function_variadic(*args):
-    return _C._is_torch_function_mode_enabled()
+    return _C._has_torch_function(args)
 
 
 def _qualified_name(func):
@@ -94,9 +94,9 @@ def handle_torch_function(public_api, relevant_args, *args, **kwargs):
 
 
 def _call_through_modes(func, args, kwargs, impl):
-    """A torch function written in Python: offered to the innermost Python function mode as
-    func(*args, **kwargs), else impl(*args, **kwargs)."""
-    if _C._is_torch_function_mode_enabled():
+    """A torch function written in Python: offered to the innermost Python function mode or the
+    overloaded arguments as func(*args, **kwargs), else impl(*args, **kwargs)."""
+    if _C._has_torch_function(tuple(args) + tuple(kwargs.values())):
         r = _C._handle_torch_function(func, _qualified_name(func), tuple(args), kwargs)
         if r is not _NOT_HANDLED:
             return r

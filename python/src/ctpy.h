@@ -4,10 +4,13 @@
  * files, one job each:
  *   module.c    module init, dtypes, small torch._C functions (key sets, dumps, tensor())
  *   errors.c    ctorch errors -> Python exceptions; Python exceptions raised in handlers
- *   tensor.c    torch._C.TensorBase: object <-> ct_tensor identity, properties, operators
+ *   tensor.c    torch._C.TensorBase: object <-> ct_tensor identity, the type
+ *   tensor_methods.c, tensor_attrs.c, tensor_number.c, tensor_index.c: its methods, properties,
+ *               number protocol and indexing
  *   boxing.c    Python objects <-> boxed ct_values, argument parsing against a schema
  *   ops.c       OpOverload / OpOverloadPacket / FunctionSchema, torch functions and methods
- *   mode.c      TorchDispatchMode and TorchFunctionMode bridges
+ *   mode.c      TorchDispatchMode and TorchFunctionMode on the C stacks
+ *   torch_function.c the __torch_function__ protocol (function modes, tensor subclasses)
  *   subclass.c  _make_wrapper_subclass / _make_subclass and the __torch_dispatch__ bridge
  *   autograd.c  graph nodes, backward, grad modes
  *   profiler.c  the profiler and record_function
@@ -80,9 +83,11 @@ PyObject *ctpy_tensor_torch_function(int kind, const char *name, PyObject *self,
                                      PyObject *kwnames, bool *handled);
 PyObject *ctpy_tensor_torch_function_tuple(int kind, const char *name, PyObject *self, PyObject *args, PyObject *kwargs,
                                            bool *handled);
+/* the cheap test before the protocol for a method of self: a function mode, or self a subclass */
+#define CTPY_TF_GATE(self) (ctpy_function_mode_active() || Py_TYPE(self) != ctpy_tensor_class)
 #define CTPY_TF_VECTOR(name, self, args, nargs, kwnames)                                            \
     do {                                                                                            \
-        if (ctpy_function_mode_active()) {                                                          \
+        if (CTPY_TF_GATE(self)) {                                                                   \
             bool h_;                                                                                \
             PyObject *r_ = ctpy_tensor_torch_function(CTPY_TF_BASE, (name), (self), (args), (nargs), (kwnames), &h_); \
             if (h_) return r_;                                                                      \
@@ -90,7 +95,7 @@ PyObject *ctpy_tensor_torch_function_tuple(int kind, const char *name, PyObject 
     } while (0)
 #define CTPY_TF_TUPLE(name, self, args, kwargs)                                                     \
     do {                                                                                            \
-        if (ctpy_function_mode_active()) {                                                          \
+        if (CTPY_TF_GATE(self)) {                                                                   \
             bool h_;                                                                                \
             PyObject *r_ = ctpy_tensor_torch_function_tuple(CTPY_TF_BASE, (name), (self), (args), (kwargs), &h_); \
             if (h_) return r_;                                                                      \
@@ -229,13 +234,20 @@ int ctpy_ops_init(PyObject *m);
 
 /* ---- mode.c ---- */
 int ctpy_modes_init(PyObject *m);
+bool ctpy_is_python_function_mode(ct_function_mode_fn fn);
+
+/* ---- torch_function.c ---- */
+int ctpy_torch_function_init(PyObject *m);
 /* Whether any function mode is active on this thread (one call, for the fast path). */
 bool ctpy_function_mode_active(void);
+/* Whether a call with these arguments goes through the protocol (a function mode, or an
+ * overloaded tensor argument, in a list too). */
+bool ctpy_torch_function_wanted(PyObject *const *args, Py_ssize_t n);
 /* Note [torch functions and function modes]: offers a call of the torch function `func` (named
- * `public_name` in messages, "torch.add", "torch.Tensor.sum") to the innermost function mode
- * when that is a Python mode. *handled says whether it was offered; if so the result is the
- * mode's (NULL with an exception when it raised). kwargs may be NULL; `unary` marks a method of
- * self alone (its `types` are (type(self),)). */
+ * `public_name` in messages, "torch.add", "torch.Tensor.sum") to the innermost Python function
+ * mode, else to the overloaded tensor arguments. *handled says whether it was offered; if so the
+ * result is theirs (NULL with an exception when it raised). kwargs may be NULL; `unary` marks a
+ * method of self alone (its `types` are (type(self),)). */
 PyObject *ctpy_torch_function(PyObject *func, const char *public_name, PyObject *args, PyObject *kwargs, bool unary,
                               bool *handled);
 /* The same for vectorcall arguments (unary: a method called with self alone). */
@@ -250,6 +262,7 @@ int ctpy_subclass_init(PyObject *m);
 PyObject *ctpy_overloaded_types(const ct_value *args, int n);
 /* __torch_dispatch__ of the base class (disabled): types whose attribute is this do not count. */
 extern PyObject *ctpy_disabled_torch_dispatch;
+extern PyObject *ctpy_disabled_torch_function; /* torch._C._disabled_torch_function_impl */
 /* Whether a tensor type has a __torch_function__ of its own (not torch.Tensor's, not the
  * disabled one nn.Parameter uses). */
 bool ctpy_has_torch_function_override(PyTypeObject *type);

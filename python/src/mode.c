@@ -9,17 +9,12 @@
  *   _pop_torch_dispatch_stack does, so the handles ctorch hands out stay with their entries
  *   however handlers nest modes inside one another.
  *
- * Note [torch functions and function modes]
- *   A torch function called from Python (torch.add, Tensor.add, x + 1, x[0], x.shape,
- *   F.relu, torch.ops.aten.add.Tensor, Tensor.backward) is offered to the innermost Python
- *   function mode with the arguments as the caller wrote them and `func` the public object
- *   called (Tensor.add for x + 1, as PyTorch's handle_torch_function does), before anything is
- *   parsed: ctpy_torch_function. The mode is off the stack while its __torch_function__ runs,
- *   so func(*args, **kwargs) there reaches the next mode down and finally the function itself.
- *   Only calls that ctorch's C code makes (an optimizer step or clip_grad_norm_ written in C
- *   calling operators) reach a Python mode through the C stack's handler, function_handler:
- *   they are presented as the torch function of the operator's name, with the arguments
- *   PyTorch's binding would pass (defaults left out). */
+ * A torch function called from Python is offered to Python function modes by
+ * torch_function.c's protocol (Note [torch functions and function modes] there). Only calls that
+ * ctorch's C code makes (an optimizer step or clip_grad_norm_ written in C calling operators)
+ * reach a Python mode through the C stack's handler, function_handler here: they are presented as
+ * the torch function of the operator's name, with the arguments PyTorch's binding would pass
+ * (defaults left out). */
 #include <string.h>
 
 #include "ctpy.h"
@@ -142,29 +137,10 @@ static PyObject *current_dispatch_mode(PyObject *unused, PyObject *noargs) {
 
 static int function_handler(void *ud, const ct_function *f, ct_value *args, ct_value *rets);
 
-bool ctpy_function_mode_active(void) { return ct_function_mode_stack_len() > 0; }
+bool ctpy_is_python_function_mode(ct_function_mode_fn fn) { return fn == function_handler; }
 
-typedef struct {
-    PyObject *func, *types, *args, *kwargs;
-    PyObject *mode, *result;
-} torch_function_call;
-
-static int run_torch_function(void *ctx, ct_function_mode_fn fn, void *ud) {
-    (void)fn;
-    torch_function_call *c = ctx;
-    c->mode = ud;
-    Py_INCREF(c->mode);
-    PyObject *call[5] = {c->mode, c->func, c->types, c->args, c->kwargs};
-    c->result = PyObject_VectorcallMethod(str_torch_function, call, 5, NULL);
-    return c->result ? 0 : -1;
-}
-
-/* `types` for a function mode: the types of tensor arguments whose class has a
- * __torch_function__ of its own (PyTorch's overloaded arguments); for a method of one tensor
- * (x.dim(), x.shape) the type of self, as handle_torch_function(self, ...) passes it. */
-static PyObject *function_types(PyObject *args, PyObject *kwargs, bool unary) {
-    if (unary && PyTuple_GET_SIZE(args) == 1 && ctpy_is_tensor(PyTuple_GET_ITEM(args, 0)))
-        return PyTuple_Pack(1, (PyObject *)Py_TYPE(PyTuple_GET_ITEM(args, 0)));
+/* `types` for a call ctorch's C code offers: the tensor arguments' classes that take part */
+static PyObject *function_types(PyObject *args, PyObject *kwargs) {
     PyObject *list = PyList_New(0);
     if (!list) return NULL;
     PyObject *vals = kwargs ? PyDict_Values(kwargs) : NULL;
@@ -187,101 +163,6 @@ static PyObject *function_types(PyObject *args, PyObject *kwargs, bool unary) {
     PyObject *t = PyList_AsTuple(list);
     Py_DECREF(list);
     return t;
-}
-
-/* types: given by a Python caller (handle_torch_function's relevant arguments), else derived */
-static PyObject *torch_function_with_types(PyObject *func, const char *public_name, PyObject *args, PyObject *kwargs,
-                                           PyObject *types, bool unary, bool *handled) {
-    *handled = false;
-    ct_function_mode_fn fn = NULL;
-    if (!ct_function_mode_top(&fn, NULL) || fn != function_handler) return NULL;
-    *handled = true;
-    torch_function_call c = {func, NULL, args, kwargs ? kwargs : NULL, NULL, NULL};
-    PyObject *empty = NULL;
-    if (!c.kwargs) c.kwargs = empty = PyDict_New();
-    if (types) Py_INCREF(types);
-    c.types = types ? types : function_types(args, kwargs, unary);
-    if (!c.kwargs || !c.types) {
-        Py_XDECREF(empty);
-        Py_XDECREF(c.types);
-        return NULL;
-    }
-    int rc = ct_function_mode_run_top(run_torch_function, &c);
-    Py_XDECREF(empty);
-    Py_DECREF(c.types);
-    if (rc != 0 && !c.result) {
-        Py_XDECREF(c.mode);
-        if (!PyErr_Occurred()) ctpy_raise();
-        return NULL;
-    }
-    if (c.result == Py_NotImplemented) {
-        Py_DECREF(c.result);
-        c.result = PyErr_Format(PyExc_TypeError,
-                                "Multiple dispatch failed for '%s'; all __torch_function__ handlers returned "
-                                "NotImplemented:\n\n  - mode object %R\n\nFor more information, try re-running with "
-                                "TORCH_LOGS=not_implemented",
-                                public_name, c.mode);
-    }
-    Py_XDECREF(c.mode);
-    return c.result;
-}
-
-PyObject *ctpy_torch_function(PyObject *func, const char *public_name, PyObject *args, PyObject *kwargs, bool unary,
-                              bool *handled) {
-    return torch_function_with_types(func, public_name, args, kwargs, NULL, unary, handled);
-}
-
-PyObject *ctpy_torch_function_vector(PyObject *func, const char *public_name, PyObject *const *args, Py_ssize_t nargs,
-                                     PyObject *kwnames, bool unary, bool *handled) {
-    *handled = false;
-    ct_function_mode_fn fn = NULL;
-    if (!ct_function_mode_top(&fn, NULL) || fn != function_handler) return NULL;
-    PyObject *tup = PyTuple_New(nargs);
-    PyObject *kw = PyDict_New();
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (!tup || !kw) goto fail;
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        Py_INCREF(args[i]);
-        PyTuple_SET_ITEM(tup, i, args[i]);
-    }
-    for (Py_ssize_t k = 0; k < nkw; k++)
-        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, k), args[nargs + k]) < 0) goto fail;
-    PyObject *r = ctpy_torch_function(func, public_name, tup, kw, unary && nargs == 1 && nkw == 0, handled);
-    Py_DECREF(tup);
-    Py_DECREF(kw);
-    return r;
-fail:
-    *handled = true;
-    Py_XDECREF(tup);
-    Py_XDECREF(kw);
-    return NULL;
-}
-
-/* torch.overrides' _handle_torch_function(func, public_name, args, kwargs): the protocol for
- * a torch function written in Python. Returns the mode's result, or _NOT_HANDLED when no
- * Python function mode is innermost (the caller then runs the function). */
-static PyObject *not_handled;
-static PyObject *py_handle_torch_function(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
-    (void)unused;
-    if ((nargs != 4 && nargs != 5) || !PyUnicode_Check(args[1]) || !PyTuple_Check(args[2]) ||
-        (args[3] != Py_None && !PyDict_Check(args[3])) || (nargs == 5 && !PyTuple_Check(args[4])))
-        return PyErr_Format(PyExc_TypeError, "_handle_torch_function(func, name, args: tuple, kwargs: dict[, types: tuple])");
-    bool handled;
-    PyObject *r = torch_function_with_types(args[0], PyUnicode_AsUTF8(args[1]), args[2],
-                                            args[3] == Py_None ? NULL : args[3], nargs == 5 ? args[4] : NULL, false,
-                                            &handled);
-    if (handled) return r;
-    Py_INCREF(not_handled);
-    return not_handled;
-}
-
-/* torch._C._is_torch_function_mode_enabled(): whether a Python function mode is innermost, the
- * one case in which a torch function written in Python offers itself (handle_torch_function) */
-static PyObject *py_function_mode_active(PyObject *unused, PyObject *noargs) {
-    (void)unused;
-    (void)noargs;
-    ct_function_mode_fn fn = NULL;
-    return PyBool_FromLong(ct_function_mode_top(&fn, NULL) && fn == function_handler);
 }
 
 /* The function a mode's handler receives for a call ctorch's C code made (Note [torch
@@ -451,7 +332,7 @@ static int function_handler(void *ud, const ct_function *f, ct_value *args, ct_v
             PyTuple_SET_ITEM(pyargs, i, x);
         }
     }
-    if (!(types = function_types(pyargs, kwargs, false))) goto fail;
+    if (!(types = function_types(pyargs, kwargs))) goto fail;
     PyObject *call[5] = {mode, func, types, pyargs, kwargs};
     PyObject *res = PyObject_VectorcallMethod(str_torch_function, call, 5, NULL);
     Py_DECREF(func);
@@ -537,9 +418,6 @@ static PyMethodDef mode_functions[] = {
     {"_pop_torch_function_stack", pop_function_mode, METH_NOARGS, "Exits the innermost TorchFunctionMode and returns it."},
     {"_len_torch_function_stack", len_function_stack, METH_NOARGS, NULL},
     {"_get_function_stack_at", function_stack_at, METH_O, NULL},
-    {"_handle_torch_function", (PyCFunction)(void (*)(void))py_handle_torch_function, METH_FASTCALL,
-     "Offers a torch function written in Python to the innermost function mode."},
-    {"_is_torch_function_mode_enabled", py_function_mode_active, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL}};
 
 int ctpy_modes_init(PyObject *m) {
@@ -547,9 +425,6 @@ int ctpy_modes_init(PyObject *m) {
     str_torch_dispatch = PyUnicode_InternFromString("__torch_dispatch__");
     str_torch_function = PyUnicode_InternFromString("__torch_function__");
     function_objects = PyDict_New();
-    not_handled = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
-    if (!str_torch_dispatch || !str_torch_function || !function_objects || !not_handled) return -1;
-    Py_INCREF(not_handled);
-    if (PyModule_AddObject(m, "_NOT_HANDLED", not_handled) < 0) return -1;
+    if (!str_torch_dispatch || !str_torch_function || !function_objects) return -1;
     return ctpy_add_functions(m, mode_functions);
 }

@@ -115,7 +115,7 @@ static PyObject *call_op(const ctpy_schema *s, const char *fname, PyObject *cons
 static PyObject *overload_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
     CtOpOverloadObject *o = (CtOpOverloadObject *)self;
     /* like PyTorch's torch.ops calls, seen by function modes first (func: this OpOverload) */
-    if (ctpy_function_mode_active()) {
+    {
         bool handled;
         PyObject *r = ctpy_torch_function_vector(self, PyUnicode_AsUTF8(o->name), args, PyVectorcall_NARGS(nargsf),
                                                  kwnames, false, &handled);
@@ -402,7 +402,7 @@ static PyObject *packet_vectorcall(PyObject *self, PyObject *const *args, size_t
     CtPacketObject *p = (CtPacketObject *)self;
     const char *q = PyUnicode_AsUTF8(p->qualified);
     const char *c = strstr(q, "::");
-    if (ctpy_function_mode_active()) {
+    {
         bool handled;
         PyObject *r = ctpy_torch_function_vector(self, q, args, PyVectorcall_NARGS(nargsf), kwnames, false, &handled);
         if (handled) return r;
@@ -567,7 +567,7 @@ typedef struct {
 static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
     CtFunctionObject *f = (CtFunctionObject *)self;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (ctpy_function_mode_active()) {
+    {
         /* Note [torch functions and function modes]: offered as called, before parsing */
         bool handled;
         const char *pub = PyUnicode_AsUTF8(f->public_name);

@@ -246,6 +246,32 @@ PyObject *ctpy_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs)
     return ctpy_wrap_as(d, (PyTypeObject *)cls);
 }
 
+/* torch._C._as_subclass(tensor, cls): Tensor.as_subclass's body, THPVariable_NewWithVar(cls,
+ * self.alias()): an alias (a view autograd follows) as an object of cls */
+static PyObject *py_as_subclass(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
+    (void)unused;
+    if (nargs != 2 || !ctpy_is_tensor(args[0]))
+        return PyErr_Format(PyExc_TypeError, "as_subclass(): argument 'cls' (position 1) must be type");
+    if (check_tensor_class(args[1]) != 0) return NULL;
+    const ct_op *alias = ct_op_find("aten::alias");
+    if (!alias) return ctpy_raise();
+    ct_value a[1] = {ct_tensor_value(ctpy_tensor(args[0]))}, r[1] = {ct_none()};
+    if (ct_op_invoke(alias, a, r) != 0) return ctpy_raise();
+    ct_tensor *t = r[0].u.t;
+    PyObject *own = _PyType_Lookup((PyTypeObject *)args[1], str_torch_dispatch);
+    if (own && own != ctpy_disabled_torch_dispatch && !ct_tensor_subclass(t)) {
+        ct_tensor *sub = ct_subclass_make_dense(ctpy_wrapper_class, t);
+        ct_tensor_release(t);
+        if (!sub) return ctpy_raise();
+        t = sub;
+    }
+    return ctpy_wrap_as(t, (PyTypeObject *)args[1]);
+}
+
+static PyMethodDef subclass_functions[] = {
+    {"_as_subclass", (PyCFunction)(void (*)(void))py_as_subclass, METH_FASTCALL, "Tensor.as_subclass's body."},
+    {NULL, NULL, 0, NULL}};
+
 static PyObject *disabled_impl(PyObject *unused, PyObject *args, PyObject *kwargs) {
     (void)unused;
     (void)args;
@@ -276,13 +302,16 @@ static PyMethodDef disabled_function_def = {"_disabled_torch_function_impl",
                                             (PyCFunction)(void (*)(void))disabled_function_impl,
                                             METH_VARARGS | METH_KEYWORDS,
                                             "The __torch_function__ of a tensor class that opts out (runs func)."};
-static PyObject *ctpy_disabled_torch_function, *str_torch_function_attr;
+PyObject *ctpy_disabled_torch_function;
+static PyObject *str_torch_function_attr;
 
 bool ctpy_has_torch_function_override(PyTypeObject *type) {
+    /* PyTorch's check_has_torch_function: any class but Tensor itself whose __torch_function__
+     * is not _disabled_torch_function_impl takes part, Tensor's default one included (that is
+     * what makes a plain `class Sub(torch.Tensor)` get Sub results back) */
+    if ((PyObject *)type == (PyObject *)ctpy_tensor_class) return false;
     PyObject *mine = _PyType_Lookup(type, str_torch_function_attr);
-    if (!mine || mine == ctpy_disabled_torch_function) return false;
-    PyObject *base = ctpy_tensor_class ? _PyType_Lookup(ctpy_tensor_class, str_torch_function_attr) : NULL;
-    return mine != base;
+    return mine && mine != ctpy_disabled_torch_function;
 }
 
 int ctpy_subclass_init(PyObject *m) {
@@ -300,5 +329,6 @@ int ctpy_subclass_init(PyObject *m) {
     Py_INCREF(ctpy_disabled_torch_dispatch);
     Py_INCREF(ctpy_disabled_torch_function);
     if (PyModule_AddObject(m, "_disabled_torch_function_impl", ctpy_disabled_torch_function) < 0) return -1;
-    return PyModule_AddObject(m, "_disabled_torch_dispatch_impl", ctpy_disabled_torch_dispatch);
+    if (PyModule_AddObject(m, "_disabled_torch_dispatch_impl", ctpy_disabled_torch_dispatch) < 0) return -1;
+    return ctpy_add_functions(m, subclass_functions);
 }

@@ -7,7 +7,7 @@
 #define GETTER(fn, name, body)                                                                    \
     static PyObject *fn(PyObject *self, void *c) {                                                \
         (void)c;                                                                                  \
-        if (ctpy_function_mode_active()) {                                                        \
+        if (CTPY_TF_GATE(self)) {                                                                 \
             bool h_;                                                                              \
             PyObject *r_ = ctpy_tensor_torch_function(CTPY_TF_GET, name, self, NULL, 0, NULL, &h_); \
             if (h_) return r_;                                                                    \
@@ -19,7 +19,7 @@
 
 /* a setter offered to the function modes: 1 when the mode took it (rc in *rc), 0 otherwise */
 static int offer_set(const char *name, PyObject *self, PyObject *v, int *rc) {
-    if (!v || !ctpy_function_mode_active()) return 0;
+    if (!v || !CTPY_TF_GATE(self)) return 0;
     bool handled;
     PyObject *rest[1] = {v};
     PyObject *r = ctpy_tensor_torch_function(CTPY_TF_SET, name, self, rest, 1, NULL, &handled);

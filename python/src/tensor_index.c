@@ -150,7 +150,7 @@ static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
         PyErr_SetString(PyExc_TypeError, "Tensor does not support item deletion");
         return -1;
     }
-    if (ctpy_function_mode_active()) {
+    if (CTPY_TF_GATE(self)) {
         bool handled;
         PyObject *rest[2] = {index, value};
         PyObject *r = ctpy_tensor_torch_function(CTPY_TF_BASE, "__setitem__", self, rest, 2, NULL, &handled);
@@ -197,7 +197,7 @@ static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
 }
 
 static Py_ssize_t tensor_len(PyObject *self) {
-    if (ctpy_function_mode_active()) {
+    if (CTPY_TF_GATE(self)) {
         bool handled;
         PyObject *r = ctpy_tensor_torch_function(CTPY_TF_BASE, "__len__", self, NULL, 0, NULL, &handled);
         if (handled) {

@@ -29,7 +29,7 @@ static PyObject *offer(const char *method, const char *slot, PyObject *self, PyO
 
 #define OFFER(method, slot, self, other)                                                          \
     do {                                                                                          \
-        if (ctpy_function_mode_active()) {                                                        \
+        if (CTPY_TF_GATE(self) || ((other) && Py_TYPE(other) != ctpy_tensor_class && ctpy_is_tensor(other))) { \
             bool h_;                                                                              \
             PyObject *r_ = offer((method), (slot), (self), (other), &h_);                          \
             if (h_) return r_;                                                                    \
@@ -53,7 +53,7 @@ static PyObject *one_value(PyObject *self, bool for_bool) {
 }
 
 static int tensor_bool(PyObject *self) {
-    if (ctpy_function_mode_active()) {
+    if (CTPY_TF_GATE(self)) {
         bool h;
         PyObject *r = ctpy_tensor_torch_function(CTPY_TF_BASE, "__bool__", self, NULL, 0, NULL, &h);
         if (h) {
@@ -102,23 +102,31 @@ static PyObject *tensor_index(PyObject *self) {
     return r;
 }
 
-static PyObject *repr_with(PyObject *self, const char *contents) {
+static PyObject *repr_with(PyObject *self, const char *name, const char *contents) {
     CTPY_SELF_T(self);
-    char *s = ct_tensor_repr_contents(t, contents);
+    char *s = ct_tensor_repr_as(t, name, contents);
     if (!s) return ctpy_raise();
     PyObject *r = PyUnicode_FromString(s);
     ct_free(s);
     return r;
 }
 
-PyObject *ctpy_tensor_repr(PyObject *self) { return repr_with(self, NULL); }
+PyObject *ctpy_tensor_repr(PyObject *self) { return repr_with(self, NULL, NULL); }
 
-/* torch._C._tensor_repr(tensor, tensor_contents=None): Tensor.__repr__'s body */
+static bool str_or_none(PyObject *o) { return o == Py_None || PyUnicode_Check(o); }
+
+static const char *utf8_or_null(PyObject *o) { return o == Py_None ? NULL : PyUnicode_AsUTF8(o); }
+
+/* torch._C._tensor_repr(tensor, tensor_contents, name): Tensor.__repr__'s body; name is the
+ * class name a subclass prints instead of "tensor", None for a Tensor or Parameter */
 static PyObject *py_tensor_repr(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
     (void)unused;
-    if (nargs != 2 || !ctpy_is_tensor(args[0]) || (args[1] != Py_None && !PyUnicode_Check(args[1])))
-        return PyErr_Format(PyExc_TypeError, "_tensor_repr(tensor, tensor_contents: str or None)");
-    return repr_with(args[0], args[1] == Py_None ? NULL : PyUnicode_AsUTF8(args[1]));
+    if (nargs != 3 || !ctpy_is_tensor(args[0]) || !str_or_none(args[1]) || !str_or_none(args[2]))
+        return PyErr_Format(PyExc_TypeError, "_tensor_repr(tensor, tensor_contents: str or None, name: str or None)");
+    const char *contents = utf8_or_null(args[1]);
+    const char *name = utf8_or_null(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    return repr_with(args[0], name, contents);
 }
 
 PyMethodDef ctpy_tensor_functions[] = {

@@ -295,7 +295,8 @@ static void suffix_shape(suffixer *s, const ct_tensor *t) {
 
 /* ---- entry points ---- */
 
-char *ct_format_tensor_repr_with(const ct_tensor *t, const char *contents, const char *grad_fn_name, bool requires_grad) {
+char *ct_format_tensor_repr_with(const ct_tensor *t, const char *name, const char *contents, const char *grad_fn_name,
+                                 bool requires_grad) {
     if (!t) {
         ct_error_set(CT_ERR_VALUE, "ct_tensor_repr: tensor is NULL");
         return NULL;
@@ -304,12 +305,15 @@ char *ct_format_tensor_repr_with(const ct_tensor *t, const char *contents, const
         ct_error_set(CT_ERR_TYPE, "ct_tensor_repr: invalid dtype %d", (int)t->dtype);
         return NULL;
     }
-    static const char prefix[] = "tensor(";
-    const int indent = (int)(sizeof prefix - 1);
+    if (!name) name = "tensor";
+    /* PyTorch's _str_intern: the prefix is the class name and every continuation line is
+     * indented by its length, so a subclass's rows line up under its own name */
+    const int indent = (int)strlen(name) + 1;
     const ct_dtype default_dtype = ct_default_dtype();
     ct_strbuf sb = CT_STRBUF_INIT;
     suffixer sfx;
-    ct_sb_puts(&sb, prefix);
+    ct_sb_puts(&sb, name);
+    ct_sb_puts(&sb, "(");
 
     bool no_data = !t->storage || !t->storage->data;
     if (contents) {
@@ -382,9 +386,9 @@ char *ct_format_tensor_repr_with(const ct_tensor *t, const char *contents, const
     return sb.buf;
 }
 
-char *ct_tensor_repr(const ct_tensor *t) { return ct_tensor_repr_contents(t, NULL); }
+char *ct_tensor_repr(const ct_tensor *t) { return ct_tensor_repr_as(t, NULL, NULL); }
 
-char *ct_tensor_repr_contents(const ct_tensor *t, const char *contents) {
+char *ct_tensor_repr_as(const ct_tensor *t, const char *name, const char *contents) {
     if (!t) {
         ct_error_set(CT_ERR_VALUE, "ct_tensor_repr: tensor is NULL");
         return NULL;
@@ -395,7 +399,7 @@ char *ct_tensor_repr_contents(const ct_tensor *t, const char *contents) {
         requires_grad = t->autograd->requires_grad;
         grad_fn_name = ct_autograd_hooks->grad_fn_name(t->autograd);
     }
-    return ct_format_tensor_repr_with(t, contents, grad_fn_name, requires_grad);
+    return ct_format_tensor_repr_with(t, name, contents, grad_fn_name, requires_grad);
 }
 
 /* Appends to buf like snprintf would, counting the full length even past the end. */

@@ -11,6 +11,7 @@
  * requires_grad adds ", requires_grad=True". ct_tensor_repr() is this with t's own autograd
  * metadata; it exists separately so the suffix layout can be tested without an autograd
  * graph. Returns a string to free with ct_free(), or NULL with the error set. */
-char *ct_format_tensor_repr_with(const ct_tensor *t, const char *contents, const char *grad_fn_name, bool requires_grad);
+char *ct_format_tensor_repr_with(const ct_tensor *t, const char *name, const char *contents, const char *grad_fn_name,
+                                 bool requires_grad);
 
 #endif

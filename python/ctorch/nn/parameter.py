@@ -24,5 +24,9 @@ class Parameter(Tensor):
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
 
+    # as in PyTorch: torch functions on a Parameter return plain Tensors, without a detour
+    # through Tensor.__torch_function__
+    __torch_function__ = _C._disabled_torch_function_impl
+
     def __reduce_ex__(self, proto):
         raise _C.NotImplementedInCtorch("pickling a Parameter is not implemented in ctorch")

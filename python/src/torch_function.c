@@ -1,0 +1,369 @@
+/* The __torch_function__ protocol (torch/csrc/utils/python_arg_parser.cpp's
+ * handle_torch_function, torch/overrides.py).
+ *
+ * Note [torch functions and function modes]
+ *   A torch function called from Python (torch.add, Tensor.add, x + 1, x[0], x.shape, F.relu,
+ *   torch.ops.aten.add.Tensor, Tensor.backward, ...) is offered, before anything is parsed and
+ *   with the arguments as the caller wrote them and `func` the public object called (Tensor.add
+ *   for x + 1, TensorBase.__getitem__, a property's __get__):
+ *     1. to the innermost Python function mode, off the stack while its __torch_function__ runs,
+ *        so func(*args, **kwargs) there reaches the next mode down and finally the function;
+ *     2. with no Python mode innermost, to the tensor arguments whose class has a
+ *        __torch_function__ (a subclass of torch.Tensor: its inherited default runs the function
+ *        with subclasses disabled and converts tensor results to the subclass; nn.Parameter opts
+ *        out with _disabled_torch_function_impl), subclasses before their bases, until one does
+ *        not return NotImplemented.
+ *   torch._C.DisableTorchFunctionSubclass turns step 2 off, DisableTorchFunction both. Only
+ *   calls ctorch's own C code makes (an optimizer step written in C calling operators) reach a
+ *   Python mode through the C stack's handler (mode.c). */
+#include <string.h>
+
+#include "ctpy.h"
+
+static PyObject *str_torch_function;
+static _Thread_local int subclasses_disabled; /* DisableTorchFunctionSubclass / DisableTorchFunction depth */
+static _Thread_local int all_disabled;        /* DisableTorchFunction depth */
+
+bool ctpy_function_mode_active(void) { return ct_function_mode_stack_len() > 0; }
+
+/* Whether the innermost function mode is a Python mode (one of ours). */
+static bool python_mode_innermost(void) {
+    ct_function_mode_fn fn = NULL;
+    return ct_function_mode_top(&fn, NULL) && ctpy_is_python_function_mode(fn);
+}
+
+/* ---- overloaded arguments ---- */
+
+/* A tensor whose class takes part: not exactly torch.Tensor, with a __torch_function__ that is
+ * not the disabled one (check_has_torch_function). */
+static bool overloaded(PyObject *o) {
+    return ctpy_is_tensor(o) && Py_TYPE(o) != ctpy_tensor_class && ctpy_has_torch_function_override(Py_TYPE(o));
+}
+
+static bool any_overloaded(PyObject *o) {
+    if (overloaded(o)) return true;
+    if (PyList_Check(o) || PyTuple_Check(o)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (overloaded(PySequence_Fast_GET_ITEM(o, i))) return true;
+    }
+    return false;
+}
+
+bool ctpy_torch_function_wanted(PyObject *const *args, Py_ssize_t n) {
+    if (all_disabled) return false;
+    if (ctpy_function_mode_active()) return true;
+    if (subclasses_disabled) return false;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (any_overloaded(args[i])) return true;
+    return false;
+}
+
+#define MAX_OVERLOADED 16
+
+/* PyTorch's append_overloaded_tensor: first appearance order, a subclass before its base, one
+ * object per type */
+static void add_overloaded(PyObject *o, PyObject **objs, int *k) {
+    if (!overloaded(o) || *k == MAX_OVERLOADED) return;
+    PyTypeObject *t = Py_TYPE(o);
+    for (int j = 0; j < *k; j++)
+        if (Py_TYPE(objs[j]) == t) return;
+    int at = *k;
+    for (int j = 0; j < *k; j++)
+        if (PyType_IsSubtype(t, Py_TYPE(objs[j]))) {
+            at = j;
+            break;
+        }
+    for (int j = *k; j > at; j--) objs[j] = objs[j - 1];
+    objs[at] = o;
+    (*k)++;
+}
+
+static void collect_from(PyObject *o, PyObject **objs, int *k) {
+    if (PyList_Check(o) || PyTuple_Check(o)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        for (Py_ssize_t i = 0; i < n; i++) add_overloaded(PySequence_Fast_GET_ITEM(o, i), objs, k);
+    } else {
+        add_overloaded(o, objs, k);
+    }
+}
+
+static int collect(PyObject *args, PyObject *kwargs, PyObject **objs) {
+    int k = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args); i++) collect_from(PyTuple_GET_ITEM(args, i), objs, &k);
+    if (kwargs) {
+        Py_ssize_t pos = 0;
+        PyObject *key, *val;
+        while (PyDict_Next(kwargs, &pos, &key, &val)) collect_from(val, objs, &k);
+    }
+    return k;
+}
+
+static PyObject *types_of(PyObject **objs, int k) {
+    PyObject *t = PyTuple_New(k);
+    for (int i = 0; t && i < k; i++) {
+        Py_INCREF(Py_TYPE(objs[i]));
+        PyTuple_SET_ITEM(t, i, (PyObject *)Py_TYPE(objs[i]));
+    }
+    return t;
+}
+
+/* ---- the protocol ---- */
+
+typedef struct {
+    PyObject *func, *types, *args, *kwargs;
+    PyObject *mode, *result;
+} mode_call;
+
+static int run_mode(void *ctx, ct_function_mode_fn fn, void *ud) {
+    (void)fn;
+    mode_call *c = ctx;
+    c->mode = ud;
+    Py_INCREF(c->mode);
+    PyObject *call[5] = {c->mode, c->func, c->types, c->args, c->kwargs};
+    c->result = PyObject_VectorcallMethod(str_torch_function, call, 5, NULL);
+    return c->result ? 0 : -1;
+}
+
+static PyObject *offer_to_mode(PyObject *func, const char *public_name, PyObject *args, PyObject *kwargs, PyObject *types) {
+    mode_call c = {func, types, args, kwargs, NULL, NULL};
+    int rc = ct_function_mode_run_top(run_mode, &c);
+    if (rc != 0 && !c.result) {
+        Py_XDECREF(c.mode);
+        if (!PyErr_Occurred()) ctpy_raise();
+        return NULL;
+    }
+    if (c.result == Py_NotImplemented) {
+        Py_DECREF(c.result);
+        c.result = PyErr_Format(PyExc_TypeError,
+                                "Multiple dispatch failed for '%s'; all __torch_function__ handlers returned "
+                                "NotImplemented:\n\n  - mode object %R\n\nFor more information, try re-running with "
+                                "TORCH_LOGS=not_implemented",
+                                public_name, c.mode);
+    }
+    Py_XDECREF(c.mode);
+    return c.result;
+}
+
+static PyObject *offer_to_subclasses(PyObject *func, const char *public_name, PyObject *args, PyObject *kwargs,
+                                     PyObject **objs, int k, PyObject *types) {
+    for (int i = 0; i < k; i++) {
+        /* the class's attribute: its classmethod, bound to the class */
+        PyObject *fn = PyObject_GetAttr((PyObject *)Py_TYPE(objs[i]), str_torch_function);
+        if (!fn) return NULL;
+        PyObject *call[4] = {func, types, args, kwargs};
+        PyObject *r = PyObject_Vectorcall(fn, call, 4, NULL);
+        Py_DECREF(fn);
+        if (!r || r != Py_NotImplemented) return r;
+        Py_DECREF(r);
+    }
+    PyObject *lines = PyUnicode_FromString("");
+    for (int i = 0; lines && i < k; i++) {
+        PyObject *l = PyUnicode_FromFormat("%U  - tensor subclass %R\n", lines, (PyObject *)Py_TYPE(objs[i]));
+        Py_DECREF(lines);
+        lines = l;
+    }
+    if (!lines) return NULL;
+    PyErr_Format(PyExc_TypeError,
+                 "Multiple dispatch failed for '%s'; all __torch_function__ handlers returned NotImplemented:\n\n%U\nFor "
+                 "more information, try re-running with TORCH_LOGS=not_implemented",
+                 public_name, lines);
+    Py_DECREF(lines);
+    return NULL;
+}
+
+/* given_types: a Python caller's (handle_torch_function's relevant arguments), else derived */
+static PyObject *torch_function(PyObject *func, const char *public_name, PyObject *args, PyObject *kwargs,
+                                PyObject *given_types, bool unary, bool *handled) {
+    *handled = false;
+    if (all_disabled) return NULL;
+    bool mode = python_mode_innermost();
+    if (!mode && (subclasses_disabled || ct_function_mode_stack_len() > 0))
+        return NULL; /* a C mode innermost sees the call as C (ct_op_invoke), or subclasses are off */
+    PyObject *objs[MAX_OVERLOADED];
+    int k = subclasses_disabled ? 0 : collect(args, kwargs, objs);
+    if (!mode && k == 0) return NULL;
+    *handled = true;
+    PyObject *empty = NULL;
+    if (!kwargs) kwargs = empty = PyDict_New();
+    PyObject *types = given_types;
+    if (types) Py_INCREF(types);
+    else if (unary && PyTuple_GET_SIZE(args) == 1 && ctpy_is_tensor(PyTuple_GET_ITEM(args, 0)))
+        /* a method of self alone: handle_torch_function(self, ...) passes type(self) */
+        types = PyTuple_Pack(1, (PyObject *)Py_TYPE(PyTuple_GET_ITEM(args, 0)));
+    else
+        types = types_of(objs, k);
+    PyObject *r = NULL;
+    if (kwargs && types)
+        r = mode ? offer_to_mode(func, public_name, args, kwargs, types)
+                 : offer_to_subclasses(func, public_name, args, kwargs, objs, k, types);
+    Py_XDECREF(types);
+    Py_XDECREF(empty);
+    return r;
+}
+
+PyObject *ctpy_torch_function(PyObject *func, const char *public_name, PyObject *args, PyObject *kwargs, bool unary,
+                              bool *handled) {
+    return torch_function(func, public_name, args, kwargs, NULL, unary, handled);
+}
+
+PyObject *ctpy_torch_function_vector(PyObject *func, const char *public_name, PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kwnames, bool unary, bool *handled) {
+    *handled = false;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (!ctpy_torch_function_wanted(args, nargs + nkw)) return NULL;
+    PyObject *tup = PyTuple_New(nargs);
+    PyObject *kw = PyDict_New();
+    if (!tup || !kw) goto fail;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        Py_INCREF(args[i]);
+        PyTuple_SET_ITEM(tup, i, args[i]);
+    }
+    for (Py_ssize_t k = 0; k < nkw; k++)
+        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, k), args[nargs + k]) < 0) goto fail;
+    PyObject *r = torch_function(func, public_name, tup, kw, NULL, unary && nargs == 1 && nkw == 0, handled);
+    Py_DECREF(tup);
+    Py_DECREF(kw);
+    return r;
+fail:
+    *handled = true;
+    Py_XDECREF(tup);
+    Py_XDECREF(kw);
+    return NULL;
+}
+
+/* ---- from Python ---- */
+
+static PyObject *not_handled;
+
+/* torch.overrides' _handle_torch_function(func, public_name, args, kwargs[, types]): the
+ * protocol for a torch function written in Python. The mode's or subclass's result, or
+ * _NOT_HANDLED when nothing takes the call (the caller then runs the function). */
+static PyObject *py_handle_torch_function(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
+    (void)unused;
+    if ((nargs != 4 && nargs != 5) || !PyUnicode_Check(args[1]) || !PyTuple_Check(args[2]) ||
+        (args[3] != Py_None && !PyDict_Check(args[3])) || (nargs == 5 && !PyTuple_Check(args[4])))
+        return PyErr_Format(PyExc_TypeError, "_handle_torch_function(func, name, args: tuple, kwargs: dict[, types: tuple])");
+    bool handled;
+    PyObject *r = torch_function(args[0], PyUnicode_AsUTF8(args[1]), args[2], args[3] == Py_None ? NULL : args[3],
+                                 nargs == 5 ? args[4] : NULL, false, &handled);
+    if (handled) return r;
+    Py_INCREF(not_handled);
+    return not_handled;
+}
+
+/* torch._C._has_torch_function(relevant_args): whether a torch function written in Python must
+ * go through handle_torch_function (a Python mode innermost, or an overloaded argument) */
+static PyObject *py_has_torch_function(PyObject *unused, PyObject *arg) {
+    (void)unused;
+    if (all_disabled) Py_RETURN_FALSE;
+    if (python_mode_innermost()) Py_RETURN_TRUE;
+    if (subclasses_disabled) Py_RETURN_FALSE;
+    PyObject *seq = PySequence_Fast(arg, "relevant_args must be a sequence");
+    if (!seq) return NULL;
+    bool any = false;
+    for (Py_ssize_t i = 0; !any && i < PySequence_Fast_GET_SIZE(seq); i++) any = any_overloaded(PySequence_Fast_GET_ITEM(seq, i));
+    Py_DECREF(seq);
+    return PyBool_FromLong(any);
+}
+
+/* torch._C._is_torch_function_mode_enabled() */
+static PyObject *py_function_mode_enabled(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    return PyBool_FromLong(!all_disabled && python_mode_innermost());
+}
+
+/* torch._C.DisableTorchFunctionSubclass() / DisableTorchFunction(): context managers */
+typedef struct {
+    PyObject_HEAD
+    bool all;
+    int entered;
+} CtDisableObject;
+
+static PyObject *disable_enter(PyObject *self, PyObject *unused) {
+    (void)unused;
+    CtDisableObject *o = (CtDisableObject *)self;
+    subclasses_disabled++;
+    if (o->all) all_disabled++;
+    o->entered++;
+    Py_RETURN_NONE;
+}
+
+static PyObject *disable_exit(PyObject *self, PyObject *args) {
+    (void)args;
+    CtDisableObject *o = (CtDisableObject *)self;
+    if (o->entered > 0) {
+        o->entered--;
+        subclasses_disabled--;
+        if (o->all) all_disabled--;
+    }
+    Py_RETURN_FALSE;
+}
+
+static PyMethodDef disable_methods[] = {{"__enter__", disable_enter, METH_NOARGS, NULL},
+                                        {"__exit__", disable_exit, METH_VARARGS, NULL},
+                                        {NULL, NULL, 0, NULL}};
+
+static PyObject *disable_subclass_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    (void)args;
+    (void)kwargs;
+    CtDisableObject *o = (CtDisableObject *)type->tp_alloc(type, 0);
+    if (o) o->all = false;
+    return (PyObject *)o;
+}
+
+static PyObject *disable_all_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    (void)args;
+    (void)kwargs;
+    CtDisableObject *o = (CtDisableObject *)type->tp_alloc(type, 0);
+    if (o) o->all = true;
+    return (PyObject *)o;
+}
+
+static PyTypeObject CtDisableSubclass_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch._C.DisableTorchFunctionSubclass",
+    .tp_basicsize = sizeof(CtDisableObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Within it, tensor subclasses' __torch_function__ is not called (function modes still are).",
+    .tp_methods = disable_methods,
+    .tp_new = disable_subclass_new,
+};
+
+static PyTypeObject CtDisableAll_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch._C.DisableTorchFunction",
+    .tp_basicsize = sizeof(CtDisableObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Within it, no __torch_function__ is called (neither modes nor subclasses).",
+    .tp_methods = disable_methods,
+    .tp_new = disable_all_new,
+};
+
+static PyObject *py_is_torch_function_enabled(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    return PyBool_FromLong(!subclasses_disabled);
+}
+
+static PyMethodDef torch_function_functions[] = {
+    {"_handle_torch_function", (PyCFunction)(void (*)(void))py_handle_torch_function, METH_FASTCALL,
+     "Offers a torch function written in Python to the innermost function mode or overloaded arguments."},
+    {"_has_torch_function", py_has_torch_function, METH_O, NULL},
+    {"_is_torch_function_mode_enabled", py_function_mode_enabled, METH_NOARGS, NULL},
+    {"_is_torch_function_enabled", py_is_torch_function_enabled, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL}};
+
+int ctpy_torch_function_init(PyObject *m) {
+    str_torch_function = PyUnicode_InternFromString("__torch_function__");
+    not_handled = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
+    if (!str_torch_function || !not_handled) return -1;
+    if (PyType_Ready(&CtDisableSubclass_Type) < 0 || PyType_Ready(&CtDisableAll_Type) < 0) return -1;
+    Py_INCREF(not_handled);
+    Py_INCREF(&CtDisableSubclass_Type);
+    Py_INCREF(&CtDisableAll_Type);
+    if (PyModule_AddObject(m, "_NOT_HANDLED", not_handled) < 0 ||
+        PyModule_AddObject(m, "DisableTorchFunctionSubclass", (PyObject *)&CtDisableSubclass_Type) < 0 ||
+        PyModule_AddObject(m, "DisableTorchFunction", (PyObject *)&CtDisableAll_Type) < 0)
+        return -1;
+    return ctpy_add_functions(m, torch_function_functions);
+}
