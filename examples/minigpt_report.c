@@ -340,7 +340,11 @@ static char *make_report(const ct_gpt_args *a, const cJSON *out, const profile_f
     return ct_sb_finish(&b);
 }
 
-int ct_example_minigpt_report(const ct_gpt_args *a_in, const char *out_dir, const char *golden_dir, FILE *progress) {
+int ct_example_minigpt_report(const ct_gpt_args *a_in, const char *out_dir, const char *golden_dir, FILE *progress,
+                              FILE *result) {
+    /* the longest name written in out_dir is "/summary.json" (and its atomic writer's sibling):
+     * 40 bytes of room */
+    if (ct_example_check_path(stderr, WHO, "the output folder's name", out_dir, 40) != 0) return 2;
     if (ct_example_mkdir_p(out_dir) != 0) {
         fprintf(stderr, WHO ": cannot create the output folder '%s': %s\n", out_dir, strerror(errno));
         return 2;
@@ -350,8 +354,8 @@ int ct_example_minigpt_report(const ct_gpt_args *a_in, const char *out_dir, cons
         return 2;
     }
     ct_gpt_args a = *a_in;
-    char json_path[4096];
-    snprintf(json_path, sizeof json_path, "%s/minigpt.json", out_dir);
+    char json_path[CT_EXAMPLE_PATH_MAX];
+    snprintf(json_path, sizeof json_path, "%s/minigpt.json", out_dir); /* fits: checked above */
     if (!a.json_out) a.json_out = json_path;
     char *json = NULL, *summary = NULL, *svg = NULL, *report = NULL, *with_nl = NULL;
     double *losses = NULL;
@@ -363,7 +367,6 @@ int ct_example_minigpt_report(const ct_gpt_args *a_in, const char *out_dir, cons
     int rc = 1;
     if (progress) fprintf(progress, "gpt: the program (one traced step, %lld steps, sampling)\n", (long long)a.steps);
     if (ct_example_minigpt(&a, &json, &summary, &losses) != 0) goto fail;
-    if (progress) fprintf(progress, "%s\n", summary);
     out = ct_json_parse(json, strlen(json));
     if (!out) goto fail;
     if (progress) fprintf(progress, "gpt: one step under the profiler\n");
@@ -387,6 +390,7 @@ int ct_example_minigpt_report(const ct_gpt_args *a_in, const char *out_dir, cons
     if (ct_example_write_file(WHO, out_dir, "REPORT.md", report) != 0) goto done;
     if (progress)
         fprintf(progress, "gpt: wrote %s, %s/{summary.json,profile.txt,trace.log,loss.svg,REPORT.md}\n", a.json_out, out_dir);
+    if (result) fprintf(result, "%s\n", summary);
     rc = 0;
     goto done;
 fail:
