@@ -155,6 +155,9 @@ static int trace_step(const ct_gpt_args *a, trace_facts *tf) {
 
 /* ---- the loss curve ---- */
 
+/* Up to this many steps each gets a marker on the curve; past it, only the line. */
+#define LOSS_MARKERS_MAX 100
+
 /* A "nice" tick step (1, 2 or 5 times a power of ten) for a span. */
 static double nice_step(double span, int target) {
     double raw = span / target, mag = pow(10, floor(log10(raw)));
@@ -190,8 +193,14 @@ static char *loss_svg(const double *losses, int64_t n, const ct_gpt_args *a) {
         ct_sb_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, PY(v), W - R, PY(v));
         ct_sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.4g</text>\n", L - 6, PY(v) + 4, v);
     }
-    for (int64_t i = 0; i < n; i++)
+    /* the steps: a handful of ticks at nice numbers (0, 20, 40, ... for 100 steps), never one
+     * label a step */
+    int64_t xstep = n > 1 ? (int64_t)nice_step((double)(n - 1), 6) : 1;
+    if (xstep < 1) xstep = 1;
+    for (int64_t i = 0; i < n; i += xstep) {
+        ct_sb_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", PX(i), H - B, PX(i), H - B + 5);
         ct_sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%lld</text>\n", PX(i), H - B + 18, (long long)i);
+    }
     ct_sb_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", L, H - B, W - R, H - B);
     ct_sb_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", L, T, L, H - B);
     ct_sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">step</text>\n", (L + W - R) / 2, H - 10);
@@ -201,7 +210,8 @@ static char *loss_svg(const double *losses, int64_t n, const ct_gpt_args *a) {
     ct_sb_puts(&b, "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" points=\"");
     for (int64_t i = 0; i < n; i++) ct_sb_printf(&b, "%s%.1f,%.1f", i ? " " : "", PX(i), PY(losses[i]));
     ct_sb_puts(&b, "\"/>\n");
-    for (int64_t i = 0; i < n; i++)
+    /* a marker (with its value on hover) a step while they stay apart */
+    for (int64_t i = 0; i < n && n <= LOSS_MARKERS_MAX; i++)
         ct_sb_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#1f77b4\"><title>step %lld: %.7g</title></circle>\n", PX(i),
                      PY(losses[i]), (long long)i, losses[i]);
     ct_sb_puts(&b, "</svg>\n");
@@ -233,6 +243,30 @@ static cJSON *recorded(const ct_gpt_args *a, const char *golden_dir, char *path,
 
 static const char *const PHASES[3] = {"forward", "backward", "optimizer"};
 
+/* The loss curve in a few words and a short table: the first, last and lowest loss and a
+ * handful of evenly spaced steps; every loss stays in minigpt.json. */
+static void loss_summary(ct_strbuf *b, const cJSON *losses) {
+    int n = cJSON_GetArraySize(losses), lowest = 0;
+    double first = cJSON_GetNumberValue(cJSON_GetArrayItem(losses, 0));
+    for (int i = 1; i < n; i++)
+        if (cJSON_GetNumberValue(cJSON_GetArrayItem(losses, i)) < cJSON_GetNumberValue(cJSON_GetArrayItem(losses, lowest))) lowest = i;
+    if (n == 1) {
+        ct_sb_printf(b, "The loss of its one step was %.6f (loss.svg; `losses` in minigpt.json). ", first);
+        return;
+    }
+    ct_sb_printf(b,
+                 "The loss went from %.6f at step 0 to %.6f at step %d; the lowest was %.6f, at step %d (loss.svg; every "
+                 "step's loss is `losses` in minigpt.json).\n\n| step | loss |\n|---:|---:|\n",
+                 first, cJSON_GetNumberValue(cJSON_GetArrayItem(losses, n - 1)), n - 1,
+                 cJSON_GetNumberValue(cJSON_GetArrayItem(losses, lowest)), lowest);
+    /* the steps at a nice interval (as loss.svg's ticks: 0, 20, 40, ... for 130 steps), then the last */
+    int every = (int)nice_step((double)(n - 1), 5);
+    if (every < 1) every = 1;
+    for (int i = 0; i < n; i += every) ct_sb_printf(b, "| %d | %.6f |\n", i, cJSON_GetNumberValue(cJSON_GetArrayItem(losses, i)));
+    if ((n - 1) % every != 0) ct_sb_printf(b, "| %d | %.6f |\n", n - 1, cJSON_GetNumberValue(cJSON_GetArrayItem(losses, n - 1)));
+    ct_sb_puts(b, "\n");
+}
+
 static char *make_report(const ct_gpt_args *a, const cJSON *out, const profile_facts *pf, const trace_facts *tf,
                          const char *golden_dir) {
     ct_strbuf b = CT_STRBUF_INIT;
@@ -256,10 +290,8 @@ static char *make_report(const ct_gpt_args *a, const cJSON *out, const profile_f
                  (long long)a->vocab, (long long)a->block, a->tied ? "head tied to the token embedding" : "untied head",
                  cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(out, "n_params")), nloss, (long long)a->batch, a->lr, a->clip,
                  (long long)a->generate);
-    ct_sb_printf(&b, "The loss went from %.6f at step 0 to %.6f at step %d (loss.svg):", cJSON_GetNumberValue(cJSON_GetArrayItem(losses, 0)),
-                 cJSON_GetNumberValue(cJSON_GetArrayItem(losses, nloss - 1)), nloss - 1);
-    for (int i = 0; i < nloss; i++) ct_sb_printf(&b, "%s %.6f", i ? "," : "", cJSON_GetNumberValue(cJSON_GetArrayItem(losses, i)));
-    ct_sb_printf(&b, ". The sampled tokens (after the 4 prompt tokens) are");
+    loss_summary(&b, losses);
+    ct_sb_printf(&b, "The sampled tokens (after the 4 prompt tokens) are");
     for (int i = 4; i < cJSON_GetArraySize(gen); i++)
         ct_sb_printf(&b, "%s %.0f", i > 4 ? "," : "", cJSON_GetNumberValue(cJSON_GetArrayItem(gen, i)));
     ct_sb_printf(&b, "%s.\n\n", cJSON_GetArraySize(gen) <= 4 ? " none" : "");
