@@ -4,6 +4,7 @@ ctorch does not have raises ModuleNotFoundError saying so, never the installed P
 import importlib
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import sys
 
 
