@@ -32,7 +32,10 @@ static bool package_in(const char *dir, char *out) {
  * installed (<bin>/../lib/python3/dist-packages) or as built (<bin>/../python), else where it
  * was built. -1 if none holds it; tried[] says where it looked. */
 static int package_dir(char *out, char tried[3][PATH_MAX + 64]) {
-    static const char *const beside[2] = {"/../lib/python3/dist-packages", "/../python"};
+#ifndef CTORCH_INSTALLED_PYTHON_DIR
+#define CTORCH_INSTALLED_PYTHON_DIR "../lib/python3/dist-packages"
+#endif
+    static const char *const beside[2] = {"/" CTORCH_INSTALLED_PYTHON_DIR, "/../python"};
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     for (int i = 0; i < 3; i++) tried[i][0] = '\0';
