@@ -62,7 +62,7 @@ const ct_command ct_cmd_lab00 = {
     "trace.json (the profiled run as a Chrome trace, for Perfetto), stacks.txt (its\n"
     "collapsed stacks, for a flame graph), linear_graph.dot and\n"
     "linear_graph.svg (the backward graph; the SVG needs Graphviz) and manifest.json (versions,\n"
-    "seed, source hash, build, every file written).\n"
+    "seed, source hash, build, every file written). The parts it is at go to stderr.\n"
     "\noptions:\n"
     "  --out DIR            the folder to write (created if missing;\n"
     "                       default experiments/25-dispatcher-trace)\n"
