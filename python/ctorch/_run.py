@@ -1,11 +1,13 @@
 """`ctorch python [-i] [-c CODE | -m MODULE | - | SCRIPT.py] [ARGS]`: runs code as python3 would, with
 ctorch importable as `torch`.
 
-The ctorch command runs `python3 -s [-i] -c BOOT MODE [TARGET] ARGS...`, BOOT calling main() and
-MODE being one of `script`, `-c`, `-m`, `-` or `none` (no script: the interactive session when the
-interpreter was given -i, else the script read from stdin). The code runs in the interpreter's own
-`__main__` namespace, with sys.argv and sys.path[0] set as python3 sets them, so that after it,
--i's interactive session sees its names. A traceback shows the user's frames, not this module's.
+The ctorch command (tools/ctorch/cmd_python.c) runs
+`python3 -s [-i] -c "import ctorch._run; ctorch._run.main()" MODE [TARGET] ARGS...`, MODE being one
+of `script`, `-c`, `-m`, `-` or `none` (no script: the interactive session when the interpreter was
+given -i, else the script read from stdin). The code runs in the interpreter's own `__main__`
+namespace (the -c line's), with sys.argv and sys.path[0] set as python3 sets them, so that after
+it, -i's interactive session sees its names. A traceback shows the user's frames, not this
+module's.
 """
 import os
 import sys
@@ -13,11 +15,8 @@ import sys
 PROGRAM = "ctorch python"
 
 
-BOOT = "import ctorch._run\nctorch._run.main()"
-
-
 def _fresh_main_namespace():
-    """Empties __main__ (BOOT's namespace) down to what python3's __main__ holds."""
+    """Empties __main__ (the -c line's namespace) down to what python3's __main__ holds."""
     g = sys.modules["__main__"].__dict__
     builtins = g["__builtins__"]
     g.clear()

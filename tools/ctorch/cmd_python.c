@@ -113,8 +113,9 @@ static int run_python(const ct_command *self, int argc, char **argv) {
         fprintf(stderr, "ctorch python: cannot set PYTHONPATH: %s\n", strerror(errno));
         return 2;
     }
-    /* python3 -s [-i] -c BOOT MODE [TARGET] ARGS...: -s leaves the user's site-packages out; the
-     * package puts itself in front of any installed torch (ctorch._alias) */
+    /* python3 -s [-i] -c "import ctorch._run; ctorch._run.main()" MODE [TARGET] ARGS...
+     * (python/ctorch/_run.py): -s leaves the user's site-packages out; the package puts itself
+     * in front of any installed torch (ctorch._alias) */
     int nrest = argc - optind;
     char **args = calloc((size_t)nrest + 8, sizeof *args);
     if (!args) return 2;
@@ -123,7 +124,7 @@ static int run_python(const ct_command *self, int argc, char **argv) {
     args[k++] = (char *)"-s";
     if (interactive) args[k++] = (char *)"-i";
     args[k++] = (char *)"-c";
-    args[k++] = (char *)"import ctorch._run\nctorch._run.main()"; /* _run.BOOT */
+    args[k++] = (char *)"import ctorch._run; ctorch._run.main()"; /* the code runs in this line's __main__ */
     args[k++] = (char *)mode;
     if (target) args[k++] = (char *)target;
     for (int i = 0; i < nrest; i++) args[k++] = argv[optind + i];
