@@ -1767,10 +1767,12 @@ static int publish(const lab *L, const char *out_dir) {
     char from[4096], to[4096];
     for (int i = 0; i < L->nfiles && rc == 0; i++) {
         out_path(L, L->files[i], from, sizeof from);
-        snprintf(to, sizeof to, "%s/%s", out_dir, L->files[i]);
         size_t len = 0;
-        char *body = slurp(from, &len);
-        if (!body) {
+        char *body = NULL;
+        if ((size_t)snprintf(to, sizeof to, "%s/%s", out_dir, L->files[i]) >= sizeof to) { /* checked at the start */
+            if (L->err) fprintf(L->err, "ctorch lab00: the name of %s in the output folder is too long\n", L->files[i]);
+            rc = -1;
+        } else if (!(body = slurp(from, &len))) {
             if (L->err) fprintf(L->err, "ctorch lab00: cannot read back %s: %s\n", from, strerror(errno));
             rc = -1;
         } else if (ct_file_set_add(set, to, body, len) != 0) {

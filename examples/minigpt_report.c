@@ -236,8 +236,9 @@ static cJSON *recorded(const ct_gpt_args *a, const char *golden_dir, char *path,
     else if (base && !a->sdpa && !a->tied && a->dropout == 0.0) variant = "dropout0";
     else if (base && !a->sdpa && a->tied && a->dropout == d.dropout) variant = "tied";
     if (!variant) return NULL;
-    snprintf(path, size, "%s/seed%llu-%s.json", golden_dir, (unsigned long long)a->seed, variant);
-    if (access(path, R_OK) != 0) return NULL;
+    if ((size_t)snprintf(path, size, "%s/seed%llu-%s.json", golden_dir, (unsigned long long)a->seed, variant) >= size ||
+        access(path, R_OK) != 0)
+        return NULL; /* none: a name too long for path is no recording's */
     return ct_json_parse_file(path);
 }
 
@@ -316,7 +317,7 @@ static char *make_report(const ct_gpt_args *a, const cJSON *out, const profile_f
         for (int k = 0; k < 3 && best[k]; k++) ct_sb_printf(&b, "%s`%s` x%.0f", k ? ", " : "", best[k]->string, cJSON_GetNumberValue(best[k]));
         ct_sb_printf(&b, " |\n");
     }
-    char path[512];
+    char path[CT_EXAMPLE_PATH_MAX];
     cJSON *want = recorded(a, golden_dir, path, sizeof path);
     if (want) {
         ct_sb_printf(&b, "\nAgainst PyTorch 2.6's run with the same options (`%s`):", path);

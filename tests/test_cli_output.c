@@ -76,6 +76,20 @@ static void test_streams(void) {
     cJSON_Delete(json_out(&r, "step --trace --json-out"));
     ct_test_run_free(&r);
 
+    /* a --seed text longer than a fixed buffer (int() takes any number of leading zeros) is
+     * recorded whole in the trace file's header */
+    char long_seed[120], want[200];
+    memset(long_seed, '0', 100);
+    snprintf(long_seed + 100, sizeof long_seed - 100, "7");
+    const char *step_long[] = {"step", "--seed", long_seed, "--trace", trace_path, NULL};
+    r = run_ctorch(step_long);
+    CHECK_MSG(r.status == 0, "step --seed 0...07: exit %d: %s", r.status, r.err);
+    ct_test_run_free(&r);
+    char *header = ct_test_read_file(trace_path, NULL);
+    snprintf(want, sizeof want, "\"program\": \"ctorch step --seed %s --trace (traced_step)\"", long_seed);
+    CHECK_MSG(header && strstr(header, want), "the trace file's header does not hold the whole --seed text");
+    free(header);
+
     snprintf(dir, sizeof dir, "%s/lab", work_dir);
     const char *lab[] = {"lab00", "--out", dir, NULL};
     r = run_ctorch(lab);
