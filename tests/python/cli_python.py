@@ -2,8 +2,8 @@
 
     cli_python.py CTORCH PYTHON3
 
-For SCRIPT.py, -c CODE, -m MODULE, - (stdin), no argument with stdin not a terminal, and -i after
--c and after a script (commands piped into stdin), runs the same code under `CTORCH python` and
+For SCRIPT.py, -c CODE, -m MODULE, - (stdin), no argument with stdin not a terminal and on a
+(pseudo-)terminal, and -i after -c and after a script (commands piped into stdin), runs the same code under `CTORCH python` and
 under PYTHON3 (the interpreter ctorch was built for, the reference for what python3 does) and
 compares what each prints: sys.argv, sys.path[0], __name__ and __file__, stdout and stderr (the
 prompts of the interactive session included), exit status, tracebacks. Under ctorch the code also
@@ -105,6 +105,40 @@ with tempfile.TemporaryDirectory() as tmp:
     w = run([python3, "-i", "nosuch.py"], "print(1)\n", tmp)
     check((r[0], r[1]) == (w[0], w[1]) and r[2] == "ctorch python: " + w[2].split(": ", 1)[1],
           "-i with a missing script", f"  ctorch python: {r!r}\n  python3:       {w!r}")
+
+    # no argument on a terminal: the interactive session with python3's banner (a pseudo-terminal)
+    import pty
+    import select
+
+    def on_terminal(cmd):
+        leader, follower = pty.openpty()
+        p = subprocess.Popen(cmd, stdin=follower, stdout=follower, stderr=follower, cwd=tmp, close_fds=True)
+        os.close(follower)
+        os.write(leader, b"import sys; print(6 * 7, sys.argv, repr(sys.path[0]))\nraise SystemExit(3)\n")
+        out = b""
+        while True:
+            ready, _, _ = select.select([leader], [], [], 120)
+            if not ready:
+                p.kill()
+                break
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the session ended
+                break
+            if not chunk:
+                break
+            out += chunk
+        os.close(leader)
+        return p.wait(), out.decode(errors="replace").replace("\r\n", "\n")
+
+    got, want = on_terminal([ctorch, "python"]), on_terminal([python3])
+    check(got[0] == want[0] == 3, "no argument on a terminal: exit status", f"  ctorch python {got[0]}, python3 {want[0]}")
+    for part in ('Type "help", "copyright", "credits" or "license" for more information.', ">>> ", "42 [''] ''"):
+        check(part in got[1] and part in want[1], f"no argument on a terminal: {part!r}",
+              f"  ctorch python: {got[1]!r}\n  python3:       {want[1]!r}")
+    check(got[1].split("\n", 1)[0] == want[1].split("\n", 1)[0], "no argument on a terminal: the banner's first line",
+          f"  ctorch python: {got[1]!r}\n  python3:       {want[1]!r}")
+    modes += 1
 
 print(f"cli_python: {modes} ways of running code compared with python3, {checks} checks, {failures} failures")
 sys.exit(1 if failures else 0)
