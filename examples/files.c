@@ -9,8 +9,18 @@
 #include "ctorch/error.h"
 #include "ctorch/json.h"
 
+int ct_example_check_path(FILE *err, const char *who, const char *what, const char *path, size_t extra) {
+    size_t n = strlen(path);
+    if (n + extra < CT_EXAMPLE_PATH_MAX) return 0;
+    /* its start and end, enough to recognise it on one line */
+    if (err)
+        fprintf(err, "%s: %s is too long: %zu bytes, and the names made from it need %zu more, %d in all at most ('%.30s%s%s')\n",
+            who, what, n, extra, CT_EXAMPLE_PATH_MAX - 1, path, n > 60 ? "..." : "", n > 60 ? path + n - 20 : path + (n < 30 ? n : 30));
+    return -1;
+}
+
 int ct_example_mkdir_p(const char *path) {
-    char buf[4096];
+    char buf[CT_EXAMPLE_PATH_MAX];
     size_t n = strlen(path);
     if (n == 0 || n >= sizeof buf) {
         errno = ENAMETOOLONG;
@@ -35,8 +45,12 @@ int ct_example_mkdir_p(const char *path) {
 }
 
 int ct_example_write_file(const char *who, const char *dir, const char *name, const char *content) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char path[CT_EXAMPLE_PATH_MAX];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) {
+        fprintf(stderr, "%s: cannot write %s in '%.40s...': the path is longer than %d bytes\n", who, name, dir,
+                CT_EXAMPLE_PATH_MAX - 1);
+        return -1;
+    }
     if (ct_json_write_file_atomic(path, content) != 0) {
         fprintf(stderr, "%s: cannot write %s: %s\n", who, path, ct_error_message());
         return -1;

@@ -302,7 +302,7 @@ static bool mm_product(const char *shapes, char *buf, size_t size) {
 /* ---- PyTorch's recordings of this lab, read when the report is written -------------------- */
 
 typedef struct reference {
-    char dir[1024];
+    char dir[CT_EXAMPLE_PATH_MAX];
     char *lab;  /* lab00.out */
     char *keys; /* key_sets_and_modes.out */
 } reference;
@@ -325,8 +325,9 @@ static char *read_whole(const char *path) {
 static void reference_load(reference *R, const char *dir) {
     memset(R, 0, sizeof *R);
     if (!dir || !*dir) return;
+    /* the folder's length was checked when the lab started (REFERENCE_NAME_ROOM) */
     snprintf(R->dir, sizeof R->dir, "%s", dir);
-    char p[1200];
+    char p[CT_EXAMPLE_PATH_MAX];
     snprintf(p, sizeof p, "%s/lab00.out", dir);
     R->lab = read_whole(p);
     snprintf(p, sizeof p, "%s/key_sets_and_modes.out", dir);
@@ -476,7 +477,18 @@ static void add_file(lab *L, const char *name) {
     if (L->nfiles < MAX_FILES) L->files[L->nfiles++] = name;
 }
 
-static void out_path(const lab *L, const char *name, char *buf, size_t size) { snprintf(buf, size, "%s/%s", L->out_dir, name); }
+/* The room a name in the output folder takes after the folder's own: the staging folder
+ * (".lab00.XXXXXX"), the slash, and the longest name the lab writes (linear_graph.svg; 40
+ * leaves room to grow), checked when the lab starts so that out_path never cuts one short. */
+#define OUT_NAME_ROOM (sizeof "/.lab00.XXXXXX/" - 1 + 40)
+/* the same for the reference folder: its longest name is /key_sets_and_modes.out */
+#define REFERENCE_NAME_ROOM (sizeof "/key_sets_and_modes.out" - 1)
+
+/* L->out_dir/name into buf. Should the name not fit (it cannot, after the check above), buf
+ * is left empty, which no call can open: never a shorter name that exists. */
+static void out_path(const lab *L, const char *name, char *buf, size_t size) {
+    if ((size_t)snprintf(buf, size, "%s/%s", L->out_dir, name) >= size) buf[0] = '\0';
+}
 
 static int write_out(lab *L, const char *name, const char *content) {
     char path[4096];
@@ -1696,11 +1708,11 @@ static void stage_remove(const char *stage) {
     DIR *d = opendir(stage);
     if (d) {
         struct dirent *e;
-        char p[4096];
+        char p[CT_EXAMPLE_PATH_MAX];
         while ((e = readdir(d)) != NULL) {
             if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-            snprintf(p, sizeof p, "%s/%s", stage, e->d_name);
-            unlink(p);
+            /* a name that does not fit is left alone (its cut-short namesake is another file) */
+            if ((size_t)snprintf(p, sizeof p, "%s/%s", stage, e->d_name) < sizeof p) unlink(p);
         }
         closedir(d);
     }
@@ -1755,10 +1767,12 @@ static int publish(const lab *L, const char *out_dir) {
     char from[4096], to[4096];
     for (int i = 0; i < L->nfiles && rc == 0; i++) {
         out_path(L, L->files[i], from, sizeof from);
-        snprintf(to, sizeof to, "%s/%s", out_dir, L->files[i]);
         size_t len = 0;
-        char *body = slurp(from, &len);
-        if (!body) {
+        char *body = NULL;
+        if ((size_t)snprintf(to, sizeof to, "%s/%s", out_dir, L->files[i]) >= sizeof to) { /* checked at the start */
+            if (L->err) fprintf(L->err, "ctorch lab00: the name of %s in the output folder is too long\n", L->files[i]);
+            rc = -1;
+        } else if (!(body = slurp(from, &len))) {
             if (L->err) fprintf(L->err, "ctorch lab00: cannot read back %s: %s\n", from, strerror(errno));
             rc = -1;
         } else if (ct_file_set_add(set, to, body, len) != 0) {
@@ -1792,6 +1806,12 @@ int ct_example_lab00_run(const ct_example_lab00_options *opt) {
         if (err) fprintf(err, "ctorch lab00: --out needs a folder\n");
         return 2;
     }
+    /* the names first: one too long for the paths the lab builds is refused before anything
+     * is made */
+    if (ct_example_check_path(err, "ctorch lab00", "the output folder's name", out_dir, OUT_NAME_ROOM) != 0) return 2;
+    if (opt->reference_dir &&
+        ct_example_check_path(err, "ctorch lab00", "the reference folder's name", opt->reference_dir, REFERENCE_NAME_ROOM) != 0)
+        return 2;
     /* the folder first: an unwritable --out fails before any work */
     if (ct_example_mkdir_p(out_dir) != 0) {
         if (err) fprintf(err, "ctorch lab00: cannot create the output folder '%s': %s\n", out_dir, strerror(errno));

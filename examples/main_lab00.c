@@ -24,5 +24,5 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *ref = argc > 3 ? argv[3] : ct_example_lab00_default_reference();
-    return ct_example_lab00(out, seed.value, "example_lab00", ref, stdout);
+    return ct_example_lab00(out, seed.value, "example_lab00", ref, stderr); /* notes: stderr */
 }

@@ -203,6 +203,12 @@ static ct_module *block(const ct_gpt_config *c) {
 /* ---- MiniGPT ---- */
 
 ct_module *ct_gpt_new(const ct_gpt_config *c) {
+    /* attention divides the width by the heads (C // nh): Python raises ZeroDivisionError for
+     * none, which C would not survive */
+    if (c->n_head < 1) {
+        ct_error_set(CT_ERR_VALUE, "MiniGPT needs at least one attention head, got n_head=%lld", (long long)c->n_head);
+        return NULL;
+    }
     /* the configuration lives as long as the model (its modules read it in forward) */
     ct_gpt_config *own = malloc(sizeof *own);
     if (!own) {

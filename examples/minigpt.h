@@ -66,8 +66,10 @@ int ct_example_minigpt(const ct_gpt_args *a, char **json, char **summary, double
  * decision trace of one step (a fresh model with the same seed and batch), an SVG plot of the
  * loss curve and REPORT.md, each built from this run. When golden_dir (may be NULL) holds
  * PyTorch's recording of a run with these options (seedN-default.json, -sdpa, -dropout0,
- * -tied), REPORT.md says how the run compares with it. Progress lines go to `progress` (may be
- * NULL). 0; 2 when out_dir cannot be written; 1 when the run fails. */
-int ct_example_minigpt_report(const ct_gpt_args *a, const char *out_dir, const char *golden_dir, FILE *progress);
+ * -tied), REPORT.md says how the run compares with it. Progress lines go to `progress`, what the
+ * program prints (the summary) to `result` (either may be NULL). 0; 2 when out_dir cannot be
+ * written; 1 when the run fails. */
+int ct_example_minigpt_report(const ct_gpt_args *a, const char *out_dir, const char *golden_dir, FILE *progress,
+                              FILE *result);
 
 #endif

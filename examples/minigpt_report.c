@@ -155,6 +155,9 @@ static int trace_step(const ct_gpt_args *a, trace_facts *tf) {
 
 /* ---- the loss curve ---- */
 
+/* Up to this many steps each gets a marker on the curve; past it, only the line. */
+#define LOSS_MARKERS_MAX 100
+
 /* A "nice" tick step (1, 2 or 5 times a power of ten) for a span. */
 static double nice_step(double span, int target) {
     double raw = span / target, mag = pow(10, floor(log10(raw)));
@@ -190,8 +193,14 @@ static char *loss_svg(const double *losses, int64_t n, const ct_gpt_args *a) {
         ct_sb_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, PY(v), W - R, PY(v));
         ct_sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.4g</text>\n", L - 6, PY(v) + 4, v);
     }
-    for (int64_t i = 0; i < n; i++)
+    /* the steps: a handful of ticks at nice numbers (0, 20, 40, ... for 100 steps), never one
+     * label a step */
+    int64_t xstep = n > 1 ? (int64_t)nice_step((double)(n - 1), 6) : 1;
+    if (xstep < 1) xstep = 1;
+    for (int64_t i = 0; i < n; i += xstep) {
+        ct_sb_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", PX(i), H - B, PX(i), H - B + 5);
         ct_sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%lld</text>\n", PX(i), H - B + 18, (long long)i);
+    }
     ct_sb_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", L, H - B, W - R, H - B);
     ct_sb_printf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", L, T, L, H - B);
     ct_sb_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">step</text>\n", (L + W - R) / 2, H - 10);
@@ -201,7 +210,8 @@ static char *loss_svg(const double *losses, int64_t n, const ct_gpt_args *a) {
     ct_sb_puts(&b, "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" points=\"");
     for (int64_t i = 0; i < n; i++) ct_sb_printf(&b, "%s%.1f,%.1f", i ? " " : "", PX(i), PY(losses[i]));
     ct_sb_puts(&b, "\"/>\n");
-    for (int64_t i = 0; i < n; i++)
+    /* a marker (with its value on hover) a step while they stay apart */
+    for (int64_t i = 0; i < n && n <= LOSS_MARKERS_MAX; i++)
         ct_sb_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#1f77b4\"><title>step %lld: %.7g</title></circle>\n", PX(i),
                      PY(losses[i]), (long long)i, losses[i]);
     ct_sb_puts(&b, "</svg>\n");
@@ -226,12 +236,37 @@ static cJSON *recorded(const ct_gpt_args *a, const char *golden_dir, char *path,
     else if (base && !a->sdpa && !a->tied && a->dropout == 0.0) variant = "dropout0";
     else if (base && !a->sdpa && a->tied && a->dropout == d.dropout) variant = "tied";
     if (!variant) return NULL;
-    snprintf(path, size, "%s/seed%llu-%s.json", golden_dir, (unsigned long long)a->seed, variant);
-    if (access(path, R_OK) != 0) return NULL;
+    if ((size_t)snprintf(path, size, "%s/seed%llu-%s.json", golden_dir, (unsigned long long)a->seed, variant) >= size ||
+        access(path, R_OK) != 0)
+        return NULL; /* none: a name too long for path is no recording's */
     return ct_json_parse_file(path);
 }
 
 static const char *const PHASES[3] = {"forward", "backward", "optimizer"};
+
+/* The loss curve in a few words and a short table: the first, last and lowest loss and a
+ * handful of evenly spaced steps; every loss stays in minigpt.json. */
+static void loss_summary(ct_strbuf *b, const cJSON *losses) {
+    int n = cJSON_GetArraySize(losses), lowest = 0;
+    double first = cJSON_GetNumberValue(cJSON_GetArrayItem(losses, 0));
+    for (int i = 1; i < n; i++)
+        if (cJSON_GetNumberValue(cJSON_GetArrayItem(losses, i)) < cJSON_GetNumberValue(cJSON_GetArrayItem(losses, lowest))) lowest = i;
+    if (n == 1) {
+        ct_sb_printf(b, "The loss of its one step was %.6f (loss.svg; `losses` in minigpt.json). ", first);
+        return;
+    }
+    ct_sb_printf(b,
+                 "The loss went from %.6f at step 0 to %.6f at step %d; the lowest was %.6f, at step %d (loss.svg; every "
+                 "step's loss is `losses` in minigpt.json).\n\n| step | loss |\n|---:|---:|\n",
+                 first, cJSON_GetNumberValue(cJSON_GetArrayItem(losses, n - 1)), n - 1,
+                 cJSON_GetNumberValue(cJSON_GetArrayItem(losses, lowest)), lowest);
+    /* the steps at a nice interval (as loss.svg's ticks: 0, 20, 40, ... for 130 steps), then the last */
+    int every = (int)nice_step((double)(n - 1), 5);
+    if (every < 1) every = 1;
+    for (int i = 0; i < n; i += every) ct_sb_printf(b, "| %d | %.6f |\n", i, cJSON_GetNumberValue(cJSON_GetArrayItem(losses, i)));
+    if ((n - 1) % every != 0) ct_sb_printf(b, "| %d | %.6f |\n", n - 1, cJSON_GetNumberValue(cJSON_GetArrayItem(losses, n - 1)));
+    ct_sb_puts(b, "\n");
+}
 
 static char *make_report(const ct_gpt_args *a, const cJSON *out, const profile_facts *pf, const trace_facts *tf,
                          const char *golden_dir) {
@@ -256,10 +291,8 @@ static char *make_report(const ct_gpt_args *a, const cJSON *out, const profile_f
                  (long long)a->vocab, (long long)a->block, a->tied ? "head tied to the token embedding" : "untied head",
                  cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(out, "n_params")), nloss, (long long)a->batch, a->lr, a->clip,
                  (long long)a->generate);
-    ct_sb_printf(&b, "The loss went from %.6f at step 0 to %.6f at step %d (loss.svg):", cJSON_GetNumberValue(cJSON_GetArrayItem(losses, 0)),
-                 cJSON_GetNumberValue(cJSON_GetArrayItem(losses, nloss - 1)), nloss - 1);
-    for (int i = 0; i < nloss; i++) ct_sb_printf(&b, "%s %.6f", i ? "," : "", cJSON_GetNumberValue(cJSON_GetArrayItem(losses, i)));
-    ct_sb_printf(&b, ". The sampled tokens (after the 4 prompt tokens) are");
+    loss_summary(&b, losses);
+    ct_sb_printf(&b, "The sampled tokens (after the 4 prompt tokens) are");
     for (int i = 4; i < cJSON_GetArraySize(gen); i++)
         ct_sb_printf(&b, "%s %.0f", i > 4 ? "," : "", cJSON_GetNumberValue(cJSON_GetArrayItem(gen, i)));
     ct_sb_printf(&b, "%s.\n\n", cJSON_GetArraySize(gen) <= 4 ? " none" : "");
@@ -284,7 +317,7 @@ static char *make_report(const ct_gpt_args *a, const cJSON *out, const profile_f
         for (int k = 0; k < 3 && best[k]; k++) ct_sb_printf(&b, "%s`%s` x%.0f", k ? ", " : "", best[k]->string, cJSON_GetNumberValue(best[k]));
         ct_sb_printf(&b, " |\n");
     }
-    char path[512];
+    char path[CT_EXAMPLE_PATH_MAX];
     cJSON *want = recorded(a, golden_dir, path, sizeof path);
     if (want) {
         ct_sb_printf(&b, "\nAgainst PyTorch 2.6's run with the same options (`%s`):", path);
@@ -340,7 +373,11 @@ static char *make_report(const ct_gpt_args *a, const cJSON *out, const profile_f
     return ct_sb_finish(&b);
 }
 
-int ct_example_minigpt_report(const ct_gpt_args *a_in, const char *out_dir, const char *golden_dir, FILE *progress) {
+int ct_example_minigpt_report(const ct_gpt_args *a_in, const char *out_dir, const char *golden_dir, FILE *progress,
+                              FILE *result) {
+    /* the longest name written in out_dir is "/summary.json" (and its atomic writer's sibling):
+     * 40 bytes of room */
+    if (ct_example_check_path(stderr, WHO, "the output folder's name", out_dir, 40) != 0) return 2;
     if (ct_example_mkdir_p(out_dir) != 0) {
         fprintf(stderr, WHO ": cannot create the output folder '%s': %s\n", out_dir, strerror(errno));
         return 2;
@@ -350,8 +387,8 @@ int ct_example_minigpt_report(const ct_gpt_args *a_in, const char *out_dir, cons
         return 2;
     }
     ct_gpt_args a = *a_in;
-    char json_path[4096];
-    snprintf(json_path, sizeof json_path, "%s/minigpt.json", out_dir);
+    char json_path[CT_EXAMPLE_PATH_MAX];
+    snprintf(json_path, sizeof json_path, "%s/minigpt.json", out_dir); /* fits: checked above */
     if (!a.json_out) a.json_out = json_path;
     char *json = NULL, *summary = NULL, *svg = NULL, *report = NULL, *with_nl = NULL;
     double *losses = NULL;
@@ -363,7 +400,6 @@ int ct_example_minigpt_report(const ct_gpt_args *a_in, const char *out_dir, cons
     int rc = 1;
     if (progress) fprintf(progress, "gpt: the program (one traced step, %lld steps, sampling)\n", (long long)a.steps);
     if (ct_example_minigpt(&a, &json, &summary, &losses) != 0) goto fail;
-    if (progress) fprintf(progress, "%s\n", summary);
     out = ct_json_parse(json, strlen(json));
     if (!out) goto fail;
     if (progress) fprintf(progress, "gpt: one step under the profiler\n");
@@ -387,6 +423,7 @@ int ct_example_minigpt_report(const ct_gpt_args *a_in, const char *out_dir, cons
     if (ct_example_write_file(WHO, out_dir, "REPORT.md", report) != 0) goto done;
     if (progress)
         fprintf(progress, "gpt: wrote %s, %s/{summary.json,profile.txt,trace.log,loss.svg,REPORT.md}\n", a.json_out, out_dir);
+    if (result) fprintf(result, "%s\n", summary);
     rc = 0;
     goto done;
 fail:

@@ -8,7 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCTORCH_LTO=ON >/dev/null
-cmake --build build -j"$(nproc)"
+# only what the job runs: the ctorch program (with link-time optimisation, the build whose speed
+# docs/performance.md measures) and what it needs; the tests are scripts/test.sh's, built
+# without it
+cmake --build build -j"$(nproc)" --target ctorch_cli
 ./build/bin/ctorch keys
 ./build/bin/ctorch dump aten::addmm
 ./build/bin/ctorch lab00 --out experiments/25-dispatcher-trace --seed 42

@@ -244,7 +244,7 @@ int main(void) {
     snprintf(dir, sizeof dir, "%s/test_minigpt_report", CT_BINARY_DIR);
     ct_gpt_args r;
     ct_gpt_args_defaults(&r);
-    CHECK_INT_EQ(ct_example_minigpt_report(&r, dir, ct_test_source("tests/golden/torch-2.6/minigpt"), NULL), 0);
+    CHECK_INT_EQ(ct_example_minigpt_report(&r, dir, ct_test_source("tests/golden/torch-2.6/minigpt"), NULL, NULL), 0);
     const char *files_[6] = {"minigpt.json", "summary.json", "profile.txt", "trace.log", "loss.svg", "REPORT.md"};
     for (int i = 0; i < 6; i++) {
         char p[4200];
@@ -266,8 +266,15 @@ int main(void) {
         if (i == 3 && text) CHECK_MSG(strstr(text, "[call] op=[aten::embedding], key=[AutogradCPU]") != NULL, "trace.log has no embedding call");
         free(text);
     }
+    /* no attention head: refused, not a division by zero */
+    ct_gpt_args zero;
+    ct_gpt_args_defaults(&zero);
+    zero.n_head = 0;
+    ct_gpt_config zc = ct_gpt_config_from_args(&zero);
+    CHECK(ct_gpt_new(&zc) == NULL);
+    CHECK_ERROR(CT_ERR_VALUE, "MiniGPT needs at least one attention head, got n_head=0");
     /* an unwritable folder fails cleanly */
-    CHECK_INT_EQ(ct_example_minigpt_report(&r, "/proc/ctorch-cannot-write-here", NULL, NULL), 2);
+    CHECK_INT_EQ(ct_example_minigpt_report(&r, "/proc/ctorch-cannot-write-here", NULL, NULL, NULL), 2);
 
     CHECK_INT_EQ(ct_testing_live_tensors(), live0);
     CHECK_INT_EQ(ct_testing_live_nodes(), 0);

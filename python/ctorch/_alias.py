@@ -4,6 +4,7 @@ ctorch does not have raises ModuleNotFoundError saying so, never the installed P
 import importlib
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import sys
 
 
@@ -40,7 +41,17 @@ class TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def install():
+    """Puts the alias first on sys.meta_path and forgets any torch imported before."""
     if not any(isinstance(f, TorchAlias) for f in sys.meta_path):
         sys.meta_path.insert(0, TorchAlias())
     for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
         del sys.modules[name]
+
+
+def install_as_torch():
+    """From now on `import torch` (and `import torch.x.y`) gives ctorch's modules in this
+    interpreter: for a plain python3 or a notebook kernel, where `ctorch python` did not do it.
+    Call it before anything imports torch; a torch imported before is forgotten (sys.modules),
+    though objects already taken from it are not replaced. Returns the ctorch module."""
+    install()
+    return sys.modules[__package__]

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,22 +21,33 @@
 #include "seed_arg.h"
 #include "ctorch/json.h"
 
-/* argparse's "argument --x: invalid int value: 'y'" */
-static int parse_int(const ct_command *self, const char *opt, const char *text, int64_t *out) {
+/* argparse's "argument --x: invalid int value: 'y'", then the least value the option can use:
+ * minigpt.py would run one step for --steps 0 (its traced step comes first) and divide by zero
+ * for --n-head 0, so those are refused here with what the option needs. */
+static int parse_int(const ct_command *self, const char *opt, const char *text, int64_t least, const char *what,
+                     int64_t *out) {
     char *end;
     errno = 0;
     long long v = strtoll(text, &end, 10);
     if (*text == '\0' || *end || errno) return ct_cli_usage_error(self, "argument --%s: invalid int value: '%s'", opt, text);
+    if (v < least)
+        return ct_cli_usage_error(self, "argument --%s: invalid value: '%s' (%s, %lld or more)", opt, text, what,
+                                  (long long)least);
     *out = v;
     return 0;
 }
 
-static int parse_float(const ct_command *self, const char *opt, const char *text, double *out) {
+/* argparse's float(): "nan" and "inf" are floats to it, and the model refuses what it cannot
+ * use as PyTorch does (dropout outside [0, 1], a negative learning rate); a --clip that is not
+ * a finite number of 0 or more is refused here (clip_grad_norm_ would scale by it). */
+static int parse_float(const ct_command *self, const char *opt, const char *text, bool finite_nonnegative, double *out) {
     char *end;
     errno = 0;
     double v = strtod(text, &end);
     if (*text == '\0' || *end || errno == ERANGE)
         return ct_cli_usage_error(self, "argument --%s: invalid float value: '%s'", opt, text);
+    if (finite_nonnegative && !(v >= 0 && isfinite(v)))
+        return ct_cli_usage_error(self, "argument --%s: invalid value: '%s' (a finite number, 0 or more)", opt, text);
     *out = v;
     return 0;
 }
@@ -64,6 +76,12 @@ static int run_gpt(const ct_command *self, int argc, char **argv) {
     ct_gpt_args a;
     ct_gpt_args_defaults(&a);
     int64_t *ints[8] = {&a.n_layer, &a.n_head, &a.d_model, &a.vocab, &a.block, &a.batch, &a.steps, &a.generate};
+    static const struct {
+        int64_t least;
+        const char *what;
+    } int_range[8] = {{0, "a number of blocks"}, {1, "a number of heads"},  {1, "a width"},
+                      {1, "a vocabulary size"},  {1, "a context length"},  {1, "a batch size"},
+                      {1, "a number of steps"},  {0, "a number of tokens"}};
     const char *out_dir = NULL;
     ct_example_seed seed = {0, false};
     int c, idx = 0;
@@ -75,7 +93,10 @@ static int run_gpt(const ct_command *self, int argc, char **argv) {
             if (ct_example_seed_parse(optarg, &seed) != 0) return ct_cli_seed_error(self);
             break;
         case OPT_JSON: a.json_out = optarg; break;
-        case OPT_OUT: out_dir = optarg; break;
+        case OPT_OUT:
+            if (!*optarg) return ct_cli_usage_error(self, "argument --out: a folder is needed, not ''");
+            out_dir = optarg;
+            break;
         case OPT_TIED: a.tied = true; break;
         case OPT_ATTN:
             if (strcmp(optarg, "manual") != 0 && strcmp(optarg, "sdpa") != 0)
@@ -84,17 +105,18 @@ static int run_gpt(const ct_command *self, int argc, char **argv) {
             a.sdpa = strcmp(optarg, "sdpa") == 0;
             break;
         case OPT_DROPOUT:
-            if (parse_float(self, "dropout", optarg, &a.dropout) != 0) return 2;
+            if (parse_float(self, "dropout", optarg, false, &a.dropout) != 0) return 2;
             break;
         case OPT_LR:
-            if (parse_float(self, "lr", optarg, &a.lr) != 0) return 2;
+            if (parse_float(self, "lr", optarg, false, &a.lr) != 0) return 2;
             break;
         case OPT_CLIP:
-            if (parse_float(self, "clip", optarg, &a.clip) != 0) return 2;
+            if (parse_float(self, "clip", optarg, true, &a.clip) != 0) return 2;
             break;
         default:
             if (c >= OPT_INT && c < OPT_INT + 8) {
-                if (parse_int(self, longopts[idx].name, optarg, ints[c - OPT_INT]) != 0) return 2;
+                int k = c - OPT_INT;
+                if (parse_int(self, longopts[idx].name, optarg, int_range[k].least, int_range[k].what, ints[k]) != 0) return 2;
                 break;
             }
             return ct_cli_option_error(self, c, argv);
@@ -116,7 +138,8 @@ static int run_gpt(const ct_command *self, int argc, char **argv) {
     if (out_dir) {
         /* the recorded PyTorch runs, when run from the source tree */
         const char *golden = "tests/golden/torch-2.6/minigpt";
-        return ct_example_minigpt_report(&a, out_dir, access(golden, R_OK) == 0 ? golden : NULL, stdout);
+        /* what the program prints goes to stdout, as without --out; the notes on the way to stderr */
+        return ct_example_minigpt_report(&a, out_dir, access(golden, R_OK) == 0 ? golden : NULL, stderr, stdout);
     }
     char *json = NULL, *summary = NULL;
     if (ct_example_minigpt(&a, &json, &summary, NULL) != 0) {
@@ -162,13 +185,15 @@ const ct_command ct_cmd_gpt = {
     "                       (F.scaled_dot_product_attention with is_causal)\n"
     "  --dropout P          dropout probability (default 0.1)\n"
     "  --n-layer N, --n-head N, --d-model N, --vocab N, --block N, --batch N\n"
-    "                       model and batch sizes (defaults 2, 4, 64, 600, 32, 4)\n"
+    "                       model and batch sizes (defaults 2, 4, 64, 600, 32, 4; --n-layer 0\n"
+    "                       or more, the others 1 or more)\n"
     "  --tied               the head shares the token embedding's weight\n"
-    "  --steps N            training steps, the traced one included (default 5)\n"
+    "  --steps N            training steps, the traced one included (default 5; 1 or more)\n"
     "  --lr X               AdamW's learning rate (default 0.003)\n"
-    "  --clip X             clip_grad_norm_'s max_norm (default 1.0)\n"
-    "  --generate N         tokens sampled after training (default 16)\n"
+    "  --clip X             clip_grad_norm_'s max_norm (default 1.0; finite, 0 or more)\n"
+    "  --generate N         tokens sampled after training (default 16; 0 or more)\n"
     "  --out DIR            write the run's report into DIR: the JSON, a summary, the profiler\n"
-    "                       table and decision trace of one step, the loss curve (SVG), REPORT.md\n"
+    "                       table and decision trace of one step, the loss curve (SVG), REPORT.md;\n"
+    "                       what the program prints still goes to stdout, the progress to stderr\n"
     "  -h, --help           show this help and exit\n",
     run_gpt};

@@ -54,13 +54,33 @@ const ct_command ct_cmd_keys = {
     "  -h, --help           show this help and exit\n",
     run_keys};
 
+/* After a name that is no operator: the overloads its base name has (aten::add ->
+ * aten::add.Tensor, aten::add.Scalar), so that the right name can be typed next. */
+static void print_overloads(const char *name) {
+    /* a name without a namespace is looked for in aten:: */
+    char full[256];
+    snprintf(full, sizeof full, "%s%s", strstr(name, "::") ? "" : "aten::", name);
+    const char *dot = strchr(strstr(full, "::") + 2, '.');
+    size_t base = dot ? (size_t)(dot - full) : strlen(full);
+    int n = 0;
+    for (int i = 0; i < ct_op_count(); i++) {
+        const ct_op *op = ct_op_at(i);
+        const char *b = ct_op_base_name(op);
+        if (strlen(b) != base || strncmp(b, full, base) != 0) continue;
+        fprintf(stderr, "%s%s", n++ ? ", " : " The operators of that name are: ", ct_op_name(op));
+    }
+    if (!n) fprintf(stderr, " No operator has that name ('ctorch ops' lists them all).");
+}
+
 static int run_dump(const ct_command *self, int argc, char **argv) {
     int rc = ct_cli_parse_plain(self, argc, argv, 1);
     if (rc != CT_CLI_GO_ON) return rc;
     if (optind == argc) return ct_cli_usage_error(self, "which operator? (e.g. ctorch dump aten::addmm)");
     const ct_op *op = ct_op_find(argv[optind]);
     if (!op) {
-        fprintf(stderr, "ctorch: %s\n", ct_error_message());
+        fprintf(stderr, "ctorch dump: %s", ct_error_message());
+        print_overloads(argv[optind]);
+        fprintf(stderr, "\n");
         return 1;
     }
     char *d = ct_op_dump(op), *t = ct_op_dump_table(op);

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "commands.h"
 #include "ctorch/error.h"
@@ -33,10 +34,21 @@ static int run_lab00(const ct_command *self, int argc, char **argv) {
         }
     }
     if (ct_cli_no_more_args(self, argc, argv, optind, 0)) return 2;
-    char command[1024], text[CT_EXAMPLE_SEED_TEXT_MAX];
-    snprintf(command, sizeof command, "ctorch lab00 --out %s --seed %s%s", out, ct_example_seed_format(seed, text),
-             own_generator ? " --own-generator" : "");
-    return ct_example_lab00_on(out, seed.value, own_generator, command, reference, stdout);
+    /* the command as the manifest records it, --out whole however long it is */
+    char text[CT_EXAMPLE_SEED_TEXT_MAX];
+#define LAB00_COMMAND "ctorch lab00 --out %s --seed %s%s"
+    ct_example_seed_format(seed, text);
+    int n = snprintf(NULL, 0, LAB00_COMMAND, out, text, own_generator ? " --own-generator" : "");
+    char *command = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!command) {
+        fprintf(stderr, "ctorch lab00: out of memory\n");
+        return 1;
+    }
+    snprintf(command, (size_t)n + 1, LAB00_COMMAND, out, text, own_generator ? " --own-generator" : "");
+    /* the lab's files are its result; the parts it is at are notes, on stderr */
+    int rc = ct_example_lab00_on(out, seed.value, own_generator, command, reference, stderr);
+    free(command);
+    return rc;
 }
 
 const ct_command ct_cmd_lab00 = {
@@ -50,7 +62,7 @@ const ct_command ct_cmd_lab00 = {
     "trace.json (the profiled run as a Chrome trace, for Perfetto), stacks.txt (its\n"
     "collapsed stacks, for a flame graph), linear_graph.dot and\n"
     "linear_graph.svg (the backward graph; the SVG needs Graphviz) and manifest.json (versions,\n"
-    "seed, source hash, build, every file written).\n"
+    "seed, source hash, build, every file written). The parts it is at go to stderr.\n"
     "\noptions:\n"
     "  --out DIR            the folder to write (created if missing;\n"
     "                       default experiments/25-dispatcher-trace)\n"

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "commands.h"
 #include "ctorch/ctorch.h"
@@ -18,7 +19,7 @@ static int run_step(const ct_command *self, int argc, char **argv) {
                                              {0, 0, 0, 0}};
     uint64_t seed = 0;
     const char *json_out = NULL, *trace = NULL;
-    char seed_text[64] = "0";
+    const char *seed_text = "0"; /* as given, for the trace file's header */
     bool own_generator = false;
     int c;
     ct_cli_getopt_reset();
@@ -28,7 +29,7 @@ static int run_step(const ct_command *self, int argc, char **argv) {
         case 's':
             if (ct_example_step_seed(optarg, &seed) != 0)
                 return ct_cli_seed_error(self);
-            snprintf(seed_text, sizeof seed_text, "%s", optarg);
+            seed_text = optarg;
             break;
         case 't': trace = optarg; break;
         case 'j': json_out = optarg; break;
@@ -38,9 +39,18 @@ static int run_step(const ct_command *self, int argc, char **argv) {
     }
     if (ct_cli_no_more_args(self, argc, argv, optind, 0)) return 2;
     if (trace) {
-        char program[160];
-        snprintf(program, sizeof program, "ctorch step --seed %s --trace (traced_step)", seed_text);
-        if (ct_example_step_trace(seed, trace, program) != 0) {
+        /* the --seed text whole: Python's int() takes any number of leading zeros */
+#define STEP_PROGRAM "ctorch step --seed %s --trace (traced_step)"
+        int n = snprintf(NULL, 0, STEP_PROGRAM, seed_text);
+        char *program = n >= 0 ? malloc((size_t)n + 1) : NULL;
+        if (!program) {
+            fprintf(stderr, "ctorch step: out of memory\n");
+            return 1;
+        }
+        snprintf(program, (size_t)n + 1, STEP_PROGRAM, seed_text);
+        int rc = ct_example_step_trace(seed, trace, program);
+        free(program);
+        if (rc != 0) {
             fprintf(stderr, "ctorch step: %s\n", ct_error_message());
             return ct_error_code() == CT_ERR_IO ? 2 : 1;
         }

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ctorch/error.h"
 #include "ctorch/trace.h"
@@ -171,6 +172,14 @@ int ct_tr_open(ct_tr_file *f, const char *path, char *err, size_t errsize) {
     f->f = fopen(path, "rb");
     if (!f->f) {
         fail(err, errsize, "%s: cannot read it: %s", path, strerror(errno));
+        return -1;
+    }
+    /* fopen opens a directory for reading on Linux; its first read would fail with EISDIR */
+    struct stat st;
+    if (fstat(fileno(f->f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f->f);
+        f->f = NULL;
+        fail(err, errsize, "%s: is a directory, not a trace file", path);
         return -1;
     }
     char *line = NULL;
