@@ -41,6 +41,19 @@ CT_API int ct_tensor_set_grad(ct_tensor *t, ct_tensor *grad);
 CT_API ct_node *ct_tensor_grad_fn(const ct_tensor *t);
 /* Which output of its grad_fn the tensor is. */
 CT_API uint32_t ct_tensor_output_nr(const ct_tensor *t);
+/* Tensor._base: the tensor whose storage the view t was made from (through views of views, the
+ * first), borrowed; NULL when t is not a view (t._is_view() is false). */
+CT_API ct_tensor *ct_tensor_base(const ct_tensor *t);
+/* Tensor.data: a new tensor over t's data that does not require grad, with a version counter of
+ * its own (in-place changes through it do not trip autograd's saved-tensor checks) and
+ * metadata changes forbidden. A dispatch mode (or t's subclass) sees it as aten.detach, as in
+ * PyTorch; otherwise no op runs. New reference, or NULL with the error set. */
+CT_API ct_tensor *ct_tensor_data(ct_tensor *t);
+/* `t.data = data`: t takes data's storage, sizes, strides and dtype and keeps its autograd
+ * metadata (requires_grad, grad, grad_fn) and its version counter. PyTorch's RuntimeError
+ * when t requires grad and data's dtype is not floating point, or either is a wrapper
+ * subclass. 0 or -1. */
+CT_API int ct_tensor_set_data(ct_tensor *t, ct_tensor *data);
 
 /* Tensor.backward(gradient=grad, retain_graph=retain_graph). grad may be NULL for a one-element
  * output (the engine seeds it with ones_like, as torch.autograd does). Returns 0 or -1 with

@@ -1,5 +1,7 @@
 /* Autograd from Python: graph nodes (grad_fn, next_functions, type names like AddmmBackward0),
  * backward, and the grad-mode context managers (no_grad, enable_grad, inference_mode). */
+#include <string.h>
+
 #include "ctpy.h"
 
 /* ---- nodes ---- */
@@ -109,11 +111,26 @@ static PyGetSetDef node_getset[] = {{"next_functions", node_get_next, NULL, NULL
                                     {"metadata", node_get_metadata, NULL, NULL, NULL},
                                     {NULL, NULL, NULL, NULL, NULL}};
 
+/* A node's saved tensors and values (grad_fn._saved_self, _raw_saved_other, ...) are PyTorch
+ * attributes ctorch does not expose yet: asking for one says so, as an AttributeError subclass
+ * (getattr(node, name, default) keeps working). */
+static PyObject *node_getattro(PyObject *self, PyObject *name) {
+    PyObject *r = PyObject_GenericGetAttr(self, name);
+    if (r || !PyErr_ExceptionMatches(PyExc_AttributeError) || !PyUnicode_Check(name)) return r;
+    const char *s = PyUnicode_AsUTF8(name);
+    if (!s) return NULL;
+    if (strncmp(s, "_saved_", 7) != 0 && strncmp(s, "_raw_saved_", 11) != 0) return NULL;
+    PyErr_Clear();
+    return PyErr_Format(ctpy_NotImplementedInCtorchAttribute,
+                        "%s.%s (what a node saved for backward) is not implemented in ctorch", Py_TYPE(self)->tp_name, s);
+}
+
 static PyTypeObject CtNode_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch.autograd.graph.Node",
     .tp_basicsize = sizeof(CtNodeObject),
     .tp_dealloc = node_dealloc,
     .tp_repr = node_repr,
+    .tp_getattro = node_getattro,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_traverse = node_traverse,
     .tp_weaklistoffset = offsetof(CtNodeObject, weakrefs),

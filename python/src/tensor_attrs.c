@@ -63,7 +63,8 @@ GETTER(get_is_leaf, "is_leaf", { return PyBool_FromLong(ct_tensor_is_leaf(t)); }
 GETTER(get_version, "_version", { return PyLong_FromLongLong(ct_tensor_version(t)); })
 GETTER(get_output_nr, "output_nr", { return PyLong_FromUnsignedLong(ct_tensor_output_nr(t)); })
 GETTER(get_T, "T", { return ctpy_wrap(ct_numpy_T(t)); })
-GETTER(get_data, "data", { return ctpy_not_implemented("Tensor.data (an undispatched alias; use detach())"); })
+GETTER(get_base, "_base", { return ctpy_wrap_borrowed(ct_tensor_base(t)); })
+GETTER(get_data, "data", { return ctpy_wrap(ct_tensor_data(t)); })
 GETTER(get_is_cuda, "is_cuda", { Py_RETURN_FALSE; })
 GETTER(get_is_sparse, "is_sparse", { Py_RETURN_FALSE; })
 GETTER(get_is_quantized, "is_quantized", { Py_RETURN_FALSE; })
@@ -102,6 +103,22 @@ static int set_requires_grad(PyObject *self, PyObject *v, void *c) {
     return ct_tensor_set_requires_grad(ctpy_tensor(self), v == Py_True) == 0 ? 0 : ctpy_raise_int();
 }
 
+/* THPVariable_set_data */
+static int set_data(PyObject *self, PyObject *v, void *c) {
+    (void)c;
+    int rc;
+    if (offer_set("data", self, v, &rc)) return rc;
+    if (!v) {
+        PyErr_SetString(PyExc_RuntimeError, "Deleting tensor data is not allowed. Delete tensor instead!");
+        return -1;
+    }
+    if (!ctpy_is_tensor(v)) {
+        PyErr_Format(PyExc_TypeError, "Variable data has to be a tensor, but got %s", Py_TYPE(v)->tp_name);
+        return -1;
+    }
+    return ct_tensor_set_data(ctpy_tensor(self), ctpy_tensor(v)) == 0 ? 0 : ctpy_raise_int();
+}
+
 PyGetSetDef ctpy_tensor_getset[] = {
     {"shape", get_shape, NULL, NULL, NULL},
     {"dtype", get_dtype, NULL, NULL, NULL},
@@ -122,6 +139,7 @@ PyGetSetDef ctpy_tensor_getset[] = {
     {"is_mkldnn", get_is_mkldnn, NULL, NULL, NULL},
     {"is_cpu", get_is_cpu, NULL, NULL, NULL},
     {"T", get_T, NULL, NULL, NULL},
-    {"data", get_data, NULL, NULL, NULL},
+    {"data", get_data, set_data, NULL, NULL},
+    {"_base", get_base, NULL, NULL, NULL},
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL}};

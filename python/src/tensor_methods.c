@@ -119,6 +119,14 @@ static bool contiguous_in_order(ct_tensor *t, const int *order, int n) {
     return true;
 }
 
+static PyObject *tensor_is_view(PyObject *self, PyObject *args, PyObject *kwargs) {
+    CTPY_TF_TUPLE("_is_view", self, args, kwargs);
+    CTPY_SELF_T(self);
+    static char *kw[] = {NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, ":_is_view", kw)) return NULL;
+    return PyBool_FromLong(ct_tensor_base(t) != NULL);
+}
+
 static PyObject *tensor_is_contiguous(PyObject *self, PyObject *args, PyObject *kwargs) {
     CTPY_TF_TUPLE("is_contiguous", self, args, kwargs);
     CTPY_SELF_T(self);
@@ -237,6 +245,7 @@ PyMethodDef ctpy_tensor_methods[] = {
     {"nelement", tensor_nelement, METH_NOARGS, NULL},
     {"element_size", tensor_element_size, METH_NOARGS, NULL},
     {"is_contiguous", (PyCFunction)(void (*)(void))tensor_is_contiguous, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"_is_view", (PyCFunction)(void (*)(void))tensor_is_view, METH_VARARGS | METH_KEYWORDS, NULL},
     {"is_floating_point", tensor_is_floating_point, METH_NOARGS, NULL},
     {"is_inference", tensor_is_inference, METH_NOARGS, NULL},
     {"data_ptr", tensor_data_ptr, METH_NOARGS, NULL},

@@ -383,7 +383,9 @@ ct_tensor *ct_shallow_copy_and_detach_consume(ct_tensor *t) {
     return r;
 }
 
-ct_tensor *ct_shallow_copy_and_detach(ct_tensor *t) {
+/* A new header over t's data, through the Python interpreter's detach when a mode or t's
+ * class asks for it, with metadata changes forbidden and no version counter set yet. */
+static ct_tensor *shallow_copy(ct_tensor *t) {
     ct_tensor *r = NULL;
     if (detach_through_python(t)) {
         /* pyinterpreter()->detach(self): dispatches aten::detach to the mode (or subclass) */
@@ -391,10 +393,60 @@ ct_tensor *ct_shallow_copy_and_detach(ct_tensor *t) {
     } else {
         r = ct_make_alias(t, t->sizes, t->strides, t->ndim, t->storage_offset);
     }
-    if (!r) return NULL;
-    ct_tensor_share_version(r, t);
-    r->allow_metadata_change = false;
+    if (r) r->allow_metadata_change = false;
     return r;
+}
+
+ct_tensor *ct_shallow_copy_and_detach(ct_tensor *t) {
+    ct_tensor *r = shallow_copy(t);
+    if (r) ct_tensor_share_version(r, t);
+    return r;
+}
+
+ct_tensor *ct_tensor_base(const ct_tensor *t) {
+    if (!t) {
+        ct_error_set(CT_ERR_VALUE, "ct_tensor_base: tensor is NULL");
+        return NULL;
+    }
+    return t->autograd && t->autograd->is_view ? t->autograd->base : NULL;
+}
+
+/* ---- Tensor.data ---- */
+
+ct_tensor *ct_tensor_data(ct_tensor *t) {
+    if (!t) {
+        ct_error_set(CT_ERR_VALUE, "ct_tensor_data: tensor is NULL");
+        return NULL;
+    }
+    /* VariableHooks::variable_data: shallow_copy_and_detach with a version counter of its own
+     * (in-place changes through it are invisible to autograd's checks: that is what .data is
+     * for) and no autograd metadata; no op is dispatched unless a mode or t's class takes the
+     * detach */
+    ct_tensor *r = shallow_copy(t);
+    if (!r) return NULL;
+    if (r->autograd) {
+        ct_autograd_hooks->release(r->autograd);
+        r->autograd = NULL;
+    }
+    if (ct_tensor_fresh_version(r) != 0) {
+        ct_tensor_release(r);
+        return NULL;
+    }
+    return r;
+}
+
+int ct_tensor_set_data(ct_tensor *t, ct_tensor *data) {
+    if (!t || !data) return ct_error_set(CT_ERR_VALUE, "ct_tensor_set_data: tensor is NULL");
+    /* VariableHooks::set_data's checks, in its order */
+    if (t->subclass || data->subclass)
+        return ct_error_set(CT_ERR_RUNTIME, "Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` "
+                                            "have incompatible tensor type.");
+    if (ct_tensor_requires_grad(t) && !ct_dtype_is_floating(data->dtype))
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "data set to a tensor that requires gradients must be floating point or complex dtype");
+    /* an AccumulateGrad made for the old dtype is not reused for the new one */
+    if (t->autograd && t->autograd->grad_accumulator && data->dtype != t->dtype) t->autograd->grad_accumulator = NULL;
+    return ct_tensor_shallow_copy_from(t, data);
 }
 
 /* ---- saved variables ---- */

@@ -430,6 +430,47 @@ void ct_tensor_share_version(ct_tensor *dst, const ct_tensor *src) {
     if (dst->vstore != dst->storage) ct_storage_retain(dst->vstore);
 }
 
+int ct_tensor_fresh_version(ct_tensor *t) {
+    /* a counter of its own: an empty storage nothing else holds, kept for its version field */
+    ct_storage *counter = ct_storage_new(0, false);
+    if (!counter) return -1;
+    if (t->vstore != t->storage) ct_storage_release(t->vstore);
+    t->vstore = counter;
+    return 0;
+}
+
+int ct_tensor_shallow_copy_from(ct_tensor *dst, const ct_tensor *src) {
+    if (dst == src) return 0;
+    /* Note [Tensor header]: the inline arrays, or a block of src's rank */
+    int64_t *geom = dst->inline_geom;
+    if (src->ndim > CT_INLINE_DIMS) {
+        geom = ct_malloc(2 * sizeof(int64_t) * (size_t)src->ndim);
+        if (!geom) return -1;
+    }
+    /* the version counter stays dst's own (Note [ Version Counter Sharing ] in PyTorch's
+     * variable.h): when it was the old storage's, dst keeps that storage for it */
+    ct_storage *old = dst->storage;
+    ct_storage_retain(src->storage);
+    dst->storage = src->storage;
+    if (dst->vstore != old) ct_storage_release(old);
+    if (dst->vstore == dst->storage) ct_storage_release(dst->vstore); /* the one reference serves both */
+    if (dst->sizes != dst->inline_geom) ct_free(dst->sizes);
+    dst->sizes = geom;
+    dst->strides = geom + (geom == dst->inline_geom ? CT_INLINE_DIMS : src->ndim);
+    for (int i = 0; i < src->ndim; i++) {
+        dst->sizes[i] = src->sizes[i];
+        dst->strides[i] = src->strides[i];
+    }
+    dst->ndim = src->ndim;
+    dst->numel = src->numel;
+    dst->storage_offset = src->storage_offset;
+    dst->dtype = src->dtype;
+    dst->keys = src->keys;
+    dst->is_inference = src->is_inference;
+    dst->wrapped_number = src->wrapped_number;
+    return 0;
+}
+
 bool ct_tensor_shares_storage(const ct_tensor *a, const ct_tensor *b) {
     return a && b && a->storage && a->storage == b->storage;
 }

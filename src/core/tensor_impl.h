@@ -142,6 +142,12 @@ typedef struct ct_subclass_vtable {
 } ct_subclass_vtable;
 /* Makes dst use src's version counter (set_version_counter). */
 void ct_tensor_share_version(ct_tensor *dst, const ct_tensor *src);
+/* Gives t a version counter of its own, at 0 (what Tensor.data's copy gets). 0 or -1. */
+int ct_tensor_fresh_version(ct_tensor *t);
+/* TensorImpl::shallow_copy_from: dst takes src's storage, geometry, dtype and key set, and
+ * keeps its own version counter, autograd metadata, binding and metadata-change permission.
+ * Neither may be a wrapper subclass. 0, or -1 (dst unchanged) when memory runs out. */
+int ct_tensor_shallow_copy_from(ct_tensor *dst, const ct_tensor *src);
 /* Bumps the version counter (every in-place op does, through ADInplaceOrView). */
 static inline void ct_tensor_bump_version(ct_tensor *t) {
     if (t->vstore) t->vstore->version++;
