@@ -10,9 +10,9 @@
 #include "ctorch/error.h"
 #include "random/rng.h"
 
-/* a kernel's "not implemented for" error (AT_DISPATCH's message) */
+/* a kernel's "not implemented for" error (AT_DISPATCH's message, a RuntimeError) */
 int ct_rng_not_implemented(const char *kernel, ct_dtype dtype) {
-    return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "\"%s\" not implemented for '%s'", kernel,
+    return ct_error_set(CT_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kernel,
                         ct_dtype_valid((int)dtype) ? ct_dtype_name(dtype) : "Undefined");
 }
 

@@ -142,8 +142,8 @@ static int fill_randint(ct_tensor *t, ct_generator *g, const void *params) {
 static int check_float_factory(const char *name, ct_dtype dt) {
     if (!ct_dtype_is_floating(dt)) {
         if (strcmp(name, "randn") == 0)
-            return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "\"normal_kernel_cpu\" not implemented for '%s'", ct_dtype_name(dt));
-        return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "\"check_uniform_bounds\" not implemented for '%s'", ct_dtype_name(dt));
+            return ct_error_set(CT_ERR_RUNTIME, "\"normal_kernel_cpu\" not implemented for '%s'", ct_dtype_name(dt));
+        return ct_error_set(CT_ERR_RUNTIME, "\"check_uniform_bounds\" not implemented for '%s'", ct_dtype_name(dt));
     }
     return 0;
 }
@@ -229,6 +229,11 @@ int ct_k_exponential_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
     ct_tensor *self = ARG_T(0);
     one_double l = {args[1].u.d};
     if (!(l.v > 0.0)) return ct_error_set(CT_ERR_RUNTIME, "exponential_ expects lambda > 0.0, but found lambda=%g", l.v);
+    if (!ct_dtype_is_floating(self->dtype)) /* exponential_impl_, before the kernel's dispatch */
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "Exponential distribution is a continuous probability distribution. dtype must be a floating "
+                            "point but you specified %s",
+                            ct_dtype_name(self->dtype));
     if (self->numel == 0) return ct_ret_self(rets, self);
     if (fill_random(self, gen_arg(&args[2]), gen_exponential, &l) != 0) return -1;
     return ct_ret_self(rets, self);
