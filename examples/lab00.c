@@ -1594,9 +1594,10 @@ static char *make_report(const lab *L, const char *timestamp, const char *comman
                     rec, same ? "the same calls" : "a different list from ctorch's");
         free(fl);
     }
-    fprintf(f, "The decision trace of the same call (PyTorch's `TORCH_SHOW_DISPATCH_TRACE` format; the full\n"
-               "form, with every argument's key set, the TLS sets, the merged set and the kernel, is in trace.log,\n"
-               "and every field of every hop is in [linear.jsonl](linear.jsonl)):\n\n");
+    fprintf(f, "The decision trace of the same call, one line per hop in the form PyTorch's debug builds print\n"
+               "with `TORCH_SHOW_DISPATCH_TRACE` (its release builds print nothing, so no recording of PyTorch's\n"
+               "trace is compared here; the full form, with every argument's key set, the TLS sets, the merged set\n"
+               "and the kernel, is in trace.log, and every field of every hop is in [linear.jsonl](linear.jsonl)):\n\n");
     short_trace_block(f, lt);
     fprintf(f, "\n");
 
