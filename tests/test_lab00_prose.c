@@ -207,11 +207,11 @@ int main(void) {
     CHECK(has(bv, "  - the same: op names and overloads in the dispatch-mode and function-mode logs (6 of 6);\n"
                   "    key-set printouts (8 of 8);\n"
                   "    autograd node names, node by node (5 of 5);\n"));
-    CHECK(has(bv, "    random numbers: x, W and b, bit for bit (3 of 3);\n    y's size (1 of 1).\n"));
+    CHECK(has(bv, "    random numbers: x, W and b, bit for bit (3 of 3);\n    y's size (1 of 1)"));
     CHECK(has(bv, "  - different: y's first values, bit for bit (0 of 1 the same; differing: y's first 4 values, by at most ") ||
           has(bv, "    y's first values, bit for bit (1 of 1)"));
     CHECK(has(dv, "  - the same: key-set printouts (8 of 8);\n    random numbers: x, W and b, bit for bit (3 of 3);\n"
-                  "    y's size (1 of 1).\n"));
+                  "    y's size (1 of 1)"));
     CHECK(has(dv, "  - different: op names and overloads in the dispatch-mode and function-mode logs (3 of 6 the same; differing: "
                   "the dispatch-mode log of `linear` (ctorch ['aten.t.default', 'aten.mm.default', 'aten.add.Tensor'], PyTorch "
                   "['aten.t.default', 'aten.addmm.default'])"));
