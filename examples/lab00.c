@@ -18,16 +18,23 @@
  * Note [A report built from the run]
  *   Every sentence of REPORT.md that states a fact about the run is built from what this run
  *   recorded: the logs, the decision traces, the trace files, the profiler's tree and rows, the
- *   tensors' key sets. What PyTorch does is taken from its recording of the same lab
- *   (lab00.out and key_sets_and_modes.out in the reference folder), read and compared when
- *   the report is written; without the recording those comparisons are left out and the report
- *   says so. A sentence whose fact did not hold in this run is replaced by one saying what did
- *   happen (tests/test_lab00.c runs the lab with linear decomposed differently and with the
- *   thread's key sets changed, and checks that the prose follows). */
+ *   tensors' key sets, the autograd graph. What PyTorch does is taken from its recordings of the
+ *   same lab (lab00.out and key_sets_and_modes.out in the reference folder, and the project's
+ *   own tests/golden/torch-2.6/lab00_report.json: linear's backward graph and the inputs' bits),
+ *   read and compared when the report is written (compare_run, before the first line, so that
+ *   the Versions line claims as matching PyTorch only what this run's comparisons found equal and
+ *   names what differed); without a recording its comparisons are left out and the report says
+ *   so. A sentence whose fact did not hold in this run is replaced by one saying what did
+ *   happen: the kernel said to have computed y is the one at the end of its op's chain of
+ *   redispatches, a comparison of two facts states each. tests/test_lab00_prose.c runs the lab
+ *   with linear decomposed differently (t + mm + add, and with the bias added in place), with a
+ *   backward node renamed, with float16's key set changed, with the thread's key sets changed
+ *   and without recordings, and checks that the prose follows. */
 #include "lab00.h"
 #include "files.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -43,6 +50,7 @@
 #include "ctorch/mode.h"
 #include "ctorch/profiler.h"
 #include "ctorch/trace.h"
+#include "lab00_checks.h"
 #include "render.h"
 #include "trace_diff.h"
 #include "trace_read.h"
@@ -305,6 +313,10 @@ typedef struct reference {
     char dir[CT_EXAMPLE_PATH_MAX];
     char *lab;  /* lab00.out */
     char *keys; /* key_sets_and_modes.out */
+    bool have_seed;
+    unsigned long long lab_seed; /* the torch.manual_seed(N) of lab00.py, which lab00.out ran */
+    char rec_dir[1024];
+    cJSON *rec; /* lab00_report.json, the project's recording of what lab00.out lacks */
 } reference;
 
 static char *read_whole(const char *path) {
@@ -322,9 +334,11 @@ static char *read_whole(const char *path) {
     return text_close(&t);
 }
 
-static void reference_load(reference *R, const char *dir) {
+/* Reads what is there of the recordings; a missing file leaves its comparisons out. 0, or -1
+ * when memory ran out reading one (the run fails rather than report less). */
+static int reference_load(reference *R, const char *dir, const char *rec_dir) {
     memset(R, 0, sizeof *R);
-    if (!dir || !*dir) return;
+    if (!dir || !*dir) return 0;
     /* the folder's length was checked when the lab started (REFERENCE_NAME_ROOM) */
     snprintf(R->dir, sizeof R->dir, "%s", dir);
     char p[CT_EXAMPLE_PATH_MAX];
@@ -332,11 +346,29 @@ static void reference_load(reference *R, const char *dir) {
     R->lab = read_whole(p);
     snprintf(p, sizeof p, "%s/key_sets_and_modes.out", dir);
     R->keys = read_whole(p);
+    snprintf(p, sizeof p, "%s/lab00.py", dir);
+    char *script = read_whole(p);
+    const char *ms = script ? strstr(script, "torch.manual_seed(") : NULL;
+    if (ms) {
+        char *end;
+        R->lab_seed = strtoull(ms + 18, &end, 10);
+        R->have_seed = end != ms + 18 && *end == ')';
+    }
+    free(script);
+    if (!rec_dir || !*rec_dir) return 0;
+    snprintf(R->rec_dir, sizeof R->rec_dir, "%s", rec_dir);
+    snprintf(p, sizeof p, "%s/lab00_report.json", rec_dir);
+    ct_error_clear();
+    R->rec = ct_json_parse_file(p);
+    if (!R->rec && ct_error_code() == CT_ERR_NOMEM) return -1;
+    ct_error_clear();
+    return 0;
 }
 
 static void reference_free(reference *R) {
     free(R->lab);
     free(R->keys);
+    cJSON_Delete(R->rec);
 }
 
 /* the rest of the first line of text starting with prefix, into buf; false if none */
@@ -371,28 +403,6 @@ static bool ref_keyset(const reference *R, int k, char *buf, size_t size) {
     return false;
 }
 
-/* the names of the rows of the recording's first table (sorted by its own times, 10 rows) */
-static int ref_table_names(const reference *R, char names[][96], int max) {
-    if (!R->lab) return 0;
-    const char *p = strstr(R->lab, "                                                   Name    Self CPU %");
-    int n = 0, seps = 0;
-    while (p && *p && n < max) {
-        const char *e = strchr(p, '\n');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len > 0 && p[0] == '-') {
-            if (++seps == 2) break; /* the rows end at the next rule */
-        } else if (seps == 1) {
-            size_t i = 0;
-            while (i < len && p[i] == ' ') i++;
-            size_t j = i;
-            while (j + 1 < len && !(p[j] == ' ' && p[j + 1] == ' ')) j++;
-            snprintf(names[n++], 96, "%.*s", (int)(j - i), p + i);
-        }
-        p = e ? e + 1 : NULL;
-    }
-    return n;
-}
-
 /* ---- the lab ------------------------------------------------------------------------------ */
 
 #define MAX_FILES 12
@@ -418,6 +428,7 @@ typedef struct lab {
     /* B */
     ct_keyset ks_x, ks_x_detached, ks_f16, ks_f32, ks_i64, ks_nograd, ks_infer;
     ct_keyset tls_default_in, tls_default_ex, tls_nograd_in, tls_nograd_ex, tls_infer_in, tls_infer_ex;
+    bool nograd_grad_enabled; /* torch.is_grad_enabled() inside no_grad */
     /* C */
     oplog linear_log;
     char **fn_names;
@@ -430,7 +441,7 @@ typedef struct lab {
     ct_diff_summary diff_sum;
     char diff_err[512];
     /* E */
-    char *table, *table_shapes, *table_shapes_all, *prof_tree;
+    char *table, *table_shapes, *table_all, *table_shapes_all, *prof_tree;
     int64_t prof_events;
     double prof_overhead_ns;
     bool chrome_written, stacks_written;
@@ -464,6 +475,7 @@ static void lab_free(lab *L) {
     for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) ct_free(traces[i]->r);
     ct_free(L->table);
     ct_free(L->table_shapes);
+    ct_free(L->table_all);
     ct_free(L->table_shapes_all);
     ct_free(L->prof_tree);
     ct_free(L->dot);
@@ -666,6 +678,7 @@ static int part_b(lab *L) {
     tng = ct_empty(&one, 1, CT_FLOAT32, CT_MEMORY_FORMAT_NONE);
     L->tls_nograd_in = ct_tls_included();
     L->tls_nograd_ex = ct_tls_excluded();
+    L->nograd_grad_enabled = ct_is_grad_enabled();
     ct_grad_mode_exit(&g);
     NEED(tng);
     L->ks_nograd = ct_tensor_keyset(tng);
@@ -826,6 +839,7 @@ static int part_e(lab *L) {
     NEED(brc == 0);
     NEED(L->table = ct_profiler_table(p, "cpu_time_total", 10, false));
     NEED(L->table_shapes = ct_profiler_table(p, "cpu_time_total", 10, true));
+    NEED(L->table_all = ct_profiler_table(p, "cpu_time_total", -1, false));
     NEED(L->table_shapes_all = ct_profiler_table(p, "cpu_time_total", -1, true));
     NEED(L->prof_tree = ct_profiler_tree(p));
     L->prof_events = (int64_t)ct_profiler_num_events(p);
@@ -1003,50 +1017,359 @@ static void short_trace_block(FILE *f, const trace *t) {
     fprintf(f, "```\n");
 }
 
-/* "PyTorch 2.6's recording (lab00.out) logged X: the same." / "...: ctorch's differs." */
-static void compare_log_sentence(FILE *f, const lab *L, const char *prefix, const oplog *l, const char *what) {
-    char rec[1024];
-    if (!ref_after(L->ref.lab, prefix, rec, sizeof rec)) return;
-    char *mine = oplog_list_string(l);
-    bool same = mine && strcmp(mine, rec) == 0;
-    fprintf(f, "PyTorch 2.6's recording of %s (`lab00.out`, line `%s`) logged %s: %s.", what, prefix, rec,
-            same ? "the same ops" : "a different list from ctorch's");
-    free(mine);
+/* The recording's line `prefix` (a list of op names) into rec and whether ctorch's list `mine`
+ * is the same: 1 the same, 0 different, -1 no such line (or no recording). */
+static int ref_list_cmp(const char *txt, const char *prefix, const char *mine, char *rec, size_t size) {
+    if (!ref_after(txt, prefix, rec, size)) return -1;
+    return mine && strcmp(mine, rec) == 0;
 }
 
-/* the key set that won a trace's first call of op, and what it redispatched to */
+/* "PyTorch 2.6's recording of X (`lab00.out`, line `p`) logged [...]: the same ops." */
+static void compare_log_sentence(FILE *f, const lab *L, const char *prefix, const oplog *l, const char *what) {
+    char rec[1024];
+    char *mine = oplog_list_string(l);
+    int same = ref_list_cmp(L->ref.lab, prefix, mine, rec, sizeof rec);
+    free(mine);
+    if (same < 0) return;
+    fprintf(f, "PyTorch 2.6's recording of %s (`lab00.out`, line `%s`) logged %s: %s.", what, prefix, rec,
+            same ? "the same ops" : "a different list from ctorch's");
+}
+
+/* the function mode's log as Python prints the list: "['linear']" */
+static char *fn_list_string(const lab *L) {
+    text t;
+    if (text_open(&t) != 0) return NULL;
+    fputc('[', t.f);
+    for (size_t i = 0; i < L->fn_n; i++) fprintf(t.f, "%s'%s'", i ? ", " : "", L->fn_names[i]);
+    fputc(']', t.f);
+    return text_close(&t);
+}
+
+/* The route of a trace's first call of op: the call, then every redispatch of the same op one
+ * level further down, to the kernel that finally ran (the end of the chain, which made the
+ * output). */
+#define ROUTE_MAX 8
 typedef struct route {
-    long call, redispatch;
-    const char *call_key, *redispatch_key;
-    char dispatch[512]; /* the key set the call was indexed by */
-    char passed[512];   /* the key set the redispatch got */
+    long call;                      /* -1: the op was not called */
+    long hop[ROUTE_MAX];            /* the redispatches, in order */
+    int nhops;
+    const char *call_key;
+    char dispatch[512];             /* the key set the call was indexed by */
+    char passed[512];               /* the key set the first redispatch got */
     ct_keyset passed_ks;
-    const char *where;  /* where the redispatch's kernel was registered */
+    long last;                      /* the hop whose kernel ran last: the call itself or the last redispatch */
 } route;
 
 static route route_of(const trace *t, const char *op) {
     route r;
     memset(&r, 0, sizeof r);
     r.call = trace_find(t, 0, CT_HOP_CALL, op);
-    r.redispatch = -1;
+    r.last = r.call;
     if (r.call < 0) return r;
     r.call_key = ct_key_name(t->r[r.call].key);
     ct_keyset_format(t->r[r.call].dispatch, r.dispatch, sizeof r.dispatch);
-    /* the next hop, one level down, of the same op */
-    size_t i = (size_t)r.call + 1;
-    if (i < t->n && t->r[i].kind == CT_HOP_REDISPATCH && t->r[i].op == t->r[r.call].op) {
-        r.redispatch = (long)i;
-        r.redispatch_key = ct_key_name(t->r[i].key);
-        r.passed_ks = t->r[i].merged;
-        ct_keyset_format(t->r[i].merged, r.passed, sizeof r.passed);
-        r.where = t->r[i].where;
+    for (size_t i = (size_t)r.call + 1; i < t->n && r.nhops < ROUTE_MAX; i++) {
+        const ct_dispatch_record *prev = &t->r[r.last], *h = &t->r[i];
+        if (h->kind != CT_HOP_REDISPATCH || h->op != prev->op || h->depth != prev->depth + 1) break;
+        r.hop[r.nhops++] = (long)i;
+        r.last = (long)i;
+    }
+    if (r.nhops) {
+        r.passed_ks = t->r[r.hop[0]].merged;
+        ct_keyset_format(r.passed_ks, r.passed, sizeof r.passed);
     }
     return r;
 }
 
-static char *make_report(const lab *L, const char *timestamp) {
+/* ---- the run against PyTorch's recordings -------------------------------------------------- */
+
+/* What kinds of fact the report compares with PyTorch; the Versions line sums them up. */
+enum { CMP_OPS, CMP_KEYS, CMP_NODES, CMP_TABLES, CMP_INPUTS, CMP_SIZE, CMP_VALUES, CMP_COUNT };
+static const char *const cmp_what[CMP_COUNT] = {
+    "op names and overloads in the dispatch-mode and function-mode logs",
+    "key-set printouts",
+    "autograd node names, node by node",
+    "profiler tables: column titles, and PyTorch's recorded rows by name, input shapes and number of calls",
+    "random numbers: x, W and b, bit for bit",
+    "y's size",
+    "y's first values, bit for bit"};
+
+typedef struct tally {
+    int same, total;
+    char differ[2048]; /* what differed, "; "-separated */
+    char why_not[256]; /* why nothing was compared ("" when something was) */
+} tally;
+
+static void tally_add(tally *t, bool same, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void tally_add(tally *t, bool same, const char *fmt, ...) {
+    t->total++;
+    if (same) {
+        t->same++;
+        return;
+    }
+    size_t len = strlen(t->differ);
+    if (len && len + 3 < sizeof t->differ) {
+        memcpy(t->differ + len, "; ", 3);
+        len += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->differ + len, sizeof t->differ - len, fmt, ap);
+    va_end(ap);
+}
+
+/* adds `total` comparisons of which `same` matched; `differ` names the others */
+static void tally_merge(tally *t, int same, int total, const char *differ) {
+    t->same += same;
+    t->total += total;
+    if (same == total || !*differ) return;
+    size_t len = strlen(t->differ);
+    snprintf(t->differ + len, sizeof t->differ - len, "%s%s", len ? "; " : "", differ);
+}
+
+/* one key-set printout of Part B and PyTorch's line for it */
+typedef struct ks_item {
+    const char *label;
+    char mine[1024];
+    char rec[1024];
+    int cmp; /* 1 the same, 0 different, -1 not recorded */
+} ks_item;
+
+#define KS_ITEMS 8
+static void keyset_items(const lab *L, ks_item it[KS_ITEMS]) {
+    const reference *R = &L->ref;
+    static const char *const labels[KS_ITEMS] = {"x", "torch.empty(1, dtype=torch.float16)", "torch.empty(1)",
+                                                 "the default exclude set", "the no_grad exclude set",
+                                                 "the inference_mode exclude set", "a tensor made under inference_mode",
+                                                 "an int64 tensor"};
+    static const char *const prefixes[KS_ITEMS] = {NULL, NULL, NULL, "exclude default: ", "exclude no_grad: ",
+                                                   "exclude inference_mode: ", "inference tensor keys: ", "int64 keys: "};
+    const ct_keyset ks[KS_ITEMS] = {L->ks_x, L->ks_f16, L->ks_f32, L->tls_default_ex, L->tls_nograd_ex, L->tls_infer_ex,
+                                    L->ks_infer, L->ks_i64};
+    for (int k = 0; k < KS_ITEMS; k++) {
+        it[k].label = labels[k];
+        ct_keyset_format(ks[k], it[k].mine, sizeof it[k].mine);
+        bool have = k < 3 ? ref_keyset(R, k, it[k].rec, sizeof it[k].rec)
+                          : ref_after(R->keys, prefixes[k], it[k].rec, sizeof it[k].rec);
+        it[k].cmp = have ? strcmp(it[k].rec, it[k].mine) == 0 : -1;
+    }
+}
+
+/* Part A against lab00.out's first lines */
+typedef struct out_cmp {
+    bool have;            /* the recording printed y.shape, y.grad_fn and y[0,:4] */
+    char size[128];       /* PyTorch's "torch.Size([2, 600])" */
+    char node[96];        /* PyTorch's node name */
+    bool size_same, node_same;
+    bool values_compared; /* the recording's seed is this run's */
+    int nv;
+    double worst;         /* the largest relative difference of the first nv values */
+} out_cmp;
+
+typedef struct checks {
+    bool any;           /* some recording was read */
+    tally t[CMP_COUNT];
+    out_cmp out;
+    ks_item ks[KS_ITEMS];
+    bool graph_compared;
+    int graph_same, graph_nodes;
+    char graph_diff[2048];
+    int ntables;        /* recorded tables compared (0, 1 or 2) */
+    int rows, rows_same;
+    bool titles_same[2];
+    char rows_diff[2048];
+} checks;
+
+static int compare_tables(const lab *L, checks *C) {
+    const char *pos = L->ref.lab;
+    const char *mine_text[2] = {L->table_all, L->table_shapes_all};
+    for (int k = 0; k < 2 && pos; k++) {
+        ct_lab_prof_table ref, mine;
+        int rc = ct_lab_prof_table_read(&pos, &ref);
+        if (rc <= 0) return rc < 0 ? ct_error_set(CT_ERR_NOMEM, "out of memory reading the recorded table") : 0;
+        const char *mp = mine_text[k];
+        int mrc = ct_lab_prof_table_read(&mp, &mine);
+        if (mrc <= 0) {
+            ct_lab_prof_table_free(&ref);
+            return mrc < 0 ? ct_error_set(CT_ERR_NOMEM, "out of memory reading the profiler's table") : 0;
+        }
+        C->ntables++;
+        C->titles_same[k] = strcmp(ref.titles, mine.titles) == 0;
+        tally_add(&C->t[CMP_TABLES], C->titles_same[k], "the column titles of the table %s input shapes", k ? "with" : "without");
+        int same = 0;
+        char diff[1024];
+        ct_lab_prof_compare(&mine, &ref, &same, diff, sizeof diff);
+        C->rows += ref.n;
+        C->rows_same += same;
+        if (*diff) {
+            size_t len = strlen(C->rows_diff);
+            snprintf(C->rows_diff + len, sizeof C->rows_diff - len, "%s%s", len ? "; " : "", diff);
+        }
+        tally_merge(&C->t[CMP_TABLES], same, ref.n, diff);
+        ct_lab_prof_table_free(&ref);
+        ct_lab_prof_table_free(&mine);
+    }
+    return 0;
+}
+
+/* Everything this run compares with PyTorch, before a word of the report is written, so that
+ * the Versions line can say what matched. 0, or -1 with the error set (memory). */
+static int compare_run(const lab *L, checks *C) {
+    const reference *R = &L->ref;
+    memset(C, 0, sizeof *C);
+    C->any = R->lab || R->keys || R->rec;
+    /* op names: every log the recordings have a line for */
+    const struct {
+        const char *prefix, *label;
+        const oplog *log;
+    } logs[] = {{"linear: ", "`linear`", &L->linear_log},
+                {"addmm: ", "`addmm(b, x, W.T)`", &L->addmm_T_log},
+                {"matmul+add: ", "`(x @ W.T) + b`", &L->matmul_log},
+                {"no_grad linear: ", "`linear` under no_grad", &L->nograd_log},
+                {"half linear: ", "float16 `linear`", &L->half_log}};
+    char rec[1024];
+    for (size_t k = 0; k < sizeof logs / sizeof logs[0]; k++) {
+        char *mine = oplog_list_string(logs[k].log);
+        if (!mine) return -1;
+        int same = ref_list_cmp(R->lab, logs[k].prefix, mine, rec, sizeof rec);
+        if (same >= 0) tally_add(&C->t[CMP_OPS], same, "the dispatch-mode log of %s (ctorch %s, PyTorch %s)", logs[k].label, mine, rec);
+        free(mine);
+    }
+    char *fl = fn_list_string(L);
+    if (!fl) return -1;
+    int fsame = ref_list_cmp(R->keys, "function mode: ", fl, rec, sizeof rec);
+    if (fsame >= 0) tally_add(&C->t[CMP_OPS], fsame, "the function-mode log of `linear` (ctorch %s, PyTorch %s)", fl, rec);
+    free(fl);
+    /* key sets */
+    keyset_items(L, C->ks);
+    for (int k = 0; k < KS_ITEMS; k++)
+        if (C->ks[k].cmp >= 0) tally_add(&C->t[CMP_KEYS], C->ks[k].cmp, "%s", C->ks[k].label);
+    /* node names */
+    const cJSON *rg = R->rec ? cJSON_GetObjectItemCaseSensitive(R->rec, "graph") : NULL;
+    const ct_node *root = ct_tensor_grad_fn(L->y);
+    if (rg && root) {
+        ct_lab_graph mine, ref;
+        if (ct_lab_graph_walk(root, &mine) != 0) return -1;
+        if (ct_lab_graph_from_json(rg, &ref) == 0) {
+            ct_lab_graph_compare(&mine, &ref, &C->graph_same, &C->graph_nodes, C->graph_diff, sizeof C->graph_diff);
+            C->graph_compared = true;
+            tally_merge(&C->t[CMP_NODES], C->graph_same, C->graph_nodes, C->graph_diff);
+            ct_lab_graph_free(&ref);
+        }
+        ct_lab_graph_free(&mine);
+    } else {
+        snprintf(C->t[CMP_NODES].why_not, sizeof C->t[CMP_NODES].why_not, "%s",
+                 !root ? "y has no grad_fn" : "no recording of PyTorch's graph (lab00_report.json) was read");
+    }
+    /* profiler tables */
+    if (R->lab && compare_tables(L, C) != 0) return -1;
+    /* random numbers: only when the recording drew with this run's seed */
+    const cJSON *rseed = R->rec ? cJSON_GetObjectItemCaseSensitive(R->rec, "seed") : NULL;
+    const cJSON *rin = R->rec ? cJSON_GetObjectItemCaseSensitive(R->rec, "inputs") : NULL;
+    if (cJSON_IsNumber(rseed) && cJSON_IsObject(rin)) {
+        if ((unsigned long long)rseed->valuedouble != (unsigned long long)L->seed) {
+            snprintf(C->t[CMP_INPUTS].why_not, sizeof C->t[CMP_INPUTS].why_not,
+                     "PyTorch's inputs were recorded with seed %.0f, this run drew them with seed %llu", rseed->valuedouble,
+                     (unsigned long long)L->seed);
+        } else {
+            const char *names[3] = {"x", "W", "b"};
+            const ct_tensor *ts[3] = {L->x, L->W, L->b};
+            for (int k = 0; k < 3; k++) {
+                const char *want = cJSON_GetStringValue(
+                    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rin, names[k]), "checksum"));
+                uint64_t sum = 0;
+                if (!want || !ct_lab_bits_checksum(ts[k], &sum)) continue;
+                char got[32];
+                snprintf(got, sizeof got, "0x%016llx", (unsigned long long)sum);
+                tally_add(&C->t[CMP_INPUTS], strcmp(got, want) == 0, "%s", names[k]);
+            }
+        }
+    } else {
+        snprintf(C->t[CMP_INPUTS].why_not, sizeof C->t[CMP_INPUTS].why_not,
+                 "no recording of PyTorch's inputs (lab00_report.json) was read");
+    }
+    /* y: its size, y.grad_fn's name, its first values */
+    out_cmp *o = &C->out;
+    char rec_line[512], rec_vals[512];
+    if (ref_after(R->lab, "torch.Size(", rec_line, sizeof rec_line) && ref_after(R->lab, "y[0,:4] [", rec_vals, sizeof rec_vals)) {
+        o->have = true;
+        const char *close = strstr(rec_line, ") <");
+        snprintf(o->size, sizeof o->size, "torch.Size(%.*s)", close ? (int)(close - rec_line) : 0, rec_line);
+        const char *rn = strchr(rec_line, '<');
+        if (rn) snprintf(o->node, sizeof o->node, "%.*s", (int)strcspn(rn + 1, " >"), rn + 1);
+        o->size_same = strcmp(o->size, L->y_size) == 0;
+        o->node_same = strcmp(o->node, L->have_node ? L->y_node : "None") == 0;
+        tally_add(&C->t[CMP_SIZE], o->size_same, "ctorch %s, PyTorch %s", L->y_size, o->size);
+        o->values_compared = R->have_seed && R->lab_seed == (unsigned long long)L->seed;
+        if (o->values_compared) {
+            double rv;
+            for (const char *p = rec_vals; o->nv < 4;) {
+                char *end;
+                rv = strtod(p, &end);
+                if (end == p) break;
+                o->worst = fmax(o->worst, fabs(L->y_vals[o->nv] - rv) / fmax(fabs(rv), 1e-30));
+                o->nv++;
+                p = end;
+                while (*p == ',' || *p == ' ') p++;
+            }
+            tally_add(&C->t[CMP_VALUES], o->worst == 0, "y's first %d values, by at most %.2g relative", o->nv, o->worst);
+        } else if (R->have_seed) {
+            snprintf(C->t[CMP_VALUES].why_not, sizeof C->t[CMP_VALUES].why_not,
+                     "the recording drew its inputs with seed %llu, this run with seed %llu", R->lab_seed,
+                     (unsigned long long)L->seed);
+        } else {
+            snprintf(C->t[CMP_VALUES].why_not, sizeof C->t[CMP_VALUES].why_not, "the recording's seed is not known");
+        }
+    }
+    if (!C->t[CMP_TABLES].total && !*C->t[CMP_TABLES].why_not)
+        snprintf(C->t[CMP_TABLES].why_not, sizeof C->t[CMP_TABLES].why_not, "no recorded table was read");
+    return 0;
+}
+
+/* "ctorch is built to follow PyTorch 2.6.0. Compared with ...: the same: ...; different: ..." */
+static void versions_line(FILE *f, const checks *C) {
+    fprintf(f, "- ctorch is built to follow PyTorch %s", ct_build_config()->pytorch_version);
+    if (!C->any) {
+        fprintf(f, ".\n");
+        return;
+    }
+    fprintf(f, ". What this run compared with PyTorch 2.6's recordings (each part below shows the comparison):\n");
+    const char *heads[3] = {"the same", "different", "not compared"};
+    for (int h = 0; h < 3; h++) {
+        int n = 0;
+        for (int k = 0; k < CMP_COUNT; k++) {
+            const tally *t = &C->t[k];
+            int cls = t->total == 0 ? 2 : t->same == t->total ? 0 : 1;
+            if (cls != h || (cls == 2 && !*t->why_not)) continue;
+            fprintf(f, "%s", n++ ? ";\n    " : "  - ");
+            if (n == 1) fprintf(f, "%s: ", heads[h]);
+            if (cls == 0) fprintf(f, "%s (%d of %d)", cmp_what[k], t->same, t->total);
+            else if (cls == 1) fprintf(f, "%s (%d of %d the same; differing: %s)", cmp_what[k], t->same, t->total, t->differ);
+            else fprintf(f, "%s (%s)", cmp_what[k], t->why_not);
+        }
+        if (n) fprintf(f, ".\n");
+    }
+}
+
+static char *make_report(const lab *L, const char *timestamp, const char *command) {
+    checks *C = calloc(1, sizeof *C);
+    if (!C) {
+        ct_error_set(CT_ERR_NOMEM, "out of memory writing the report");
+        return NULL;
+    }
+    if (compare_run(L, C) != 0) {
+        free(C);
+        return NULL;
+    }
     text t;
-    if (text_open(&t) != 0) return NULL;
+    if (text_open(&t) != 0) {
+        free(C);
+        return NULL;
+    }
     FILE *f = t.f;
     const reference *R = &L->ref;
     char buf[2048];
@@ -1071,7 +1394,7 @@ static char *make_report(const lab *L, const char *timestamp) {
     tree_parse(&pt, L->prof_tree);
 
     fprintf(f, "# Lab 00 - tracing the dispatcher over `linear(x, W, b)`\n\n");
-    fprintf(f, "Written by `ctorch lab00` on %s, with ", timestamp);
+    fprintf(f, "Written by `%s` on %s, with ", command && *command ? command : "ct_example_lab00", timestamp);
     for (int i = 0, k = 0; i < L->nfiles; i++)
         if (strcmp(L->files[i], "REPORT.md") != 0) fprintf(f, "%s[%s](%s)", k++ ? ", " : "", L->files[i], L->files[i]);
     fprintf(f, " and [manifest.json](manifest.json) (which lists them all).\n\n");
@@ -1081,19 +1404,18 @@ static char *make_report(const lab *L, const char *timestamp) {
     fprintf(f, "- ctorch %s (sources %.16s...), built by %s (%s), BLAS: %s\n", CTORCH_VERSION_STRING,
             ct_build_config()->source_hash, ct_build_config()->compiler,
             *ct_build_config()->build_type ? ct_build_config()->build_type : "default build type", ct_build_config()->blas);
-    fprintf(f, "- ctorch follows PyTorch %s (op names, overloads, dispatch keys, key-set printouts, node names,\n"
-               "  profiler tables and random numbers). ",
-            ct_build_config()->pytorch_version);
+    versions_line(f, C);
     char torch_version[128];
     if (ref_after(R->lab, "torch ", torch_version, sizeof torch_version))
-        fprintf(f, "PyTorch's own run of this lab, recorded in `lab00.out` (the folder of PyTorch 2.6's\n"
-                   "  recordings that manifest.json names), printed `torch %s`; the comparisons with PyTorch below\n"
-                   "  read that recording (and `key_sets_and_modes.out`) as this report was written.\n",
-                torch_version);
+        fprintf(f, "- PyTorch's own run of this lab, recorded in `lab00.out` (the folder of PyTorch 2.6's recordings\n"
+                   "  that manifest.json names), printed `torch %s`; the comparisons below read that recording, and\n"
+                   "  `key_sets_and_modes.out` beside it, as this report was written%s.\n",
+                torch_version, R->rec ? ", and the project's own recording `lab00_report.json` (the graph's nodes and the inputs' bits)" : "");
     else
-        fprintf(f, "No recording of this lab under PyTorch was found (%s), so this report makes no comparison\n"
-                   "  with PyTorch's output.\n",
-                *R->dir ? "the folder given has no lab00.out" : "no folder was given");
+        fprintf(f, "- No recording of this lab under PyTorch was found (%s), so %s.\n",
+                *R->dir ? "the folder given has no lab00.out" : "no folder was given",
+                R->rec ? "only the comparisons with the project's own recording (`lab00_report.json`) are made"
+                       : "this report makes no comparison\n  with PyTorch's output and claims no match with it");
     char xsz[64], wsz[64], bsz[64];
     ct_tensor_format_size(L->x, xsz, sizeof xsz);
     ct_tensor_format_size(L->W, wsz, sizeof wsz);
@@ -1117,43 +1439,33 @@ static char *make_report(const lab *L, const char *timestamp) {
                        "[linear.jsonl](linear.jsonl) carries the node's sequence number, %llu).\n\n",
                     L->y_node, L->node_key, (unsigned long long)L->y_seq);
         else
-            fprintf(f, "`linear` was written, yet `y.grad_fn` is `%s`: the node was made by `%s`, one of the ops\n"
-                       "`linear` was decomposed into. In [linear.jsonl](linear.jsonl), the trace file of this call, the\n"
-                       "`[call] %s` at key `%s` carries the node's sequence number, %llu, and its autograd kernel\n"
-                       "is what recorded the node.\n\n",
-                    L->y_node, sn, maker, L->node_key, (unsigned long long)L->y_seq);
+            fprintf(f, "`linear` was written, yet `y.grad_fn` is `%s`: the node was made by `%s`, %s. In\n"
+                       "[linear.jsonl](linear.jsonl), the trace file of this call, the `[call] %s` at key `%s`\n"
+                       "carries the node's sequence number, %llu, and its autograd kernel is what recorded the node.\n\n",
+                    L->y_node, sn,
+                    oplog_has(&L->linear_log, maker_py) ? "one of the ops `linear` was decomposed into"
+                                                        : "an op called inside `linear` that the dispatch mode did not log",
+                    maker, L->node_key, (unsigned long long)L->y_seq);
     } else {
         fprintf(f, "`y.grad_fn` is `%s` (sequence number %llu); %s, so which op made it is not shown here.\n\n", L->y_node,
                 (unsigned long long)L->y_seq, L->traced ? "no call in linear.jsonl carries that number" : L->trace_note);
     }
-    if (R->lab) {
-        char rec_line[512], rec_vals[512];
-        bool have_line = ref_after(R->lab, "torch.Size(", rec_line, sizeof rec_line);
-        bool have_vals = ref_after(R->lab, "y[0,:4] [", rec_vals, sizeof rec_vals);
-        if (have_line && have_vals) {
-            char ref_size[128];
-            const char *close = strstr(rec_line, ") <");
-            snprintf(ref_size, sizeof ref_size, "torch.Size(%.*s)", close ? (int)(close - rec_line) : 0, rec_line);
-            const char *ref_node = strchr(rec_line, '<');
-            char node[64] = "";
-            if (ref_node) snprintf(node, sizeof node, "%.*s", (int)strcspn(ref_node + 1, " >"), ref_node + 1);
-            double rv[4], worst = 0;
-            int nv = 0;
-            for (const char *p = rec_vals; nv < 4;) {
-                char *end;
-                rv[nv] = strtod(p, &end);
-                if (end == p) break;
-                worst = fmax(worst, fabs(L->y_vals[nv] - rv[nv]) / fmax(fabs(rv[nv]), 1e-30));
-                nv++;
-                p = end;
-                while (*p == ',' || *p == ' ') p++;
-            }
-            fprintf(f, "PyTorch 2.6's recording printed `%s` and `<%s ...>`: %s; ", ref_size, node,
-                    strcmp(ref_size, L->y_size) == 0 && strcmp(node, L->y_node) == 0 ? "the same size and node"
-                                                                                     : "not the same size and node as here");
-            if (worst == 0) fprintf(f, "its first %d values are ctorch's, bit for bit.\n\n", nv);
-            else fprintf(f, "its first %d values differ from ctorch's by at most %.2g relative.\n\n", nv, worst);
-        }
+    const out_cmp *oc = &C->out;
+    if (oc->have) {
+        fprintf(f, "PyTorch 2.6's recording printed `%s` and `<%s ...>`: ", oc->size, oc->node);
+        if (oc->size_same && oc->node_same) fprintf(f, "the same size and node");
+        else if (oc->size_same) fprintf(f, "the same size, but a different node (here `%s`)", L->have_node ? L->y_node : "None");
+        else if (oc->node_same) fprintf(f, "the same node, but a different size (here `%s`)", L->y_size);
+        else fprintf(f, "a different size and node (here `%s` and `%s`)", L->y_size, L->have_node ? L->y_node : "None");
+        if (!oc->values_compared && R->have_seed)
+            fprintf(f, "; its values are not compared: the recording drew its inputs with seed %llu, this run with seed %llu.\n\n",
+                    R->lab_seed, (unsigned long long)L->seed);
+        else if (!oc->values_compared)
+            fprintf(f, "; its values are not compared: the recording's seed is not known (no lab00.py beside it).\n\n");
+        else if (oc->worst == 0)
+            fprintf(f, "; its first %d values are ctorch's, bit for bit.\n\n", oc->nv);
+        else
+            fprintf(f, "; its first %d values differ from ctorch's by at most %.2g relative.\n\n", oc->nv, oc->worst);
     }
 
     /* ---- B ---- */
@@ -1192,15 +1504,46 @@ static char *make_report(const lab *L, const char *timestamp) {
         keys_list(ks_minus(L->ks_x, L->ks_x_detached), buf, sizeof buf);
         fprintf(f, "x and x.detach() have different key sets (x has %s besides). ", buf);
     }
-    if (L->ks_f32 == L->ks_f16 && L->ks_f32 == L->ks_i64)
+    if (L->ks_f32 == L->ks_f16 && L->ks_f32 == L->ks_i64) {
         fprintf(f, "float32, float16 and int64 tensors have the same key set: the dtype is not a dispatch key. ");
-    else
-        fprintf(f, "float32, float16 and int64 tensors do not all have the same key set. ");
+    } else {
+        const struct {
+            const char *name;
+            ct_keyset ks;
+        } others[] = {{"A float16", L->ks_f16}, {"An int64", L->ks_i64}};
+        for (size_t k = 0; k < 2; k++) {
+            if (others[k].ks == L->ks_f32) {
+                fprintf(f, "%s tensor has float32's key set. ", others[k].name);
+                continue;
+            }
+            fprintf(f, "%s tensor's key set differs from float32's:", others[k].name);
+            ct_keyset lacks = ks_minus(L->ks_f32, others[k].ks), extra = ks_minus(others[k].ks, L->ks_f32);
+            if (!ks_empty_funct(lacks)) {
+                keys_list(lacks, buf, sizeof buf);
+                fprintf(f, " it lacks %s", buf);
+            }
+            if (!ks_empty_funct(extra)) {
+                keys_list(extra, buf, sizeof buf);
+                fprintf(f, "%s has %s besides", ks_empty_funct(lacks) ? " it" : " and", buf);
+            }
+            fprintf(f, ". ");
+        }
+    }
     bool has_autograd_cpu = ct_keyset_has(L->ks_f32, CT_KEY_AutogradCPU);
-    fprintf(f, "A float32 tensor %s `AutogradCPU`%s. ", has_autograd_cpu ? "carries" : "does not carry",
-            has_autograd_cpu ? ", so every call on it is routed through the autograd kernel, which decides whether to record" : "");
+    fprintf(f, "A float32 tensor %s `AutogradCPU`", has_autograd_cpu ? "carries" : "does not carry");
+    if (has_autograd_cpu) {
+        int n = 0;
+        for (size_t i = 0; i < L->linear_trace.n; i++) {
+            const ct_dispatch_record *r = &L->linear_trace.r[i];
+            if (r->kind != CT_HOP_CALL || r->key != CT_KEY_AutogradCPU) continue;
+            fprintf(f, "%s`%s`", n++ ? ", " : "; in Part C's decision trace the calls dispatched at it are ", ct_op_name(r->op));
+        }
+        if (!n) fprintf(f, ", yet no call of Part C's decision trace was dispatched at it");
+    }
+    fprintf(f, ". ");
     if (L->tls_nograd_in == L->tls_default_in && L->tls_nograd_ex == L->tls_default_ex)
-        fprintf(f, "no_grad leaves both thread-local sets as they are (it only turns the grad-mode flag off). ");
+        fprintf(f, "no_grad leaves both thread-local sets as they are (%s). ",
+                L->nograd_grad_enabled ? "and grad mode read True inside it" : "it turns grad mode off: `torch.is_grad_enabled()` is False inside");
     else
         fprintf(f, "no_grad changes the thread-local sets. ");
     ct_keyset inc_gone = ks_minus(L->tls_default_in, L->tls_infer_in), exc_new = ks_minus(L->tls_infer_ex, L->tls_default_ex);
@@ -1227,31 +1570,16 @@ static char *make_report(const lab *L, const char *timestamp) {
     } else {
         fprintf(f, "; a tensor made inside it has the same keys as one made outside.\n\n");
     }
-    if (R->keys || R->lab) {
+    const ks_item *ki = C->ks;
+    bool any_ks = false;
+    for (int k = 0; k < KS_ITEMS; k++) any_ks |= ki[k].cmp >= 0;
+    if (any_ks) {
         fprintf(f, "Against PyTorch 2.6's recordings:");
-        char rec[1024];
-        static const char *const labels[] = {"x", "torch.empty(1, dtype=torch.float16)", "torch.empty(1)"};
-        const char *mine[] = {s_x, s_f16, s_f32};
-        for (int k = 0; k < 3; k++)
-            if (ref_keyset(R, k, rec, sizeof rec))
-                fprintf(f, " %s: %s;", labels[k], strcmp(rec, mine[k]) == 0 ? "the same" : "different (below)");
-        const struct {
-            const char *prefix, *label, *mine;
-        } kk[] = {{"exclude default: ", "the default exclude set", de},
-                  {"exclude no_grad: ", "the no_grad exclude set", ne},
-                  {"exclude inference_mode: ", "the inference_mode exclude set", ie},
-                  {"inference tensor keys: ", "a tensor made under inference_mode", s_inf},
-                  {"int64 keys: ", "an int64 tensor", s_i64}};
-        for (size_t k = 0; k < sizeof kk / sizeof kk[0]; k++)
-            if (ref_after(R->keys, kk[k].prefix, rec, sizeof rec))
-                fprintf(f, " %s: %s;", kk[k].label, strcmp(rec, kk[k].mine) == 0 ? "the same" : "different (below)");
+        for (int k = 0; k < KS_ITEMS; k++)
+            if (ki[k].cmp >= 0) fprintf(f, " %s: %s;", ki[k].label, ki[k].cmp ? "the same" : "different (below)");
         fprintf(f, " (each `the same` means ctorch printed exactly PyTorch's line).\n\n");
-        for (int k = 0; k < 3; k++)
-            if (ref_keyset(R, k, rec, sizeof rec) && strcmp(rec, mine[k]) != 0)
-                fprintf(f, "- %s: ctorch `%s`, PyTorch 2.6 `%s`\n", labels[k], mine[k], rec);
-        for (size_t k = 0; k < sizeof kk / sizeof kk[0]; k++)
-            if (ref_after(R->keys, kk[k].prefix, rec, sizeof rec) && strcmp(rec, kk[k].mine) != 0)
-                fprintf(f, "- %s: ctorch `%s`, PyTorch 2.6 `%s`\n", kk[k].label, kk[k].mine, rec);
+        for (int k = 0; k < KS_ITEMS; k++)
+            if (ki[k].cmp == 0) fprintf(f, "- %s: ctorch `%s`, PyTorch 2.6 `%s`\n", ki[k].label, ki[k].mine, ki[k].rec);
         fprintf(f, "\n");
     }
 
@@ -1262,11 +1590,26 @@ static char *make_report(const lab *L, const char *timestamp) {
     fprintf(f, "```\n\n");
     fprintf(f, "The mode logged %zu op%s. ", L->linear_log.n, L->linear_log.n == 1 ? "" : "s");
     compare_log_sentence(f, L, "linear: ", &L->linear_log, "`linear`");
-    fprintf(f, "\n\nA function mode (TorchFunctionMode) sees the public calls before any decomposition:\n\n```\n");
+    if (fn_saw_linear && !mode_saw_linear)
+        fprintf(f, "\n\nA function mode (TorchFunctionMode) sees the public calls before any decomposition:\n\n```\n");
+    else
+        fprintf(f, "\n\nA function mode (TorchFunctionMode) over the same call logged:\n\n```\n");
     for (size_t i = 0; i < L->fn_n; i++) fprintf(f, "%s\n", L->fn_names[i]);
-    fprintf(f, "```\n\nThe decision trace of the same call (PyTorch's `TORCH_SHOW_DISPATCH_TRACE` format; the full\n"
-               "form, with every argument's key set, the TLS sets, the merged set and the kernel, is in trace.log,\n"
-               "and every field of every hop is in [linear.jsonl](linear.jsonl)):\n\n");
+    fprintf(f, "```\n\n");
+    {
+        char rec[1024];
+        char *fl = fn_list_string(L);
+        int same = ref_list_cmp(R->keys, "function mode: ", fl, rec, sizeof rec);
+        if (same >= 0)
+            fprintf(f, "PyTorch 2.6's recording of the function mode over `linear` (`key_sets_and_modes.out`, line\n"
+                       "`function mode: `) logged %s: %s.\n\n",
+                    rec, same ? "the same calls" : "a different list from ctorch's");
+        free(fl);
+    }
+    fprintf(f, "The decision trace of the same call, one line per hop in the form PyTorch's debug builds print\n"
+               "with `TORCH_SHOW_DISPATCH_TRACE` (its release builds print nothing, so no recording of PyTorch's\n"
+               "trace is compared here; the full form, with every argument's key set, the TLS sets, the merged set\n"
+               "and the kernel, is in trace.log, and every field of every hop is in [linear.jsonl](linear.jsonl)):\n\n");
     short_trace_block(f, lt);
     fprintf(f, "\n");
 
@@ -1282,8 +1625,11 @@ static char *make_report(const lab *L, const char *timestamp) {
     size_t nl = L->linear_log.n, nT = L->addmm_T_log.n, np = L->addmm_pre_log.n;
     fprintf(f, "`linear` logged %zu op%s. `addmm(b, x, W.T)` with `W.T` written inside the mode logged %zu", nl,
             nl == 1 ? "" : "s", nT);
-    if (oplog_has(&L->addmm_T_log, "aten.permute.default"))
-        fprintf(f, ", the first a `permute`: `W.T` is `numpy_T`, which becomes a `permute` the mode sees");
+    if (nT > 0 && strcmp(L->addmm_T_log.names[0], "aten.permute.default") == 0) {
+        fprintf(f, ", the first a `permute`");
+        if (L->diff_text && strstr(L->diff_text, "[call] aten::numpy_T "))
+            fprintf(f, ": `W.T` is `numpy_T` (its trace file below has the call), which becomes a `permute` the mode sees");
+    }
     fprintf(f, ". With the transpose made before the mode, the direct call logged %zu (", np);
     oplog_print_list(f, &L->addmm_pre_log);
     fprintf(f, "), %s `linear`", np < nl ? "fewer than" : np == nl ? "as many as" : "more than");
@@ -1318,8 +1664,8 @@ static char *make_report(const lab *L, const char *timestamp) {
 
     /* ---- E ---- */
     fprintf(f, "## Part E - the profiler over forward and backward\n\n");
-    fprintf(f, "Forward and backward ran %d times before the profiled run, as a profiling schedule skips its\n"
-               "first steps: a process's first run also builds lazily made tables and starts the BLAS threads.\n"
+    fprintf(f, "Forward and backward ran %d times before the profiled run, as a profiling schedule's warm-up\n"
+               "steps do, so that the one-time work of a process's first run is not in the table.\n"
                "Then `with profile(record_shapes=True): y = linear(x, W, b); y.sum().backward()` and\n"
                "`key_averages().table(sort_by=\"cpu_time_total\", row_limit=10)`:\n\n```\n%s```\n\n",
             WARMUP_RUNS, L->table);
@@ -1351,6 +1697,16 @@ static char *make_report(const lab *L, const char *timestamp) {
     } else {
         fprintf(f, "- forward: the profiler recorded no `aten::linear` at the top level.\n");
     }
+    /* the node between y.grad_fn and W's AccumulateGrad, the one that turns W.t()'s gradient into W's */
+    char wt_whose[256] = "W.t()'s shape: the gradient of W.t()";
+    const ct_node *root = ct_tensor_grad_fn(L->y);
+    for (int i = 0; root && i < ct_node_num_next(root); i++) {
+        uint32_t nr;
+        const ct_node *m = ct_node_next(root, i, &nr);
+        const ct_node *acc = m && ct_node_num_next(m) == 1 ? ct_node_next(m, 0, &nr) : NULL;
+        if (acc && ct_node_variable(acc) == L->W)
+            snprintf(wt_whose, sizeof wt_whose, "W.t()'s shape: the gradient of W.t(), which %s turns into W's", ct_node_py_name(m));
+    }
     long ev = L->have_node ? tree_find(&pt, 0, evaluate, 0) : -1;
     long nd = ev >= 0 ? tree_find(&pt, (size_t)ev, L->y_node, 1) : -1;
     if (nd >= 0) {
@@ -1369,7 +1725,7 @@ static char *make_report(const lab *L, const char *timestamp) {
             snprintf(s3, sizeof s3, "(%lld, %lld)", (long long)ct_tensor_sizes(L->W)[1], (long long)ct_tensor_sizes(L->W)[0]);
             if (strcmp(prod, s1) == 0) whose = "x's shape: x's gradient";
             else if (strcmp(prod, s2) == 0) whose = "W's shape: W's gradient";
-            else if (strcmp(prod, s3) == 0) whose = "W.t()'s shape: the gradient of W.t(), which TBackward0 turns into W's";
+            else if (strcmp(prod, s3) == 0) whose = wt_whose;
             fprintf(f, " %s `aten::mm` %s makes a %s matrix%s%s.", mms++ ? "The next" : "Its first", pt.l[k].shapes, prod,
                     whose ? ", " : "", whose ? whose : "");
         }
@@ -1378,19 +1734,19 @@ static char *make_report(const lab *L, const char *timestamp) {
         fprintf(f, "- backward: the profiler recorded no `%s` inside `%s`.\n", L->y_node, evaluate);
     }
     fprintf(f, "- %lld events were recorded; the profiler's own cost was about %.0f ns per event on this run.\n"
-               "  Times differ from PyTorch's; the rows, names, shapes and counts are what to compare.\n",
+               "  The times are this machine's; the rows, names, shapes and counts are what is compared with PyTorch.\n",
             (long long)L->prof_events, L->prof_overhead_ns);
-    char ref_names[16][96];
-    int nref = ref_table_names(R, ref_names, 16);
-    if (nref > 0) {
-        int missing = 0;
-        fprintf(f, "- PyTorch 2.6's recorded table (its own top %d rows by its own times) has ", nref);
-        for (int k = 0; k < nref; k++) {
-            char pat[128];
-            snprintf(pat, sizeof pat, " %.96s  ", ref_names[k]);
-            if (!strstr(L->table_shapes_all, pat)) fprintf(f, "%s`%s`", missing++ ? ", " : "", ref_names[k]);
-        }
-        fprintf(f, "%s\n", missing ? " that ctorch's table lacks." : "every one of its rows in ctorch's table too.");
+    if (C->ntables > 0) {
+        fprintf(f, "- Against PyTorch 2.6's %d recorded table%s (`lab00.out`: the top 10 rows by PyTorch's own times, without\n"
+                   "  and with input shapes): the column titles are %s; of the %d recorded rows, %d %s in ctorch's tables\n"
+                   "  (without a row limit) with the same number of calls",
+                C->ntables, C->ntables == 1 ? "" : "s",
+                C->ntables == 2 ? (C->titles_same[0] && C->titles_same[1] ? "the same in both"
+                                   : C->titles_same[0] || C->titles_same[1] ? "the same in one of them" : "different in both")
+                                : (C->titles_same[0] ? "the same" : "different"),
+                C->rows, C->rows_same, C->rows_same == 1 ? "is" : "are");
+        if (C->rows_same < C->rows) fprintf(f, "; the others: %s", C->rows_diff);
+        fprintf(f, ".\n");
     }
     if (L->chrome_written)
         fprintf(f, "\nThe same profiled run as a Chrome trace: [trace.json](trace.json), to open in Perfetto\n"
@@ -1419,10 +1775,20 @@ static char *make_report(const lab *L, const char *timestamp) {
             fprintf(f, "%s, so only [linear_graph.dot](linear_graph.dot) was written (`dot -Tsvg linear_graph.dot -o\n"
                        "linear_graph.svg` draws it).\n\n",
                     L->render_why);
-        fprintf(f, "Drawn from Part A's `y.grad_fn` by `ct_autograd_graph_dot` ([linear_graph.dot](linear_graph.dot)) as\n"
-                   "torchviz draws PyTorch's: y in green, %d node%s named as PyTorch names them, %d of them\n"
-                   "AccumulateGrad with its leaf in blue, and %d tensor%s the nodes saved for backward in orange.\n\n",
+        fprintf(f, "Drawn from Part A's `y.grad_fn` by `ct_autograd_graph_dot` ([linear_graph.dot](linear_graph.dot)) in\n"
+                   "torchviz's colours: y in green, %d node%s, %d of them AccumulateGrad with its leaf in blue, and %d\n"
+                   "tensor%s the nodes saved for backward in orange. ",
                 nodes, nodes == 1 ? "" : "s", accs, saved, saved == 1 ? "" : "s");
+        if (!C->graph_compared)
+            fprintf(f, "The node names are not compared with PyTorch's: %s.\n\n", C->t[CMP_NODES].why_not);
+        else if (C->graph_same == C->graph_nodes)
+            fprintf(f, "Against PyTorch 2.6's recording of the same graph (`lab00_report.json`): all %d nodes have\n"
+                       "PyTorch's names, each at the same place in the graph.\n\n",
+                    C->graph_nodes);
+        else
+            fprintf(f, "Against PyTorch 2.6's recording of the same graph (`lab00_report.json`): %d of the %d nodes %s\n"
+                       "PyTorch's names at the same place in the graph; the others: %s.\n\n",
+                    C->graph_same, C->graph_nodes, C->graph_same == 1 ? "has" : "have", C->graph_diff);
     } else {
         fprintf(f, "No graph: y has no grad_fn.\n\n");
     }
@@ -1477,20 +1843,30 @@ static char *make_report(const lab *L, const char *timestamp) {
                 fn_saw_linear && prof_linear ? " and " : "", prof_linear ? "the profiler (`aten::linear`)" : "");
     else
         fprintf(f, "and neither the function mode nor the profiler saw `linear`. ");
-    if (maker && mr.call >= 0 && mr.redispatch >= 0) {
-        ct_dispatch_key k1 = lt->r[mr.call].key, k2 = lt->r[mr.redispatch].key;
-        ct_dispatch_key higher = ct_keyset_highest(ct_keyset_of(k1) | ct_keyset_of(k2));
-        fprintf(f, "`%s` was called with key `%s` and redispatched to `%s`", maker, mr.call_key, mr.redispatch_key);
-        if (higher == k1)
+    if (maker && mr.call >= 0 && mr.nhops > 0) {
+        const ct_dispatch_record *c = &lt->r[mr.call], *h1 = &lt->r[mr.hop[0]], *last = &lt->r[mr.last];
+        ct_dispatch_key higher = ct_keyset_highest(ct_keyset_of(c->key) | ct_keyset_of(h1->key));
+        fprintf(f, "`%s` was called with key `%s` and redispatched to `%s`", maker, mr.call_key, ct_key_name(h1->key));
+        for (int k = 1; k < mr.nhops; k++) fprintf(f, ", then to `%s`", ct_key_name(lt->r[mr.hop[k]].key));
+        if (higher == c->key)
             fprintf(f, ": of the keys left to choose from, `%s`, the dispatcher took `%s` first because it sits above\n"
                        "`%s` in the dispatch key order. ",
-                    mr.dispatch, mr.call_key, mr.redispatch_key);
+                    mr.dispatch, mr.call_key, ct_key_name(h1->key));
         else
             fprintf(f, ". ");
-        if (ct_keyset_has(lt->r[mr.call].dispatch, CT_KEY_AutogradCPU) && !ct_keyset_has(mr.passed_ks, CT_KEY_AutogradCPU))
+        if (c->slot == CT_SLOT_AUTOGRAD && !ct_keyset_has(mr.passed_ks, c->key))
             fprintf(f, "The autograd kernel recorded the graph and passed the call on with `%s`, without the autograd\n"
-                       "key, so the `%s` kernel (registered at `%s`) did the arithmetic. ",
-                    mr.passed, mr.redispatch_key, mr.where ? mr.where : "?");
+                       "key; ",
+                    mr.passed);
+        else
+            fprintf(f, "The `%s` slot ran its %s and passed the call on with `%s`; ", mr.call_key, ct_slot_kind_name(c->slot), mr.passed);
+        for (int k = 0; k + 1 < mr.nhops; k++) {
+            const ct_dispatch_record *h = &lt->r[mr.hop[k]];
+            fprintf(f, "the `%s` %s (registered at `%s`) passed it on, ", ct_key_name(h->key), ct_slot_kind_name(h->slot),
+                    h->where ? h->where : "?");
+        }
+        fprintf(f, "the `%s` %s (registered at `%s`), the last hop of the call, computed the output. ", ct_key_name(last->key),
+                ct_slot_kind_name(last->slot), last->where ? last->where : "?");
     } else if (maker) {
         fprintf(f, "`%s` was not routed from one key to another in the decision trace. ", maker);
     }
@@ -1517,23 +1893,41 @@ static char *make_report(const lab *L, const char *timestamp) {
                    "   `%s` for float16 and `%s` for float32",
                 ++item, s_f16, s_f32);
         if (r16 && r32)
-            fprintf(f, ", and PyTorch 2.6's recording printed `%s` and `%s`: %s", rec16, rec32,
-                    strcmp(rec16, s_f16) == 0 && strcmp(rec32, s_f32) == 0 ? "the same" : "not the same");
-        fprintf(f, ". %s\n", L->ks_f16 == L->ks_f32 ? "The dtype is not a dispatch key: the CPU kernel chooses the float16 loop inside."
-                                                     : "Here the two key sets differ.");
+            fprintf(f, ", and PyTorch 2.6's recording printed `%s` (%s) and `%s` (%s)", rec16,
+                    strcmp(rec16, s_f16) == 0 ? "the same" : "not the same", rec32, strcmp(rec32, s_f32) == 0 ? "the same" : "not the same");
+        if (L->ks_f16 == L->ks_f32) {
+            fprintf(f, ". The two key sets are the same: the dtype is not a dispatch key.\n");
+        } else {
+            ct_keyset lacks = ks_minus(L->ks_f32, L->ks_f16), more = ks_minus(L->ks_f16, L->ks_f32);
+            fprintf(f, ". Here the two key sets differ");
+            if (!ks_empty_funct(lacks)) {
+                keys_list(lacks, buf, sizeof buf);
+                fprintf(f, ": float16's lacks %s", buf);
+            }
+            if (!ks_empty_funct(more)) {
+                keys_list(more, buf, sizeof buf);
+                fprintf(f, "%s has %s besides", ks_empty_funct(lacks) ? ": float16's" : " and", buf);
+            }
+            fprintf(f, ".\n");
+        }
     }
     /* 2: the mode and aten.linear */
     if (!mode_saw_linear) {
-        fprintf(f, "%d. **A dispatch mode never sees `aten.linear`** (Part C). The lab expects `aten.linear.default`\n"
+        fprintf(f, "%d. **A dispatch mode does not see `aten.linear`** (Part C). The lab expects `aten.linear.default`\n"
                    "   first; the mode logged ",
                 ++item);
         oplog_print_list(f, &L->linear_log);
-        if (lin_key)
-            fprintf(f, ". `linear`'s first hop is `[call] op=[aten::linear], key=[%s]`, run by its %s; a mode listens\n"
-                       "   at the Python key, below it, so it sees only what `linear` calls.",
-                    lin_key, ct_slot_kind_name(lt->r[lin].slot));
-        else
+        if (lin_key) {
+            fprintf(f, ". `linear`'s first hop is `[call] op=[aten::linear], key=[%s]`, run by its %s", lin_key,
+                    ct_slot_kind_name(lt->r[lin].slot));
+            if (ct_keyset_highest(ct_keyset_of(CT_KEY_Python) | ct_keyset_of(lt->r[lin].key)) == lt->r[lin].key &&
+                lt->r[lin].key != CT_KEY_Python)
+                fprintf(f, "; a mode listens at the Python key, below it, so it sees only what `linear` calls.");
+            else
+                fprintf(f, ".");
+        } else {
             fprintf(f, ".");
+        }
         fprintf(f, " The function mode %s it and the profiler %s it.", fn_saw_linear ? "sees" : "does not see",
                 prof_linear ? "shows" : "does not show");
         if (L->infer_log.n)
@@ -1559,9 +1953,13 @@ static char *make_report(const lab *L, const char *timestamp) {
     route nr = route_of(nt, maker ? maker : "aten::linear"), ir = route_of(it, maker ? maker : "aten::linear");
     if (nr.call >= 0 && strncmp(nr.call_key, "Autograd", 8) == 0) {
         fprintf(f, "%d. **Under no_grad the autograd key still routes the call** (Stretch). The lab expects the\n"
-                   "   autograd key to disappear; under no_grad `%s` is still called at `key=[%s]` - the autograd\n"
-                   "   kernel runs, sees grad mode off and records nothing (y.grad_fn is %s).",
-                ++item, maker ? maker : "aten::linear", nr.call_key, L->nograd_has_grad_fn ? "set" : "None");
+                   "   autograd key to disappear; under no_grad `%s` is still called at `key=[%s]`",
+                ++item, maker ? maker : "aten::linear", nr.call_key);
+        if (nt->r[nr.call].slot == CT_SLOT_AUTOGRAD && !L->nograd_has_grad_fn && !L->nograd_grad_enabled)
+            fprintf(f, " - the autograd\n   kernel runs, sees grad mode off and records nothing (y.grad_fn is None).");
+        else
+            fprintf(f, ", run by its %s (y.grad_fn is %s).", ct_slot_kind_name(nt->r[nr.call].slot),
+                    L->nograd_has_grad_fn ? "set" : "None");
         if (ir.call >= 0) fprintf(f, " Under inference_mode it is called at `key=[%s]`.", ir.call_key);
         fprintf(f, "\n");
     }
@@ -1619,10 +2017,13 @@ static char *make_report(const lab *L, const char *timestamp) {
                 ++item);
         oplog_print_plus(f, &L->linear_log);
         fprintf(f, ".\n");
-    } else if (ar.redispatch >= 0) {
+    } else if (ar.last >= 0) {
+        /* the kernel at the end of addmm's route, and what it called */
+        const ct_dispatch_record *ah = &lt->r[ar.last];
+        size_t from = (size_t)ar.last + 1;
         bool inner = false;
         char found[256] = "";
-        for (size_t i = (size_t)ar.redispatch + 1; i < lt->n && lt->r[i].depth > lt->r[ar.redispatch].depth; i++) {
+        for (size_t i = from; i < lt->n && lt->r[i].depth > ah->depth; i++) {
             const char *n = ct_op_name(lt->r[i].op);
             if (!strcmp(n, "aten::mm") || !strcmp(n, "aten::add.Tensor") || !strcmp(n, "aten::matmul")) {
                 inner = true;
@@ -1630,25 +2031,27 @@ static char *make_report(const lab *L, const char *timestamp) {
             }
         }
         fprintf(f, "%d. **`addmm` is %s** (Part A). The lab describes `linear -> addmm -> matmul + add`; below\n"
-                   "   `[redispatch] op=[aten::addmm], key=[%s]` the trace shows ",
-                ++item, inner ? "not one kernel here" : "one kernel", ar.redispatch_key);
+                   "   `[%s] op=[aten::addmm], key=[%s]` the trace shows ",
+                ++item, inner ? "not one kernel here" : "one kernel", ah->kind == CT_HOP_CALL ? "call" : "redispatch",
+                ct_key_name(ah->key));
         if (inner) fprintf(f, "`%s` among the ops it calls.\n", found);
         else {
             fprintf(f, "no `aten::mm`, `aten::matmul` or `aten::add`, only ");
             size_t shown = 0;
-            for (size_t i = (size_t)ar.redispatch + 1; i < lt->n && lt->r[i].depth > lt->r[ar.redispatch].depth; i++)
-                if (lt->r[i].depth == lt->r[ar.redispatch].depth + 1 && lt->r[i].kind == CT_HOP_CALL)
+            for (size_t i = from; i < lt->n && lt->r[i].depth > ah->depth; i++)
+                if (lt->r[i].depth == ah->depth + 1 && lt->r[i].kind == CT_HOP_CALL)
                     fprintf(f, "%s`%s`", shown++ ? ", " : "", ct_op_name(lt->r[i].op));
             if (!shown) fprintf(f, "nothing");
             fprintf(f, ": the kernel registered at `%s` makes no further dispatcher call for the product, which\n"
-                       "   it computes itself, with beta and alpha.\n",
-                    ar.where ? ar.where : "?");
+                       "   it computes itself.\n",
+                    ah->where ? ah->where : "?");
         }
     }
     if (item == 0) fprintf(f, "This run agrees with every expectation of the lab checked here.\n");
     free(hl);
     free(ll);
     free(pt.l);
+    free(C);
     return text_close(&t);
 }
 
@@ -1672,6 +2075,7 @@ static char *make_manifest(const lab *L, const char *timestamp, const char *comm
     ok &= ct_json_add(m, "json_library", cJSON_CreateString(ct_build_config()->json_library));
     if (command) ok &= ct_json_add(m, "command", cJSON_CreateString(command));
     if (L->ref.lab) ok &= ct_json_add(m, "pytorch_recording", cJSON_CreateString(L->ref.dir));
+    if (L->ref.rec) ok &= ct_json_add(m, "project_recording", cJSON_CreateString(L->ref.rec_dir));
     cJSON *files = cJSON_CreateArray();
     for (int i = 0; files && i < L->nfiles; i++) ok &= ct_json_add(files, NULL, cJSON_CreateString(L->files[i]));
     if (files) ok &= ct_json_add(files, NULL, cJSON_CreateString("manifest.json"));
@@ -1698,6 +2102,14 @@ static char *make_manifest(const lab *L, const char *timestamp, const char *comm
 const char *ct_example_lab00_default_reference(void) {
 #ifdef CTORCH_REFERENCE_DIR
     return CTORCH_REFERENCE_DIR;
+#else
+    return "";
+#endif
+}
+
+const char *ct_example_lab00_default_recordings(void) {
+#ifdef CTORCH_RECORDINGS_DIR
+    return CTORCH_RECORDINGS_DIR;
 #else
     return "";
 #endif
@@ -1795,7 +2207,8 @@ int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, co
 
 int ct_example_lab00_on(const char *out_dir, uint64_t seed, bool own_generator, const char *command,
                         const char *reference_dir, FILE *progress) {
-    ct_example_lab00_options o = {out_dir, seed, own_generator, command, reference_dir, NULL, true, progress, stderr};
+    ct_example_lab00_options o = {out_dir, seed, own_generator, command, reference_dir, NULL, true, progress, stderr,
+                                  reference_dir ? ct_example_lab00_default_recordings() : NULL};
     return ct_example_lab00_run(&o);
 }
 
@@ -1837,7 +2250,13 @@ int ct_example_lab00_run(const ct_example_lab00_options *opt) {
     L->out_dir = stage;
     L->err = err;
     L->draw_svg = opt->draw_svg;
-    reference_load(&L->ref, opt->reference_dir);
+    if (reference_load(&L->ref, opt->reference_dir, opt->recordings_dir) != 0) {
+        if (err) fprintf(err, "ctorch lab00: reading the recordings failed: %s\n", ct_error_message());
+        lab_free(L);
+        free(L);
+        stage_remove(stage);
+        return 1;
+    }
     int rc = 1;
     char *trace_log = NULL, *report = NULL, *manifest = NULL;
     char timestamp[32];
@@ -1867,7 +2286,7 @@ int ct_example_lab00_run(const ct_example_lab00_options *opt) {
     trace_log = make_trace_log(L);
     if (trace_log) add_file(L, "trace.log");
     add_file(L, "REPORT.md");
-    report = make_report(L, timestamp);
+    report = make_report(L, timestamp, opt->command);
     manifest = make_manifest(L, timestamp, opt->command);
     if (!trace_log || !report || !manifest) {
         if (err) fprintf(err, "ctorch lab00: writing the report failed: %s\n", ct_error_message());

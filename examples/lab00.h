@@ -22,6 +22,11 @@ int ct_example_lab00(const char *out_dir, uint64_t seed, const char *command, co
 /* Where the build found PyTorch's recordings (../shared/reference/torch-2.6 beside the
  * sources); "" if it was not told. */
 const char *ct_example_lab00_default_reference(void);
+/* Where the project's own recordings of PyTorch 2.6 are (tests/golden/torch-2.6 of the
+ * sources: lab00_report.json, linear's backward graph and the inputs' bits); "" if the build
+ * was not told. ct_example_lab00 and ct_example_lab00_on read them whenever reference_dir is
+ * given. */
+const char *ct_example_lab00_default_recordings(void);
 /* ct_example_lab00; with own_generator, x, W and b are drawn from a generator of the lab's own seeded
  * with seed (the same numbers) and the process-wide default generator is left alone, so that
  * threads can run the lab at once. */
@@ -46,6 +51,7 @@ typedef struct ct_example_lab00_options {
     bool draw_svg;             /* render linear_graph.svg with Graphviz when it is installed */
     FILE *progress;            /* progress lines (may be NULL) */
     FILE *errors;              /* what failed (may be NULL) */
+    const char *recordings_dir; /* the project's recordings (lab00_report.json; may be NULL: not compared) */
 } ct_example_lab00_options;
 /* ct_example_lab00 with every option; the same return values. A failed run leaves out_dir as
  * it was (no new file, no staging folder). */

@@ -168,7 +168,8 @@ static int w_lab00(out *o) {
     ct_testing_profiler_fake_clock(true);
     ct_testing_set_sequence_number(1000);
     ct_example_lab00_options opt = {lab_dir, 42, false, "ctorch lab00 --out x --seed 42",
-                                    ct_example_lab00_default_reference(), "2000-01-01T00:00:00Z", false, NULL, NULL};
+                                    ct_example_lab00_default_reference(), "2000-01-01T00:00:00Z", false, NULL, NULL,
+                                    ct_example_lab00_default_recordings()};
     int rc = ct_example_lab00_run(&opt);
     ct_testing_profiler_fake_clock(false);
     n = dir_files(lab_dir, names, 32);

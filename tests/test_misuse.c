@@ -521,7 +521,7 @@ static void autograd_cases(void) {
         ct_tensor_release(y);
         ct_tensor_release(a);
     }
-    CASE("autograd.backward of NULL tensors") EXPECT(ct_autograd_backward(NULL, NULL, 1, false) == -1, CT_ERR_VALUE, "backward: no tensors given");
+    CASE("autograd.backward of NULL tensors") EXPECT(ct_autograd_backward(NULL, NULL, 1, false) == -1, CT_ERR_VALUE, "backward: tensors is NULL (n is 1)");
     CASE("backward of NULL") EXPECT(ct_backward(NULL, NULL, false) == -1, CT_ERR_VALUE, "backward: tensor 0 is NULL");
     CASE("requires_grad_ on an int64 tensor") {
         a = mat(2, 2, CT_INT64);

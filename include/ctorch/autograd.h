@@ -60,7 +60,8 @@ CT_API int ct_tensor_set_data(ct_tensor *t, ct_tensor *data);
  * PyTorch's error (e.g. "element 0 of tensors does not require grad and does not have a
  * grad_fn", "grad can be implicitly created only for scalar outputs", backward twice). */
 CT_API int ct_backward(ct_tensor *t, ct_tensor *grad, bool retain_graph);
-/* torch.autograd.backward(tensors, grad_tensors): grads may be NULL, or hold NULL entries. */
+/* torch.autograd.backward(tensors, grad_tensors): grads may be NULL, or hold NULL entries;
+ * n == 0 does nothing, as torch.autograd.backward([]). */
 CT_API int ct_autograd_backward(ct_tensor *const *tensors, ct_tensor *const *grads, size_t n, bool retain_graph);
 
 /* ---- nodes ---- */

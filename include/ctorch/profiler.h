@@ -79,8 +79,11 @@ CT_API char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name);
  * frames outermost first ("file(line):_func", ' ', ';', tab and newline as '_'). Otherwise
  * (PyTorch writes nothing then) the frames are the ranges that enclose the range
  * (aten::linear;aten::addmm), which is what a flame graph of ops shows.
- * metric: "self_cpu_time_total" (NULL: the default, as PyTorch's) or "cpu_time_total";
- * anything else is CT_ERR_VALUE. Spaces in names become '_' and ';' becomes ','. 0 or -1. */
+ * metric: "self_cpu_time_total" (NULL: the default, as PyTorch's), PyTorch's device metrics
+ * "self_cuda_time_total", "self_xpu_time_total", "self_privateuse1_time_total" (no range has
+ * device time here: nothing is written, as PyTorch writes nothing for them on a CPU run), or
+ * ctorch's "cpu_time_total"; anything else is PyTorch's ValueError ("metric should be one of:
+ * [...]"). Spaces in names become '_' and ';' becomes ','. 0 or -1. */
 CT_API int ct_profiler_export_stacks(ct_profiler *p, const char *path, const char *metric);
 /* The same text as a string (ct_free), or NULL. */
 CT_API char *ct_profiler_stacks(ct_profiler *p, const char *metric);

@@ -471,7 +471,8 @@ static int execute(ct_edge root, ct_tensor *root_grad, bool keep_graph) {
  * then one graph task: started at the single root's edge, or at a GraphRoot holding every
  * root's edge (Engine::execute's skip_dummy_node), so shared parts of the graph run once. */
 int ct_autograd_backward(ct_tensor *const *tensors, ct_tensor *const *grads, size_t n, bool retain_graph) {
-    if (!tensors || n == 0) return ct_error_set(CT_ERR_VALUE, "backward: no tensors given");
+    if (n == 0) return 0; /* torch.autograd.backward([]) does nothing */
+    if (!tensors) return ct_error_set(CT_ERR_VALUE, "backward: tensors is NULL (n is %zu)", n);
     if (n > INT32_MAX) return ct_error_set(CT_ERR_VALUE, "backward: too many tensors");
     for (size_t i = 0; i < n; i++) {
         if (!tensors[i]) return ct_error_set(CT_ERR_VALUE, "backward: tensor %zu is NULL", i);

@@ -11,9 +11,9 @@
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
 #include "ctorch/testing.h"
-#include "ops/kernel_util.h"
 #include "core/tls.h"
 #include "dispatch/py_interpreter.h"
+#include "ops/kernel_util.h"
 #include "ops/views.h"
 #include "util/strbuf.h"
 
@@ -309,20 +309,21 @@ int ct_tensor_set_grad(ct_tensor *t, ct_tensor *grad) {
     if (grad) {
         bool same = grad->ndim == t->ndim;
         for (int i = 0; same && i < t->ndim; i++) same = grad->sizes[i] == t->sizes[i];
+        /* THPVariable_set_grad's checks, in its order */
+        if (grad->dtype != t->dtype)
+            return ct_error_set(CT_ERR_RUNTIME,
+                                "attempting to assign a gradient with dtype '%s' to a tensor with dtype '%s'. Please ensure that "
+                                "the gradient and the tensor have the same dtype",
+                                ct_dtype_type_meta_name(grad->dtype), ct_dtype_type_meta_name(t->dtype));
         if (!same) {
             char gs[256], ts[256];
             ct_format_shape(grad->sizes, grad->ndim, gs, sizeof gs);
             ct_format_shape(t->sizes, t->ndim, ts, sizeof ts);
             return ct_error_set(CT_ERR_RUNTIME,
-                                "attempting to assign a gradient of size '%s' to a tensor of size '%s'. Please ensure "
-                                "that the gradient and the tensor are the same size",
+                                "attempting to assign a gradient of size '%s' to a tensor of size '%s'. Please ensure that the "
+                                "gradient and the tensor are the same size",
                                 gs, ts);
         }
-        if (grad->dtype != t->dtype)
-            return ct_error_set(CT_ERR_RUNTIME,
-                                "attempting to assign a gradient with dtype '%s' to a tensor with dtype '%s'. Please "
-                                "ensure that the gradient and the tensor have the same dtype",
-                                ct_dtype_type_meta_name(grad->dtype), ct_dtype_type_meta_name(t->dtype));
     }
     if (!grad && !t->autograd) return 0;
     ct_autograd_meta *m = ct_tensor_autograd_meta(t);

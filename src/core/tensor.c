@@ -479,13 +479,13 @@ int64_t ct_tensor_size(const ct_tensor *t, int64_t dim) {
     if (!t) return null_tensor("ct_tensor_size");
     int64_t nd = t->ndim;
     int64_t lo = nd > 0 ? -nd : -1, hi = nd > 0 ? nd - 1 : 0;
+    if (nd == 0) { /* Tensor.size(dim) wraps without a scalar's one dimension */
+        ct_error_set(CT_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions", (long long)dim);
+        return -1;
+    }
     if (dim < lo || dim > hi) {
         ct_error_set(CT_ERR_INDEX, "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
                      (long long)lo, (long long)hi, (long long)dim);
-        return -1;
-    }
-    if (nd == 0) {
-        ct_error_set(CT_ERR_INDEX, "dimension specified as %lld but tensor has no dimensions", (long long)dim);
         return -1;
     }
     return t->sizes[dim < 0 ? dim + nd : dim];

@@ -195,8 +195,10 @@ static void expected_type(ct_strbuf *b, const ct_arg *a) {
     case CT_TY_BOOLLIST: t = "List[bool]"; break;
     default: t = a->type_text; break;
     }
-    if (a->optional) ct_sb_printf(b, "Optional[%s]", t);
-    else ct_sb_puts(b, t);
+    /* a custom class's type names the compilation unit that holds it */
+    const char *unit = a->type == CT_TY_OBJECT ? " (of Python compilation unit at: 0)" : "";
+    if (a->optional) ct_sb_printf(b, "Optional[%s%s]", t, unit);
+    else ct_sb_printf(b, "%s%s", t, unit);
 }
 
 /* "aten::add() Expected a value of type 'Tensor' for argument 'self' but instead found type
@@ -216,6 +218,11 @@ static int type_error(const ct_op *op, int i, const ct_value *v) {
         ct_sb_puts(&b, "Cast error details: Unable to cast ");
         py_repr(&b, v, true);
         ct_sb_puts(&b, " to Tensor");
+    } else if (a->type == CT_TY_OBJECT) {
+        /* a custom class object is looked for in the value's capsule attribute */
+        ct_sb_printf(&b, "Cast error details: Tried to cast object to type %s (of Python compilation unit at: 0) but object "
+                         "was missing attribute capsule",
+                     a->type_text);
     } else if (a->type == CT_TY_SCALAR) {
         ct_sb_puts(&b, "Cast error details: Cannot cast ");
         py_repr(&b, v, true);

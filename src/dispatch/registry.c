@@ -489,7 +489,9 @@ int ct_missing_kernel(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
     ct_error_set(CT_ERR_NOT_IMPLEMENTED,
                  "Could not run '%s' with arguments from the '%s' backend. This could be because the "
                  "operator doesn't exist for this backend, or was omitted during the selective/custom "
-                 "build process (if using custom build). '%s' is only available for these backends: [%s].\n\n%s",
+                 "build process (if using custom build). If you are a Facebook employee using PyTorch on mobile, please "
+                 "visit https://fburl.com/ptmfixes for possible resolutions. '%s' is only available for these backends: "
+                 "[%s].\n\n%s",
                  op->name, ct_key_name(k), op->name, avail, table ? table : "");
     ct_free(table);
     return -1;

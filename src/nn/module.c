@@ -78,7 +78,10 @@ static ct_module *alloc_module(mod_kind k, const char *type_name) {
 
 static int valid_name(const char *name, const char *what) {
     if (!name || !*name) return ct_error_set(CT_ERR_KEY, "%s name can't be empty string \"\"", what);
-    if (strchr(name, '.')) return ct_error_set(CT_ERR_KEY, "%s name can't contain \".\", got: %s", what, name);
+    /* add_module names the name; register_parameter and register_buffer do not */
+    if (strchr(name, '.') && strcmp(what, "module") == 0)
+        return ct_error_set(CT_ERR_KEY, "module name can't contain \".\", got: %s", name);
+    if (strchr(name, '.')) return ct_error_set(CT_ERR_KEY, "%s name can't contain \".\"", what);
     return 0;
 }
 

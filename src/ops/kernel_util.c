@@ -180,6 +180,16 @@ int ct_softmax_backward_setup(ct_value *args, const char *name, int64_t *dim, ct
     if (ct_wrap_dim(args[2].u.i, g->ndim, dim) != 0) return -1;
     bool same = g->ndim == out->ndim;
     for (int i = 0; same && i < g->ndim; i++) same = g->sizes[i] == out->sizes[i];
+    if (!same && strcmp(name, "_softmax_backward_data") == 0) { /* softmax_backward's checkSameSize */
+        char a[256], b[256];
+        ct_format_shape(g->sizes, g->ndim, a, sizeof a);
+        ct_format_shape(out->sizes, out->ndim, b, sizeof b);
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "Expected tensor for argument #1 'grad' to have same size as tensor for argument #2 'output'; but %s "
+                            "does not equal %s (while checking arguments for softmax_backward)",
+                            a, b);
+    }
+    /* log_softmax's backward has no such check in PyTorch; ctorch's loop needs the shapes equal */
     if (!same) return ct_error_set(CT_ERR_RUNTIME, "grad_output and output must have the same shape");
     *gi = ct_tensor_alloc(g->sizes, g->ndim, in_dt, false);
     return *gi ? 0 : -1;

@@ -382,9 +382,8 @@ int ct_rng_random_from_to(ct_generator *g, void *data, int64_t n, ct_dtype dtype
     if (!ct_dtype_valid((int)dtype)) return ct_rng_not_implemented("random_from_to_kernel_cpu", dtype);
     bool wide_type = dtype == CT_INT64 || dtype == CT_FLOAT64 || dtype == CT_FLOAT32 || dtype == CT_BFLOAT16;
     if (range == 0) {
-        if (!wide_type)
-            return ct_error_set(CT_ERR_RUNTIME,
-                                "random_full_64_bits_range_kernel_cpu handles only int64, double, float and bfloat16");
+        if (!wide_type) /* its AT_DISPATCH refuses the other types first */
+            return ct_rng_not_implemented("random_full_64_bits_range_kernel_cpu", dtype);
         g = ct_rng_lock(g);
         for (int64_t i = 0; i < n; i++) store_int(data, i, dtype, (int64_t)ct_rng_next64_locked(g));
         ct_rng_unlock(g);

@@ -229,7 +229,7 @@ static int flash_checks(const ct_tensor *q, const ct_tensor *k, const ct_tensor 
     if (!(q->sizes[3] == v->sizes[3] && k->sizes[3] == v->sizes[3]))
         return ct_error_set(CT_ERR_RUNTIME, "scaled_dot_product_attention_flash_attention: Q/K/V should have the same head size");
     if (mask && !(mask->dtype == CT_BOOL || mask->dtype == CT_FLOAT32 || mask->dtype == q->dtype))
-        return ct_error_set(CT_ERR_RUNTIME, "scaled_dot_product_attention_flash_attention: Attention mask is not supported for this data type");
+        return ct_error_set(CT_ERR_RUNTIME, "scaled_dot_product_attention_flash_attention: Attention mask is the same data type as query");
     if (mask && !(mask->ndim == 2 || mask->ndim == 4))
         return ct_error_set(CT_ERR_RUNTIME, "scaled_dot_product_attention_flash_attention: Attention mask dim in {2, 4}");
     return 0;

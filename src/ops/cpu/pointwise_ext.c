@@ -455,7 +455,6 @@ int ct_k_eq_tensor(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets
 static int maximum(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_value *rets) {
     ct_tensor *ins[2] = {a, b};
     ct_dtype rt = ct_result_type2(a, b);
-    if (rt == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "\"maximum_cpu\" not implemented for 'Bool'");
     pwx c;
     memset(&c, 0, sizeof c);
     c.kind = PW_MAXIMUM;

@@ -229,6 +229,11 @@ int ct_k_exponential_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
     ct_tensor *self = ARG_T(0);
     one_double l = {args[1].u.d};
     if (!(l.v > 0.0)) return ct_error_set(CT_ERR_RUNTIME, "exponential_ expects lambda > 0.0, but found lambda=%g", l.v);
+    if (!ct_dtype_is_floating(self->dtype)) /* exponential_impl_, before the kernel's dispatch */
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "Exponential distribution is a continuous probability distribution. dtype must be a floating "
+                            "point but you specified %s",
+                            ct_dtype_name(self->dtype));
     if (self->numel == 0) return ct_ret_self(rets, self);
     if (fill_random(self, gen_arg(&args[2]), gen_exponential, &l) != 0) return -1;
     return ct_ret_self(rets, self);

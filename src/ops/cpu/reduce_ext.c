@@ -76,7 +76,7 @@ int ct_k_argmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     } else {
         for (int d = 0; d < self->ndim; d++) mask[d] = true;
         if (self->numel == 0)
-            return ct_error_set(CT_ERR_RUNTIME, "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
+            return ct_error_set(CT_ERR_INDEX, "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
     }
     if (self->dtype == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "\"argmax_cpu\" not implemented for 'Bool'");
     int64_t shape[CT_MAX_DIMS];

@@ -82,8 +82,7 @@ int ct_k__log_softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
     if (!ct_dtype_is_floating(self->dtype))
         return ct_error_set(CT_ERR_RUNTIME, "\"log_softmax_lastdim_kernel_impl\" not implemented for '%s'", ct_dtype_name(self->dtype));
     bool half_to_float = ARG_B(2);
-    if (half_to_float && self->dtype != CT_FLOAT16)
-        return ct_error_set(CT_ERR_RUNTIME, "conversion of Float to Half is not supported on CPU");
+    if (half_to_float) return ct_error_set(CT_ERR_RUNTIME, "softmax with half to float conversion is not supported on CPU");
     ct_dtype out_dt = half_to_float ? CT_FLOAT32 : self->dtype;
     ct_tensor *out = ct_tensor_alloc(self->sizes, self->ndim, out_dt, false);
     if (!out) return -1;
