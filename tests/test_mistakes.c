@@ -411,6 +411,28 @@ static int set_grad_dtype(void) {
     return set_grad(ct_zeros(&two, 1, CT_FLOAT64));
 }
 
+static int set_data_int_dtype(void) {
+    ct_tensor *t = zeros1(2);
+    int64_t two = 2;
+    ct_tensor *d = ct_zeros(&two, 1, CT_INT64);
+    int rc = t && d && ct_tensor_set_requires_grad(t, true) == 0 ? ct_tensor_set_data(t, d) : -1;
+    ct_tensor_release(d);
+    ct_tensor_release(t);
+    return rc;
+}
+
+static int detach_view_in_place(void) {
+    ct_tensor *a = ct_arange(ct_double(4.0), CT_DTYPE_UNDEFINED);
+    int64_t shape[2] = {2, 2};
+    ct_tensor *v = a ? ct_view(a, shape, 2) : NULL;
+    ct_tensor *row = v ? ct_select(v, 0, 0) : NULL;
+    int rc = row ? ct_detach_(row) : -1;
+    ct_tensor_release(row);
+    ct_tensor_release(v);
+    ct_tensor_release(a);
+    return rc;
+}
+
 static int saved_tensor_modified(void) {
     int64_t two = 2;
     ct_tensor *x = ct_ones(&two, 1, CT_FLOAT32), *y = NULL, *z = NULL, *s = NULL;
@@ -571,7 +593,7 @@ static const api_case api_cases[] = {
     API(find_schema_missing), API(pop_empty_dispatch_mode_stack), API(pop_empty_function_mode_stack),
     API(leaf_in_place), API(view_of_leaf_in_place), API(backward_no_tensors), API(backward_no_grad_fn),
     API(backward_grad_shape), API(inference_tensor_in_place), API(inference_tensor_requires_grad),
-    API(inference_tensor_saved), API(set_grad_size), API(set_grad_dtype), API(saved_tensor_modified),
+    API(inference_tensor_saved), API(set_grad_size), API(set_grad_dtype), API(set_data_int_dtype), API(detach_view_in_place), API(saved_tensor_modified),
     API(dispatch_mode_not_implemented), API(function_mode_not_implemented), API(subclass_not_implemented),
     API(no_kernel_for_backend), API(cat_none_element), {"invalid_gradient_shape", invalid_gradient_shape, true},
 };
@@ -590,7 +612,6 @@ static int n_same, n_accepted, n_known;
  * must still differ (remove its line when it is fixed), and the test says which they are. */
 static const char *const known_differences[] = {
     "function_mode_not_implemented", /* 'torch.linear' where PyTorch names 'torch.nn.linear' (src/modes/function_mode.c) */
-    "pop_empty_function_mode_stack", /* "... empty function mode stack" where PyTorch says "... empty mode stack" */
 };
 
 static bool known_difference(const char *name) {

@@ -43,6 +43,13 @@ CT_API ct_tensor *ct_tensor_new(const double *data, const int64_t *sizes, int nd
 /* The same for Python ints: int64 unless opts.dtype says otherwise (a float dtype converts). */
 CT_API ct_tensor *ct_tensor_new_int64(const int64_t *data, const int64_t *sizes, int ndim, ct_tensor_options opts);
 
+/* torch.tensor's body for data a binding has already converted into a tensor of the result's
+ * dtype and shape: PyTorch's calls (empty and to below the Python keys, lift_fresh, detach_;
+ * the profiler sees each), a copy of data, then requires_grad. Function modes are not offered
+ * the call (ct_tensor_new offers "tensor"; a binding with its own torch-function protocol
+ * offers its own). New leaf tensor (new reference), or NULL with PyTorch's error. */
+CT_API ct_tensor *ct_tensor_lift(const ct_tensor *data, bool requires_grad);
+
 /* torch.zeros / ones / empty / full / rand / randn with dtype= and requires_grad=. */
 CT_API ct_tensor *ct_zeros_opts(const int64_t *size, int64_t size_len, ct_tensor_options opts);
 CT_API ct_tensor *ct_ones_opts(const int64_t *size, int64_t size_len, ct_tensor_options opts);

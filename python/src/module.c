@@ -416,23 +416,11 @@ static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
     PyMem_Free(st.d);
     PyMem_Free(st.i);
     if (!t) return ctpy_raise();
-    /* internal_new_from_data ends with at::lift_fresh: a dispatch mode sees it, a function mode
-     * only sees torch.tensor (the Python package offers that call to function modes) */
-    const ct_op *lift = ct_op_find("aten::lift_fresh");
-    ct_value la[1] = {ct_tensor_value(t)}, lr[1] = {ct_none()};
-    int lrc = lift ? ct_call(lift, la, lr) : -1;
+    /* the calls internal_new_from_data and tensor_ctor make (a function mode sees only
+     * torch.tensor, which the Python package offers it) */
+    ct_tensor *l = ct_tensor_lift(t, requires_grad != 0);
     ct_tensor_release(t);
-    if (lrc != 0) return ctpy_raise();
-    ct_tensor *l = lr[0].u.t;
-    if (requires_grad && !ct_dtype_is_floating(ct_tensor_dtype(l))) {
-        ct_tensor_release(l);
-        return PyErr_Format(PyExc_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");
-    }
-    if (requires_grad && ct_tensor_set_requires_grad(l, true) != 0) {
-        ct_tensor_release(l);
-        return ctpy_raise();
-    }
-    return ctpy_wrap(l);
+    return l ? ctpy_wrap(l) : ctpy_raise();
 }
 
 /* ---- torch.allclose ---- */

@@ -15,6 +15,7 @@ void ct_autograd_install_meta_hooks(void);
 
 CT_KERNEL(ct_k_autograd);           /* VariableType: records the graph, redispatches below autograd */
 CT_KERNEL(ct_k_autograd_detach);    /* VariableTypeManual.cpp: detach */
+CT_KERNEL(ct_k_autograd_detach_);   /* VariableTypeManual.cpp: detach_ */
 CT_KERNEL(ct_k_autograd_fallback);  /* autograd_not_implemented_fallback / the AutogradOther fallback */
 CT_KERNEL(ct_k_adinplace_or_view);  /* ADInplaceOrViewType: version bump / view bookkeeping */
 CT_KERNEL(ct_k_adinplace_detach);   /* ADInplaceOrView for detach (VariableTypeManual.cpp) */

@@ -16,6 +16,7 @@
 #include "ctorch/error.h"
 #include "dispatch/op_impl.h"
 #include "core/tls.h"
+#include "ops/kernel_util.h"
 #include "ops/kernels.h"
 #include "dispatch/observe.h"
 
@@ -179,6 +180,31 @@ int ct_k_autograd_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     int rc = ct_redispatch_unchecked(op, ks & CT_AFTER_AUTOGRAD_KEYSET, args, rets);
     ct_tls_sets_restore(g);
     return rc;
+}
+
+/* detach_'s manual autograd kernel (VariableTypeManual.cpp): a "detach_" range; self loses its
+ * history and stops requiring grad; nothing below autograd runs. */
+int ct_k_autograd_detach_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    void *rec = ct_record_range_begin("detach_", args, 1, NULL);
+    ct_tensor *self = args[0].u.t;
+    int rc = 0;
+    if (self->autograd && self->autograd->is_view) {
+        rc = ct_error_set(CT_ERR_RUNTIME,
+                          "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) "
+                          "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
+                          "hence detach_() cannot be called on these gradients. To fix this error, please refer to the "
+                          "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.");
+    } else if (self->autograd) {
+        ct_autograd_meta *m = self->autograd;
+        m->requires_grad = false;
+        ct_node_release(m->grad_fn);
+        m->grad_fn = NULL;
+        m->output_nr = 0;
+    }
+    ct_record_range_end(rec);
+    return rc != 0 ? rc : ct_ret_self(rets, self);
 }
 
 /* detach's manual autograd kernel (VariableTypeManual.cpp): a "detach" range, then below

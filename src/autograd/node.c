@@ -439,9 +439,10 @@ ct_tensor *ct_tensor_data(ct_tensor *t) {
 int ct_tensor_set_data(ct_tensor *t, ct_tensor *data) {
     if (!t || !data) return ct_error_set(CT_ERR_VALUE, "ct_tensor_set_data: tensor is NULL");
     /* VariableHooks::set_data's checks, in its order */
+    /* (PyTorch's _has_compatible_shallow_copy_type takes a CPU wrapper subclass as dense; a
+     * ctorch wrapper keeps its own data, which a shallow copy cannot carry over) */
     if (t->subclass || data->subclass)
-        return ct_error_set(CT_ERR_RUNTIME, "Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` "
-                                            "have incompatible tensor type.");
+        return ct_error_set(CT_ERR_UNSUPPORTED, "ctorch: setting .data of or to a wrapper subclass tensor is not supported");
     if (ct_tensor_requires_grad(t) && !ct_dtype_is_floating(data->dtype))
         return ct_error_set(CT_ERR_RUNTIME,
                             "data set to a tensor that requires gradients must be floating point or complex dtype");

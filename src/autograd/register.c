@@ -17,6 +17,7 @@ static const struct {
 } manual[] = {
     {CT_OPID_detach, CT_KEY_Autograd, ct_k_autograd_detach},
     {CT_OPID_detach, CT_KEY_ADInplaceOrView, ct_k_adinplace_detach},
+    {CT_OPID_detach_, CT_KEY_Autograd, ct_k_autograd_detach_},
     {CT_OPID_linear, CT_KEY_Autograd, ct_k_autograd},
     {CT_OPID_matmul, CT_KEY_Autograd, ct_k_autograd},
     {CT_OPID_narrow, CT_KEY_Autograd, ct_k_autograd},

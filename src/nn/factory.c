@@ -1,12 +1,15 @@
 /* torch.tensor(data) and factories with tensor options (ctorch/factory.h).
  *
- * Note [torch.tensor dispatches lift_fresh]
- *   PyTorch's torch.tensor (torch/csrc/utils/tensor_new.cpp, internal_new_from_data) fills a new
- *   tensor from the Python data outside the dispatcher, then returns at::lift_fresh(tensor): the
- *   one op a dispatch mode sees. Function modes see the call as "tensor". ct_tensor_new does the
- *   same: the data is copied by the undispatched constructor, the function modes are offered
- *   "tensor" (args: that tensor standing in for the Python list, dtype, requires_grad), and the
- *   body dispatches aten::lift_fresh and marks the result as a leaf that requires grad. */
+ * Note [torch.tensor's calls]
+ *   PyTorch's torch.tensor (torch/csrc/utils/tensor_new.cpp: internal_new_from_data, then
+ *   tensor_ctor) makes at::empty(sizes, dtype) with the Python keys excluded and below
+ *   ADInplaceOrView, stores the Python data into it outside the dispatcher, calls
+ *   tensor.to(dtype) (a call that returns the tensor itself), at::lift_fresh (below
+ *   ADInplaceOrView: the one op a dispatch mode sees), and then detach_() and
+ *   set_requires_grad on the result. The profiler sees all four ops. Function modes see the
+ *   call as "tensor". ct_tensor_new does the same: the function modes are offered "tensor"
+ *   (args: a tensor holding the data, standing in for the Python list, dtype,
+ *   requires_grad), and the body makes those calls, copying the data where PyTorch stores it. */
 #include "core/alloc.h"
 #include "ctorch/autograd.h"
 #include "ctorch/error.h"
@@ -14,6 +17,7 @@
 #include "ctorch/ops_generated.h"
 #include "dispatch/op_impl.h"
 #include "ops/builtin.h"
+#include "ops/kernel_util.h"
 #include "modes/function_impl.h"
 
 /* AutogradMeta::set_requires_grad as a factory's requires_grad=True reaches it (after the op) */
@@ -23,17 +27,41 @@ static int set_leaf_requires_grad(ct_tensor *t) {
     return ct_tensor_set_requires_grad(t, true);
 }
 
+ct_tensor *ct_tensor_lift(const ct_tensor *data, bool requires_grad) {
+    if (!data) {
+        ct_error_set(CT_ERR_VALUE, "ct_tensor_lift: data is NULL");
+        return NULL;
+    }
+    ct_dtype dt = ct_tensor_dtype(data);
+    ct_key_guard below;
+    ct_key_guard_exclude(&below, ct_autograd_dispatch_keyset_with_ADInplaceOrView() | ct_python_ks());
+    ct_tensor *t = ct_empty(ct_tensor_sizes(data), ct_tensor_ndim(data), dt, CT_MEMORY_FORMAT_NONE);
+    ct_tensor *same = t && ct_copy_into(t, data) == 0 ? ct_to_dtype(t, dt, false, false, CT_MEMORY_FORMAT_NONE) : NULL;
+    ct_tensor_release(t);
+    ct_key_guard_pop(&below);
+    if (!same) return NULL;
+    ct_key_guard lift;
+    ct_key_guard_exclude(&lift, ct_autograd_dispatch_keyset_with_ADInplaceOrView());
+    ct_tensor *r = ct_lift_fresh(same);
+    ct_key_guard_pop(&lift);
+    ct_tensor_release(same);
+    if (r && (ct_detach_(r) != 0 || (requires_grad && set_leaf_requires_grad(r) != 0))) {
+        ct_tensor_release(r);
+        return NULL;
+    }
+    return r;
+}
+
 static int tensor_impl(ct_value *args, ct_value *rets) {
-    /* a function mode's handler may hand on values of its own: lift_fresh's call checks the
-     * tensor, and requires_grad must be a bool */
+    /* a function mode's handler may hand on values of its own: the data must be a tensor, and
+     * requires_grad a bool */
     if (args[2].tag != CT_TAG_BOOL)
         return ct_error_set(CT_ERR_TYPE, "tensor(): argument 'requires_grad' must be bool");
-    ct_value a[1] = {args[0]};
-    if (ct_call(ct_builtin(CT_OPID_lift_fresh), a, rets) != 0) return -1;
-    if (args[2].u.b && set_leaf_requires_grad(rets[0].u.t) != 0) {
-        ct_values_release(rets, 1);
-        return -1;
-    }
+    if (args[0].tag != CT_TAG_TENSOR || !args[0].u.t)
+        return ct_error_set(CT_ERR_TYPE, "tensor(): argument 'data' must be a tensor");
+    ct_tensor *r = ct_tensor_lift(args[0].u.t, args[2].u.b);
+    if (!r) return -1;
+    rets[0] = ct_tensor_value(r);
     return 0;
 }
 

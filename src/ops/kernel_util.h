@@ -91,6 +91,31 @@ int ct_check_output_shape(const ct_tensor *out, const int64_t *shape, int n);
  * At most CT_ITER_MAX_INPUTS inputs. New reference, or NULL. */
 #define CT_ITER_MAX_INPUTS 4
 ct_tensor *ct_iter_alloc_output(const int64_t *sizes, int ndim, ct_dtype dtype, const ct_tensor *const *ins, int nin);
+/* Note [TensorIterator's casts on the CPU]
+ * TensorIteratorBase::compute_types, on the CPU, brings every operand to the common dtype
+ * before the kernel runs, with calls through the dispatcher that the profiler and a decision
+ * trace see: an output of another dtype is replaced by at::empty_like(out, common dtype,
+ * contiguous) (cast_common_dtype_to_outputs), copied back into the output with copy_ after the
+ * kernel; then each input of another dtype is replaced by input.to(common dtype)
+ * (promote_inputs_to_common_dtype), a wrapped Python number included. So `x * 2` on a float
+ * tensor profiles as aten::mul over aten::to / _to_copy / empty_strided / copy_, as in PyTorch.
+ * The kernels read the converted inputs; a kernel that takes a one-element operand's original
+ * value (mul by a scalar in float16, original_scalar_value) still reads the original. */
+typedef struct ct_iter_casts {
+    ct_tensor *in[CT_ITER_MAX_INPUTS]; /* what the kernel reads: each input, or (owned) its .to(common) */
+    bool owned[CT_ITER_MAX_INPUTS];
+    ct_tensor *out;   /* what the kernel writes: the output given, or (owned) a temporary; NULL if none was given */
+    ct_tensor *given; /* the output given, when out is a temporary of the common dtype */
+    int nin;
+} ct_iter_casts;
+/* Makes the casts for output `out` (NULL: the kernel allocates one of the common dtype) and
+ * inputs ins[0..nin); cast_out false leaves the output as it is (a comparison's bool output).
+ * 0, or -1 with nothing left to release. */
+int ct_iter_cast_begin(ct_iter_casts *k, ct_tensor *out, ct_tensor *const *ins, int nin, ct_dtype common, bool cast_out);
+/* After the kernel (rc its result): copies the temporary into the given output when rc is 0,
+ * then releases the casts. Returns rc, or -1 when the copy failed. */
+int ct_iter_cast_end(ct_iter_casts *k, int rc);
+
 /* A tensor type as PyTorch's messages show it from Python (Tensor::toString() through
  * torch's processErrorMsg): "torch.FloatTensor", "torch.LongTensor", ..., and
  * "CPUBoolType" / "CPUBFloat16Type", which Python's table of legacy type names lacks. */

@@ -180,3 +180,43 @@ ct_tensor *ct_iter_alloc_output(const int64_t *sizes, int ndim, ct_dtype dtype, 
     }
     return alloc_dense_strided(sizes, out_strides, ndim, dtype);
 }
+
+/* ---- TensorIterator's casts (Note [TensorIterator's casts on the CPU] in kernel_util.h) ---- */
+
+int ct_iter_cast_begin(ct_iter_casts *k, ct_tensor *out, ct_tensor *const *ins, int nin, ct_dtype common, bool cast_out) {
+    memset(k, 0, sizeof *k);
+    if (nin > CT_ITER_MAX_INPUTS) return ct_error_set(CT_ERR_RUNTIME, "ct_iter_alloc_output: at most %d inputs", CT_ITER_MAX_INPUTS);
+    k->nin = nin;
+    k->out = out;
+    /* outputs come first among the operands */
+    if (out && cast_out && out->dtype != common) {
+        ct_tensor *tmp = ct_empty_like(out, common, CT_CONTIGUOUS_FORMAT);
+        if (!tmp) return -1;
+        k->given = out;
+        k->out = tmp;
+    }
+    for (int i = 0; i < nin; i++) {
+        k->in[i] = ins[i];
+        if (ins[i]->dtype == common) continue;
+        ct_tensor *c = ct_to_dtype(ins[i], common, false, false, CT_MEMORY_FORMAT_NONE);
+        if (!c) {
+            k->nin = i;
+            ct_iter_cast_end(k, -1);
+            return -1;
+        }
+        k->in[i] = c;
+        k->owned[i] = true;
+    }
+    return 0;
+}
+
+int ct_iter_cast_end(ct_iter_casts *k, int rc) {
+    for (int i = 0; i < k->nin; i++)
+        if (k->owned[i]) ct_tensor_release(k->in[i]);
+    if (k->given) {
+        if (rc == 0 && ct_copy_(k->given, k->out, false) != 0) rc = -1;
+        ct_tensor_release(k->out);
+    }
+    memset(k, 0, sizeof *k);
+    return rc;
+}

@@ -70,23 +70,29 @@ static void eq_elem(char **p, void *vctx) {
     *(bool *)p[0] = r;
 }
 
-/* eq.Scalar(Tensor self, Scalar other) -> Tensor: a bool tensor; both sides are compared in
- * their common dtype (the Scalar is a wrapped number, so a floating self keeps its dtype). */
+/* eq.Scalar(Tensor self, Scalar other) -> Tensor: a bool tensor. As TORCH_META_FUNC(eq) builds a
+ * comparison over self and wrapped_scalar_tensor(other), both are brought to their common dtype
+ * first (Note [TensorIterator's casts on the CPU]), so a floating self keeps its dtype and the
+ * number is rounded to it. */
 int ct_k_eq_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
-    ct_tensor *self = ARG_T(0);
-    ct_scalar other = args[1];
+    ct_tensor *w = ct_wrap_scalar(args[1]);
+    if (!w) return -1;
+    ct_tensor *ins[2] = {ARG_T(0), w};
+    ct_dtype common = ct_result_type2(ins[0], w);
+    ct_iter_casts k;
+    int rc = ct_iter_cast_begin(&k, NULL, ins, 2, common, false);
+    ct_tensor_release(w);
+    if (rc != 0) return -1;
     eq_ctx c;
-    c.a = self->dtype;
-    c.common = ct_result_type_scalar(self, other);
-    c.vi = other.tag == CT_TAG_INT ? other.u.i : (int64_t)ct_scalar_to_double(other);
-    c.vd = ct_scalar_to_double(other);
-    /* the Scalar is cast to the common dtype before comparing */
-    if (c.common == CT_FLOAT32) c.vd = (double)(float)c.vd;
-    else if (c.common == CT_FLOAT16) c.vd = (double)ct_half_to_float(ct_float_to_half((float)c.vd));
-    else if (c.common == CT_BFLOAT16) c.vd = (double)ct_bfloat16_to_float(ct_float_to_bfloat16((float)c.vd));
-    return map_unary(self, CT_BOOL, eq_elem, &c, rets);
+    c.a = k.in[0]->dtype;
+    c.common = common;
+    const char *v = ct_tensor_data_ptr(k.in[1]);
+    c.vi = common == CT_INT64 ? *(const int64_t *)v : 0;
+    c.vd = ct_load_as_double(v, common);
+    rc = map_unary(k.in[0], CT_BOOL, eq_elem, &c, rets);
+    return ct_iter_cast_end(&k, rc);
 }
 
 /* ---- bitwise_not ---------------------------------------------------------------------------- */

@@ -249,19 +249,17 @@ static int binary(const ct_op *op, ct_tensor *a, ct_tensor *b, pw_op kind, ct_sc
             return ct_error_set(CT_ERR_RUNTIME, "For integral input tensors, argument alpha must not be a floating point number.");
         if (ct_scalar_check_convert(alpha, rt) != 0) return -1;
     }
-    ct_tensor *out;
-    if (self_out) {
-        out = self_out;
-    } else {
-        const ct_tensor *ins[2] = {a, b};
-        out = ct_iter_alloc_output(shape, n, rt, ins, 2);
-        if (!out) return -1;
+    /* Note [TensorIterator's casts on the CPU] */
+    ct_iter_casts k;
+    ct_tensor *ins[2] = {a, b};
+    if (ct_iter_cast_begin(&k, self_out, ins, 2, rt, true) != 0) return -1;
+    ct_tensor *out = k.out;
+    if (!out) {
+        out = ct_iter_alloc_output(shape, n, rt, (const ct_tensor *const *)k.in, 2);
+        if (!out) return ct_iter_cast_end(&k, -1);
     }
     pw_ctx c;
     c.op = kind;
-    c.out = out->dtype;
-    c.a = a->dtype;
-    c.b = b->dtype;
     c.common = rt;
     c.compute = compute_type_for(rt);
     if (kind == OP_DIV && !ct_dtype_is_floating(c.compute)) c.compute = CT_FLOAT32;
@@ -270,10 +268,18 @@ static int binary(const ct_op *op, ct_tensor *a, ct_tensor *b, pw_op kind, ct_sc
      * instead of its cast to the common dtype */
     c.b_original = (kind == OP_MUL || kind == OP_DIV) && (rt == CT_FLOAT16 || rt == CT_BFLOAT16) &&
                    is_scalar_operand(b, shape, n);
+    ct_tensor *ka = k.in[0], *kb = c.b_original ? b : k.in[1];
+    c.out = out->dtype;
+    c.a = ka->dtype;
+    c.b = kb->dtype;
     c.alpha = kind == OP_ADD ? ct_scalar_to_double(alpha) : 0.0;
     c.alpha_i = kind == OP_ADD ? (alpha.tag == CT_TAG_DOUBLE ? (int64_t)alpha.u.d : alpha.tag == CT_TAG_BOOL ? alpha.u.b : alpha.u.i) : 0;
     (void)op;
-    run(out, a, b, &c);
+    run(out, ka, kb, &c);
+    if (ct_iter_cast_end(&k, 0) != 0) {
+        if (!self_out) ct_tensor_release(out);
+        return -1;
+    }
     if (self_out) return ct_ret_self(rets, self_out);
     return ct_ret(rets, 0, out);
 }
@@ -425,21 +431,29 @@ int ct_k_clamp_min(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets
     (void)ks;
     ct_tensor *self = ARG_T(0);
     ct_scalar min = args[1];
-    ct_dtype rt = ct_dtype_is_floating(self->dtype) ? self->dtype : ct_result_type_scalar(self, min);
+    bool floating = ct_dtype_is_floating(self->dtype);
+    ct_dtype rt = floating ? self->dtype : ct_result_type_scalar(self, min);
+    /* the meta function builds its iterator over self.to(result type) when self is not
+     * floating: a dispatched call, even when the dtype stays */
+    ct_tensor *in = floating ? ct_tensor_retain(self) : ct_to_dtype(self, rt, false, false, CT_MEMORY_FORMAT_NONE);
+    if (!in) return -1;
     double min_d = ct_scalar_to_double(min);
+    int rc;
     if (isnan(min_d)) {
-        ct_tensor *out = unary_out(self, rt);
-        if (!out) return -1;
-        if (ct_fill_(out, min) != 0) {
-            ct_tensor_release(out);
-            return -1;
-        }
-        return ct_ret(rets, 0, out);
+        ct_tensor *out = unary_out(in, rt);
+        rc = out ? ct_fill_(out, min) : -1;
+        if (rc == 0) rc = ct_ret(rets, 0, out);
+        else ct_tensor_release(out);
+    } else if (rt == CT_BOOL) {
+        rc = ct_error_set(CT_ERR_RUNTIME, "\"clamp_min_scalar_cpu\" not implemented for 'Bool'");
+    } else if (ct_scalar_check_convert(min, rt) != 0) {
+        rc = -1;
+    } else {
+        int64_t min_i = min.tag == CT_TAG_INT ? min.u.i : (int64_t)min_d;
+        rc = unary(in, OP_CLAMP_MIN, min_d, min_i, rt, rets);
     }
-    if (rt == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "\"clamp_min_scalar_cpu\" not implemented for 'Bool'");
-    if (ct_scalar_check_convert(min, rt) != 0) return -1;
-    int64_t min_i = min.tag == CT_TAG_INT ? min.u.i : (int64_t)min_d;
-    return unary(self, OP_CLAMP_MIN, min_d, min_i, rt, rets);
+    ct_tensor_release(in);
+    return rc;
 }
 
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold): grad where
@@ -454,20 +468,25 @@ int ct_k_threshold_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_va
     if (ct_broadcast_shapes(self->sizes, self->ndim, g->sizes, g->ndim, shape, &n) != 0) return -1;
     ct_dtype rt = ct_result_type2(self, g);
     if (ct_scalar_check_convert(args[2], compute_type_for(rt)) != 0) return -1;
-    const ct_tensor *ins[2] = {self, g};
-    ct_tensor *out = ct_iter_alloc_output(shape, n, rt, ins, 2);
-    if (!out) return -1;
+    /* Note [TensorIterator's casts on the CPU] (a binary op's iterator: self, then grad) */
+    ct_iter_casts k;
+    ct_tensor *ins[2] = {self, g};
+    if (ct_iter_cast_begin(&k, NULL, ins, 2, rt, true) != 0) return -1;
+    ct_tensor *out = ct_iter_alloc_output(shape, n, rt, (const ct_tensor *const *)k.in, 2);
+    if (!out) return ct_iter_cast_end(&k, -1);
+    ct_tensor *kself = k.in[0], *kg = k.in[1];
     pw_ctx c;
     c.op = OP_THRESHOLD_BW;
     c.out = rt;
-    c.a = g->dtype;
-    c.b = self->dtype;
+    c.a = kg->dtype;
+    c.b = kself->dtype;
     c.common = rt;
     c.b_original = false;
     c.compute = compute_type_for(rt);
     c.alpha = ct_scalar_to_double(args[2]);
     c.alpha_i = args[2].tag == CT_TAG_INT ? args[2].u.i : (int64_t)c.alpha;
     (void)op;
-    run(out, g, self, &c);
+    run(out, kg, kself, &c);
+    ct_iter_cast_end(&k, 0);
     return ct_ret(rets, 0, out);
 }

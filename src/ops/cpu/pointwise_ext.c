@@ -212,8 +212,10 @@ static int broadcast(ct_tensor *const *ins, int n, int64_t *shape, int *nd) {
 }
 
 /* The shared body: out = f(ins) with common dtype `common` and result dtype `out_dt`; self_out
- * is the in-place target (NULL: a new tensor). */
-static int apply(ct_tensor *const *ins, int nin, pwx *c, ct_dtype common, ct_dtype out_dt, ct_tensor *self_out,
+ * is the in-place target (NULL: a new tensor). promote: the op's TensorIterator brings its
+ * operands to the common dtype first (Note [TensorIterator's casts on the CPU]); the others
+ * (lerp, where, logical_not) read each input in its own dtype. */
+static int apply(ct_tensor *const *ins, int nin, pwx *c, ct_dtype common, ct_dtype out_dt, ct_tensor *self_out, bool promote,
                  ct_value *rets) {
     if (self_out && ct_assert_no_internal_overlap(self_out) != 0) return -1;
     int64_t shape[CT_MAX_DIMS];
@@ -223,15 +225,27 @@ static int apply(ct_tensor *const *ins, int nin, pwx *c, ct_dtype common, ct_dty
     if (self_out && !ct_can_cast(common, self_out->dtype))
         return ct_error_set(CT_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s", ct_dtype_name(common),
                             ct_dtype_name(self_out->dtype));
-    ct_tensor *out = self_out;
+    ct_iter_casts k;
+    if (promote) {
+        if (ct_iter_cast_begin(&k, self_out, ins, nin, common, true) != 0) return -1;
+    } else {
+        memset(&k, 0, sizeof k);
+        for (int i = 0; i < nin; i++) k.in[i] = ins[i];
+        k.out = self_out;
+    }
+    ct_tensor *out = k.out;
     if (!out) {
-        out = ct_iter_alloc_output(shape, nd, out_dt, (const ct_tensor *const *)ins, nin);
-        if (!out) return -1;
+        out = ct_iter_alloc_output(shape, nd, out_dt, (const ct_tensor *const *)k.in, nin);
+        if (!out) return ct_iter_cast_end(&k, -1);
     }
     c->nin = nin;
     c->compute = common;
     c->out = out->dtype;
-    run(out, ins, c);
+    run(out, k.in, c);
+    if (ct_iter_cast_end(&k, 0) != 0) {
+        if (!self_out) ct_tensor_release(out);
+        return -1;
+    }
     if (self_out) return ct_ret_self(rets, self_out);
     return ct_ret(rets, 0, out);
 }
@@ -244,7 +258,7 @@ static int floating_unary(const ct_op *op, ct_tensor *self, pw_kind kind, const 
     /* unary float ops promote integral inputs to the default dtype */
     ct_dtype common = ct_dtype_is_floating(self->dtype) ? self->dtype : ct_default_dtype();
     (void)kernel;
-    return apply(&self, 1, &c, common, common, NULL, rets);
+    return apply(&self, 1, &c, common, common, NULL, true, rets);
 }
 
 /* sqrt(Tensor self) -> Tensor */
@@ -259,7 +273,20 @@ int ct_k_reciprocal(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *ret
     return floating_unary(op, ARG_T(0), PW_RECIPROCAL, "reciprocal_cpu", rets);
 }
 
-/* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor */
+/* A clamp's output filled with a NaN bound (at::fill_, dispatched), laid out after self. */
+static int fill_nan(ct_tensor *self, ct_dtype rt, ct_scalar bound, ct_value *rets) {
+    ct_tensor *out = ct_iter_alloc_output(self->sizes, self->ndim, rt, (const ct_tensor *const *)&self, 1);
+    if (!out) return -1;
+    if (ct_fill_(out, bound) != 0) {
+        ct_tensor_release(out);
+        return -1;
+    }
+    return ct_ret(rets, 0, out);
+}
+
+/* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor. TORCH_META_FUNC(clamp)
+ * promotes by hand (the scalars take part when self is not floating) and always builds its
+ * iterator over self.to(result type), a dispatched call even when the dtype is self's. */
 int ct_k_clamp(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
@@ -275,7 +302,8 @@ int ct_k_clamp(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
             if (ct_dtype_is_floating(r2) || rt == CT_BOOL) rt = r2;
         }
     }
-    if (rt == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "\"clamp_scalar_cpu\" not implemented for 'Bool'");
+    ct_tensor *in = ct_to_dtype(self, rt, false, false, CT_MEMORY_FORMAT_NONE);
+    if (!in) return -1;
     pwx c;
     memset(&c, 0, sizeof c);
     c.kind = PW_CLAMP;
@@ -283,29 +311,41 @@ int ct_k_clamp(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     c.has_max = has_max;
     c.a = has_min ? ct_scalar_to_double(args[1]) : 0;
     c.b = has_max ? ct_scalar_to_double(args[2]) : 0;
-    if (has_min && has_max && (isnan(c.a) || isnan(c.b))) {
-        /* a NaN bound fills the result with NaN */
-        ct_tensor *out = ct_iter_alloc_output(self->sizes, self->ndim, rt, (const ct_tensor *const *)&self, 1);
-        if (!out) return -1;
-        for (int64_t i = 0; i < out->numel; i++) ct_store_from_double(ct_tensor_elem_ptr(out, i), rt, NAN);
-        return ct_ret(rets, 0, out);
-    }
-    return apply(&self, 1, &c, rt, rt, NULL, rets);
+    int rc;
+    if (has_min && has_max && (isnan(c.a) || isnan(c.b)))
+        rc = fill_nan(in, rt, ct_double(NAN), rets); /* a NaN bound fills the result with NaN */
+    else if (rt == CT_BOOL)
+        rc = ct_error_set(CT_ERR_RUNTIME, "\"clamp_scalar_cpu\" not implemented for 'Bool'");
+    else
+        rc = apply(&in, 1, &c, rt, rt, NULL, false, rets);
+    ct_tensor_release(in);
+    return rc;
 }
 
-/* clamp_max(Tensor self, Scalar max) -> Tensor */
+/* clamp_max(Tensor self, Scalar max) -> Tensor: as clamp_min (pointwise.c), a floating self as
+ * it is, another promoted with max through self.to(result type); a NaN max fills the result */
 int ct_k_clamp_max(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
-    ct_dtype rt = ct_result_type_scalar(self, args[1]);
-    if (rt == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "\"clamp_max_scalar_cpu\" not implemented for 'Bool'");
+    bool floating = ct_dtype_is_floating(self->dtype);
+    ct_dtype rt = floating ? self->dtype : ct_result_type_scalar(self, args[1]);
+    ct_tensor *in = floating ? ct_tensor_retain(self) : ct_to_dtype(self, rt, false, false, CT_MEMORY_FORMAT_NONE);
+    if (!in) return -1;
     pwx c;
     memset(&c, 0, sizeof c);
     c.kind = PW_CLAMP;
     c.has_max = true;
     c.b = ct_scalar_to_double(args[1]);
-    return apply(&self, 1, &c, rt, rt, NULL, rets);
+    int rc;
+    if (isnan(c.b))
+        rc = fill_nan(in, rt, args[1], rets);
+    else if (rt == CT_BOOL)
+        rc = ct_error_set(CT_ERR_RUNTIME, "\"clamp_max_scalar_cpu\" not implemented for 'Bool'");
+    else
+        rc = apply(&in, 1, &c, rt, rt, NULL, false, rets);
+    ct_tensor_release(in);
+    return rc;
 }
 
 static int gelu_kind(const ct_value *v, bool backward, pw_kind *kind) {
@@ -326,7 +366,7 @@ int ct_k_gelu(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     if (gelu_kind(&args[1], false, &c.kind) != 0) return -1;
     if (!ct_dtype_is_floating(self->dtype))
         return ct_error_set(CT_ERR_RUNTIME, "\"GeluKernelImpl\" not implemented for '%s'", ct_dtype_name(self->dtype));
-    return apply(&self, 1, &c, self->dtype, self->dtype, NULL, rets);
+    return apply(&self, 1, &c, self->dtype, self->dtype, NULL, false, rets);
 }
 
 /* gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor */
@@ -340,7 +380,7 @@ int ct_k_gelu_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *
     ct_dtype rt = ct_result_type2(ins[0], ins[1]);
     if (!ct_dtype_is_floating(rt))
         return ct_error_set(CT_ERR_RUNTIME, "\"GeluBackwardKernelImpl\" not implemented for '%s'", ct_dtype_name(rt));
-    return apply(ins, 2, &c, rt, rt, NULL, rets);
+    return apply(ins, 2, &c, rt, rt, NULL, true, rets);
 }
 
 /* lerp.Scalar / lerp_.Scalar(Tensor self, Tensor end, Scalar weight) */
@@ -356,7 +396,7 @@ static int lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight, bool inplace,
     c.kind = PW_LERP;
     /* weight.to<opmath_t>(): float for float32 */
     c.a = self->dtype == CT_FLOAT64 ? ct_scalar_to_double(weight) : (double)(float)ct_scalar_to_double(weight);
-    return apply(ins, 2, &c, self->dtype, self->dtype, inplace ? self : NULL, rets);
+    return apply(ins, 2, &c, self->dtype, self->dtype, inplace ? self : NULL, false, rets);
 }
 
 int ct_k_lerp_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
@@ -385,7 +425,7 @@ static int addc(ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value, 
     c.kind = kind;
     /* value.to<scalar_t>() */
     c.a = rt == CT_FLOAT32 ? (double)(float)ct_scalar_to_double(value) : ct_scalar_to_double(value);
-    return apply(ins, 3, &c, rt, rt, inplace ? self : NULL, rets);
+    return apply(ins, 3, &c, rt, rt, inplace ? self : NULL, true, rets);
 }
 
 int ct_k_addcmul(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
@@ -432,12 +472,12 @@ int ct_k_where(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
             return -1;
         }
         ct_tensor *cast[3] = {cond, a, b};
-        rc = apply(cast, 3, &c, rt, rt, NULL, rets);
+        rc = apply(cast, 3, &c, rt, rt, NULL, false, rets);
         ct_tensor_release(a);
         ct_tensor_release(b);
         return rc;
     }
-    return apply(ins, 3, &c, rt, rt, NULL, rets);
+    return apply(ins, 3, &c, rt, rt, NULL, false, rets);
 }
 
 /* eq.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -448,7 +488,7 @@ int ct_k_eq_tensor(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets
     pwx c;
     memset(&c, 0, sizeof c);
     c.kind = PW_EQ;
-    return apply(ins, 2, &c, ct_result_type2(ins[0], ins[1]), CT_BOOL, NULL, rets);
+    return apply(ins, 2, &c, ct_result_type2(ins[0], ins[1]), CT_BOOL, NULL, true, rets);
 }
 
 /* maximum(Tensor self, Tensor other) -> Tensor; maximum.out(..., *, Tensor(a!) out) */
@@ -458,21 +498,7 @@ static int maximum(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_value *rets) {
     pwx c;
     memset(&c, 0, sizeof c);
     c.kind = PW_MAXIMUM;
-    if (out) {
-        int64_t shape[CT_MAX_DIMS];
-        int nd;
-        if (broadcast(ins, 2, shape, &nd) != 0) return -1;
-        if (ct_check_output_shape(out, shape, nd) != 0) return -1;
-        if (!ct_can_cast(rt, out->dtype))
-            return ct_error_set(CT_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s", ct_dtype_name(rt),
-                                ct_dtype_name(out->dtype));
-        c.nin = 2;
-        c.compute = rt;
-        c.out = out->dtype;
-        run(out, ins, &c);
-        return ct_ret_self(rets, out);
-    }
-    return apply(ins, 2, &c, rt, rt, NULL, rets);
+    return apply(ins, 2, &c, rt, rt, out, true, rets);
 }
 
 int ct_k_maximum(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
@@ -495,5 +521,5 @@ int ct_k_logical_not(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *re
     pwx c;
     memset(&c, 0, sizeof c);
     c.kind = PW_LOGICAL_NOT;
-    return apply(&self, 1, &c, self->dtype, CT_BOOL, NULL, rets);
+    return apply(&self, 1, &c, self->dtype, CT_BOOL, NULL, false, rets);
 }

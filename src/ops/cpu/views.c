@@ -304,6 +304,14 @@ int ct_k_detach(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     return ct_ret(rets, 0, t);
 }
 
+/* detach_(Tensor(a!) self): CompositeExplicitAutograd's kernel only gives VariableType a hook
+ * (native/TensorProperties.cpp); the work is autograd's (ct_k_autograd_detach_) */
+int ct_k_detach_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return ct_ret_self(rets, ARG_T(0));
+}
+
 /* alias(Tensor(a) self) */
 int ct_k_alias(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;

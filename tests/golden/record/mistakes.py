@@ -374,6 +374,15 @@ def set_grad_dtype():
     t.grad = torch.zeros(2, dtype=torch.float64)
 
 
+def set_data_int_dtype():
+    t = torch.zeros(2, requires_grad=True)
+    t.data = torch.zeros(2, dtype=torch.int64)
+
+
+def detach_view_in_place():
+    torch.arange(4.0).view(2, 2)[0].detach_()
+
+
 def saved_tensor_modified():
     x = torch.ones(2, requires_grad=True)
     y = x * 1
@@ -458,7 +467,7 @@ API = [size_of_0d, size_of_0d_out_of_range, sgd_none_param, kaiming_uniform_1d, 
        layer_norm_none_input, profiler_enabled_twice, export_stacks_bad_metric, define_twice, find_schema_missing,
        pop_empty_dispatch_mode_stack, pop_empty_function_mode_stack, leaf_in_place, view_of_leaf_in_place,
        backward_no_tensors, backward_no_grad_fn, backward_grad_shape, inference_tensor_in_place,
-       inference_tensor_requires_grad, inference_tensor_saved, set_grad_size, set_grad_dtype, saved_tensor_modified,
+       inference_tensor_requires_grad, inference_tensor_saved, set_grad_size, set_grad_dtype, set_data_int_dtype, detach_view_in_place, saved_tensor_modified,
        dispatch_mode_not_implemented, function_mode_not_implemented, subclass_not_implemented, no_kernel_for_backend,
        register_buffer_dot, add_module_dot, add_module_empty, cat_none_element,
        invalid_gradient_shape]

@@ -20,7 +20,7 @@ aten::zeros_like aten::rsub.Scalar aten::sqrt aten::pow.Tensor_Scalar aten::abs 
 aten::new_empty_strided aten::squeeze_.dim aten::select_backward aten::dot aten::mv aten::new_empty aten::new_zeros
 aten::lerp.Scalar aten::add_.Scalar aten::sub.Scalar aten::sub_.Scalar aten::div_.Scalar aten::clamp aten::where.ScalarSelf aten::ge.Scalar
 aten::_foreach_add_.List aten::masked_fill.Scalar aten::sum.IntList_out aten::zeros.names aten::exp_ aten::expand_as aten::view_as aten::reshape_as
-aten::bitwise_not aten::masked_select
+aten::bitwise_not aten::masked_select aten::detach_
 aten::arange aten::arange.start aten::arange.start_step aten::embedding aten::embedding_backward
 aten::embedding_dense_backward aten::layer_norm aten::native_layer_norm aten::native_layer_norm_backward aten::gelu
 aten::gelu_backward aten::softmax.int aten::_softmax aten::_softmax_backward_data aten::_safe_softmax aten::split.Tensor
