@@ -1167,6 +1167,168 @@ p.__enter__()
 p.__enter__()
 out = "entered twice"
 """)
+case("prof.casts_mul_int", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = x * 2
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_mul_float", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = x * 2.0
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_mul_same", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = x * x
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_mul_f64", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = x * xd
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_mul_int64", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = x * xi
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_add_int", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = x + 1
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_mul_inplace_int", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = x.mul_(2)
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_mul_inplace_f64", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = x.mul_(xd)
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_div_ints", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = xi / 2
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_eq_scalar", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = x == 1
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_eq_scalar_same", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = xi == 1
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_eq_scalar_float", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = xi == 1.5
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_half_scalar", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = xh * 0.1
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_half_half", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = xh * xh
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_relu_int", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = torch.relu(xi)
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_neg_int", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = -xi
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_sqrt_int", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = torch.sqrt(xi)
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_eq_tensor", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = torch.eq(x, xd)
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_gelu_backward", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = torch.ops.aten.gelu_backward(x, xd)
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_threshold_backward", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = torch.ops.aten.threshold_backward(x, xd, 0)
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_float_", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = xi.float()
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_to_same", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = x.to(torch.float32)
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_sub_inplace", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = x.sub_(xi)
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_bool_add", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = torch.ones(2, dtype=torch.bool) + 1
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_clamp_min_int", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = torch.clamp_min(xi, 1.5)
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_tensor_ctor", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = torch.tensor([1., 2.], requires_grad=True)
+out = ([e.name for e in p.events()], r)
+""")
+case("prof.casts_tensor_ctor_f64", """
+x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
+with torch.profiler.profile() as p:
+    r = torch.tensor(2.0, dtype=torch.float64)
+out = ([e.name for e in p.events()], r)
+""")
 case("prof.two_profilers_nested", """
 with torch.profiler.profile():
     with torch.profiler.profile():
@@ -2302,6 +2464,19 @@ for _cid, _code in [
     ("autograd.set_grad_none", "x = torch.ones(2, requires_grad=True)\n(x * 2).sum().backward()\nx.grad = None\nout = x.grad"),
     ("autograd.data_use", "x = torch.ones(2, requires_grad=True)\nd = x.data\nd.mul_(3)\nout = (x, d.requires_grad, d.is_leaf)"),
     ("autograd.data_set", "x = torch.ones(2, requires_grad=True)\nx.data = torch.zeros(3)\nout = x"),
+    ("autograd.data_versions", "x = torch.ones(2, requires_grad=True)\nd = x.data\nd.mul_(3)\nout = (x._version, d._version, d.data_ptr() == x.data_ptr(), d.grad_fn)"),
+    ("autograd.data_set_int_requires_grad", "x = torch.ones(2, requires_grad=True)\nx.data = torch.zeros(2, dtype=torch.int64)\nout = x"),
+    ("autograd.data_set_number", "x = torch.ones(2)\nx.data = 3\nout = x"),
+    ("autograd.data_delete", "x = torch.ones(2)\ndel x.data\nout = x"),
+    ("autograd.data_set_keeps_grad", "w = torch.ones(2, requires_grad=True)\n(w * 2).sum().backward()\nw.data = torch.zeros(2, dtype=torch.float64)\n(w * 2).sum().backward()\nout = (w.dtype, w.grad, w._version, w.is_leaf)"),
+    ("autograd.data_set_non_leaf", "a = torch.ones(3, requires_grad=True)\nb = a * 2\nb.data = torch.zeros(3)\nout = (b, type(b.grad_fn).__name__)"),
+    ("autograd.data_set_self", "q = torch.ones(2)\nq.data = q\nout = q"),
+    ("autograd.data_set_more_dims", "z = torch.ones(2)\nz.data = torch.arange(32.).view(2, 2, 2, 2, 2)\nout = (z.shape, z.stride(), z.sum())"),
+    ("autograd.data_of_view", "v = torch.arange(6.).view(2, 3)[0]\nout = (v.data._base is None, v._base is not None, v._is_view(), v.data._is_view())"),
+    ("autograd.data_under_mode", "from torch.utils._python_dispatch import TorchDispatchMode\nclass M(TorchDispatchMode):\n    seen = []\n    def __torch_dispatch__(self, func, types, args=(), kwargs=None):\n        M.seen.append(str(func))\n        return func(*args, **(kwargs or {}))\nx = torch.ones(2, requires_grad=True)\nwith M():\n    d = x.data\n    x.data = torch.zeros(2)\nout = (M.seen, d.requires_grad, x)"),
+    ("autograd.parameter_data", "p = torch.nn.Parameter(torch.ones(2))\nd = p.data\np.data = torch.zeros(2)\nout = (type(d).__name__, p)"),
+    ("autograd.detach_inplace_view", "out = torch.arange(4.).view(2, 2)[0].detach_()"),
+    ("autograd.detach_inplace", "x = torch.ones(2, requires_grad=True)\ny = x * 2\ny.detach_()\nout = (y.requires_grad, y.grad_fn, y.is_leaf, y._version)"),
     ("autograd.detach_inplace_shared", "x = torch.ones(2, requires_grad=True)\nd = x.detach()\nd.zero_()\nout = x"),
     ("autograd.detach_then_backward", "x = torch.ones(2, requires_grad=True)\ny = (x * 2).detach().sum()\ny.backward()\nout = x.grad"),
     ("autograd.numpy_requires_grad", "out = torch.ones(2, requires_grad=True).numpy()"),
