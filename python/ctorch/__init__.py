@@ -6,7 +6,7 @@ CTORCH_SHOW_DISPATCH_TRACE=1 prints each decision), and dispatch modes, function
 subclasses, autograd and the profiler are ctorch's. A part of PyTorch that ctorch does not
 implement raises NotImplementedInCtorch, a NotImplementedError naming it."""
 from . import _C
-from ._C import (Generator, NotImplementedInCtorch, default_generator, get_default_dtype, get_num_threads,
+from ._C import (ClassType, Generator, NotImplementedInCtorch, ScriptObject, default_generator, get_default_dtype, get_num_threads,
                  initial_seed, is_grad_enabled, is_inference_mode_enabled, set_num_threads)
 from ._tensor import Size, Tensor
 from ._device_mod import (channels_last, channels_last_3d, contiguous_format, cpu as _cpu_device, device, layout, memory_format,

@@ -512,7 +512,7 @@ PyObject *ctpy_value_to_py(const ct_value *v, ct_arg_kind kind) {
     case CT_TAG_STRING: return PyUnicode_FromString(v->u.s);
     case CT_TAG_GENERATOR: return ctpy_generator_wrap(v->u.g);
     case CT_TAG_DEVICE: return borrowed_or_none(ctpy_cpu_device);
-    case CT_TAG_OBJECT: return ctpy_script_object(v->u.obj);
+    case CT_TAG_OBJECT: return ctpy_script_object(v->u.obj, NULL);
     case CT_TAG_TENSORLIST: {
         PyObject *l = PyList_New(v->u.tlist.len);
         for (int64_t k = 0; l && k < v->u.tlist.len; k++) {
@@ -530,6 +530,13 @@ PyObject *ctpy_value_to_py(const ct_value *v, ct_arg_kind kind) {
 }
 
 PyObject *ctpy_tagged_to_py(const ct_value *v) { return ctpy_value_to_py(v, CT_ARG_NONE); }
+
+/* An argument or return of a schema: a custom-class object carries its class, as the schema
+ * writes it ("__torch__.torch.classes.profiler._RecordFunction"). */
+static PyObject *arg_to_py(const ct_value *v, const ct_arg_info *a) {
+    if (v->tag == CT_TAG_OBJECT) return ctpy_script_object(v->u.obj, a->type);
+    return ctpy_value_to_py(v, a->kind);
+}
 
 static bool values_equal(const ct_value *a, const ct_value *b) {
     if (a->tag != b->tag) return false;
@@ -559,13 +566,13 @@ int ctpy_handler_args(const ctpy_schema *s, const ct_value *args, PyObject **pya
     *pykwargs = PyDict_New();
     if (!*pyargs || !*pykwargs) goto fail;
     for (int i = 0; i < pos_end; i++) {
-        PyObject *x = ctpy_value_to_py(&args[i], s->args[i].kind);
+        PyObject *x = arg_to_py(&args[i], &s->args[i]);
         if (!x) goto fail;
         PyTuple_SET_ITEM(*pyargs, i, x);
     }
     for (int i = kw_start; i < s->nargs; i++) {
         if (is_default(s, args, i)) continue;
-        PyObject *x = ctpy_value_to_py(&args[i], s->args[i].kind);
+        PyObject *x = arg_to_py(&args[i], &s->args[i]);
         if (!x) goto fail;
         int rc = PyDict_SetItemString(*pykwargs, s->args[i].name, x);
         Py_DECREF(x);
@@ -663,7 +670,7 @@ PyObject *ctpy_rets_to_py(const ctpy_schema *s, ct_value *rets) {
             out[i] = ctpy_wrap(rets[i].u.t);
             rets[i] = ct_none();
         } else {
-            out[i] = ctpy_value_to_py(&rets[i], s->rets[i].kind);
+            out[i] = arg_to_py(&rets[i], &s->rets[i]);
             ct_values_release(&rets[i], 1);
         }
         if (!out[i]) {

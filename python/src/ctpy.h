@@ -228,7 +228,9 @@ PyObject *ctpy_op_overload(const ct_op *op);
 /* The OpOverloadPacket of op's base name (torch.ops.aten.add). New reference. */
 PyObject *ctpy_op_packet_of(const ct_op *op);
 /* The ScriptObject wrapper of an opaque custom-class value (profiler._RecordFunction). */
-PyObject *ctpy_script_object(void *p);
+/* class: the custom class's qualified name as the schema writes it (NULL: unknown), which
+ * lives as long as the process (the op's schema) */
+PyObject *ctpy_script_object(void *p, const char *class_name);
 void *ctpy_script_object_ptr(PyObject *o); /* NULL (no error) if o is not one */
 int ctpy_ops_init(PyObject *m);
 

@@ -10,22 +10,78 @@
 
 typedef struct {
     PyObject_HEAD
-    void *p; /* owned by ctorch (the op that consumes it frees it) */
+    void *p;                /* owned by ctorch (the op that consumes it frees it) */
+    const char *class_name; /* "__torch__.torch.classes.profiler._RecordFunction", or NULL */
 } CtScriptObject;
 
-static PyObject *script_repr(PyObject *self) { return PyUnicode_FromFormat("<torch.ScriptObject object at %p>", self); }
+/* PyTorch's ScriptObject repr names the class: "ScriptObject <__torch__.torch.classes...>" */
+static PyObject *script_repr(PyObject *self) {
+    const CtScriptObject *o = (const CtScriptObject *)self;
+    if (o->class_name) return PyUnicode_FromFormat("ScriptObject <%s>", o->class_name);
+    return PyUnicode_FromFormat("<torch.ScriptObject object at %p>", self);
+}
+
+/* torch.ClassType, as far as ctorch has one: the class of a ScriptObject, by name */
+typedef struct {
+    PyObject_HEAD
+    const char *name; /* qualified, living as long as the process */
+} CtClassType;
+
+static PyObject *class_qualified_name(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyUnicode_FromString(((CtClassType *)self)->name);
+}
+
+static PyObject *class_name(PyObject *self, PyObject *unused) {
+    (void)unused;
+    const char *q = ((CtClassType *)self)->name, *dot = strrchr(q, '.');
+    return PyUnicode_FromString(dot ? dot + 1 : q);
+}
+
+static PyObject *class_repr(PyObject *self) { return PyUnicode_FromString(((CtClassType *)self)->name); }
+
+static PyMethodDef class_methods[] = {{"qualified_name", class_qualified_name, METH_NOARGS, NULL},
+                                      {"name", class_name, METH_NOARGS, NULL},
+                                      {NULL, NULL, 0, NULL}};
+
+static PyTypeObject CtClassType_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch.ClassType",
+    .tp_basicsize = sizeof(CtClassType),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_repr = class_repr,
+    .tp_str = class_repr,
+    .tp_methods = class_methods,
+    .tp_doc = "The class of a ScriptObject (its qualified name).",
+};
+
+/* ScriptObject._type() */
+static PyObject *script_type(PyObject *self, PyObject *unused) {
+    (void)unused;
+    const CtScriptObject *o = (const CtScriptObject *)self;
+    if (!o->class_name) return ctpy_not_implemented("ScriptObject._type() of an object of unknown class");
+    CtClassType *c = PyObject_New(CtClassType, &CtClassType_Type);
+    if (c) c->name = o->class_name;
+    return (PyObject *)c;
+}
+
+static PyMethodDef script_methods[] = {{"_type", script_type, METH_NOARGS, "The object's class type."},
+                                       {NULL, NULL, 0, NULL}};
 
 static PyTypeObject CtScriptObject_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch.ScriptObject",
     .tp_basicsize = sizeof(CtScriptObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_repr = script_repr,
+    .tp_methods = script_methods,
     .tp_doc = "A custom-class value passed between operators (e.g. profiler._RecordFunction).",
 };
 
-PyObject *ctpy_script_object(void *p) {
+PyObject *ctpy_script_object(void *p, const char *class_name) {
     CtScriptObject *o = PyObject_New(CtScriptObject, &CtScriptObject_Type);
-    if (o) o->p = p;
+    if (o) {
+        o->p = p;
+        o->class_name = class_name;
+    }
     return (PyObject *)o;
 }
 
@@ -780,7 +836,7 @@ static PyMethodDef ops_functions[] = {
     {NULL, NULL, 0, NULL}};
 
 int ctpy_ops_init(PyObject *m) {
-    if (PyType_Ready(&CtScriptObject_Type) < 0 || PyType_Ready(&CtOpOverload_Type) < 0 ||
+    if (PyType_Ready(&CtScriptObject_Type) < 0 || PyType_Ready(&CtClassType_Type) < 0 || PyType_Ready(&CtOpOverload_Type) < 0 ||
         PyType_Ready(&CtPacket_Type) < 0 || PyType_Ready(&CtFunction_Type) < 0)
         return -1;
     op_cache = PyDict_New();
@@ -792,5 +848,7 @@ int ctpy_ops_init(PyObject *m) {
     if (PyModule_AddObject(m, "OpOverloadPacket", (PyObject *)&CtPacket_Type) < 0) return -1;
     Py_INCREF(&CtScriptObject_Type);
     if (PyModule_AddObject(m, "ScriptObject", (PyObject *)&CtScriptObject_Type) < 0) return -1;
+    Py_INCREF(&CtClassType_Type);
+    if (PyModule_AddObject(m, "ClassType", (PyObject *)&CtClassType_Type) < 0) return -1;
     return ctpy_add_functions(m, ops_functions);
 }
