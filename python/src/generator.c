@@ -111,7 +111,7 @@ static PyMethodDef generator_methods[] = {{"manual_seed", generator_manual_seed,
 static PyGetSetDef generator_getset[] = {{"device", generator_get_device, NULL, NULL, NULL}, {NULL, NULL, NULL, NULL, NULL}};
 
 PyTypeObject CtGenerator_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch.Generator",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch._C.Generator",
     .tp_basicsize = sizeof(CtGeneratorObject),
     .tp_dealloc = generator_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,

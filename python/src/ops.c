@@ -14,11 +14,14 @@ typedef struct {
     const char *class_name; /* "__torch__.torch.classes.profiler._RecordFunction", or NULL */
 } CtScriptObject;
 
-/* PyTorch's ScriptObject repr names the class: "ScriptObject <__torch__.torch.classes...>" */
-static PyObject *script_repr(PyObject *self) {
+/* PyTorch's ScriptObject: str() names the class, "ScriptObject <__torch__.torch.classes...>";
+ * repr() is object's, "<torch.ScriptObject object at 0x...>" */
+static PyObject *script_repr(PyObject *self) { return PyUnicode_FromFormat("<torch.ScriptObject object at %p>", self); }
+
+static PyObject *script_str(PyObject *self) {
     const CtScriptObject *o = (const CtScriptObject *)self;
     if (o->class_name) return PyUnicode_FromFormat("ScriptObject <%s>", o->class_name);
-    return PyUnicode_FromFormat("<torch.ScriptObject object at %p>", self);
+    return script_repr(self);
 }
 
 /* torch.ClassType, as far as ctorch has one: the class of a ScriptObject, by name */
@@ -72,6 +75,7 @@ static PyTypeObject CtScriptObject_Type = {
     .tp_basicsize = sizeof(CtScriptObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_repr = script_repr,
+    .tp_str = script_str,
     .tp_methods = script_methods,
     .tp_doc = "A custom-class value passed between operators (e.g. profiler._RecordFunction).",
 };

@@ -103,13 +103,25 @@ int ct_k_native_layer_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     const int64_t *ns = args[1].u.list.data;
     int64_t nn = args[1].u.list.len, M, N;
     double eps = args[4].u.d;
+    /* layer_norm_cpu: parameters of another dtype than the input's (is_mixed_type, the first
+     * given parameter decides) are allowed only as float32 parameters of a float16 or bfloat16
+     * input (check_mixed_data_type), before the shapes are checked; mean and rstd are then float32 */
+    const ct_tensor *param = weight ? weight : bias;
+    bool mixed = param && param->dtype != input->dtype;
+    if (mixed) {
+        if ((weight && weight->dtype != CT_FLOAT32) || (bias && bias->dtype != CT_FLOAT32))
+            return ct_error_set(CT_ERR_RUNTIME, "mixed dtype (CPU): expect parameter to have scalar type of Float");
+        if (input->dtype != CT_FLOAT16 && input->dtype != CT_BFLOAT16)
+            return ct_error_set(CT_ERR_RUNTIME, "mixed dtype (CPU): all inputs must share same datatype.");
+    }
     if (check_inputs(input, ns, nn, weight, bias, &M, &N) != 0) return -1;
     if (check_floating(input, "LayerNormKernelImpl") != 0) return -1;
     int64_t ss[CT_MAX_DIMS];
     int sn = stat_shape(input, nn, ss);
+    const ct_dtype stat_dt = mixed ? CT_FLOAT32 : input->dtype;
     ct_tensor *y = ct_tensor_alloc(input->sizes, input->ndim, input->dtype, false);
-    ct_tensor *mean = ct_tensor_alloc(ss, sn, input->dtype, false);
-    ct_tensor *rstd = ct_tensor_alloc(ss, sn, input->dtype, false);
+    ct_tensor *mean = ct_tensor_alloc(ss, sn, stat_dt, false);
+    ct_tensor *rstd = ct_tensor_alloc(ss, sn, stat_dt, false);
     bool fail = !y || !mean || !rstd;
     if (!fail && N > 0 && all_f32(input, weight, bias)) { /* N == 0: the general path below */
         float *xf = load_all_f32(input, &fail);

@@ -123,6 +123,8 @@ M23, M34 = T("float32", (2, 3)), T("float32", (3, 4))
 OPS = [
     ("layer_norm_empty_normalized_shape", "aten::layer_norm", [F32, L([]), N, N, Fl(1e-5), B(True)]),
     ("layer_norm_bias_shape", "aten::layer_norm", [F32, L([3]), T("float32", (3,)), T("float32", (2,)), Fl(1e-5), B(True)]),
+    ("layer_norm_mixed_double_weight", "aten::native_layer_norm", [T("float16", (2, 3)), L([3]), T("float64", (3,)), N, Fl(1e-5)]),
+    ("layer_norm_mixed_int_input", "aten::native_layer_norm", [T("int64", (2, 3)), L([3]), T("float32", (3,)), N, Fl(1e-5)]),
     ("normal__int64", "aten::normal_", [T("int64", (2,)), Fl(0.0), Fl(1.0), N]),
     ("uniform__int64", "aten::uniform_", [T("int64", (2,)), Fl(0.0), Fl(1.0), N]),
     ("uniform__from_out_of_bounds_float16", "aten::uniform_", [T("float16", (2,)), Fl(-1e6), Fl(1.0), N]),
