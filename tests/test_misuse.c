@@ -1206,6 +1206,117 @@ static void subclass_cases(void) {
     }
 }
 
+/* ---- NULL and out-of-range arguments of the mode, guard, tensor and factory calls ---- */
+
+static int count_calls(void *ctx) {
+    (*(int *)ctx)++;
+    return 0;
+}
+
+static void api_cases(void) {
+    CASE("running without the dispatch modes a NULL body")
+        EXPECT(ct_dispatch_mode_run_without(NULL, NULL) == -1, CT_ERR_VALUE, "ct_dispatch_mode_run_without: body is NULL");
+    CASE("running the top function mode's body a NULL body")
+        EXPECT(ct_function_mode_run_top(NULL, NULL) == -1, CT_ERR_VALUE, "ct_function_mode_run_top: body is NULL");
+    CASE("running without the dispatch modes when there are none") {
+        int calls = 0;
+        CHECK_INT_EQ(ct_dispatch_mode_run_without(count_calls, &calls), 0);
+        CHECK_INT_EQ(calls, 1);
+    }
+    CASE("the top and an out-of-range position of empty mode stacks") {
+        ct_dispatch_mode_fn dfn = (ct_dispatch_mode_fn)1;
+        void *ud = (void *)1;
+        CHECK_INT_EQ(ct_dispatch_mode_top(&dfn, &ud), 0);
+        CHECK_INT_EQ(ct_dispatch_mode_top(NULL, NULL), 0);
+        CHECK_INT_EQ(ct_dispatch_mode_at(-1, NULL, NULL), 0);
+        CHECK_INT_EQ(ct_dispatch_mode_at(1000, &dfn, &ud), 0);
+        CHECK_INT_EQ(ct_function_mode_top(NULL, NULL), 0);
+        CHECK_INT_EQ(ct_function_mode_at(-5, NULL, NULL), 0);
+        CHECK_INT_EQ(ct_function_mode_top_handle(), 0);
+        CHECK(ct_function_op(NULL) == NULL);
+    }
+    CASE("checking the arguments of a NULL op")
+        EXPECT(ct_op_check_args(NULL, NULL, NULL) == -1, CT_ERR_VALUE, "ct_call: op is NULL");
+    CASE("checking NULL arguments") {
+        const ct_op *add = ct_op_find("aten::add.Tensor");
+        ct_value rets[1] = {ct_none()};
+        EXPECT(ct_op_check_args(add, NULL, rets) == -1, CT_ERR_VALUE, "ct_call: args is NULL (aten::add.Tensor takes 3)");
+    }
+    CASE("checking a number where a Tensor belongs") {
+        const ct_op *add = ct_op_find("aten::add.Tensor");
+        ct_tensor *a = vec(2, CT_FLOAT32);
+        ct_value args[3] = {ct_tensor_value(a), ct_int(1), ct_int(1)}, rets[1] = {ct_none()};
+        CHECK_INT_EQ(ct_op_check_args(add, args, rets), -1);
+        CHECK(strstr(ct_error_message(), "Expected a value of type 'Tensor' for argument 'other'") != NULL);
+        ct_error_clear();
+        ct_tensor_release(a);
+    }
+    CASE("a dense subclass tensor of NULL") {
+        ct_subclass *cls = ct_subclass_new("Dense", sub_fail_quietly, NULL, NULL);
+        ct_tensor *a = vec(2, CT_FLOAT32);
+        EXPECT(ct_subclass_make_dense(NULL, a) == NULL, CT_ERR_VALUE, "ct_subclass_make_dense: class is NULL");
+        EXPECT(ct_subclass_make_dense(cls, NULL) == NULL, CT_ERR_VALUE, "ct_subclass_make_dense: data is NULL");
+        ct_tensor_release(a);
+        ct_subclass_free(cls);
+    }
+    CASE("entering NULL guards") {
+        ct_no_grad_enter(NULL);
+        EXPECT(ct_error_code() != CT_OK, CT_ERR_VALUE, "ct_no_grad_enter: guard is NULL");
+        ct_enable_grad_enter(NULL);
+        EXPECT(ct_error_code() != CT_OK, CT_ERR_VALUE, "ct_enable_grad_enter: guard is NULL");
+        ct_inference_mode_enter(NULL);
+        EXPECT(ct_error_code() != CT_OK, CT_ERR_VALUE, "ct_inference_mode_enter: guard is NULL");
+        ct_inference_mode_enter_enabled(NULL, false);
+        EXPECT(ct_error_code() != CT_OK, CT_ERR_VALUE, "ct_inference_mode_enter: guard is NULL");
+        ct_key_guard_include(NULL, ct_python_ks());
+        EXPECT(ct_error_code() != CT_OK, CT_ERR_VALUE, "ct_key_guard_include: guard is NULL");
+        ct_key_guard_exclude(NULL, ct_python_ks());
+        EXPECT(ct_error_code() != CT_OK, CT_ERR_VALUE, "ct_key_guard_exclude: guard is NULL");
+        ct_grad_mode_restore(NULL); /* nothing to restore: no error, no change */
+        CHECK_INT_EQ(ct_error_code(), CT_OK);
+    }
+    CASE("an inference-mode guard entered disabled, restored") {
+        ct_grad_mode_guard g;
+        ct_inference_mode_enter_enabled(&g, false);
+        CHECK(ct_is_grad_enabled() && !ct_is_inference_mode_enabled());
+        ct_grad_mode_restore(&g);
+        ct_grad_mode_restore(&g); /* twice: the second does nothing */
+    }
+    CASE("set_grad_enabled off and on") {
+        ct_set_grad_enabled(false);
+        CHECK(!ct_is_grad_enabled());
+        ct_set_grad_enabled(true);
+        CHECK(ct_is_grad_enabled());
+    }
+    CASE("printing NULL as a subclass") EXPECT(ct_tensor_repr_as(NULL, "Sub", NULL) == NULL, CT_ERR_VALUE, "ct_tensor_repr: tensor is NULL");
+    CASE("Tensor.data of NULL") EXPECT(ct_tensor_data(NULL) == NULL, CT_ERR_VALUE, "ct_tensor_data: tensor is NULL");
+    CASE("Tensor._base of NULL") EXPECT(ct_tensor_base(NULL) == NULL, CT_ERR_VALUE, "ct_tensor_base: tensor is NULL");
+    CASE("setting .data of NULL or to NULL") {
+        ct_tensor *a = vec(2, CT_FLOAT32);
+        EXPECT(ct_tensor_set_data(NULL, a) == -1, CT_ERR_VALUE, "ct_tensor_set_data: tensor is NULL");
+        EXPECT(ct_tensor_set_data(a, NULL) == -1, CT_ERR_VALUE, "ct_tensor_set_data: tensor is NULL");
+        ct_tensor_release(a);
+    }
+    CASE("setting .data to a wrapper subclass tensor") {
+        ct_subclass *cls = ct_subclass_new("Wrapper", sub_fail_quietly, NULL, NULL);
+        int64_t two = 2;
+        ct_tensor *w = ct_subclass_make_wrapper(cls, &two, NULL, 1, 0, CT_FLOAT32, false, NULL);
+        ct_tensor *a = vec(2, CT_FLOAT32);
+        EXPECT(ct_tensor_set_data(a, w) == -1, CT_ERR_UNSUPPORTED,
+               "ctorch: setting .data of or to a wrapper subclass tensor is not supported");
+        ct_tensor_release(a);
+        ct_tensor_release(w);
+        ct_subclass_free(cls);
+    }
+    CASE("torch.tensor's body for NULL data") EXPECT(ct_tensor_lift(NULL, false) == NULL, CT_ERR_VALUE, "ct_tensor_lift: data is NULL");
+    CASE("torch.tensor's body asked for grad on int64 data") {
+        ct_tensor *a = vec(2, CT_INT64);
+        EXPECT(ct_tensor_lift(a, true) == NULL, CT_ERR_RUNTIME,
+               "Only Tensors of floating point and complex dtype can require gradients");
+        ct_tensor_release(a);
+    }
+}
+
 int main(void) {
     char *text = ct_test_read_file(ct_test_source("tests/golden/torch-2.6/messages.json"), NULL);
     golden = text ? cJSON_Parse(text) : NULL;
@@ -1225,6 +1336,7 @@ int main(void) {
     boxed_cases();
     nn_cases();
     subclass_cases();
+    api_cases();
     cJSON_Delete(golden);
     printf("misuse: %d cases, %d with a failure; each checked the error, its message and the state after it\n", n_cases,
            n_failed_cases);

@@ -5,27 +5,33 @@
 #include "core/tls.h"
 #include "dispatch/call_impl.h"
 
-static void save(ct_grad_mode_guard *g, int kind) {
+/* Enters g (false, with a ValueError and nothing changed, for a NULL guard). */
+static bool save(ct_grad_mode_guard *g, int kind, const char *who) {
+    if (!g) {
+        ct_error_set(CT_ERR_VALUE, "%s: guard is NULL", who);
+        return false;
+    }
     g->prev_grad = !ct_tls_state.grad_disabled;
     g->prev_inference = ct_tls_state.inference_mode;
     g->prev_included = ct_tls_state.included_xor;
     g->prev_excluded = ct_tls_state.excluded_xor;
     g->kind = kind;
     g->depth = ++ct_tls_state.guard_depth;
+    return true;
 }
 
 void ct_no_grad_enter(ct_grad_mode_guard *g) {
-    save(g, 1);
+    if (!save(g, 1, "ct_no_grad_enter")) return;
     ct_tls_state.grad_disabled = true; /* no key changes: AutogradCPU still routes the call */
 }
 
 void ct_enable_grad_enter(ct_grad_mode_guard *g) {
-    save(g, 1);
+    if (!save(g, 1, "ct_enable_grad_enter")) return;
     ct_tls_state.grad_disabled = false;
 }
 
 void ct_inference_mode_enter_enabled(ct_grad_mode_guard *g, bool enabled) {
-    save(g, 2);
+    if (!save(g, 2, "ct_inference_mode_enter")) return;
     /* InferenceMode(enabled): grad mode is !enabled; included -/+ ADInplaceOrView, excluded
      * +/- autograd_dispatch_keyset */
     ct_tls_state.grad_disabled = enabled;

@@ -109,12 +109,20 @@ static void key_guard_enter(ct_key_guard *g, ct_tls *t) {
 }
 
 void ct_key_guard_include(ct_key_guard *g, ct_keyset ks) {
+    if (!g) {
+        ct_error_set(CT_ERR_VALUE, "%s: guard is NULL", "ct_key_guard_include");
+        return;
+    }
     ct_tls *t = &ct_tls_state;
     key_guard_enter(g, t);
     t->included_xor = (ct_tls_included_raw(t) | ks) ^ CT_DEFAULT_INCLUDED;
 }
 
 void ct_key_guard_exclude(ct_key_guard *g, ct_keyset ks) {
+    if (!g) {
+        ct_error_set(CT_ERR_VALUE, "%s: guard is NULL", "ct_key_guard_exclude");
+        return;
+    }
     ct_tls *t = &ct_tls_state;
     key_guard_enter(g, t);
     t->excluded_xor = (ct_tls_excluded_raw(t) | ks) ^ CT_DEFAULT_EXCLUDED;
