@@ -309,6 +309,48 @@ static void detach_shares_version(void) {
     for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) ct_tensor_release(ts[i]);
 }
 
+/* Tensor.data and its setter as PyTorch 2.6 has them (the values of tests/python/misuse_cases.py's
+ * autograd.data_* cases, recorded there): a copy with its own version counter and no history;
+ * the setter keeps autograd metadata and the version counter, and takes any geometry. */
+static void tensor_data(void) {
+    int64_t two = 2, three = 3, five[5] = {2, 2, 2, 2, 2};
+    ct_tensor *x = ct_ones(&two, 1, CT_DTYPE_UNDEFINED);
+    ct_tensor_set_requires_grad(x, true);
+    ct_tensor *d = ct_tensor_data(x);
+    CHECK(d && !ct_tensor_requires_grad(d) && ct_tensor_is_leaf(d) && ct_tensor_grad_fn(d) == NULL);
+    CHECK(ct_tensor_shares_storage(d, x));
+    CHECK_INT_EQ(ct_mul_scalar_(d, ct_int(3)), 0);
+    CHECK_INT_EQ(ct_tensor_version(x), 0);
+    CHECK_INT_EQ(ct_tensor_version(d), 1);
+    double v[2];
+    CHECK_INT_EQ(ct_tensor_to_doubles(x, v, 2), 0);
+    CHECK(v[0] == 3.0 && v[1] == 3.0);
+
+    /* five dimensions in, then two again: the header's arrays go to a block and back */
+    ct_tensor *big = ct_zeros(five, 5, CT_DTYPE_UNDEFINED), *small = ct_zeros(&three, 1, CT_FLOAT64);
+    CHECK_INT_EQ(ct_tensor_set_data(x, big), 0);
+    CHECK_INT_EQ(ct_tensor_ndim(x), 5);
+    CHECK_INT_EQ(ct_tensor_set_data(x, small), 0);
+    CHECK_INT_EQ(ct_tensor_ndim(x), 1);
+    CHECK_INT_EQ(ct_tensor_sizes(x)[0], 3);
+    CHECK(ct_tensor_dtype(x) == CT_FLOAT64 && ct_tensor_requires_grad(x) && ct_tensor_is_leaf(x));
+    CHECK_INT_EQ(ct_tensor_version(x), 0);
+    CHECK(ct_tensor_shares_storage(x, small));
+    /* setting a tensor's data to itself changes nothing */
+    CHECK_INT_EQ(ct_tensor_set_data(small, small), 0);
+    ct_tensor *ints = ct_zeros(&three, 1, CT_INT64);
+    CHECK_INT_EQ(ct_tensor_set_data(x, ints), -1);
+    CHECK_ERROR(CT_ERR_RUNTIME, "data set to a tensor that requires gradients must be floating point or complex dtype");
+
+    /* _base: a view's, through a view of a view; none for .data's copy */
+    ct_tensor *a = ct_arange(ct_int(6), CT_FLOAT32);
+    int64_t s23[2] = {2, 3};
+    ct_tensor *av = ct_view(a, s23, 2), *row = ct_select(av, 0, 0), *rd = ct_tensor_data(row);
+    CHECK(ct_tensor_base(row) == a && ct_tensor_base(av) == a && ct_tensor_base(a) == NULL && ct_tensor_base(rd) == NULL);
+    ct_tensor *ts[] = {x, d, big, small, ints, a, av, row, rd};
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) ct_tensor_release(ts[i]);
+}
+
 int main(void) {
     int64_t live0 = ct_testing_live_tensors();
     misuse();
@@ -316,6 +358,7 @@ int main(void) {
     function_modes();
     nested_modes();
     detach_shares_version();
+    tensor_data();
     CHECK_INT_EQ(ct_testing_live_tensors(), live0);
     CHECK_INT_EQ(ct_testing_live_nodes(), 0);
     return ct_test_finish("test_autograd");
