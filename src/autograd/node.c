@@ -476,18 +476,6 @@ int ct_saved_save(ct_saved_var *sv, ct_tensor *t, bool is_output) {
     return sv->data ? 0 : -1;
 }
 
-static const char *legacy_type_name(ct_dtype d) {
-    switch (d) {
-    case CT_FLOAT32: return "torch.FloatTensor";
-    case CT_FLOAT64: return "torch.DoubleTensor";
-    case CT_FLOAT16: return "torch.HalfTensor";
-    case CT_BFLOAT16: return "torch.BFloat16Tensor";
-    case CT_INT64: return "torch.LongTensor";
-    case CT_BOOL: return "torch.BoolTensor";
-    default: return "torch.Tensor";
-    }
-}
-
 int ct_saved_unpack(ct_node *n, ct_saved_var *sv, ct_tensor **out) {
     *out = NULL;
     if (!sv->defined) return 0;
@@ -516,7 +504,7 @@ int ct_saved_unpack(ct_node *n, ct_saved_var *sv, ct_tensor **out) {
                             "operation: [%s %s]%s is at version %lld; expected version %lld instead. Hint: enable "
                             "anomaly detection to find the operation that failed to compute its gradient, with "
                             "torch.autograd.set_detect_anomaly(True).",
-                            legacy_type_name(sv->data->dtype), shape, which, (long long)cur, (long long)sv->saved_version);
+                            ct_tensor_type_string(sv->data->dtype), shape, which, (long long)cur, (long long)sv->saved_version);
     }
     if (sv->saved_original) {
         *out = ct_tensor_retain(sv->data);

@@ -1167,168 +1167,42 @@ p.__enter__()
 p.__enter__()
 out = "entered twice"
 """)
-case("prof.casts_mul_int", """
+# TensorIterator's casts and torch.tensor's calls, as the profiler sees them
+for _name, _expr in [
+    ("mul_int", 'x * 2'),
+    ("mul_float", 'x * 2.0'),
+    ("mul_same", 'x * x'),
+    ("mul_f64", 'x * xd'),
+    ("mul_int64", 'x * xi'),
+    ("add_int", 'x + 1'),
+    ("mul_inplace_int", 'x.mul_(2)'),
+    ("mul_inplace_f64", 'x.mul_(xd)'),
+    ("div_ints", 'xi / 2'),
+    ("eq_scalar", 'x == 1'),
+    ("eq_scalar_same", 'xi == 1'),
+    ("eq_scalar_float", 'xi == 1.5'),
+    ("half_scalar", 'xh * 0.1'),
+    ("half_half", 'xh * xh'),
+    ("relu_int", 'torch.relu(xi)'),
+    ("neg_int", '-xi'),
+    ("sqrt_int", 'torch.sqrt(xi)'),
+    ("eq_tensor", 'torch.eq(x, xd)'),
+    ("gelu_backward", 'torch.ops.aten.gelu_backward(x, xd)'),
+    ("threshold_backward", 'torch.ops.aten.threshold_backward(x, xd, 0)'),
+    ("float_", 'xi.float()'),
+    ("to_same", 'x.to(torch.float32)'),
+    ("sub_inplace", 'x.sub_(xi)'),
+    ("bool_add", 'torch.ones(2, dtype=torch.bool) + 1'),
+    ("clamp_min_int", 'torch.clamp_min(xi, 1.5)'),
+    ("tensor_ctor", 'torch.tensor([1., 2.], requires_grad=True)'),
+    ("tensor_ctor_f64", 'torch.tensor(2.0, dtype=torch.float64)'),
+]:
+    case("prof.casts_" + _name, """
 x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
 with torch.profiler.profile() as p:
-    r = x * 2
+    r = %s
 out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_mul_float", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = x * 2.0
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_mul_same", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = x * x
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_mul_f64", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = x * xd
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_mul_int64", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = x * xi
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_add_int", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = x + 1
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_mul_inplace_int", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = x.mul_(2)
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_mul_inplace_f64", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = x.mul_(xd)
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_div_ints", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = xi / 2
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_eq_scalar", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = x == 1
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_eq_scalar_same", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = xi == 1
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_eq_scalar_float", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = xi == 1.5
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_half_scalar", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = xh * 0.1
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_half_half", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = xh * xh
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_relu_int", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = torch.relu(xi)
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_neg_int", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = -xi
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_sqrt_int", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = torch.sqrt(xi)
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_eq_tensor", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = torch.eq(x, xd)
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_gelu_backward", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = torch.ops.aten.gelu_backward(x, xd)
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_threshold_backward", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = torch.ops.aten.threshold_backward(x, xd, 0)
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_float_", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = xi.float()
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_to_same", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = x.to(torch.float32)
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_sub_inplace", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = x.sub_(xi)
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_bool_add", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = torch.ones(2, dtype=torch.bool) + 1
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_clamp_min_int", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = torch.clamp_min(xi, 1.5)
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_tensor_ctor", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = torch.tensor([1., 2.], requires_grad=True)
-out = ([e.name for e in p.events()], r)
-""")
-case("prof.casts_tensor_ctor_f64", """
-x = torch.ones(2); xd = torch.ones(2, dtype=torch.float64); xi = torch.ones(2, dtype=torch.int64); xh = torch.ones(2, dtype=torch.float16)
-with torch.profiler.profile() as p:
-    r = torch.tensor(2.0, dtype=torch.float64)
-out = ([e.name for e in p.events()], r)
-""")
+""" % _expr)
 case("prof.two_profilers_nested", """
 with torch.profiler.profile():
     with torch.profiler.profile():

@@ -8,19 +8,6 @@
 #include "ops/cpu/iter.h"
 #include "ops/kernel_util.h"
 
-/* caffe2::TypeMeta names, as some of PyTorch's messages print a dtype */
-static const char *type_meta_name(ct_dtype d) {
-    switch (d) {
-    case CT_FLOAT32: return "float";
-    case CT_FLOAT64: return "double";
-    case CT_FLOAT16: return "c10::Half";
-    case CT_BFLOAT16: return "c10::BFloat16";
-    case CT_INT64: return "long int";
-    case CT_BOOL: return "bool";
-    default: return "unknown";
-    }
-}
-
 /* the element at linear index i of t in row-major order, as a pointer */
 static char *elem_ptr(const ct_tensor *t, int64_t i) {
     int64_t off = 0;
@@ -156,7 +143,7 @@ int ct_k_masked_fill_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
     ct_scalar value = args[2];
     if (mask->dtype != CT_BOOL)
         return ct_error_set(CT_ERR_RUNTIME, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
-                            type_meta_name(mask->dtype));
+                            ct_dtype_type_meta_name(mask->dtype));
     if (ct_assert_no_internal_overlap(self) != 0) return -1;
     int64_t shape[CT_MAX_DIMS];
     int n;
