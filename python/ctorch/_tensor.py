@@ -50,6 +50,10 @@ class Size(tuple):
         return Size(tuple.__add__(self, other))
 
 
+# the classes that print as "tensor(...)": Tensor itself (below) and nn.Parameter
+_PLAIN_REPR = set()
+
+
 class Tensor(_C.TensorBase):
     """A ctorch tensor with PyTorch's Python API (the part ctorch implements)."""
 
@@ -85,14 +89,10 @@ class Tensor(_C.TensorBase):
     def __repr__(self, *, tensor_contents=None):
         if has_torch_function_unary(self):
             return handle_torch_function(Tensor.__repr__, (self,), self, tensor_contents=tensor_contents)
-        # PyTorch's _str_intern: a subclass prints under its own class name
+        # PyTorch's _str_intern: a subclass prints under its own class name (a Parameter, whose
+        # module adds it to _PLAIN_REPR, as "tensor")
         cls = type(self)
-        name = None
-        if cls is not Tensor:
-            from .nn.parameter import Parameter
-            if cls is not Parameter:
-                name = cls.__name__
-        return _C._tensor_repr(self, tensor_contents, name)
+        return _C._tensor_repr(self, tensor_contents, None if cls in _PLAIN_REPR else cls.__name__)
 
     # ---- autograd ----
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -339,3 +339,6 @@ def _convert(ret, cls):
     if isinstance(ret, (tuple, list)):
         ret = type(ret)(_convert(r, cls) for r in ret)
     return ret
+
+
+_PLAIN_REPR.add(Tensor)

@@ -1,7 +1,7 @@
 """torch.nn.Parameter: a Tensor subclass made with Tensor._make_subclass (data.detach(), then
 requires_grad), as PyTorch makes it."""
 from .. import _C
-from .._tensor import Tensor
+from .._tensor import _PLAIN_REPR, Tensor
 
 
 class Parameter(Tensor):
@@ -30,3 +30,6 @@ class Parameter(Tensor):
 
     def __reduce_ex__(self, proto):
         raise _C.NotImplementedInCtorch("pickling a Parameter is not implemented in ctorch")
+
+
+_PLAIN_REPR.add(Parameter)
