@@ -15,9 +15,10 @@ _missing = _C.NotImplementedInCtorch
 _dt = _C._dtypes()
 
 
-def _fn(name, overloads):
-    """A Tensor method backed by operators: function modes see it as torch.Tensor.<name>."""
-    return _C._function(name, overloads, public=f"torch.Tensor.{name}")
+def _fn(name, overloads, options=False):
+    """A Tensor method backed by operators: function modes see it as torch.Tensor.<name>. options:
+    it takes TensorOptions (requires_grad=, pin_memory=False given), as Tensor.new_* do."""
+    return _C._function(name, overloads, public=f"torch.Tensor.{name}", options=options)
 
 
 class Size(tuple):
@@ -272,7 +273,7 @@ class Tensor(_C.TensorBase):
     normal_ = _fn("normal_", ["aten::normal_"])
     uniform_ = _fn("uniform_", ["aten::uniform_"])
     random_ = _fn("random_", ["aten::random_.from", "aten::random_.to", "aten::random_"])
-    new_empty_strided = _fn("new_empty_strided", ["aten::new_empty_strided"])
+    new_empty_strided = _fn("new_empty_strided", ["aten::new_empty_strided"], options=True)
     resolve_conj = _fn("resolve_conj", ["aten::resolve_conj"])
     resolve_neg = _fn("resolve_neg", ["aten::resolve_neg"])
     # common ones ctorch lacks, so the error names the operator
@@ -293,8 +294,8 @@ class Tensor(_C.TensorBase):
     expand_as = _fn("expand_as", ["aten::expand_as"])
     view_as = _fn("view_as", ["aten::view_as"])
     reshape_as = _fn("reshape_as", ["aten::reshape_as"])
-    new_zeros = _fn("new_zeros", ["aten::new_zeros"])
-    new_empty = _fn("new_empty", ["aten::new_empty"])
+    new_zeros = _fn("new_zeros", ["aten::new_zeros"], options=True)
+    new_empty = _fn("new_empty", ["aten::new_empty"], options=True)
     unbind = _fn("unbind", ["aten::unbind.int"])
     tril = _fn("tril", ["aten::tril"])
     multinomial = _fn("multinomial", ["aten::multinomial"])

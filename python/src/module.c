@@ -358,7 +358,10 @@ static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
     if (!PyBool_Check(rg) || !PyBool_Check(pin))
         return PyErr_Format(PyExc_TypeError, "tensor(): argument '%s' must be bool, not %s",
                             PyBool_Check(rg) ? "pin_memory" : "requires_grad", Py_TYPE(PyBool_Check(rg) ? pin : rg)->tp_name);
-    if (pin == Py_True) return ctpy_not_implemented("torch.tensor(pin_memory=True) (pinned memory)");
+    /* at::detail::empty_cpu asks the accelerator hooks for a pinned-memory allocator, which a
+     * CPU-only build has none of */
+    if (pin == Py_True)
+        return PyErr_Format(PyExc_RuntimeError, "Need to provide pin_memory allocator to use pin memory.");
     bool requires_grad = rg == Py_True;
     if (ctpy_check_device(device) != 0) return NULL;
     if (ctpy_is_tensor(data) && (ct_tensor_ndim(ctpy_tensor(data)) > 0 || dtype != Py_None)) {
@@ -450,13 +453,38 @@ static double in_dtype(double v, ct_dtype d) {
     }
 }
 
+/* One of allclose's double / bool arguments as PyTorch's parser takes it (a double: any Python
+ * number, bool included; a bool: True or False only), with its TypeError. */
+static int allclose_arg(PyObject *o, const char *name, int position, bool positional, bool is_bool, double *d, int *b) {
+    if (!o) return 0;
+    bool ok = is_bool ? PyBool_Check(o) : PyFloat_Check(o) || PyLong_Check(o);
+    if (!ok) {
+        const char *want = is_bool ? "bool" : "float";
+        const char *got = ctpy_is_tensor(o) ? "Tensor" : Py_TYPE(o)->tp_name;
+        if (positional)
+            PyErr_Format(PyExc_TypeError, "allclose(): argument '%s' (position %d) must be %s, not %s", name, position,
+                         want, got);
+        else
+            PyErr_Format(PyExc_TypeError, "allclose(): argument '%s' must be %s, not %s", name, want, got);
+        return -1;
+    }
+    if (is_bool) *b = o == Py_True;
+    else *d = PyFloat_AsDouble(o);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 static PyObject *py_allclose(PyObject *unused, PyObject *args, PyObject *kwargs) {
     (void)unused;
     static char *kw[] = {"input", "other", "rtol", "atol", "equal_nan", NULL};
-    PyObject *ao, *bo;
+    PyObject *ao, *bo, *ro = NULL, *to = NULL, *eo = NULL;
     double rtol = 1e-05, atol = 1e-08;
     int equal_nan = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|ddp:allclose", kw, &ao, &bo, &rtol, &atol, &equal_nan)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OOO:allclose", kw, &ao, &bo, &ro, &to, &eo)) return NULL;
+    Py_ssize_t npos = PyTuple_GET_SIZE(args);
+    if (allclose_arg(ro, "rtol", 3, npos > 2, false, &rtol, NULL) != 0 ||
+        allclose_arg(to, "atol", 4, npos > 3, false, &atol, NULL) != 0 ||
+        allclose_arg(eo, "equal_nan", 5, npos > 4, true, NULL, &equal_nan) != 0)
+        return NULL;
     ct_tensor *a = ctpy_tensor_arg(ao, "allclose(): argument 'input' (position 1)");
     ct_tensor *b = a ? ctpy_tensor_arg(bo, "allclose(): argument 'other' (position 2)") : NULL;
     if (!b) return NULL;
@@ -525,6 +553,8 @@ static int num_threads = 1;
 
 static PyObject *py_set_num_threads(PyObject *unused, PyObject *arg) {
     (void)unused;
+    if (!PyLong_Check(arg) || PyBool_Check(arg)) /* THPUtils_checkLong, then its RuntimeError */
+        return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects an int, but got %s", Py_TYPE(arg)->tp_name);
     long n = PyLong_AsLong(arg);
     if (n == -1 && PyErr_Occurred()) return NULL;
     if (n <= 0) return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects a positive integer");
