@@ -31,6 +31,9 @@ class device:
     __slots__ = ("type", "index")
 
     def __init__(self, *args, **kwargs):
+        if not kwargs and len(args) == 1 and isinstance(args[0], str):  # the common call, as the parser reads it
+            self.type, self.index = _parse_device_string(args[0])
+            return
         which, v = _DEVICE.parse(args, kwargs)
         if which == 0:
             d = v["device"]

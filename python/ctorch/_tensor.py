@@ -338,6 +338,12 @@ def _parse_to(args, kwargs, allow_copy):
     given. A tensor gives its dtype (PyTorch's to.device with the tensor's device and dtype: on
     the CPU, to.dtype's result)."""
     from . import _device_mod
+    if not kwargs and len(args) == 1:  # the common calls, as the parser would read them
+        a = args[0]
+        if isinstance(a, _C.dtype):
+            return None, a, False, False, None
+        if isinstance(a, (str, _device_mod.device)):
+            return _device_mod.device(a) if isinstance(a, str) else a, None, False, False, None
     index, v = _TO.parse(args, kwargs)
     copy_at = 3 if index == 0 else 2
     if not allow_copy and ("copy" in kwargs or len(args) > copy_at):
