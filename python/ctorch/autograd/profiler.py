@@ -160,6 +160,10 @@ def _no_function_events():
     return AttributeError("'profile' object has no attribute '_function_events'")
 
 
+# key_averages() is an EventList in PyTorch: its table's messages name that class
+_KeyAverages.table.__qualname__ = "EventList.table"
+
+
 class profile:
     """torch.autograd.profiler.profile: records this thread's operators while the block runs (once:
     the context manager is not reentrant, as PyTorch's)."""

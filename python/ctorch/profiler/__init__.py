@@ -95,6 +95,8 @@ class profile(_ap.profile):
         assert self._native is not None
         return self._key_averages(group_by_input_shape, group_by_stack_n)
 
+    key_averages.__qualname__ = "_KinetoProfile.key_averages"  # where PyTorch's messages find it
+
     def step(self):
         """The next step: without a schedule every step records (PyTorch's default schedule), so
         there is nothing to change."""
