@@ -82,17 +82,19 @@ int ct_k_eq_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets
     ct_tensor *ins[2] = {ARG_T(0), w};
     ct_dtype common = ct_result_type2(ins[0], w);
     ct_iter_casts k;
-    int rc = ct_iter_cast_begin(&k, NULL, ins, 2, common, false);
-    ct_tensor_release(w);
-    if (rc != 0) return -1;
+    if (ct_iter_cast_begin(&k, NULL, ins, 2, common, false) != 0) {
+        ct_tensor_release(w);
+        return -1;
+    }
     eq_ctx c;
     c.a = k.in[0]->dtype;
     c.common = common;
     const char *v = ct_tensor_data_ptr(k.in[1]);
     c.vi = common == CT_INT64 ? *(const int64_t *)v : 0;
     c.vd = ct_load_as_double(v, common);
-    rc = map_unary(k.in[0], CT_BOOL, eq_elem, &c, rets);
-    return ct_iter_cast_end(&k, rc);
+    int rc = ct_iter_cast_end(&k, map_unary(k.in[0], CT_BOOL, eq_elem, &c, rets));
+    ct_tensor_release(w); /* after the casts: k.in[1] is w itself when no cast was needed */
+    return rc;
 }
 
 /* ---- bitwise_not ---------------------------------------------------------------------------- */
