@@ -172,10 +172,11 @@ class Signature:
 
 
 def _got(args, kwargs):
-    """format_invalid_args's description of a call: the positional types, then name=type by name."""
+    """format_invalid_args's description of a call: the positional types, then name=type for the
+    keywords, last given first."""
     s = ", ".join(py_typename(a) for a in args)
     if kwargs:
-        kw = ", ".join(f"{k}={py_typename(v)}" for k, v in sorted(kwargs.items()))
+        kw = ", ".join(f"{k}={py_typename(v)}" for k, v in reversed(list(kwargs.items())))
         s = f"{s}, {kw}" if args else f"{kw}, "
     return f"({s})"
 

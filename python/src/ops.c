@@ -315,29 +315,21 @@ static PyObject *py_op_overload(PyObject *unused, PyObject *arg) {
 /* ---- candidates: a list of overloads resolved like PyTorch's argument parser ---- */
 
 /* format_invalid_args's "(...)": the positional arguments' types (a method's without self), then
- * name=type for each keyword by name, a lone keyword part ending ", " as PyTorch's does */
+ * name=type for each keyword, the last given first, a lone keyword part ending ", " as PyTorch's
+ * does */
 static PyObject *invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                                      PyObject *cands, bool method) {
     Py_ssize_t first = method && nargs > 0 ? 1 : 0;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    Py_ssize_t order[CTPY_MAX_ARGS * 2];
-    if (nkw > (Py_ssize_t)(sizeof order / sizeof order[0])) nkw = (Py_ssize_t)(sizeof order / sizeof order[0]);
-    for (Py_ssize_t k = 0; k < nkw; k++) { /* insertion sort by name */
-        Py_ssize_t j = k;
-        while (j > 0 && PyUnicode_Compare(PyTuple_GET_ITEM(kwnames, order[j - 1]), PyTuple_GET_ITEM(kwnames, k)) > 0) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = k;
-    }
     PyObject *got = PyUnicode_FromString("");
     for (Py_ssize_t i = first; got && i < nargs + nkw; i++) {
         bool kw = i >= nargs;
-        PyObject *o = kw ? args[nargs + order[i - nargs]] : args[i];
+        Py_ssize_t at = kw ? nkw - 1 - (i - nargs) : i; /* the keyword's index in kwnames */
+        PyObject *o = kw ? args[nargs + at] : args[i];
         const char *tn = ctpy_is_tensor(o) ? "Tensor" : Py_TYPE(o)->tp_name;
         const char *sep = i > first ? ", " : "";
         PyObject *part = !kw ? PyUnicode_FromFormat("%s%s", sep, tn)
-                             : PyUnicode_FromFormat("%s%U=%s%s", sep, PyTuple_GET_ITEM(kwnames, order[i - nargs]), tn,
+                             : PyUnicode_FromFormat("%s%U=%s%s", sep, PyTuple_GET_ITEM(kwnames, at), tn,
                                                     nargs == first && i == nargs + nkw - 1 ? ", " : "");
         PyObject *joined = part ? PyUnicode_Concat(got, part) : NULL;
         Py_XDECREF(part);

@@ -2649,7 +2649,7 @@ for _cid, _code in [
     ("args.to_float_number", "out = x.to(1.5)"),
     ("args.to_tensor_kwarg", "out = x.to(tensor=torch.ones(1, dtype=torch.float64))"),
     ("args.to_layout", "out = x.to(torch.strided)"),
-    ("args.to_kwargs_by_name", "out = x.to(zz=1, aa=1)"),
+    ("args.to_keywords_last_first", "out = x.to(zz=1, aa=1, mm=1)"),
     ("args.to_python_type", "out = x.to(int)"),
     ("args.float_positional_memory_format", "out = x.float(torch.preserve_format)"),
     ("args.double_memory_format", "out = x.double(memory_format=torch.contiguous_format)"),
@@ -2677,7 +2677,8 @@ for _cid, _code in [
     # the C extension's arguments
     ("args.method_out_one_overload", "out = x.add(x, out=torch.empty(2))"),
     ("args.method_out_overloads", "out = x.sum(out=torch.empty(()))"),
-    ("args.method_keywords_by_name", "out = x.sum(foo=1, bar=2)"),
+    ("args.method_keywords_last_first", "out = x.sum(foo=1, bar=2, baz=3)"),
+    ("args.function_keywords_last_first", "out = torch.sum(x, 0, foo=1, bar=2, baz=3)"),
     ("args.new_empty_strided_requires_grad", "out = x.new_empty_strided((2,), (1,), requires_grad=True).requires_grad"),
     ("args.new_empty_strided_requires_grad_int", "out = x.new_empty_strided((2,), (1,), requires_grad=1)"),
     ("args.layout_sparse", "out = torch.zeros(2, layout=torch.sparse_coo).layout"),
