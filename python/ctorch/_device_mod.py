@@ -3,8 +3,10 @@ contiguous / preserve formats."""
 import builtins as _builtins
 import re
 
-from . import _C
+from . import _C, _argparse
 
+# torch.device's two signatures (an index given as None is no index, as an omitted one)
+_DEVICE = _argparse.Parser(["device(Device device)", "device(c10::string_view type, int64_t? index=None)"])
 
 _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
                  "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
@@ -28,20 +30,29 @@ class device:
 
     __slots__ = ("type", "index")
 
-    def __init__(self, type, index=None):
-        if isinstance(type, device):
-            type, index = type.type, type.index
-        elif isinstance(type, int) and not isinstance(type, bool):
-            raise RuntimeError("Cannot access accelerator device when none is available.")
-        elif isinstance(type, str):
-            type, idx = _parse_device_string(type)
-            if idx is not None:
-                if index is not None:
+    def __init__(self, *args, **kwargs):
+        if not kwargs and len(args) == 1 and isinstance(args[0], str):  # the common call, as the parser reads it
+            self.type, self.index = _parse_device_string(args[0])
+            return
+        which, v = _DEVICE.parse(args, kwargs)
+        if which == 0:
+            d = v["device"]
+            if isinstance(d, device):
+                type, index = d.type, d.index
+            elif not isinstance(d, str):
+                raise RuntimeError("Cannot access accelerator device when none is available.")
+            else:
+                type, index = _parse_device_string(d)
+        else:
+            type, idx = _parse_device_string(v["type"])
+            index = v["index"]
+            if index is not None:
+                index = _builtins.int(index)
+                if idx is not None:
                     raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: "
                                        f"{type}:{idx}")
+            else:
                 index = idx
-        else:
-            raise TypeError(f"device() received an invalid combination of arguments - got ({_builtins.type(type).__name__})")
         if index is not None and index < 0:
             raise RuntimeError("Device index must not be negative")
         self.type = type

@@ -4,7 +4,10 @@ Methods that are operators are built from the operator table (_C._function): cal
 the overload the way PyTorch's argument parser does, and function modes see it. Anything
 PyTorch's Tensor has that is not here raises NotImplementedInCtorch (a NotImplementedError that
 is also an AttributeError, so hasattr() stays False)."""
-from . import _C
+import builtins
+import re
+
+from . import _C, _argparse
 from ._missing import attribute as _missing_attribute
 from .overrides import handle_torch_function, has_torch_function_unary
 
@@ -12,9 +15,10 @@ _missing = _C.NotImplementedInCtorch
 _dt = _C._dtypes()
 
 
-def _fn(name, overloads):
-    """A Tensor method backed by operators: function modes see it as torch.Tensor.<name>."""
-    return _C._function(name, overloads, public=f"torch.Tensor.{name}")
+def _fn(name, overloads, options=False):
+    """A Tensor method backed by operators: function modes see it as torch.Tensor.<name>. options:
+    it takes TensorOptions (requires_grad=, pin_memory=False given), as Tensor.new_* do."""
+    return _C._function(name, overloads, public=f"torch.Tensor.{name}", options=options)
 
 
 class Size(tuple):
@@ -114,103 +118,89 @@ class Tensor(_C.TensorBase):
 
     # ---- conversions ----
     def to(self, *args, **kwargs):
+        """Tensor.to as PyTorch's binding parses it (three signatures); the overload it then calls:
+        to.dtype for a dtype, to.dtype_layout for a device or a copy alone (self.options() given),
+        self itself when nothing is asked."""
         if has_torch_function_unary(self):
             return handle_torch_function(Tensor.to, (self,), self, *args, **kwargs)
         from . import _device_mod
-        dtype = kwargs.pop("dtype", None)
-        device = kwargs.pop("device", None)
-        non_blocking = kwargs.pop("non_blocking", False)
-        copy = kwargs.pop("copy", False)
-        memory_format = kwargs.pop("memory_format", None)
-        if kwargs:
-            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        positional_bools = []
-        for a in args:
-            if isinstance(a, _C.dtype):
-                dtype = a
-            elif isinstance(a, (str, _device_mod.device)):
-                device = a
-            elif isinstance(a, Tensor):
-                dtype = a.dtype
-            elif isinstance(a, bool):
-                positional_bools.append(a)
-            elif isinstance(a, int):
-                device = a  # an accelerator's index: _check_cpu says there is none
-            else:
-                raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
-        if positional_bools:
-            non_blocking = positional_bools[0]
-            if len(positional_bools) > 1:
-                copy = positional_bools[1]
+        device, dtype, non_blocking, copy, memory_format = _parse_to(args, kwargs, allow_copy=True)
         if device is not None:
             _device_mod._check_cpu(device)
             if dtype is not None:
                 raise _missing("Tensor.to(device, dtype) (aten::to.device) is not implemented in ctorch")
-        if memory_format is not None and memory_format is not _device_mod.preserve_format:
-            _device_mod._check_memory_format(self, memory_format)
-        if dtype is None:
-            if copy:
-                raise _missing("Tensor.to(copy=True) without a dtype (aten::to.device) is not implemented in ctorch")
-            if memory_format is None or memory_format is _device_mod.preserve_format or \
-                    self.is_contiguous(memory_format=memory_format):
-                return self
-            dtype = self.dtype
-        kw = {"non_blocking": non_blocking, "copy": copy}
-        if memory_format is not None:
-            kw["memory_format"] = memory_format
-        return _to_dtype(self, dtype, **kw)
+        if device is None and dtype is None and not copy and memory_format is None:
+            return self
+        return _convert_to(self, dtype, non_blocking, copy, memory_format)
 
-    def half(self, memory_format=None):
-        if memory_format is None:
-            return self.to(_dt["float16"])
-        return self.to(_dt["float16"], memory_format=memory_format)
+    def _to_type(self, name, dtype, args, kwargs):
+        """float(), double(), ...: THPVariable_to_type, the to.dtype overload."""
+        if has_torch_function_unary(self):
+            return handle_torch_function(getattr(Tensor, name), (self,), self, *args, **kwargs)
+        parser = _TO_TYPE.get(name)
+        if parser is None:
+            parser = _TO_TYPE[name] = _argparse.Parser([f"{name}(*, MemoryFormat? memory_format=None)"])
+        _, v = parser.parse(args, kwargs)
+        return _convert_to(self, _dt[dtype], False, False, v["memory_format"])
 
-    def float(self, memory_format=None):
-        if memory_format is None:
-            return self.to(_dt["float32"])
-        return self.to(_dt["float32"], memory_format=memory_format)
+    def half(self, *args, **kwargs):
+        return self._to_type("half", "float16", args, kwargs)
 
-    def double(self, memory_format=None):
-        if memory_format is None:
-            return self.to(_dt["float64"])
-        return self.to(_dt["float64"], memory_format=memory_format)
+    def float(self, *args, **kwargs):
+        return self._to_type("float", "float32", args, kwargs)
 
-    def bfloat16(self, memory_format=None):
-        if memory_format is None:
-            return self.to(_dt["bfloat16"])
-        return self.to(_dt["bfloat16"], memory_format=memory_format)
+    def double(self, *args, **kwargs):
+        return self._to_type("double", "float64", args, kwargs)
 
-    def long(self, memory_format=None):
-        if memory_format is None:
-            return self.to(_dt["int64"])
-        return self.to(_dt["int64"], memory_format=memory_format)
+    def bfloat16(self, *args, **kwargs):
+        return self._to_type("bfloat16", "bfloat16", args, kwargs)
 
-    def bool(self, memory_format=None):
-        if memory_format is None:
-            return self.to(_dt["bool"])
-        return self.to(_dt["bool"], memory_format=memory_format)
+    def long(self, *args, **kwargs):
+        return self._to_type("long", "int64", args, kwargs)
 
-    def int(self, memory_format=None):
-        if memory_format is None:
-            return self.to(_dt["int32"])
-        return self.to(_dt["int32"], memory_format=memory_format)
+    def bool(self, *args, **kwargs):
+        return self._to_type("bool", "bool", args, kwargs)
 
-    def cuda(self, device=None, non_blocking=False, memory_format=None):
+    def int(self, *args, **kwargs):
+        return self._to_type("int", "int32", args, kwargs)
+
+    def cuda(self, *args, **kwargs):
+        if has_torch_function_unary(self):
+            return handle_torch_function(Tensor.cuda, (self,), self, *args, **kwargs)
         from . import _device_mod
+        _, v = _CUDA.parse(args, kwargs)
+        device = v["device"]
+        if isinstance(device, int) and not isinstance(device, builtins.bool):
+            _device_mod.device(device)  # an index names the accelerator, which a CPU-only build lacks
         _device_mod._check_cpu("cuda" if device is None else device)
         return self
 
-    def cpu(self, memory_format=None):
-        if memory_format is None:
-            return self
-        return self.to(memory_format=memory_format)
+    def cpu(self, *args, **kwargs):
+        """Tensor.cpu: to.dtype_layout with the CPU (self when nothing changes)."""
+        if has_torch_function_unary(self):
+            return handle_torch_function(Tensor.cpu, (self,), self, *args, **kwargs)
+        _, v = _CPU.parse(args, kwargs)
+        return _convert_to(self, None, False, False, v["memory_format"])
 
-    def type(self, dtype=None, non_blocking=False):
+    def type(self, *args, **kwargs):
+        """type(): the legacy type name; type(dtype): to.dtype (a type's name, which names a device
+        too, is aten::to.device, which ctorch lacks)."""
+        if has_torch_function_unary(self):
+            return handle_torch_function(Tensor.type, (self,), self, *args, **kwargs)
+        _, v = _TYPE.parse(args, kwargs)
+        dtype = v["dtype"]
         if dtype is None:
             names = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
                      "int64": "Long", "bool": "Bool"}
             return "torch." + names[str(self.dtype)[6:]] + "Tensor"
-        raise _missing("Tensor.type(dtype) is not implemented in ctorch")
+        if isinstance(dtype, str):
+            if not _LEGACY_TYPE_NAME.fullmatch(dtype):
+                raise ValueError(f"invalid type: '{dtype}'")
+            raise _missing(f"Tensor.type({dtype!r}) (a type named by a string, aten::to.device) is not implemented in "
+                           "ctorch")
+        if not (isinstance(dtype, _C.dtype) or dtype in (builtins.float, builtins.int, builtins.bool, complex)):
+            raise TypeError("dtype must be a type, str, or dtype object")
+        return _convert_to(self, dtype, v["non_blocking"], False, v["memory_format"])
 
     def __format__(self, spec):
         if has_torch_function_unary(self):
@@ -283,7 +273,7 @@ class Tensor(_C.TensorBase):
     normal_ = _fn("normal_", ["aten::normal_"])
     uniform_ = _fn("uniform_", ["aten::uniform_"])
     random_ = _fn("random_", ["aten::random_.from", "aten::random_.to", "aten::random_"])
-    new_empty_strided = _fn("new_empty_strided", ["aten::new_empty_strided"])
+    new_empty_strided = _fn("new_empty_strided", ["aten::new_empty_strided"], options=True)
     resolve_conj = _fn("resolve_conj", ["aten::resolve_conj"])
     resolve_neg = _fn("resolve_neg", ["aten::resolve_neg"])
     # common ones ctorch lacks, so the error names the operator
@@ -304,8 +294,8 @@ class Tensor(_C.TensorBase):
     expand_as = _fn("expand_as", ["aten::expand_as"])
     view_as = _fn("view_as", ["aten::view_as"])
     reshape_as = _fn("reshape_as", ["aten::reshape_as"])
-    new_zeros = _fn("new_zeros", ["aten::new_zeros"])
-    new_empty = _fn("new_empty", ["aten::new_empty"])
+    new_zeros = _fn("new_zeros", ["aten::new_zeros"], options=True)
+    new_empty = _fn("new_empty", ["aten::new_empty"], options=True)
     unbind = _fn("unbind", ["aten::unbind.int"])
     tril = _fn("tril", ["aten::tril"])
     multinomial = _fn("multinomial", ["aten::multinomial"])
@@ -324,6 +314,68 @@ class Tensor(_C.TensorBase):
 
 
 _to_dtype = _C._op_overload("aten::to.dtype")
+_to_dtype_layout = _C._op_overload("aten::to.dtype_layout")
+
+_TO = _argparse.Parser([
+    "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)",
+    "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None)",
+    "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None)",
+], numbers_as_tensors=True)
+_CUDA = _argparse.Parser(["cuda(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)"])
+_CPU = _argparse.Parser(["cpu(*, MemoryFormat? memory_format=None)"])
+# the legacy type names Tensor.type(str) takes ('torch.FloatTensor', 'torch.cuda.LongTensor', ...)
+_LEGACY_TYPE_NAME = re.compile(r"torch\.(cuda\.)?(sparse\.)?(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool|"
+                               r"ComplexFloat|ComplexDouble)Tensor")
+_TO_TYPE = {}  # float(), half(), ...: one parser each, made on first use
+_TYPE = _argparse.Parser(["type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)"])
+# the dtype a Python number stands for as Tensor.to's `tensor` (a wrapped number's)
+_NUMBER_DTYPES = ((builtins.bool, "bool"), (builtins.int, "int64"), (builtins.float, "float64"), (complex, "complex128"))
+
+
+def _parse_to(args, kwargs, allow_copy):
+    """parse_to_conversion: (device, dtype, non_blocking, copy, memory_format), None where not
+    given. A tensor gives its dtype (PyTorch's to.device with the tensor's device and dtype: on
+    the CPU, to.dtype's result)."""
+    from . import _device_mod
+    if not kwargs and len(args) == 1:  # the common calls, as the parser would read them
+        a = args[0]
+        if isinstance(a, _C.dtype):
+            return None, a, False, False, None
+        if isinstance(a, (str, _device_mod.device)):
+            return _device_mod.device(a) if isinstance(a, str) else a, None, False, False, None
+    index, v = _TO.parse(args, kwargs)
+    copy_at = 3 if index == 0 else 2
+    if not allow_copy and ("copy" in kwargs or len(args) > copy_at):
+        raise RuntimeError(".to() does not accept copy argument")
+    device = v.get("device")
+    if device is not None and not isinstance(device, _device_mod.device):
+        device = _device_mod.device(device)
+    dtype = v.get("dtype")
+    if index == 2:
+        t = v["tensor"]
+        dtype = t.dtype if isinstance(t, Tensor) else next(_dt[n] for k, n in _NUMBER_DTYPES if isinstance(t, k))
+    elif dtype is not None and not isinstance(dtype, _C.dtype):
+        dtype = {builtins.float: _dt["float64"], builtins.int: _dt["int64"], builtins.bool: _dt["bool"],
+                 complex: _dt["complex128"]}[dtype]
+    return device, dtype, v["non_blocking"], v["copy"], v["memory_format"]
+
+
+def _convert_to(t, dtype, non_blocking, copy, memory_format):
+    """dispatch_to: to.dtype for a dtype, else to.dtype_layout with t's own options; a channels-last
+    format only where t already is in it (ctorch lays tensors out contiguously)."""
+    from . import _device_mod
+    if memory_format is not None and memory_format is not _device_mod.preserve_format and \
+            memory_format is not _device_mod.contiguous_format:
+        _device_mod._check_memory_format(t, memory_format)
+        if dtype is None and not copy:
+            return t
+    kw = {"non_blocking": non_blocking, "copy": copy}
+    if memory_format is not None:
+        kw["memory_format"] = memory_format
+    if dtype is not None:
+        return _to_dtype(t, dtype, **kw)
+    return _to_dtype_layout(t, dtype=t.dtype, layout=_device_mod.strided, device=_device_mod.cpu, **kw)
 
 
 def _nowrap_functions():

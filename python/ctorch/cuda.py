@@ -29,11 +29,14 @@ def synchronize(device=None):
 
 
 def manual_seed(seed):
-    """Seeds the CUDA generators: with no CUDA device there is nothing to seed (as in PyTorch)."""
+    """Seeds the CUDA generators: with no CUDA device there is nothing to seed (as in PyTorch), once
+    the seed is an int (int(seed), with its errors)."""
+    int(seed)
 
 
 def manual_seed_all(seed):
     """As manual_seed."""
+    int(seed)
 
 
 from ._missing import module_getattr as _module_getattr  # noqa: E402

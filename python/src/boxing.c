@@ -284,6 +284,10 @@ static int box(PyObject *o, const ct_arg_info *info, ctpy_args *a, int i, bool n
         return CTPY_PARSE_OK;
     }
     case CT_ARG_LAYOUT:
+        if (o != ctpy_strided && ctpy_strided && Py_TYPE(o) == Py_TYPE(ctpy_strided)) {
+            ctpy_not_implemented("the %R layout", o); /* torch.sparse_coo: ctorch's tensors are strided */
+            return CTPY_PARSE_ERROR;
+        }
         if (o != ctpy_strided) return CTPY_PARSE_MISMATCH;
         *v = ct_int(0);
         return CTPY_PARSE_OK;

@@ -18,18 +18,37 @@ static PyObject *dtype_get_is_floating(PyObject *self, void *c) {
     ct_dtype d = ((CtDtypeObject *)self)->dtype;
     return PyBool_FromLong(ct_dtype_valid((int)d) && ct_dtype_is_floating(d));
 }
-static PyObject *dtype_get_false(PyObject *self, void *c) {
-    (void)self;
+/* The facts of the dtypes ctorch lacks (c10::ScalarType's), so that code asking about one (nn.Module.to's
+ * dtype check, say) gets PyTorch's answer and reaches the part that says what is missing. */
+static const struct {
+    const char *name;
+    bool is_complex, is_signed;
+    int itemsize;
+} absent_dtypes[] = {{"uint8", false, false, 1}, {"int8", false, true, 1},       {"int16", false, true, 2},
+                     {"int32", false, true, 4},  {"complex64", true, true, 8}, {"complex128", true, true, 16}};
+
+static int absent_dtype(PyObject *self) {
+    const char *name = ((CtDtypeObject *)self)->name;
+    for (int i = 0; i < (int)(sizeof absent_dtypes / sizeof absent_dtypes[0]); i++)
+        if (strcmp(absent_dtypes[i].name, name) == 0) return i;
+    return -1;
+}
+
+static PyObject *dtype_get_is_complex(PyObject *self, void *c) {
     (void)c;
-    Py_RETURN_FALSE;
+    int a = absent_dtype(self);
+    return PyBool_FromLong(a >= 0 && absent_dtypes[a].is_complex);
 }
 static PyObject *dtype_get_is_signed(PyObject *self, void *c) {
     (void)c;
-    ct_dtype d = ((CtDtypeObject *)self)->dtype;
-    return PyBool_FromLong(d != CT_BOOL && ct_dtype_valid((int)d));
+    int a = absent_dtype(self);
+    if (a >= 0) return PyBool_FromLong(absent_dtypes[a].is_signed);
+    return PyBool_FromLong(((CtDtypeObject *)self)->dtype != CT_BOOL);
 }
 static PyObject *dtype_get_itemsize(PyObject *self, void *c) {
     (void)c;
+    int a = absent_dtype(self);
+    if (a >= 0) return PyLong_FromLong(absent_dtypes[a].itemsize);
     return PyLong_FromSize_t(ct_dtype_size(((CtDtypeObject *)self)->dtype));
 }
 static PyObject *dtype_reduce(PyObject *self, PyObject *unused) {
@@ -38,7 +57,7 @@ static PyObject *dtype_reduce(PyObject *self, PyObject *unused) {
 }
 
 static PyGetSetDef dtype_getset[] = {{"is_floating_point", dtype_get_is_floating, NULL, NULL, NULL},
-                                     {"is_complex", dtype_get_false, NULL, NULL, NULL},
+                                     {"is_complex", dtype_get_is_complex, NULL, NULL, NULL},
                                      {"is_signed", dtype_get_is_signed, NULL, NULL, NULL},
                                      {"itemsize", dtype_get_itemsize, NULL, NULL, NULL},
                                      {NULL, NULL, NULL, NULL, NULL}};
@@ -358,7 +377,10 @@ static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
     if (!PyBool_Check(rg) || !PyBool_Check(pin))
         return PyErr_Format(PyExc_TypeError, "tensor(): argument '%s' must be bool, not %s",
                             PyBool_Check(rg) ? "pin_memory" : "requires_grad", Py_TYPE(PyBool_Check(rg) ? pin : rg)->tp_name);
-    if (pin == Py_True) return ctpy_not_implemented("torch.tensor(pin_memory=True) (pinned memory)");
+    /* at::detail::empty_cpu asks the accelerator hooks for a pinned-memory allocator, which a
+     * CPU-only build has none of */
+    if (pin == Py_True)
+        return PyErr_Format(PyExc_RuntimeError, "Need to provide pin_memory allocator to use pin memory.");
     bool requires_grad = rg == Py_True;
     if (ctpy_check_device(device) != 0) return NULL;
     if (ctpy_is_tensor(data) && (ct_tensor_ndim(ctpy_tensor(data)) > 0 || dtype != Py_None)) {
@@ -450,13 +472,38 @@ static double in_dtype(double v, ct_dtype d) {
     }
 }
 
+/* One of allclose's double / bool arguments as PyTorch's parser takes it (a double: any Python
+ * number, bool included; a bool: True or False only), with its TypeError. */
+static int allclose_arg(PyObject *o, const char *name, int position, bool positional, bool is_bool, double *d, int *b) {
+    if (!o) return 0;
+    bool ok = is_bool ? PyBool_Check(o) : PyFloat_Check(o) || PyLong_Check(o);
+    if (!ok) {
+        const char *want = is_bool ? "bool" : "float";
+        const char *got = ctpy_is_tensor(o) ? "Tensor" : Py_TYPE(o)->tp_name;
+        if (positional)
+            PyErr_Format(PyExc_TypeError, "allclose(): argument '%s' (position %d) must be %s, not %s", name, position,
+                         want, got);
+        else
+            PyErr_Format(PyExc_TypeError, "allclose(): argument '%s' must be %s, not %s", name, want, got);
+        return -1;
+    }
+    if (is_bool) *b = o == Py_True;
+    else *d = PyFloat_AsDouble(o);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 static PyObject *py_allclose(PyObject *unused, PyObject *args, PyObject *kwargs) {
     (void)unused;
     static char *kw[] = {"input", "other", "rtol", "atol", "equal_nan", NULL};
-    PyObject *ao, *bo;
+    PyObject *ao, *bo, *ro = NULL, *to = NULL, *eo = NULL;
     double rtol = 1e-05, atol = 1e-08;
     int equal_nan = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|ddp:allclose", kw, &ao, &bo, &rtol, &atol, &equal_nan)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OOO:allclose", kw, &ao, &bo, &ro, &to, &eo)) return NULL;
+    Py_ssize_t npos = PyTuple_GET_SIZE(args);
+    if (allclose_arg(ro, "rtol", 3, npos > 2, false, &rtol, NULL) != 0 ||
+        allclose_arg(to, "atol", 4, npos > 3, false, &atol, NULL) != 0 ||
+        allclose_arg(eo, "equal_nan", 5, npos > 4, true, NULL, &equal_nan) != 0)
+        return NULL;
     ct_tensor *a = ctpy_tensor_arg(ao, "allclose(): argument 'input' (position 1)");
     ct_tensor *b = a ? ctpy_tensor_arg(bo, "allclose(): argument 'other' (position 2)") : NULL;
     if (!b) return NULL;
@@ -506,16 +553,27 @@ static PyObject *py_allclose(PyObject *unused, PyObject *args, PyObject *kwargs)
 /* F.cross_entropy: ctorch's public function, which function modes see as "cross_entropy" */
 static PyObject *py_cross_entropy(PyObject *unused, PyObject *args) {
     (void)unused;
-    PyObject *in, *tg, *w;
+    PyObject *in, *tg, *w, *ii, *ls;
     int reduction;
-    long long ignore_index;
-    double smoothing;
-    if (!PyArg_ParseTuple(args, "OOOiLd:cross_entropy", &in, &tg, &w, &reduction, &ignore_index, &smoothing)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOiOO:cross_entropy", &in, &tg, &w, &reduction, &ii, &ls)) return NULL;
     ct_tensor *x = ctpy_tensor_arg(in, "cross_entropy_loss(): argument 'input' (position 1)");
     ct_tensor *y = x ? ctpy_tensor_arg(tg, "cross_entropy_loss(): argument 'target' (position 2)") : NULL;
     if (!y) return NULL;
     ct_tensor *wt = NULL;
     if (w != Py_None && !(wt = ctpy_tensor_arg(w, "cross_entropy_loss(): argument 'weight' (position 3)"))) return NULL;
+    /* the binding's SymInt ignore_index (an int, not a bool) and double label_smoothing (any number) */
+    if (PyBool_Check(ii) || !PyIndex_Check(ii) || PyFloat_Check(ii) || ctpy_is_tensor(ii))
+        return PyErr_Format(PyExc_TypeError, "cross_entropy_loss(): argument 'ignore_index' (position 5) must be int, not %s",
+                            ctpy_is_tensor(ii) ? "Tensor" : Py_TYPE(ii)->tp_name);
+    if (!PyFloat_Check(ls) && !PyLong_Check(ls))
+        return PyErr_Format(PyExc_TypeError,
+                            "cross_entropy_loss(): argument 'label_smoothing' (position 6) must be float, not %s",
+                            ctpy_is_tensor(ls) ? "Tensor" : Py_TYPE(ls)->tp_name);
+    PyObject *index = PyNumber_Index(ii);
+    long long ignore_index = index ? PyLong_AsLongLong(index) : -1;
+    Py_XDECREF(index);
+    double smoothing = PyFloat_AsDouble(ls);
+    if (PyErr_Occurred()) return NULL;
     return ctpy_wrap(ct_cross_entropy(x, y, wt, ignore_index, (ct_reduction)reduction, smoothing));
 }
 
@@ -525,6 +583,8 @@ static int num_threads = 1;
 
 static PyObject *py_set_num_threads(PyObject *unused, PyObject *arg) {
     (void)unused;
+    if (!PyLong_Check(arg) || PyBool_Check(arg)) /* THPUtils_checkLong, then its RuntimeError */
+        return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects an int, but got %s", Py_TYPE(arg)->tp_name);
     long n = PyLong_AsLong(arg);
     if (n == -1 && PyErr_Occurred()) return NULL;
     if (n <= 0) return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects a positive integer");

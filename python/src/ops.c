@@ -374,15 +374,23 @@ static PyObject *py_op_overload(PyObject *unused, PyObject *arg) {
 
 /* ---- candidates: a list of overloads resolved like PyTorch's argument parser ---- */
 
+/* format_invalid_args's "(...)": the positional arguments' types (a method's without self), then
+ * name=type for each keyword, the last given first, a lone keyword part ending ", " as PyTorch's
+ * does */
 static PyObject *invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                                     PyObject *cands) {
-    PyObject *got = PyUnicode_FromString("");
+                                     PyObject *cands, bool method) {
+    Py_ssize_t first = method && nargs > 0 ? 1 : 0;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    for (Py_ssize_t i = 0; got && i < nargs + nkw; i++) {
-        PyObject *o = args[i];
+    PyObject *got = PyUnicode_FromString("");
+    for (Py_ssize_t i = first; got && i < nargs + nkw; i++) {
+        bool kw = i >= nargs;
+        Py_ssize_t at = kw ? nkw - 1 - (i - nargs) : i; /* the keyword's index in kwnames */
+        PyObject *o = kw ? args[nargs + at] : args[i];
         const char *tn = ctpy_is_tensor(o) ? "Tensor" : Py_TYPE(o)->tp_name;
-        PyObject *part = i < nargs ? PyUnicode_FromFormat("%s%s", i ? ", " : "", tn)
-                                   : PyUnicode_FromFormat("%s%U=%s", i ? ", " : "", PyTuple_GET_ITEM(kwnames, i - nargs), tn);
+        const char *sep = i > first ? ", " : "";
+        PyObject *part = !kw ? PyUnicode_FromFormat("%s%s", sep, tn)
+                             : PyUnicode_FromFormat("%s%U=%s%s", sep, PyTuple_GET_ITEM(kwnames, at), tn,
+                                                    nargs == first && i == nargs + nkw - 1 ? ", " : "");
         PyObject *joined = part ? PyUnicode_Concat(got, part) : NULL;
         Py_XDECREF(part);
         Py_DECREF(got);
@@ -446,7 +454,7 @@ static PyObject *call_candidates(const char *fname, PyObject *cands, PyObject *m
         PyErr_SetString(PyExc_TypeError, first_why);
         return NULL;
     }
-    return invalid_combination(fname, args, nargs, kwnames, cands);
+    return invalid_combination(fname, args, nargs, kwnames, cands, (flags & CTPY_METHOD) != 0);
 }
 
 /* ---- OpOverloadPacket ---- */
@@ -610,8 +618,9 @@ static PyObject *py_op_packet(PyObject *unused, PyObject *arg) {
 /* ---- functions and methods of the torch namespace ---- */
 
 enum {
-    FN_FACTORY = 1, /* accepts requires_grad=, set on the result */
-    FN_METHOD = 2   /* a Tensor method (public name torch.Tensor.*) */
+    FN_FACTORY = 1, /* a torch.* factory: FN_OPTIONS, run below ADInplaceOrView */
+    FN_METHOD = 2,  /* a Tensor method (public name torch.Tensor.*) */
+    FN_OPTIONS = 4  /* takes TensorOptions (requires_grad=, set on the result; pin_memory=False given) */
 };
 
 typedef struct {
@@ -644,9 +653,10 @@ static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size
     PyObject *kwtmp = NULL;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *kn = PyTuple_GET_ITEM(kwnames, k);
-        if (PyUnicode_CompareWithASCIIString(kn, "out") == 0)
+        /* a Tensor method has no out=: the parser refuses it as PyTorch's does */
+        if (!(f->flags & FN_METHOD) && PyUnicode_CompareWithASCIIString(kn, "out") == 0)
             return ctpy_not_implemented("the out= argument of %s()", fname);
-        if ((f->flags & FN_FACTORY) && PyUnicode_CompareWithASCIIString(kn, "requires_grad") == 0) {
+        if ((f->flags & FN_OPTIONS) && PyUnicode_CompareWithASCIIString(kn, "requires_grad") == 0) {
             PyObject *v = args[nargs + k];
             if (!PyBool_Check(v))
                 return PyErr_Format(PyExc_TypeError, "%s(): argument 'requires_grad' must be bool, not %s", fname,
@@ -686,7 +696,8 @@ static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size
         }
     }
     PyObject *r = call_candidates(fname, f->cands, f->missing, use_args, nargs, use_kw, true,
-                                  (factory ? CTPY_FACTORY_OPTIONS : 0) | ((f->flags & FN_METHOD) ? CTPY_METHOD : 0));
+                                  ((f->flags & FN_OPTIONS) ? CTPY_FACTORY_OPTIONS : 0) |
+                                      ((f->flags & FN_METHOD) ? CTPY_METHOD : 0));
     if (factory)
         for (int k = 0; k < 4; k++) ct_tls_set_excluded(below[k], was[k]);
     Py_XDECREF(kwtmp);
@@ -769,14 +780,17 @@ static PyTypeObject CtFunction_Type = {
     .tp_getset = function_getset,
 };
 
-/* _function(name, ("aten::add.Tensor", ...), factory=False): overloads that ctorch lacks are
- * remembered, so calling with arguments only they accept raises NotImplementedError. */
+/* _function(name, ("aten::add.Tensor", ...), factory=False, public=None, options=False): overloads
+ * that ctorch lacks are remembered, so calling with arguments only they accept raises
+ * NotImplementedError. options: a method taking TensorOptions (Tensor.new_empty_strided & co.),
+ * which a factory always does. */
 static PyObject *py_function(PyObject *unused, PyObject *args, PyObject *kwargs) {
     (void)unused;
-    static char *kw[] = {"name", "overloads", "factory", "public", NULL};
+    static char *kw[] = {"name", "overloads", "factory", "public", "options", NULL};
     PyObject *name, *names, *pub = NULL;
-    int factory = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO|pU:_function", kw, &name, &names, &factory, &pub)) return NULL;
+    int factory = 0, options = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO|pUp:_function", kw, &name, &names, &factory, &pub, &options))
+        return NULL;
     PyObject *seq = PySequence_Fast(names, "overloads must be a sequence of operator names");
     if (!seq) return NULL;
     PyObject *cands = PyList_New(0), *missing = PyList_New(0);
@@ -798,7 +812,7 @@ static PyObject *py_function(PyObject *unused, PyObject *args, PyObject *kwargs)
     f = PyObject_New(CtFunctionObject, &CtFunction_Type);
     if (!f) goto done;
     f->vectorcall = function_vectorcall;
-    f->flags = factory ? FN_FACTORY : 0;
+    f->flags = factory ? FN_FACTORY | FN_OPTIONS : options ? FN_OPTIONS : 0;
     Py_INCREF(name);
     f->name = name;
     f->public_name = pub ? (Py_INCREF(pub), pub) : PyUnicode_FromFormat("torch.%U", name);

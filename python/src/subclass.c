@@ -160,12 +160,16 @@ PyObject *ctpy_make_wrapper_subclass(PyObject *unused, PyObject *args, PyObject 
                          "pin_memory", "requires_grad", "dispatch_sizes_strides_policy", "dispatch_device",
                          "dispatch_layout", "_extra_dispatch_keys", "storage_size", NULL};
     PyObject *cls, *size, *strides = NULL, *offset = NULL, *memfmt = NULL, *dtype = NULL, *layout = NULL, *device = NULL;
-    PyObject *policy = NULL, *extra = NULL, *storage_size = NULL;
-    int pin = 0, requires_grad = 0, dispatch_device = 0, dispatch_layout = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OOOOOOppOppOO:_make_wrapper_subclass", kw, &cls, &size, &strides,
-                                     &offset, &memfmt, &dtype, &layout, &device, &pin, &requires_grad, &policy,
+    PyObject *policy = NULL, *extra = NULL, *storage_size = NULL, *rg = NULL;
+    int pin = 0, dispatch_device = 0, dispatch_layout = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OOOOOOpOOppOO:_make_wrapper_subclass", kw, &cls, &size, &strides,
+                                     &offset, &memfmt, &dtype, &layout, &device, &pin, &rg, &policy,
                                      &dispatch_device, &dispatch_layout, &extra, &storage_size))
         return NULL;
+    if (rg && !PyBool_Check(rg))
+        return PyErr_Format(PyExc_TypeError, "_make_wrapper_subclass(): argument 'requires_grad' must be bool, not %s",
+                            Py_TYPE(rg)->tp_name);
+    int requires_grad = rg == Py_True;
     if (check_tensor_class(cls) != 0) return NULL;
     if (!unset(policy) || dispatch_device || dispatch_layout || !unset(extra) || !unset(storage_size) || pin)
         return ctpy_not_implemented("_make_wrapper_subclass with dispatch_sizes_strides_policy, dispatch_device, "
@@ -190,6 +194,7 @@ PyObject *ctpy_make_wrapper_subclass(PyObject *unused, PyObject *args, PyObject 
     if (!unset(dtype)) {
         if (!PyObject_TypeCheck(dtype, &CtDtype_Type)) return PyErr_Format(PyExc_TypeError, "dtype must be a torch.dtype");
         dt = ((CtDtypeObject *)dtype)->dtype;
+        if (!ct_dtype_valid((int)dt)) return ctpy_not_implemented("dtype torch.%s", ((CtDtypeObject *)dtype)->name);
     }
     ct_tensor *w = ct_subclass_make_wrapper(ctpy_wrapper_class, sizes, ns >= 0 ? st : NULL, nd, off, dt,
                                             requires_grad != 0, NULL);
@@ -211,11 +216,18 @@ PyObject *ctpy_make_subclass(PyObject *unused, PyObject *args, PyObject *kwargs)
     (void)unused;
     static char *kw[] = {"cls", "data", "require_grad", "dispatch_strides", "dispatch_device", "dispatch_layout",
                          "_extra_dispatch_keys", NULL};
-    PyObject *cls, *data, *extra = NULL;
-    int require_grad = 0, ds = 0, dd = 0, dl = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|ppppO:_make_subclass", kw, &cls, &data, &require_grad, &ds, &dd,
-                                     &dl, &extra))
+    PyObject *cls, *data, *extra = NULL, *rg = NULL;
+    int ds = 0, dd = 0, dl = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OpppO:_make_subclass", kw, &cls, &data, &rg, &ds, &dd, &dl, &extra))
         return NULL;
+    if (rg && !PyBool_Check(rg)) {
+        if (PyTuple_GET_SIZE(args) > 2)
+            return PyErr_Format(PyExc_TypeError, "_make_subclass(): argument 'require_grad' (position 3) must be bool, not %s",
+                                Py_TYPE(rg)->tp_name);
+        return PyErr_Format(PyExc_TypeError, "_make_subclass(): argument 'require_grad' must be bool, not %s",
+                            Py_TYPE(rg)->tp_name);
+    }
+    int require_grad = rg == Py_True;
     if (check_tensor_class(cls) != 0) return NULL;
     if (ds || dd || dl || !unset(extra)) return ctpy_not_implemented("_make_subclass with dispatch_* arguments");
     if (!ctpy_is_tensor(data))

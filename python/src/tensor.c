@@ -208,8 +208,10 @@ static int disable_default_torch_function(PyObject *cls) {
 
 PyObject *ctpy_tensor_init_subclass(PyObject *cls, PyObject *args, PyObject *kwargs) {
     (void)args;
-    (void)kwargs;
     PyTypeObject *t = (PyTypeObject *)cls;
+    /* keywords of a class statement reach object.__init_subclass__ in PyTorch, which takes none */
+    if (kwargs && PyDict_GET_SIZE(kwargs) > 0)
+        return PyErr_Format(PyExc_TypeError, "%s.__init_subclass__() takes no keyword arguments", t->tp_name);
     t->tp_dealloc = tensor_dealloc;
     t->tp_traverse = tensor_traverse;
     t->tp_clear = tensor_clear;

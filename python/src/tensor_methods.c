@@ -132,7 +132,11 @@ static PyObject *tensor_is_contiguous(PyObject *self, PyObject *args, PyObject *
     CTPY_SELF_T(self);
     static char *kw[] = {"memory_format", NULL};
     PyObject *fmt = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:is_contiguous", kw, &fmt)) return NULL;
+    Py_ssize_t npos = PyTuple_GET_SIZE(args);
+    if (npos > 0) /* memory_format is keyword-only */
+        return PyErr_Format(PyExc_TypeError, "is_contiguous() takes 0 positional arguments but %zd %s given", npos,
+                            npos == 1 ? "was" : "were");
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O:is_contiguous", kw, &fmt)) return NULL;
     /* TensorImpl::is_contiguous_default: a format other than the channels-last ones is the default */
     if (!fmt || fmt == ctpy_contiguous_format || fmt == ctpy_preserve_format)
         return PyBool_FromLong(ct_tensor_is_contiguous(t));
@@ -226,8 +230,8 @@ static PyObject *tensor_requires_grad_(PyObject *self, PyObject *args, PyObject 
     PyObject *flag = Py_True;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:requires_grad_", kw, &flag)) return NULL;
     if (!PyBool_Check(flag))
-        return PyErr_Format(PyExc_TypeError, "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not %s",
-                            Py_TYPE(flag)->tp_name);
+        return PyErr_Format(PyExc_TypeError, "requires_grad_(): argument 'requires_grad' %smust be bool, not %s",
+                            PyTuple_GET_SIZE(args) > 0 ? "(position 1) " : "", Py_TYPE(flag)->tp_name);
     if (ct_tensor_set_requires_grad(ctpy_tensor(self), flag == Py_True) != 0) return ctpy_raise();
     Py_INCREF(self);
     return self;

@@ -186,7 +186,8 @@ static int validate_outputs(ct_node *fn, ct_tensor **grads) {
             grads[i] = g = r;
         }
         if (m->defined && g->dtype != m->dtype) {
-            ct_tensor *r = ct_to_options(g, m->dtype);
+            /* validate_outputs: grad.to(metadata.scalar_type()), the to.dtype overload */
+            ct_tensor *r = ct_to_dtype(g, m->dtype, false, false, CT_MEMORY_FORMAT_NONE);
             if (!r) return -1;
             ct_tensor_release(g);
             grads[i] = r;

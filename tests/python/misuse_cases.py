@@ -2498,3 +2498,331 @@ for _cid, _expr in [
     ("missing.compile", "torch.compile(lambda x: x)(torch.ones(1))"),
 ]:
     case(_cid, f"out = {_expr}")
+
+# ===================================================================================
+# args: arguments the front-end accepts, each as PyTorch honours it, refuses it (a value or a
+# type PyTorch refuses) or says it is not implemented
+# ===================================================================================
+ARGS = "import torch.nn as nn\nimport torch.nn.functional as F\nx = torch.ones(2)\n"
+TO_COPY_LOG = ARGS_DISPATCH + "def to_copies(log):\n    return [line for line in log if '_to_copy' in line]\n"
+for _cid, _code in [
+    # Tensor.to and the conversions: PyTorch's three signatures, the overload each call makes
+    ("args.to_two_dtypes", "out = x.to(torch.float64, torch.float32)"),
+    ("args.to_two_devices", "out = x.to('cpu', 'cpu')"),
+    ("args.to_non_blocking_int", "out = x.to(torch.float64, non_blocking=1)"),
+    ("args.to_non_blocking_int_alone", "out = x.to(non_blocking=1)"),
+    ("args.to_none", "out = x.to(None) is x"),
+    ("args.to_none_dtype", "out = x.to(None, torch.float64)"),
+    ("args.to_copy_alone", "y = x.to(copy=True)\nout = (y is x, y)"),
+    ("args.to_device_copy", "y = x.to('cpu', copy=True)\nout = (y is x, y)"),
+    ("args.to_dtype_twice", "out = x.to(torch.float64, dtype=torch.float64)"),
+    ("args.to_memory_format_int", "out = x.to(memory_format=1)"),
+    ("args.to_positional_memory_format", "out = x.to(torch.float64, True, True, torch.preserve_format)"),
+    ("args.to_too_many", "out = x.to(1, 2, 3, 4, 5)"),
+    ("args.to_bool_number", "out = x.to(True)"),
+    ("args.to_float_number", "out = x.to(1.5)"),
+    ("args.to_tensor_kwarg", "out = x.to(tensor=torch.ones(1, dtype=torch.float64))"),
+    ("args.to_layout", "out = x.to(torch.strided)"),
+    ("args.to_keywords_last_first", "out = x.to(zz=1, aa=1, mm=1)"),
+    ("args.to_python_type", "out = x.to(int)"),
+    ("args.float_positional_memory_format", "out = x.float(torch.preserve_format)"),
+    ("args.double_memory_format", "out = x.double(memory_format=torch.contiguous_format)"),
+    ("args.float_bad_keyword", "out = x.float(foo=1)"),
+    ("args.cpu_positional", "out = x.cpu(torch.preserve_format)"),
+    ("args.cpu_memory_format_none", "out = x.cpu(memory_format=None) is x"),
+    ("args.cuda_float_device", "out = x.cuda(1.5)"),
+    ("args.cuda_bad_keyword", "out = x.cuda(foo=1)"),
+    ("args.type_dtype", "out = x.type(torch.float64)"),
+    ("args.type_same_dtype", "out = x.type(torch.float32) is x"),
+    ("args.type_non_blocking_int", "out = x.type(torch.float64, 1)"),
+    ("args.type_bad_string", "out = x.type('float')"),
+    ("args.type_int", "out = x.type(5)"),
+    ("args.type_none_non_blocking", "out = x.type(None, True)"),
+    # torch.device's two signatures
+    ("args.device_bool_index", "out = torch.device('cpu', True)"),
+    ("args.device_bool_index_keyword", "out = torch.device('cpu', index=True)"),
+    ("args.device_float_index", "out = torch.device('cpu', 1.0)"),
+    ("args.device_str_index", "out = torch.device('cpu', 'a')"),
+    ("args.device_no_arguments", "out = torch.device()"),
+    ("args.device_bad_keyword", "out = torch.device('cpu', foo=1)"),
+    ("args.device_device_and_index", "out = torch.device(torch.device('cpu'), 0)"),
+    ("args.device_keywords", "out = torch.device(type='cpu', index=0)"),
+    ("args.device_none_index", "out = torch.device('cpu', None)"),
+    # the C extension's arguments
+    ("args.method_out_one_overload", "out = x.add(x, out=torch.empty(2))"),
+    ("args.method_out_overloads", "out = x.sum(out=torch.empty(()))"),
+    ("args.method_keywords_last_first", "out = x.sum(foo=1, bar=2, baz=3)"),
+    ("args.function_keywords_last_first", "out = torch.sum(x, 0, foo=1, bar=2, baz=3)"),
+    ("args.new_empty_strided_requires_grad", "out = x.new_empty_strided((2,), (1,), requires_grad=True).requires_grad"),
+    ("args.new_empty_strided_requires_grad_int", "out = x.new_empty_strided((2,), (1,), requires_grad=1)"),
+    ("args.layout_sparse", "out = torch.zeros(2, layout=torch.sparse_coo).layout"),
+    ("args.tensor_pin_memory", "out = torch.tensor([1.0], pin_memory=True)"),
+    ("args.allclose_equal_nan_int", "out = torch.allclose(x, x, equal_nan=1)"),
+    ("args.allclose_rtol_str", "out = torch.allclose(x, x, rtol='a')"),
+    ("args.allclose_atol_str_positional", "out = torch.allclose(x, x, 1e-5, 'a')"),
+    ("args.allclose_rtol_bool", "out = torch.allclose(x, x, rtol=True)"),
+    ("args.set_num_threads_float", "out = torch.set_num_threads(1.5)"),
+    ("args.set_num_threads_bool", "out = torch.set_num_threads(True)"),
+    ("args.parameter_requires_grad_int", "out = nn.Parameter(torch.ones(1), requires_grad=1)"),
+    ("args.make_subclass_require_grad_keyword", "out = torch.Tensor._make_subclass(torch.Tensor, x, require_grad=0)"),
+    ("args.is_contiguous_positional", "out = x.is_contiguous(torch.contiguous_format)"),
+    ("args.requires_grad_keyword_int", "out = x.requires_grad_(requires_grad=1)"),
+    ("args.cuda_manual_seed_str", "out = torch.cuda.manual_seed('abc')"),
+    ("args.cuda_manual_seed_all_none", "out = torch.cuda.manual_seed_all(None)"),
+    ("args.cuda_manual_seed_int", "out = torch.cuda.manual_seed(3)"),
+    ("args.dtype_facts", "out = [(d.is_complex, d.is_signed, d.itemsize, d.is_floating_point) for d in (torch.uint8, "
+                         "torch.int8, torch.int16, torch.int32, torch.int64, torch.complex64, torch.complex128, "
+                         "torch.bool, torch.float16, torch.bfloat16, torch.float32, torch.float64)]"),
+    # nn: the legacy reduction arguments, the implicit softmax dimension, devices, Module.to
+    ("args.cross_entropy_size_average", "out = F.cross_entropy(torch.tensor([[1.0, 2.0], [3.0, 1.0]]), "
+                                        "torch.tensor([1, 0]), size_average=False)"),
+    ("args.cross_entropy_reduce_false", "out = F.cross_entropy(torch.tensor([[1.0, 2.0], [3.0, 1.0]]), "
+                                        "torch.tensor([1, 0]), reduce=False)"),
+    ("args.cross_entropy_legacy_mean", "out = F.cross_entropy(torch.tensor([[1.0, 2.0], [3.0, 1.0]]), "
+                                       "torch.tensor([1, 0]), size_average=True, reduce=True)"),
+    ("args.cross_entropy_elementwise_mean", "out = F.cross_entropy(torch.tensor([[1.0, 2.0], [3.0, 1.0]]), "
+                                            "torch.tensor([1, 0]), reduction='elementwise_mean')"),
+    ("args.cross_entropy_reduction_list", "out = F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 1]), "
+                                          "reduction=['sum'])"),
+    ("args.cross_entropy_reduction_none", "out = F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 1]), "
+                                          "reduction=None)"),
+    ("args.cross_entropy_ignore_index_float", "out = F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 1]), "
+                                              "ignore_index=1.5)"),
+    ("args.cross_entropy_ignore_index_bool", "out = F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 1]), "
+                                             "ignore_index=True)"),
+    ("args.cross_entropy_label_smoothing_str", "out = F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 1]), "
+                                               "label_smoothing='a')"),
+    ("args.cross_entropy_label_smoothing_int", "out = F.cross_entropy(torch.tensor([[1.0, 2.0], [3.0, 1.0]]), "
+                                               "torch.tensor([1, 0]), label_smoothing=1)"),
+    ("args.nll_loss_size_average", "out = F.nll_loss(torch.tensor([[1.0, 2.0], [3.0, 1.0]]), torch.tensor([1, 0]), "
+                                   "size_average=False)"),
+    ("args.nll_loss_elementwise_mean", "out = F.nll_loss(torch.tensor([[1.0, 2.0], [3.0, 1.0]]), torch.tensor([1, 0]), "
+                                       "reduction='elementwise_mean')"),
+    ("args.cross_entropy_loss_reduce", "out = nn.CrossEntropyLoss(reduce=False).reduction"),
+    ("args.cross_entropy_loss_size_average", "out = nn.CrossEntropyLoss(size_average=False)(torch.tensor([[1.0, 2.0], "
+                                             "[3.0, 1.0]]), torch.tensor([1, 0]))"),
+    ("args.softmax_implicit_dim_1d", "out = F.softmax(torch.tensor([1.0, 2.0]))"),
+    ("args.softmax_implicit_dim_3d", "out = F.softmax(torch.arange(8.0).reshape(2, 2, 2))"),
+    ("args.log_softmax_implicit_dim_2d", "out = F.log_softmax(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))"),
+    ("args.log_softmax_implicit_dim_4d", "out = F.log_softmax(torch.ones(1, 2, 1, 2))"),
+    ("args.softmax_implicit_dim_0d", "out = F.softmax(torch.tensor(1.0))"),
+    ("args.embedding_device_cuda", "out = nn.Embedding(3, 2, device='cuda')"),
+    ("args.layernorm_device_cuda", "out = nn.LayerNorm(3, device='cuda')"),
+    ("args.layernorm_device_cpu", "out = nn.LayerNorm(3, device='cpu').weight"),
+    ("args.module_zero_grad_keep", "m = nn.Linear(2, 2)\nm(torch.ones(2)).sum().backward()\nm.zero_grad(set_to_none=False)\n"
+                                   "out = (m.weight.grad, m.bias.grad.requires_grad)"),
+    ("args.module_init_positional", "out = nn.Module(1)"),
+    ("args.module_init_keyword", "out = nn.Module(a=1)"),
+    ("args.sequential_keyword", "out = nn.Sequential(a=1)"),
+    ("args.module_to_non_blocking", "m = nn.Linear(2, 2)\nout = m.to('cpu', non_blocking=True) is m"),
+    ("args.module_to_non_blocking_alone", "m = nn.Linear(2, 2)\nout = m.to(non_blocking=True) is m"),
+    ("args.module_to_float64", "m = nn.Linear(2, 2)\nw = m.weight\nm(torch.ones(2)).sum().backward()\nm.to(torch.float64)\n"
+                               "out = (w is m.weight, m.weight.dtype, m.weight.grad.dtype, m.weight.requires_grad, "
+                               "m.weight.is_leaf, type(m.weight).__name__, m.bias.dtype)"),
+    ("args.module_to_keyword_dtype", "m = nn.Sequential(nn.Linear(2, 2), nn.LayerNorm(2))\nm.to(dtype=torch.float16)\n"
+                                     "out = [p.dtype for p in m.parameters()]"),
+    ("args.module_to_int_buffer", "m = nn.Module()\nm.register_buffer('b', torch.tensor([1, 2]))\n"
+                                  "m.register_buffer('f', torch.ones(1))\nm.to(torch.float64)\nout = (m.b.dtype, m.f.dtype)"),
+    ("args.module_to_int_dtype", "out = nn.Linear(2, 2).to(torch.int64)"),
+    ("args.module_to_copy", "out = nn.ReLU().to(copy=False)"),
+    ("args.module_to_positional_copy", "out = nn.ReLU().to(torch.float64, False, False)"),
+    ("args.module_to_cuda_no_parameters", "out = nn.ReLU().to('cuda')"),
+    ("args.module_to_cuda_parameters", "out = nn.Linear(2, 2).to('cuda')"),
+    ("args.module_to_index", "out = nn.ReLU().to(0)"),
+    ("args.module_to_bad_keyword", "out = nn.Linear(2, 2).to(foo=1)"),
+    ("args.module_to_none", "m = nn.Linear(2, 2)\nout = m.to(None) is m"),
+    ("args.module_to_two_devices", "out = nn.Linear(2, 2).to('cpu', 'cpu')"),
+    ("args.module_to_tensor", "m = nn.Linear(2, 2)\nout = m.to(torch.ones(1, dtype=torch.float64)).weight.dtype"),
+    ("args.module_to_memory_format", "m = nn.Linear(2, 2)\nout = m.to(memory_format=torch.channels_last) is m"),
+    ("args.module_double", "m = nn.Linear(2, 2)\nm.register_buffer('n', torch.tensor([3]))\nm.double()\n"
+                           "out = (m.weight.dtype, m.bias.dtype, m.n.dtype)"),
+    ("args.module_half_then_float", "m = nn.Linear(2, 2)\nm.half()\nd = m.weight.dtype\nm.float()\nout = (d, m.weight.dtype)"),
+    ("args.module_cpu", "m = nn.Linear(2, 2)\nw = m.weight\nout = (m.cpu() is m, m.weight is w)"),
+    ("args.module_cuda_no_parameters", "out = nn.ReLU().cuda()"),
+    ("args.module_cuda_parameters", "out = nn.Linear(2, 2).cuda()"),
+    # optim: PyTorch's own checks before what ctorch lacks
+    ("args.sgd_set_in_group", "w = torch.ones(2, requires_grad=True)\nout = torch.optim.SGD([{'params': {w}}], lr=0.1)"),
+    ("args.add_param_group_tensor", "w = torch.ones(2, requires_grad=True)\no = torch.optim.SGD([w], lr=0.1)\n"
+                                    "out = o.add_param_group(torch.ones(2, requires_grad=True))"),
+    ("args.sgd_foreach_and_fused", "out = torch.optim.SGD([torch.ones(2, requires_grad=True)], lr=0.1, foreach=True, "
+                                   "fused=True)"),
+    ("args.sgd_fused_differentiable", "out = torch.optim.SGD([torch.ones(2, requires_grad=True)], lr=0.1, fused=True, "
+                                      "differentiable=True)"),
+    ("args.sgd_nesterov_before_foreach", "out = torch.optim.SGD([torch.ones(2, requires_grad=True)], lr=0.1, "
+                                         "nesterov=True, foreach=True)"),
+    ("args.sgd_tensor_lr_two_elements", "out = torch.optim.SGD([torch.ones(2, requires_grad=True)], lr=torch.ones(2))"),
+    ("args.adamw_foreach_and_fused", "out = torch.optim.AdamW([torch.ones(2, requires_grad=True)], foreach=True, "
+                                     "fused=True)"),
+    ("args.adamw_fused_differentiable", "out = torch.optim.AdamW([torch.ones(2, requires_grad=True)], fused=True, "
+                                        "differentiable=True)"),
+    ("args.adamw_weight_decay_negative_int", "out = torch.optim.AdamW([torch.ones(2, requires_grad=True)], "
+                                             "weight_decay=-1)"),
+    ("args.adamw_eps_negative_int", "out = torch.optim.AdamW([torch.ones(2, requires_grad=True)], eps=-1)"),
+    ("args.adamw_lr_negative_int", "out = torch.optim.AdamW([torch.ones(2, requires_grad=True)], lr=-1)"),
+    ("args.adamw_betas_int", "out = torch.optim.AdamW([torch.ones(2, requires_grad=True)], betas=(0, 0.999))"),
+    ("args.adamw_betas_out_of_range", "out = torch.optim.AdamW([torch.ones(2, requires_grad=True)], betas=(0.9, 1.0))"),
+    ("args.sgd_named_parameters", "w = torch.ones(2, requires_grad=True)\no = torch.optim.SGD([('w', w)], lr=0.1)\n"
+                                  "out = (o.param_groups[0]['param_names'], o.param_groups[0]['params'][0] is w)"),
+    ("args.sgd_named_and_unnamed", "out = torch.optim.SGD([('w', torch.ones(2, requires_grad=True)), "
+                                   "torch.ones(2, requires_grad=True)], lr=0.1)"),
+    ("args.adamw_named_parameters_step", "w = torch.ones(2, requires_grad=True)\nw.grad = torch.ones(2)\n"
+                                         "o = torch.optim.AdamW([('w', w)], lr=0.1)\no.step()\nout = w"),
+    ("args.optim_groups_names_mixed", "o = torch.optim.SGD([{'params': [('a', torch.ones(1, requires_grad=True))]}], "
+                                      "lr=0.1)\nout = o.add_param_group({'params': [torch.ones(1, requires_grad=True)]})"),
+    # autograd.backward: PyTorch's checks of the call, then what the engine lacks
+    ("args.backward_inputs_empty", "w = torch.ones(2, requires_grad=True)\ntorch.autograd.backward(w.sum(), inputs=[])"),
+    ("args.tensor_backward_inputs_empty", "w = torch.ones(2, requires_grad=True)\nw.sum().backward(inputs=[])"),
+    ("args.backward_grad_variables_and_tensors", "w = torch.ones(2, requires_grad=True)\n"
+                                                 "torch.autograd.backward(w.sum(), torch.tensor(2.0), "
+                                                 "grad_variables=torch.tensor(2.0))"),
+    ("args.backward_grad_variables", "w = torch.ones(2, requires_grad=True)\n"
+                                     "torch.autograd.backward(w.sum(), grad_variables=torch.tensor(2.0))\nout = w.grad"),
+    ("args.backward_create_graph_non_scalar", "w = torch.ones(2, requires_grad=True)\n(w * 2).backward(create_graph=True)"),
+    # utils
+    ("args.tree_map_arity", "import torch.utils._pytree as pt\nout = pt.tree_map(lambda a, b: a + b, [1, 2], [3])"),
+    ("args.tree_map_node_type", "import torch.utils._pytree as pt\nout = pt.tree_map(lambda a, b: a + b, [1, 2], (3, 4))"),
+    ("args.tree_map_keys", "import torch.utils._pytree as pt\nout = pt.tree_map(lambda a, b: a + b, {'a': 1}, {'b': 2})"),
+    ("args.tree_map_prefix", "import torch.utils._pytree as pt\nout = pt.tree_map(lambda a, b: [a] + b, [5, 6], "
+                             "[[7, 9], [1, 2]])"),
+    ("args.tree_map_dict_kinds", "import collections\nimport torch.utils._pytree as pt\n"
+                                 "out = pt.tree_map(lambda a, b: a + b, {'a': 1}, collections.OrderedDict(a=2))"),
+    ("args.tree_map_only_predicate", "import torch.utils._pytree as pt\n"
+                                     "out = pt.tree_map_only(lambda v: isinstance(v, int), lambda v: v * 2, [1, 'a'])"),
+    ("args.tree_map_only_not_a_type", "import torch.utils._pytree as pt\nout = pt.tree_map_only(3, lambda v: v, [1])"),
+    ("args.dispatch_mode_key_int", "from torch.utils._python_dispatch import TorchDispatchMode\n"
+                                   "out = TorchDispatchMode(1)"),
+    ("args.dispatch_mode_key", "from torch.utils._python_dispatch import TorchDispatchMode\n"
+                               "out = type(TorchDispatchMode(torch._C.DispatchKey.CPU)).__name__"),
+]:
+    case(_cid, ARGS + _code)
+
+for _cid, _code in [
+    # the kwargs _to_copy receives: what to.dtype / to.dtype_layout / the engine were given
+    ("args.to_non_blocking_logged", "with ArgLog() as m:\n    x.to(torch.float64, non_blocking=True)\nout = m.log"),
+    ("args.to_copy_logged", "with ArgLog() as m:\n    x.to(copy=True)\nout = m.log"),
+    ("args.to_device_copy_non_blocking_logged", "with ArgLog() as m:\n    x.to('cpu', non_blocking=True, copy=True)\n"
+                                                "out = m.log"),
+    ("args.type_non_blocking_logged", "with ArgLog() as m:\n    x.type(torch.float64, non_blocking=True)\nout = m.log"),
+    ("args.half_memory_format_logged", "with ArgLog() as m:\n    x.half(memory_format=torch.contiguous_format)\n"
+                                       "out = m.log"),
+    ("args.log_softmax_dtype_logged", "with ArgLog() as m:\n    F.log_softmax(x, 0, dtype=torch.float64)\n"
+                                      "out = to_copies(m.log)"),
+    ("args.to_copy_backward_logged", "w = torch.ones(2, requires_grad=True)\ny = w.double().sum()\nwith ArgLog() as m:\n"
+                                     "    y.backward()\nout = to_copies(m.log)"),
+    ("args.root_grad_cast_logged", "w = torch.ones(2, requires_grad=True)\ny = w * 2\nwith ArgLog() as m:\n"
+                                   "    y.backward(torch.ones(2, dtype=torch.float64))\nout = (to_copies(m.log), w.grad)"),
+    ("args.new_empty_strided_logged", "with ArgLog() as m:\n    x.new_empty_strided((2,), (1,), requires_grad=True)\n"
+                                      "out = m.log"),
+]:
+    case(_cid, ARGS + TO_COPY_LOG + _code)
+
+# the profiler's options, as a CPU-only PyTorch takes them (event names only: times vary)
+PROF_NAMES = "def names(events):\n    return sorted(set(e.name for e in events))\n"
+for _cid, _code in [
+    ("args.prof_to_cpu_names", "with torch.profiler.profile() as p:\n    y = x.to('cpu')\nout = (y is x, names(p.events()))"),
+    ("args.prof_use_cuda", "with torch.autograd.profiler.profile(use_cuda=True) as p:\n    x + 1\n"
+                           "out = names(p.function_events)"),
+    ("args.prof_use_device_cuda", "with torch.autograd.profiler.profile(use_device='cuda') as p:\n    x + 1\n"
+                                  "out = names(p.function_events)"),
+    ("args.prof_use_device_cpu", "with torch.autograd.profiler.profile(use_device='cpu') as p:\n    x + 1\n"
+                                 "out = names(p.function_events)"),
+    ("args.prof_use_device_xpu", "with torch.autograd.profiler.profile(use_device='xpu') as p:\n    x + 1\n"
+                                 "out = names(p.function_events)"),
+    ("args.prof_use_device_mtia", "with torch.autograd.profiler.profile(use_device='mtia') as p:\n    x + 1"),
+    ("args.prof_use_cpu_false", "with torch.autograd.profiler.profile(use_cpu=False) as p:\n    x + 1"),
+    ("args.prof_use_cpu_false_kineto", "with torch.autograd.profiler.profile(use_cpu=False, use_kineto=True) as p:\n"
+                                       "    x + 1"),
+    ("args.prof_use_kineto", "with torch.autograd.profiler.profile(use_kineto=True) as p:\n    x + 1\n"
+                             "out = names(p.function_events)"),
+    ("args.prof_acc_events_one_run", "with torch.autograd.profiler.profile(acc_events=True) as p:\n    x + 1\n"
+                                     "out = names(p.function_events)"),
+    ("args.prof_reenter", "p = torch.autograd.profiler.profile()\nwith p:\n    x + 1\nwith p:\n    x * 1"),
+    ("args.prof_disabled_enter", "with torch.autograd.profiler.profile(enabled=False) as p:\n    x + 1\nout = p"),
+    ("args.prof_disabled_options", "p = torch.autograd.profiler.profile(enabled=False, with_flops=True, use_cpu=False)\n"
+                                   "with p:\n    x + 1\nout = p.enabled"),
+    ("args.prof_disabled_events", "p = torch.autograd.profiler.profile(enabled=False)\nwith p:\n    x + 1\n"
+                                  "out = p.function_events"),
+    ("args.prof_positional_options", "p = torch.autograd.profiler.profile(True, True)"),
+    ("args.prof_key_averages_overload_name", "with torch.autograd.profiler.profile() as p:\n    x + 1\n"
+                                             "out = p.key_averages(group_by_overload_name=True)"),
+    ("args.profiler_activities_cpu_cuda", "A = torch.profiler.ProfilerActivity\n"
+                                          "with torch.profiler.profile(activities=[A.CPU, A.CUDA]) as p:\n    x + 1\n"
+                                          "out = names(p.events())"),
+    ("args.profiler_activities_cuda", "A = torch.profiler.ProfilerActivity\n"
+                                      "with torch.profiler.profile(activities=[A.CUDA]) as p:\n    x + 1"),
+    ("args.profiler_activities_cuda_made", "A = torch.profiler.ProfilerActivity\n"
+                                           "out = type(torch.profiler.profile(activities=[A.CUDA])).__name__"),
+    ("args.profiler_activities_xpu", "A = torch.profiler.ProfilerActivity\n"
+                                     "with torch.profiler.profile(activities=[A.XPU]) as p:\n    x + 1"),
+    ("args.profiler_activities_mtia", "A = torch.profiler.ProfilerActivity\n"
+                                      "with torch.profiler.profile(activities=[A.CPU, A.MTIA]) as p:\n    x + 1"),
+    ("args.profiler_activities_privateuse1", "A = torch.profiler.ProfilerActivity\n"
+                                             "with torch.profiler.profile(activities=[A.CPU, A.PrivateUse1]) as p:\n"
+                                             "    x + 1\nout = names(p.events())"),
+    ("args.profiler_activities_empty", "with torch.profiler.profile(activities=[]) as p:\n    x + 1\n"
+                                       "out = names(p.events())"),
+    ("args.profiler_use_cuda_true", "with torch.profiler.profile(use_cuda=True) as p:\n    x + 1\nout = names(p.events())"),
+    ("args.profiler_use_cuda_false", "with torch.profiler.profile(use_cuda=False) as p:\n    x + 1\n"
+                                     "out = names(p.events())"),
+    ("args.profiler_use_cuda_false_only_cuda", "A = torch.profiler.ProfilerActivity\n"
+                                               "out = torch.profiler.profile(activities=[A.CUDA], use_cuda=False)"),
+    ("args.profiler_on_trace_ready", "seen = []\n"
+                                     "with torch.profiler.profile(on_trace_ready=lambda q: seen.append(names(q.events()))):\n"
+                                     "    x + 1\nout = seen"),
+    ("args.profiler_on_trace_ready_when", "seen = []\nwith torch.profiler.profile(on_trace_ready=lambda q: seen.append(1)):\n"
+                                          "    x + 1\n    seen.append(0)\nout = seen"),
+    ("args.profiler_on_trace_ready_start_stop", "seen = []\np = torch.profiler.profile(on_trace_ready=lambda q: seen.append(1))\n"
+                                                "p.start()\nx + 1\np.stop()\np.start()\nx * 1\np.stop()\nout = seen"),
+    ("args.profiler_step_no_schedule", "with torch.profiler.profile() as p:\n    x + 1\n    p.step()\n    x * 2\n"
+                                       "    p.step()\nout = names(p.events())"),
+    ("args.profiler_acc_events_one_run", "with torch.profiler.profile(acc_events=True) as p:\n    x + 1\n"
+                                         "out = names(p.events())"),
+    ("args.profiler_two_runs", "p = torch.profiler.profile()\np.start()\nx + 1\np.stop()\np.start()\nx * 1\np.stop()\n"
+                               "out = names(p.events())"),
+    ("args.profiler_no_table", "with torch.profiler.profile() as p:\n    x + 1\nout = p.table()"),
+    ("args.profiler_no_function_events", "with torch.profiler.profile() as p:\n    x + 1\nout = p.function_events"),
+    ("args.profiler_key_averages_overload_name", "with torch.profiler.profile() as p:\n    x + 1\n"
+                                                 "out = p.key_averages(group_by_overload_name=True)"),
+    ("args.profiler_key_averages_stack_n", "with torch.profiler.profile() as p:\n    x + 1\n"
+                                           "out = len(p.key_averages(group_by_stack_n=5)) == len(p.key_averages())"),
+    ("args.event_list_key_averages_shapes", "with torch.profiler.profile(record_shapes=True) as p:\n    x + 1\n"
+                                            "out = sorted(e.key for e in p.events().key_averages(group_by_input_shapes=True))"),
+    ("args.event_list_key_averages_positional", "with torch.profiler.profile() as p:\n    x + 1\n"
+                                           "out = p.events().key_averages(True, 0, 1)"),
+    ("args.table_row_limit_float", "with torch.profiler.profile() as p:\n    x + 1\n"
+                                   "out = p.key_averages().table(row_limit=1.5).count('\\n')"),
+    ("args.table_row_limit_whole_float", "with torch.profiler.profile() as p:\n    x + 1\n"
+                                         "out = p.key_averages().table(row_limit=2.0).count('\\n')"),
+    ("args.table_row_limit_none", "with torch.profiler.profile() as p:\n    x + 1\n"
+                                  "out = p.key_averages().table(row_limit=None).count('\\n')"),
+    ("args.table_header", "with torch.profiler.profile() as p:\n    x + 1\nt = p.key_averages().table(header='HEAD')\n"
+                          "lines = t.splitlines()\nout = (lines[0] == '=' * (len(lines[2]) - 2), lines[1], len(lines))"),
+    ("args.table_wide_name_column", "with torch.profiler.profile() as p:\n    x + 1\n"
+                                    "out = p.key_averages().table(max_name_column_width=200).splitlines()[1]"),
+    ("args.table_no_name_cap", "with torch.profiler.profile() as p:\n    x + 1\n"
+                               "out = p.key_averages().table(max_name_column_width=None).splitlines()[1]"),
+    ("args.table_narrow_name_column", "with torch.profiler.profile() as p:\n    x + 1\n"
+                                      "out = p.key_averages().table(max_name_column_width=10).splitlines()[1]"),
+    ("args.table_src_column", "with torch.profiler.profile() as p:\n    x + 1\n"
+                              "out = p.key_averages().table(max_src_column_width=5).splitlines()[1]"),
+    ("args.table_positional", "with torch.profiler.profile() as p:\n    x + 1\n"
+                              "out = p.key_averages().table('cpu_time_total', 3, 75, 55, 80, 'H').splitlines()[1:3]"),
+    ("args.table_bad_keyword", "with torch.profiler.profile() as p:\n    x + 1\nout = p.key_averages().table(foo=1)"),
+    ("args.table_top_level_only", "with torch.profiler.profile() as p:\n    x + 1\n"
+                                  "out = p.key_averages().table(top_level_events_only=True).count('\\n')"),
+]:
+    case(_cid, ARGS + PROF_NAMES + _code)
+
+WRAPPER = '''
+class W(torch.Tensor):
+    @staticmethod
+    def __new__(cls, e, **kw):
+        return torch.Tensor._make_wrapper_subclass(cls, e.shape, **kw)
+    @classmethod
+    def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+'''
+case("args.init_subclass_keywords", "class T(torch.Tensor, foo=1):\n    pass\nout = T")
+case("args.wrapper_requires_grad_int", WRAPPER + "out = W(torch.ones(2), requires_grad=1)")
+case("args.wrapper_requires_grad", WRAPPER + "out = W(torch.ones(2), requires_grad=True).requires_grad")
+case("args.wrapper_dtype_absent", WRAPPER + "out = W(torch.ones(2), dtype=torch.int32).dtype")

@@ -43,12 +43,15 @@ def _make_grads(outputs, grads):
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
     """torch.autograd.backward: the implicit gradients are made here in Python, as PyTorch makes them
     (a dispatch mode logs their ones_like first), then one graph task runs from every root."""
-    if create_graph:
-        raise _C.NotImplementedInCtorch("torch.autograd.backward(create_graph=True) is not implemented in ctorch")
-    if inputs is not None:
-        raise _C.NotImplementedInCtorch("torch.autograd.backward(inputs=...) is not implemented in ctorch")
     if grad_variables is not None:
+        import warnings
+        warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.", FutureWarning, stacklevel=2)
+        if grad_tensors is not None:
+            raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments both passed to `backward()`. "
+                               "Please only use `grad_tensors`.")
         grad_tensors = grad_variables
+    if inputs is not None and len(inputs) == 0:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     tensors = (tensors,) if isinstance(tensors, _C.TensorBase) else tuple(tensors)
     if grad_tensors is None:
         grad_tensors = [None] * len(tensors)
@@ -59,6 +62,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grads = _make_grads(tensors, grad_tensors)
     if len(grads) != len(tensors) or len(grad_tensors) != len(tensors):
         raise RuntimeError(f"got {len(tensors)} tensors and {len(grad_tensors)} gradients")
+    # what ctorch's engine lacks, once PyTorch's own checks of the call have passed
+    if create_graph:
+        raise _C.NotImplementedInCtorch("torch.autograd.backward(create_graph=True) is not implemented in ctorch")
+    if inputs is not None:
+        raise _C.NotImplementedInCtorch("torch.autograd.backward(inputs=...) is not implemented in ctorch")
     if retain_graph is None:
         retain_graph = create_graph
     _C._autograd_backward(list(tensors), grads, retain_graph)

@@ -48,11 +48,13 @@ class EventList(list):
         super().__init__(events)
         self._prof = prof
 
-    def table(self, sort_by=None, row_limit=100, **kwargs):
-        return self._prof.key_averages().table(sort_by=sort_by, row_limit=row_limit, **kwargs)
+    def table(self, sort_by=None, row_limit=100, max_src_column_width=75, max_name_column_width=55,
+              max_shapes_column_width=80, header=None, top_level_events_only=False):
+        return self._prof.key_averages().table(sort_by, row_limit, max_src_column_width, max_name_column_width,
+                                               max_shapes_column_width, header, top_level_events_only)
 
-    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0):
-        return self._prof.key_averages(group_by_input_shape=group_by_input_shape, group_by_stack_n=group_by_stack_n)
+    def key_averages(self, group_by_input_shapes=False, group_by_stack_n=0):
+        return self._prof._key_averages(group_by_input_shapes, group_by_stack_n)
 
     @property
     def self_cpu_time_total(self):
@@ -78,8 +80,12 @@ class FunctionEventAvg:
         return f"<FunctionEventAvg key={self.key} self_cpu_time={self.self_cpu_time_total} cpu_time={self.cpu_time_total} count={self.count}>"
 
 
-_TABLE_DEFAULTS = {"max_src_column_width": 75, "max_name_column_width": 55, "max_shapes_column_width": 80,
-                   "header": None, "top_level_events_only": False}
+def _row_limit(row_limit):
+    """_build_table stops when its count of rows equals row_limit: a value no count equals (a
+    negative or fractional number, None, a string) lists every row."""
+    if isinstance(row_limit, (int, float)) and row_limit == int(row_limit) and row_limit >= 0:
+        return int(row_limit)
+    return -1
 
 
 class _KeyAverages(list):
@@ -92,59 +98,125 @@ class _KeyAverages(list):
         rows = json.loads(native.table_json(None, 1 << 30, group_by_input_shape))
         super().__init__(FunctionEventAvg(r) for r in (rows.get("rows", rows) if isinstance(rows, dict) else rows))
 
-    def table(self, sort_by=None, row_limit=100, **kwargs):
-        for k, v in kwargs.items():
-            if k not in _TABLE_DEFAULTS:
-                raise TypeError(f"table() got an unexpected keyword argument '{k}'")
-            if v != _TABLE_DEFAULTS[k]:
-                raise _missing(f"key_averages().table({k}={v!r}) is not implemented in ctorch")
+    def table(self, sort_by=None, row_limit=100, max_src_column_width=75, max_name_column_width=55,
+              max_shapes_column_width=80, header=None, top_level_events_only=False):
+        if top_level_events_only:
+            raise _missing("key_averages().table(top_level_events_only=True) is not implemented in ctorch")
+        # the name column is as wide as the longest name and 4, capped by max_name_column_width
+        natural = max((len(e.key) for e in self), default=0) + 4
+        if min(natural, 55) != (natural if max_name_column_width is None else min(natural, max_name_column_width)):
+            raise _missing(f"key_averages().table(max_name_column_width={max_name_column_width!r}) narrower than its "
+                           "names is not implemented in ctorch")
         try:
-            return self._native.table(sort_by, row_limit, self._by_shape)
+            text = self._native.table(sort_by, _row_limit(row_limit), self._by_shape)
         except ValueError as e:
             # an unknown sort key: PyTorch's getattr(event, sort_by) raises the AttributeError
             if "object has no attribute" in str(e):
                 raise AttributeError(str(e)) from None
             raise
+        # the shapes column is capped as the name column; the source column needs stacks, which
+        # ctorch does not record, so its width changes nothing
+        lines = text.split("\n", 2)
+        if max_shapes_column_width != 80 and len(lines) > 1 and "Input Shapes" in lines[1]:
+            raise _missing(f"key_averages().table(max_shapes_column_width={max_shapes_column_width!r}) is not "
+                           "implemented in ctorch")
+        if header is not None and text:
+            # a line of "=" as long as the table's lines, then the header, above the table
+            text = "=" * (len(text.split("\n", 1)[0]) - 2) + "\n" + f"{header}\n" + text
+        return text
+
+
+_VALID_DEVICE_OPTIONS = ("cuda", "xpu", "mtia")
+
+
+def _profiler_config(use_device, use_cpu, use_kineto, with_flops, profile_memory, with_stack, with_modules,
+                     experimental_config, custom_trace_id_callback):
+    """What profile.__init__ does with its options on a CPU-only build: devices named but absent are
+    dropped with PyTorch's warnings, its assertions, then what ctorch's profiler lacks."""
+    import warnings
+    if not use_cpu:
+        assert use_kineto, "Device-only events supported only with Kineto (use_kineto=True)"
+    if use_device is not None:
+        if use_device not in _VALID_DEVICE_OPTIONS:
+            warnings.warn(f"The {use_device} is not a valid device option.")
+            use_device = None
+        elif use_device == "cuda":
+            warnings.warn("CUDA is not available, disabling CUDA profiling")
+            use_device = None
+        elif use_device == "xpu":
+            warnings.warn("XPU is not available, disabling XPU profiling")
+            use_device = None
+    if use_device == "mtia":
+        raise AssertionError("Legacy MTIA profiling is not supported. Requires use_kineto=True on MTIA devices.")
+    assert use_cpu, "No activities specified for the profiler"
+    for flag, name in ((with_flops, "with_flops"), (profile_memory, "profile_memory"), (with_stack, "with_stack"),
+                       (with_modules, "with_modules"), (experimental_config is not None, "experimental_config"),
+                       (custom_trace_id_callback is not None, "custom_trace_id_callback")):
+        if flag:
+            raise _missing(f"profile({name}=...) is not implemented in ctorch")
+
+
+def _no_function_events():
+    return AttributeError("'profile' object has no attribute '_function_events'")
+
+
+# key_averages() is an EventList in PyTorch: its table's messages name that class
+_KeyAverages.table.__qualname__ = "EventList.table"
 
 
 class profile:
-    """torch.autograd.profiler.profile: records this thread's operators while the block runs."""
+    """torch.autograd.profiler.profile: records this thread's operators while the block runs (once:
+    the context manager is not reentrant, as PyTorch's)."""
 
     def __init__(self, enabled=True, *, use_cuda=False, use_device=None, record_shapes=False, with_flops=False,
                  profile_memory=False, with_stack=False, with_modules=False, use_kineto=False, use_cpu=True,
                  experimental_config=None, acc_events=False, custom_trace_id_callback=None):
-        for flag, name in ((use_cuda, "use_cuda"), (use_device not in (None, "cpu"), "use_device"),
-                           (with_flops, "with_flops"), (profile_memory, "profile_memory"),
-                           (with_stack, "with_stack"), (with_modules, "with_modules"),
-                           (experimental_config is not None, "experimental_config"),
-                           (custom_trace_id_callback is not None, "custom_trace_id_callback")):
-            if flag:
-                raise _missing(f"profile({name}=...) is not implemented in ctorch")
-        if not use_cpu:
-            raise _missing("profile(use_cpu=False) is not implemented in ctorch")
         self.enabled = enabled
+        if not enabled:
+            return  # PyTorch sets nothing else: the profile records nothing and has no results
+        if use_cuda:
+            import warnings
+            warnings.warn("The attribute `use_cuda` will be deprecated soon, please use ``use_device = 'cuda'`` "
+                          "instead.", FutureWarning, stacklevel=2)
+            use_device = "cuda"
+        # acc_events keeps the events of earlier cycles, which this context manager runs once
+        _profiler_config(use_device, use_cpu, use_kineto, with_flops, profile_memory, with_stack, with_modules,
+                         experimental_config, custom_trace_id_callback)
         self.record_shapes = record_shapes
+        self.entered = False
         self._native = None
         self._running = False
         self._events = None
 
     def __enter__(self):
-        if self.enabled:
-            self._native = _C._profiler_start(self.record_shapes)
-            self._running = True
-            self._events = None
+        if not self.enabled:
+            return None
+        if self.entered:
+            raise RuntimeError("Profiler context manager is not reentrant")
+        self.entered = True
+        self._start()
         return self
 
     def __exit__(self, exc_type, exc, tb):
         if not self.enabled:
-            return False
+            return None
+        self._stop()
+        return False
+
+    def _start(self):
+        self._native = _C._profiler_start(self.record_shapes)
+        self._running = True
+        self._events = None
+
+    def _stop(self):
         if not self._running:
             raise RuntimeError("Can't disable Kineto profiler when it's not running")
         self._running = False
         self._native.stop()
-        return False
 
     def _check(self):
+        if not self.enabled:
+            raise _no_function_events()
         if self._native is None:
             raise RuntimeError("Profiler didn't finish running")
 
@@ -166,16 +238,22 @@ class profile:
     def events(self):
         return self.function_events
 
-    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0, group_by_overload_name=False):
+    def _key_averages(self, group_by_input_shape, group_by_stack_n):
+        # with no stacks recorded, grouping by their first n frames groups as without
         self._check()
-        if group_by_stack_n or group_by_overload_name:
-            raise _missing("key_averages(group_by_stack_n / group_by_overload_name) is not implemented in ctorch")
         return _KeyAverages(self._native, group_by_input_shape)
 
-    def table(self, sort_by=None, row_limit=100, **kwargs):
-        return self.key_averages().table(sort_by=sort_by, row_limit=row_limit, **kwargs)
+    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0):
+        return self._key_averages(group_by_input_shape, group_by_stack_n)
+
+    def table(self, sort_by=None, row_limit=100, max_src_column_width=75, max_name_column_width=55,
+              max_shapes_column_width=80, header=None, top_level_events_only=False):
+        return self._key_averages(False, 0).table(sort_by, row_limit, max_src_column_width, max_name_column_width,
+                                                  max_shapes_column_width, header, top_level_events_only)
 
     def export_chrome_trace(self, path):
+        if not self.enabled:
+            raise AttributeError("'profile' object has no attribute 'kineto_results'")
         self._check()
         self._native.export_chrome_trace(path)
         return path
@@ -190,6 +268,8 @@ class profile:
         return self._native.tree()
 
     def __str__(self):
+        if not self.enabled:
+            raise _no_function_events()
         return self.table()
 
 

@@ -1,14 +1,16 @@
 """torch.nn.functional: linear, relu, gelu, softmax, log_softmax, layer_norm, embedding, dropout,
 scaled_dot_product_attention, cross_entropy, nll_loss; each calls ctorch's operator or function."""
+import warnings
+
 from .. import _C
 from ..overrides import handle_torch_function, has_torch_function_unary, has_torch_function_variadic
 
 _missing = _C.NotImplementedInCtorch
-_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
 # torch._C._nn.linear: function modes see "linear"
 linear = _C._function("linear", ["aten::linear"], public="torch.nn.functional.linear")
 _relu = _C._function("relu", ["aten::relu"])
+_relu_ = _C._function("relu_", ["aten::relu_"])
 _log_softmax = _C._function("log_softmax", ["aten::log_softmax.int"])
 _nll_loss_nd = _C._function("nll_loss_nd", ["aten::nll_loss_nd"])
 _softmax = _C._function("softmax", ["aten::softmax.int"])
@@ -20,20 +22,47 @@ scaled_dot_product_attention = _C._function("scaled_dot_product_attention", ["at
                                            public="torch.nn.functional.scaled_dot_product_attention")
 
 
+def _get_enum(reduction):
+    """_Reduction.get_enum: 'elementwise_mean' is 'mean' with a warning."""
+    if reduction == "none":
+        return 0
+    if reduction == "mean":
+        return 1
+    if reduction == "elementwise_mean":
+        warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.")
+        return 1
+    if reduction == "sum":
+        return 2
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _legacy_get_string(size_average, reduce):
+    """_Reduction.legacy_get_string: the reduction the legacy size_average= / reduce= pair names,
+    with PyTorch's deprecation warning."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    ret = "mean" if size_average and reduce else "sum" if reduce else "none"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.")
+    return ret
+
+
 def _reduction(reduction, size_average, reduce):
     if size_average is not None or reduce is not None:
-        raise _missing("the legacy size_average= / reduce= arguments are not implemented in ctorch (use reduction=)")
-    if reduction not in _REDUCTIONS:
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-    return _REDUCTIONS[reduction]
+        reduction = _legacy_get_string(size_average, reduce)
+    return _get_enum(reduction)
+
+
+def _get_softmax_dim(name, ndim, stacklevel):
+    """The dimension softmax & co. pick when none is given, with PyTorch's deprecation warning."""
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an "
+                  "argument.", stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
 
 
 def relu(input, inplace=False):
     if has_torch_function_unary(input):
         return handle_torch_function(relu, (input,), input, inplace=inplace)
-    if inplace:
-        raise _missing("F.relu(inplace=True) (aten::relu_) is not implemented in ctorch")
-    return _relu(input)
+    return _relu_(input) if inplace else _relu(input)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
@@ -59,7 +88,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if has_torch_function_unary(input):
         return handle_torch_function(log_softmax, (input,), input, dim=dim, _stacklevel=_stacklevel, dtype=dtype)
     if dim is None:
-        raise _missing("F.log_softmax without dim (the deprecated implicit dimension) is not implemented in ctorch")
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return _log_softmax(input, dim, dtype=dtype)
 
 
@@ -67,7 +96,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     if has_torch_function_unary(input):
         return handle_torch_function(softmax, (input,), input, dim=dim, _stacklevel=_stacklevel, dtype=dtype)
     if dim is None:
-        raise _missing("F.softmax without dim (the deprecated implicit dimension) is not implemented in ctorch")
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
     return _softmax(input, dim, dtype=dtype)
 
 

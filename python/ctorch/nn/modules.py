@@ -14,8 +14,10 @@ _missing = _C.NotImplementedInCtorch
 
 class Module:
     def __init__(self, *args, **kwargs):
-        if args or kwargs:
-            raise TypeError(f"{type(self).__name__}.__init__() got unexpected arguments")
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if args:
+            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but {len(args) + 1} were given")
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
@@ -213,13 +215,17 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none=True):
+        """Each grad set to None, or detached from its graph and filled with zeros."""
         for p in self.parameters():
             if p.grad is not None:
                 if set_to_none:
                     p.grad = None
                 else:
-                    raise _missing("Module.zero_grad(set_to_none=False) (detach_ + requires_grad_ + zero_) "
-                                   "is not implemented in ctorch")
+                    if p.grad.grad_fn is not None:
+                        p.grad.detach_()
+                    else:
+                        p.grad.requires_grad_(False)
+                    p.grad.zero_()
 
     def apply(self, fn):
         for m in self.children():
@@ -241,17 +247,71 @@ class Module:
                 m.state_dict(destination, prefix + name + ".", keep_vars)
         return destination
 
-    def cpu(self):
+    # ---- conversions: fn applied to every parameter (its .data replaced), gradient and buffer ----
+    def _apply(self, fn, recurse=True):
+        from ..autograd.grad_mode import no_grad
+        if recurse:
+            for module in self.children():
+                module._apply(fn)
+        for key, param in self._parameters.items():
+            if param is None:
+                continue
+            with no_grad():
+                param_applied = fn(param)
+            if param_applied is not param and _has_own_dispatch(param, param_applied):
+                raise _missing("Module._apply on a tensor subclass with its own __torch_dispatch__ "
+                               "(torch.utils.swap_tensors) is not implemented in ctorch")
+            param_grad = param.grad
+            param.data = param_applied
+            if param_grad is not None:
+                with no_grad():
+                    grad_applied = fn(param_grad)
+                param.grad.data = grad_applied
+        for key, buf in self._buffers.items():
+            if buf is not None:
+                self._buffers[key] = fn(buf)
         return self
 
     def to(self, *args, **kwargs):
-        from .._device_mod import _check_cpu, device
-        for a in list(args) + list(kwargs.values()):
-            if isinstance(a, (str, device)):
-                _check_cpu(a)
-            else:
-                raise _missing("Module.to(dtype / tensor) is not implemented in ctorch")
-        return self
+        """Module.to: the arguments Tensor.to takes but copy=, each floating-point parameter and buffer
+        converted (the others moved only)."""
+        import warnings
+        from .._tensor import _parse_to
+        device, dtype, non_blocking, _, convert_to_format = _parse_to(args, kwargs, allow_copy=False)
+        if dtype is not None:
+            if not (dtype.is_floating_point or dtype.is_complex):
+                raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                                f"dtype={dtype}")
+            if dtype.is_complex:
+                warnings.warn("Complex modules are a new feature under active development whose design may change, "
+                              "and some modules might not work as expected when using complex tensors as parameters "
+                              "or buffers. Please file an issue at https://github.com/pytorch/pytorch/issues/new?"
+                              "template=bug-report.yml if a complex module does not work as expected.")
+
+        def convert(t):
+            want = dtype if t.is_floating_point() or t.dtype.is_complex else None
+            if convert_to_format is not None and t.dim() in (4, 5):
+                return t.to(device, want, non_blocking, memory_format=convert_to_format)
+            return t.to(device, want, non_blocking)
+        return self._apply(convert)
+
+    def cpu(self):
+        return self._apply(lambda t: t.cpu())
+
+    def cuda(self, device=None):
+        return self._apply(lambda t: t.cuda(device))
+
+    def float(self):
+        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+
+    def double(self):
+        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def half(self):
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    def bfloat16(self):
+        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
 
     # ---- printing (PyTorch's layout) ----
     def extra_repr(self):
@@ -279,6 +339,12 @@ class Module:
                 main_str += "\n  " + "\n  ".join(lines) + "\n"
         main_str += ")"
         return main_str
+
+
+def _has_own_dispatch(*tensors):
+    """Whether one of the tensors is of a class with its own __torch_dispatch__ (PyTorch swaps such
+    a parameter for a new one instead of replacing its .data)."""
+    return any(type(t).__torch_dispatch__ is not _C._disabled_torch_dispatch_impl for t in tensors)
 
 
 def _add_indent(s, num_spaces):
@@ -394,9 +460,9 @@ class Embedding(Module):
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
         self.sparse = sparse
-        kw = {} if dtype is None else {"dtype": dtype}
         if _weight is None:
-            self.weight = Parameter(empty((num_embeddings, embedding_dim), **kw), requires_grad=not _freeze)
+            self.weight = Parameter(empty((num_embeddings, embedding_dim), device=device, dtype=dtype),
+                                    requires_grad=not _freeze)
             self.reset_parameters()
         else:
             if list(_weight.shape) != [num_embeddings, embedding_dim]:
@@ -434,7 +500,7 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        kw = {} if dtype is None else {"dtype": dtype}
+        kw = {"device": device, "dtype": dtype}
         if elementwise_affine:
             self.weight = Parameter(empty(self.normalized_shape, **kw))
             if bias:
@@ -463,11 +529,11 @@ class CrossEntropyLoss(Module):
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                  label_smoothing=0.0):
         super().__init__()
-        if size_average is not None or reduce is not None:
-            raise _missing("CrossEntropyLoss(size_average= / reduce=) is not implemented in ctorch")
+        # _Loss: the legacy pair names the reduction, with PyTorch's warning
+        self.reduction = reduction if size_average is None and reduce is None else \
+            F._legacy_get_string(size_average, reduce)
         self.register_buffer("weight", weight)
         self.ignore_index = ignore_index
-        self.reduction = reduction
         self.label_smoothing = label_smoothing
 
     def forward(self, input, target):

@@ -2,11 +2,6 @@
 whose step() runs PyTorch's single-tensor update inside record_function("Optimizer.step#AdamW.step")
 and whose zero_grad() opens "Optimizer.zero_grad#AdamW.zero_grad", as PyTorch 2.6 does on the CPU."""
 from .. import _C
-
-
-def _typename(o):
-    from .. import typename
-    return typename(o)
 from .._tensor import Tensor
 from .optimizer import Optimizer
 
@@ -23,9 +18,41 @@ def _options(group):
 class AdamW(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
                  maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
-        for name, value in (("lr", lr), ("betas[0]", betas[0]), ("betas[1]", betas[1])):
-            if isinstance(value, Tensor):
-                raise _missing(f"a Tensor {name} for AdamW is not implemented in ctorch")
+        # PyTorch's checks, in its order and words, before what ctorch lacks
+        if isinstance(lr, Tensor):
+            if foreach and not capturable:
+                raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
+            if lr.numel() != 1:
+                raise ValueError("Tensor lr must be 1-element")
+            raise _missing("a Tensor lr for AdamW is not implemented in ctorch")
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not ((isinstance(betas[0], float) and isinstance(betas[1], float))
+                or (isinstance(betas[0], Tensor) and isinstance(betas[1], Tensor))):
+            raise ValueError("betas must be either both floats or both Tensors")
+        for i, b in enumerate(betas[:2]):
+            if isinstance(b, Tensor):
+                if not capturable and foreach:
+                    raise ValueError(f"betas[{i}] as a Tensor is not supported for capturable=False and foreach=True")
+                if b.numel() != 1:
+                    raise ValueError(f"Tensor betas[{i}] must be 1-element")
+                raise _missing(f"a Tensor betas[{i}] for AdamW is not implemented in ctorch")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize,
+                        foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused)
+        super().__init__(params, defaults)
+        if fused:
+            if differentiable:
+                raise RuntimeError("`fused` does not support `differentiable`")
+            if foreach:
+                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
         if foreach:
             raise _missing("AdamW(foreach=True) (the _foreach_* update) is not implemented in ctorch")
         if fused:
@@ -34,21 +61,8 @@ class AdamW(Optimizer):
             raise _missing("AdamW(capturable=True) is not implemented in ctorch")
         if differentiable:
             raise _missing("AdamW(differentiable=True) is not implemented in ctorch")
-        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize,
-                        foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused)
-        if isinstance(params, Tensor):
-            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
-                            f"but got {_typename(params)}")
-        params = list(params)
-        groups = params if params and isinstance(params[0], dict) else [{"params": params}]
-        # the C optimizer checks the options (PyTorch's ValueErrors) and the parameters first
-        c_groups = []
-        for g in groups:
-            ps = g["params"]
-            ps = [ps] if isinstance(ps, Tensor) else list(ps)
-            c_groups.append((ps,) + _options({**defaults, **g}))
-        self._c = _C._adamw_new(c_groups, _options(defaults))
-        super().__init__(params, defaults)
+        # the C optimizer over the groups Optimizer made (its checks are PyTorch's, already passed)
+        self._c = _C._adamw_new([(g["params"],) + _options(g) for g in self.param_groups], _options(defaults))
         self._c_options = [_options(g) for g in self.param_groups]
 
     def _check_groups(self):

@@ -10,6 +10,17 @@ from .. import _C
 def _typename(o):
     from .. import typename
     return typename(o)
+
+
+def _class_repr(o):
+    """repr(type(o)) as PyTorch's would read: torch's classes under their torch names."""
+    t = type(o)
+    module = t.__module__
+    if t.__name__ == "Tensor" and module == "ctorch._tensor":
+        module = "torch"
+    elif module == "ctorch" or module.startswith("ctorch."):
+        module = "torch" + module[len("ctorch"):]
+    return f"<class '{t.__qualname__}'>" if module == "builtins" else f"<class '{module}.{t.__qualname__}'>"
 from .._tensor import Tensor
 from ..autograd.profiler import record_function
 
@@ -61,23 +72,43 @@ class Optimizer:
             cls.step = _profile_hook_step(step)
 
     def add_param_group(self, param_group):
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {_class_repr(param_group)}")
         params = param_group["params"]
         if isinstance(params, Tensor):
             param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering of "
+                            "tensors in sets will change between runs. Please use a list instead.")
         else:
             param_group["params"] = list(params)
+        # named parameters: (name, tensor) pairs, the names kept as the group's param_names
+        names = [p[0] for p in param_group["params"] if isinstance(p, tuple)]
+        param_group["params"] = [p[1] if isinstance(p, tuple) else p for p in param_group["params"]]
+        if names:
+            if len(names) != len(param_group["params"]):
+                raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+            param_group["param_names"] = names
         for param in param_group["params"]:
             if not isinstance(param, Tensor):
-                raise TypeError("optimizer can only optimize Tensors, but one of the params is " + type(param).__name__)
-            if not param.is_leaf:
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is " + _typename(param))
+            if not self.defaults.get("differentiable", None) and not param.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
                 raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
             param_group.setdefault(name, default)
+        if len({id(p) for p in param_group["params"]}) != len(param_group["params"]):
+            import warnings
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will cause "
+                          "an error; see github.com/pytorch/pytorch/issues/40967 for more information", stacklevel=3)
         seen = set()
         for group in self.param_groups:
             seen.update(id(p) for p in group["params"])
+            if ("param_names" in param_group) != ("param_names" in group):
+                txt = "with names" if "param_names" in param_group else "without names"
+                raise ValueError(f"all optimizer param groups should be with/without names. cannot add param group "
+                                 f"{txt} to the optimizer")
         if any(id(p) in seen for p in param_group["params"]):
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)

@@ -11,6 +11,8 @@ class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, maximize=False,
                  foreach=None, differentiable=False, fused=None):
         if isinstance(lr, Tensor):
+            if lr.numel() != 1:
+                raise ValueError("Tensor lr must be 1-element")
             raise _missing("a Tensor learning rate is not implemented in ctorch")
         if lr is not required and lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
@@ -18,17 +20,23 @@ class SGD(Optimizer):
             raise ValueError(f"Invalid momentum value: {momentum}")
         if weight_decay < 0.0:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay, nesterov=nesterov,
+                        maximize=maximize, foreach=foreach, differentiable=differentiable, fused=fused)
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, defaults)
+        if fused:
+            if differentiable:
+                raise RuntimeError("`fused` does not support `differentiable`")
+            if foreach:
+                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+        # after PyTorch's own checks: what ctorch's SGD lacks
         if foreach:
             raise _missing("SGD(foreach=True) (the _foreach_* kernels) is not implemented in ctorch")
         if fused:
             raise _missing("SGD(fused=True) is not implemented in ctorch")
         if differentiable:
             raise _missing("SGD(differentiable=True) is not implemented in ctorch")
-        defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay, nesterov=nesterov,
-                        maximize=maximize, foreach=foreach, differentiable=differentiable, fused=fused)
-        if nesterov and (momentum <= 0 or dampening != 0):
-            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
-        super().__init__(params, defaults)
 
     def _init_group(self, group, params, grads, momentum_buffer_list):
         for p in group["params"]:

@@ -26,6 +26,7 @@ class TorchDispatchMode:
 
     def __init__(self, _dispatch_key=None):
         if _dispatch_key is not None:
+            assert isinstance(_dispatch_key, _C.DispatchKey)
             raise _C.NotImplementedInCtorch("TorchDispatchMode(_dispatch_key=...) is not implemented in ctorch")
         self.old_dispatch_mode_flags = deque()
         self.old_non_infra_dispatch_mode_flags = deque()

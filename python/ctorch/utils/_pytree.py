@@ -89,14 +89,67 @@ def tree_leaves(tree, is_leaf=None):
     return tree_flatten(tree, is_leaf)[0]
 
 
+def _node_type(x):
+    return namedtuple if _is_namedtuple(x) else type(x)
+
+
+def _flatten_up_to(spec, tree, out):
+    """TreeSpec.flatten_up_to: the subtrees of tree at spec's leaves, tree having spec's structure
+    down to them (dicts of either kind match by keys), with PyTorch's ValueErrors."""
+    if spec.type is None:
+        out.append(tree)
+        return
+    node_type = _node_type(tree)
+    dicts = (dict, OrderedDict)
+    both_dicts = spec.type in dicts and node_type in dicts
+    if node_type != spec.type and not both_dicts:
+        raise ValueError(f"Node type mismatch; expected {spec.type!r}, but got {node_type!r}.")
+    if len(tree) != len(spec.children_specs):
+        raise ValueError(f"Node arity mismatch; expected {len(spec.children_specs)}, but got {len(tree)}.")
+    if both_dicts:
+        got, expected = set(tree), set(spec.context)
+        if got != expected:
+            message = ""
+            if expected - got:
+                message += f"; missing key(s): {expected - got}"
+            if got - expected:
+                message += f"; extra key(s): {got - expected}"
+            raise ValueError(f"Node keys mismatch{message}.")
+        kids = [tree[k] for k in spec.context]
+    else:
+        kids, context, _ = _children(tree)
+        if context != spec.context:
+            raise ValueError(f"Node context mismatch for node type {spec.type!r}; expected {spec.context!r}, but got "
+                             f"{context!r}.")
+    for kid, child in zip(kids, spec.children_specs):
+        _flatten_up_to(child, kid, out)
+
+
 def tree_map(fn, tree, *rests, is_leaf=None):
+    """fn over the leaves of tree and the matching subtrees of each of rests (which have tree's
+    structure, or tree's as a prefix)."""
     leaves, spec = tree_flatten(tree, is_leaf)
-    others = [tree_flatten(r, is_leaf)[0] for r in rests]
+    others = []
+    for r in rests:
+        subtrees = []
+        _flatten_up_to(spec, r, subtrees)
+        others.append(subtrees)
     return tree_unflatten([fn(*xs) for xs in zip(leaves, *others)], spec)
 
 
-def tree_map_only(type_or_types, fn, tree, is_leaf=None):
-    return tree_map(lambda x: fn(x) if isinstance(x, type_or_types) else x, tree, is_leaf=is_leaf)
+def _map_only_pred(type_or_types_or_pred):
+    import types
+    if isinstance(type_or_types_or_pred, (type, tuple, types.UnionType)):
+        return lambda x: isinstance(x, type_or_types_or_pred)
+    if callable(type_or_types_or_pred):
+        return type_or_types_or_pred
+    raise TypeError("Argument must be a type, a tuple of types, or a callable.")
+
+
+def tree_map_only(type_or_types_or_pred, fn, tree, is_leaf=None):
+    """fn over the leaves that are of the type(s), or that the predicate accepts."""
+    pred = _map_only_pred(type_or_types_or_pred)
+    return tree_map(lambda x: fn(x) if pred(x) else x, tree, is_leaf=is_leaf)
 
 
 def tree_all(pred, tree, is_leaf=None):
