@@ -1475,6 +1475,20 @@ with Log() as m:
     loss.backward()
 out = m.log
 """)
+case("trace.softmax_dtype_mode", """
+import torch.nn.functional as F
+from torch.utils._python_dispatch import TorchDispatchMode
+class M(TorchDispatchMode):
+    seen = []
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        M.seen.append((str(func), sorted((kwargs or {}).items())))
+        return func(*args, **(kwargs or {}))
+x = torch.ones(3)
+with M():
+    F.softmax(x, 0, dtype=torch.float64)
+    F.log_softmax(x, 0, dtype=torch.float64)
+out = [(f, [(k, str(v)) for k, v in kw]) for f, kw in M.seen]
+""")
 case("trace.make_subclass_torch_dispatch", """
 class Sub(torch.Tensor):
     seen = []

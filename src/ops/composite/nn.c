@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ops/api_call.h"
+#include "ops/convert.h"
 #include "ops/kernel_util.h"
 
 /* embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False,
@@ -59,14 +60,15 @@ int ct_k_layer_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *ret
     return ct_ret(rets, 0, out);
 }
 
-/* softmax.int(Tensor self, int dim, ScalarType? dtype=None): _softmax of self (converted to
- * dtype first when one is given) */
+/* softmax.int(Tensor self, int dim, ScalarType? dtype=None): _softmax of self, converted first
+ * when a dtype is given with input.toType(dtype) (to.dtype_layout with the tensor's options, as
+ * log_softmax does) */
 int ct_k_softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(0);
     if (args[2].tag == CT_TAG_INT) {
-        ct_tensor *c = ct_to_dtype(self, (ct_dtype)args[2].u.i, false, false, CT_MEMORY_FORMAT_NONE);
+        ct_tensor *c = ct_to_options(self, (ct_dtype)args[2].u.i);
         if (!c) return -1;
         ct_tensor *r = ct__softmax(c, ARG_I(1), false);
         ct_tensor_release(c);
