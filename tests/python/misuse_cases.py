@@ -2510,6 +2510,10 @@ for _cid, _expr in [
     ("missing.einsum", "torch.einsum('i,i->', torch.ones(2), torch.ones(2))"),
     ("missing.clamp_method", "torch.tensor([-1.0, 2.0]).clamp(0, 1)"),
     ("missing.compile", "torch.compile(lambda x: x)(torch.ones(1))"),
+    ("missing.module_forward_hook", "type(torch.nn.Linear(2, 2).register_forward_hook(lambda *a: None)).__name__"),
+    ("missing.module_attribute_typo", "torch.nn.Linear(2, 2).wieght"),
+    ("missing.optimizer_step_hook", "type(torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=0.1).register_step_post_hook(lambda *a: None)).__name__"),
+    ("missing.optimizer_attribute_typo", "torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=0.1).param_group"),
 ]:
     case(_cid, f"out = {_expr}")
 

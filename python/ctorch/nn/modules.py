@@ -4,6 +4,7 @@ import math
 from collections import OrderedDict
 
 from .. import _C
+from .._missing import attribute as _missing_attribute
 from .._tensor import Tensor
 from . import functional as F
 from . import init
@@ -133,7 +134,8 @@ class Module:
             s = d.get(store)
             if s is not None and name in s:
                 return s[name]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        # a method PyTorch's Module has and ctorch's lacks (register_forward_hook, ...) says so
+        raise _missing_attribute("Module", name, type(self).__name__)
 
     def __delattr__(self, name):
         for store in (self._parameters, self._buffers, self._modules):

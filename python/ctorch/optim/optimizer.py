@@ -5,6 +5,7 @@ import functools
 from collections import defaultdict
 
 from .. import _C
+from .._missing import attribute as _missing_attribute
 
 
 def _typename(o):
@@ -50,6 +51,11 @@ def _use_grad_for_differentiable(func):
 
 
 class Optimizer:
+    def __getattr__(self, name):
+        # called only when the usual lookup fails: a method PyTorch's Optimizer has and
+        # ctorch's lacks says so
+        raise _missing_attribute("Optimizer", name, type(self).__name__)
+
     def __init__(self, params, defaults):
         self.defaults = defaults
         self.state = defaultdict(dict)
