@@ -4,6 +4,7 @@ import math
 from collections import OrderedDict
 
 from .. import _C
+from .._grads import zero_grads
 from .._missing import attribute as _missing_attribute
 from .._tensor import Tensor
 from . import functional as F
@@ -218,16 +219,7 @@ class Module:
 
     def zero_grad(self, set_to_none=True):
         """Each grad set to None, or detached from its graph and filled with zeros."""
-        for p in self.parameters():
-            if p.grad is not None:
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+        zero_grads(self.parameters(), set_to_none)
 
     def apply(self, fn):
         for m in self.children():

@@ -5,6 +5,7 @@ import functools
 from collections import defaultdict
 
 from .. import _C
+from .._grads import zero_grads
 from .._missing import attribute as _missing_attribute
 
 
@@ -124,16 +125,7 @@ class Optimizer:
         set to None, or detached from its graph and filled with zeros."""
         with record_function(f"Optimizer.zero_grad#{self.__class__.__name__}.zero_grad"):
             for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        if set_to_none:
-                            p.grad = None
-                        else:
-                            if p.grad.grad_fn is not None:
-                                p.grad.detach_()
-                            else:
-                                p.grad.requires_grad_(False)
-                            p.grad.zero_()
+                zero_grads(group["params"], set_to_none)
 
     def state_dict(self):
         raise _missing("Optimizer.state_dict is not implemented in ctorch")
