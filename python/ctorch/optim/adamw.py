@@ -3,7 +3,7 @@ whose step() runs PyTorch's single-tensor update inside record_function("Optimiz
 and whose zero_grad() opens "Optimizer.zero_grad#AdamW.zero_grad", as PyTorch 2.6 does on the CPU."""
 from .. import _C
 from .._tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _check_fused
 
 _missing = _C.NotImplementedInCtorch
 _OPTIONS = ("lr", "betas", "eps", "weight_decay", "amsgrad", "maximize")
@@ -48,11 +48,7 @@ class AdamW(Optimizer):
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize,
                         foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
-        if fused:
-            if differentiable:
-                raise RuntimeError("`fused` does not support `differentiable`")
-            if foreach:
-                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+        _check_fused(fused, foreach, differentiable)
         if foreach:
             raise _missing("AdamW(foreach=True) (the _foreach_* update) is not implemented in ctorch")
         if fused:

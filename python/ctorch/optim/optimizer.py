@@ -51,6 +51,15 @@ def _use_grad_for_differentiable(func):
     return _use_grad
 
 
+def _check_fused(fused, foreach, differentiable):
+    """The checks PyTorch's optimizers make of fused= against the other implementation options."""
+    if fused:
+        if differentiable:
+            raise RuntimeError("`fused` does not support `differentiable`")
+        if foreach:
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+
+
 class Optimizer:
     def __getattr__(self, name):
         # called only when the usual lookup fails: a method PyTorch's Optimizer has and

@@ -2,7 +2,7 @@
 from .. import _C
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
-from .optimizer import Optimizer, _use_grad_for_differentiable, required
+from .optimizer import Optimizer, _use_grad_for_differentiable, required, _check_fused
 
 _missing = _C.NotImplementedInCtorch
 
@@ -25,11 +25,7 @@ class SGD(Optimizer):
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
-        if fused:
-            if differentiable:
-                raise RuntimeError("`fused` does not support `differentiable`")
-            if foreach:
-                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+        _check_fused(fused, foreach, differentiable)
         # after PyTorch's own checks: what ctorch's SGD lacks
         if foreach:
             raise _missing("SGD(foreach=True) (the _foreach_* kernels) is not implemented in ctorch")
