@@ -1,10 +1,12 @@
 /* The module ctorch._C (also importable as torch._C): initialisation, dtypes, dispatch key
  * sets and the dispatcher's introspection, torch.tensor(), torch.allclose(), testing counters. */
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
 #include "build_info.h"
 #include "ctorch/nn.h"
+#include "ctorch/parallel.h"
 #include "ctpy.h"
 
 PyObject *ctpy_strided, *ctpy_contiguous_format, *ctpy_preserve_format, *ctpy_cpu_device, *ctpy_device_class;
@@ -579,22 +581,20 @@ static PyObject *py_cross_entropy(PyObject *unused, PyObject *args) {
 
 /* ---- misc ---- */
 
-static int num_threads = 1;
-
 static PyObject *py_set_num_threads(PyObject *unused, PyObject *arg) {
     (void)unused;
     if (!PyLong_Check(arg) || PyBool_Check(arg)) /* THPUtils_checkLong, then its RuntimeError */
         return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects an int, but got %s", Py_TYPE(arg)->tp_name);
     long n = PyLong_AsLong(arg);
     if (n == -1 && PyErr_Occurred()) return NULL;
-    if (n <= 0) return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects a positive integer");
-    num_threads = (int)n; /* ctorch's kernels run on the calling thread; recorded for get_num_threads */
+    if (n <= 0 || n > INT_MAX) return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects a positive integer");
+    ct_set_num_threads((int)n); /* the intra-op threads of ctorch's kernels (ctorch/parallel.h) */
     Py_RETURN_NONE;
 }
 static PyObject *py_get_num_threads(PyObject *unused, PyObject *noargs) {
     (void)unused;
     (void)noargs;
-    return PyLong_FromLong(num_threads);
+    return PyLong_FromLong(ct_get_num_threads());
 }
 
 static PyObject *py_register(PyObject *unused, PyObject *args, PyObject *kwargs) {
