@@ -103,6 +103,13 @@ float *ct_to_float_buffer(const ct_tensor *t) {
     return buf;
 }
 
+const float *ct_float_elements(const ct_tensor *t, float **owned) {
+    *owned = NULL;
+    if (t->dtype == CT_FLOAT32 && ct_is_contiguous_nn(t)) return (const float *)t->storage->data + t->storage_offset;
+    *owned = ct_to_float_buffer(t);
+    return *owned;
+}
+
 int ct_scalar_check_convert(ct_scalar s, ct_dtype dtype) {
     if (s.tag == CT_TAG_BOOL || dtype == CT_BOOL || dtype == CT_FLOAT64) return 0;
     const char *name;

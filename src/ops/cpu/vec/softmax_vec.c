@@ -164,3 +164,68 @@ void CT_VEC(ct_vec_log_softmax_bw_lastdim_f32)(const float *g, const float *y, i
     vec_exp(y, gi, n);
     for (int64_t j = 0; j < n; j++) gi[j] = MADD(-gi[j], sum, g[j]);
 }
+
+/* Note [Softmax over a dimension]
+ *   Over a dimension other than the last, PyTorch's float kernel (_vec_softmax in
+ *   SoftMaxKernel.cpp) walks the columns of [outer, len, inner] a chunk of parallel_for at a
+ *   time: from the chunk's first column, a group of L adjacent columns (one Vectorized<float>,
+ *   16 lanes at AVX512) whenever the group fits in its row of inner columns and in the chunk,
+ *   otherwise single columns up to the row's end or the chunk's. A group takes the lane-wise
+ *   maximum (vec::maximum: a NaN wins), exp(x - max) with SLEEF's vector exp (the C library's at
+ *   DEFAULT), a lane-wise sum and a division by it; a single column takes std::max (a later NaN
+ *   is passed over), the C library's expf, a float sum and the division. A column's last bits
+ *   thus depend on whether it fell in a group, i.e. on where the chunks start: at 2 threads the
+ *   columns just before the cut are single ones. ctorch runs the same walk over the same chunks. */
+static inline float vec_maximum(float a, float b) { return a != a ? a : (a > b ? a : b); }
+
+/* L adjacent columns of len elements, inner apart, from x into y */
+static void softmax_group(const float *x, int64_t len, int64_t inner, float *y) {
+    float m[SM_L], s[SM_L], t[SM_L];
+    for (int l = 0; l < SM_L; l++) m[l] = x[l];
+    for (int64_t d = 1; d < len; d++) {
+        const float *r = x + d * inner;
+        for (int l = 0; l < SM_L; l++) m[l] = vec_maximum(m[l], r[l]);
+    }
+    for (int l = 0; l < SM_L; l++) s[l] = 0.0f;
+    for (int64_t d = 0; d < len; d++) {
+        const float *r = x + d * inner;
+        float *o = y + d * inner;
+        for (int l = 0; l < SM_L; l++) t[l] = r[l] - m[l];
+        vec_exp(t, o, SM_L);
+        for (int l = 0; l < SM_L; l++) s[l] = s[l] + o[l];
+    }
+    for (int64_t d = 0; d < len; d++) {
+        float *o = y + d * inner;
+        for (int l = 0; l < SM_L; l++) o[l] = o[l] / s[l];
+    }
+}
+
+/* one column, as host_softmax's scalar code */
+static void softmax_column(const float *x, int64_t len, int64_t inner, float *y) {
+    float m = x[0], s = 0.0f;
+    for (int64_t d = 1; d < len; d++) m = m < x[d * inner] ? x[d * inner] : m;
+    for (int64_t d = 0; d < len; d++) {
+        y[d * inner] = expf(x[d * inner] - m);
+        s += y[d * inner];
+    }
+    for (int64_t d = 0; d < len; d++) y[d * inner] = y[d * inner] / s;
+}
+
+/* columns [begin, end) of the outer * inner columns of a contiguous [outer, len, inner] */
+void CT_VEC(ct_vec_softmax_dim_f32)(const float *x, int64_t len, int64_t inner, int64_t begin, int64_t end, float *y) {
+    const int64_t outer_stride = len * inner;
+    for (int64_t idx = begin; idx < end;) {
+        const int64_t o = idx / inner, in = idx % inner;
+        if (in + SM_L <= inner && idx + SM_L <= end) {
+            softmax_group(x + o * outer_stride + in, len, inner, y + o * outer_stride + in);
+            idx += SM_L;
+            continue;
+        }
+        const int64_t tail = idx + SM_L > end ? end - idx : inner - in;
+        for (int64_t i = 0; i < tail; i++) {
+            const int64_t oo = (idx + i) / inner, ii = (idx + i) % inner;
+            softmax_column(x + oo * outer_stride + ii, len, inner, y + oo * outer_stride + ii);
+        }
+        idx += tail;
+    }
+}
