@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds ctorch and runs every test: an optimised build (with OpenBLAS when present), once at
-# the best CPU capability and once pinned to each lower one (CTORCH_CPU_CAPABILITY), and an
+# Builds ctorch and runs every test: an optimised build (with OpenBLAS when present), at the best
+# CPU capability with one and with two intra-op threads (CTORCH_NUM_THREADS) and once pinned to
+# each lower one (CTORCH_CPU_CAPABILITY; one level at each count), and an
 # AddressSanitizer + UndefinedBehaviorSanitizer build that uses the built-in GEMM loop, so both
 # matrix-product paths are tested, and a ThreadSanitizer build of the tests that start threads
 # (test_threads, test_alloc, test_rng). All use the system cJSON. Last, when clang with
@@ -16,15 +17,21 @@ jobs="$(nproc)"
 # those of scripts/main.sh's build (which keeps it on).
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCTORCH_LTO=OFF >/dev/null
 cmake --build build -j"$jobs"
-ctest --test-dir build --output-on-failure -j"$jobs"
+# every test at one and at two intra-op threads (CTORCH_NUM_THREADS; the results whose float bits
+# depend on the split are recorded at both counts)
+echo "== CTORCH_NUM_THREADS=1"
+CTORCH_NUM_THREADS=1 ctest --test-dir build --output-on-failure -j"$jobs"
 # the counts the reliability tests measured in that run (their output is in ctest's log)
 grep -h -E '^misuse: |^step threads: |allocations per run|reports failed once|^ +\(only every' \
   build/Testing/Temporary/LastTest.log || true
+echo "== CTORCH_NUM_THREADS=2"
+CTORCH_NUM_THREADS=2 ctest --test-dir build --output-on-failure -j"$jobs"
 # every test again with the kernels pinned to each lower CPU capability this machine has
-# (src/ops/cpu/vec/: every recorded value must hold at every level)
-for level in default avx2; do
-  echo "== CTORCH_CPU_CAPABILITY=$level"
-  CTORCH_CPU_CAPABILITY=$level ctest --test-dir build --output-on-failure -j"$jobs"
+# (src/ops/cpu/vec/: every recorded value must hold at every level), one level at each count
+for run in default:1 avx2:2; do
+  level="${run%:*}" threads="${run#*:}"
+  echo "== CTORCH_CPU_CAPABILITY=$level CTORCH_NUM_THREADS=$threads"
+  CTORCH_CPU_CAPABILITY=$level CTORCH_NUM_THREADS=$threads ctest --test-dir build --output-on-failure -j"$jobs"
 done
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCTORCH_SANITIZE=ON -DCTORCH_USE_BLAS=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
