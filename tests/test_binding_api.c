@@ -251,6 +251,7 @@ static void tensor_list(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     int64_t live = ct_testing_live_tensors();
     tensor_list();
     binding_slot();

@@ -7,6 +7,10 @@
  *     kernel = op.table[index_of(highest key of ks)]
  * Kernels that pass a call on do so with ct_redispatch(op, ks & mask, ...), which extracts
  * nothing and reads no thread-local state. See docs/dispatcher.md.
+ *
+ * The operators exist once ct_init() (ctorch/init.h) has run: before it ct_op_find, ct_op_at,
+ * ct_op_count, ct_op_define and ct_register_fallback fail with its RuntimeError
+ * ("ct_op_find: ct_init() has not been called ...").
  */
 #ifndef CTORCH_DISPATCH_H
 #define CTORCH_DISPATCH_H
@@ -91,7 +95,8 @@ typedef struct ct_arg_info {
 CT_API int ct_op_arg_info(const ct_op *op, int i, ct_arg_info *out);
 CT_API int ct_op_return_info(const ct_op *op, int i, ct_arg_info *out);
 
-/* Number of operators registered; ct_op_at(i) for 0 <= i < count. */
+/* Number of operators registered; ct_op_at(i) for 0 <= i < count. Before ct_init(): -1 and
+ * NULL, with its error. */
 CT_API int ct_op_count(void);
 CT_API const ct_op *ct_op_at(int i);
 

@@ -22,7 +22,6 @@ static inline void length_changed(void) {
 
 int ct_function_mode_push(ct_function_mode_fn fn, void *ud) {
     if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_function_mode_push: handler is NULL");
-    ct_library_ensure();
     int h = ct_mode_stack_push(&fmodes, (ct_mode_entry){.fn.function = fn, .ud = ud}, "function");
     if (h > 0) length_changed();
     return h;
