@@ -3,11 +3,9 @@
 #include <string.h>
 
 #include "core/startup.h"
-#include "ops/api_call.h"
 #include "ops/builtin.h"
 
 ct_op *ct_builtin_ops[CT_OPID_COUNT];
-ct_api_hooks ct_api_call_hooks;
 
 /* the schemas, for naming an op whose slot is still empty */
 static const char *const schemas[CT_OPID_COUNT] = {
