@@ -15,6 +15,7 @@
 #include "ctorch/ops_generated.h"
 #include "ops/builtin.h"
 #include "ops/convert.h"
+#include "ops/sum_to.h"
 
 #define A(i) (1u << (i))
 #define R(i) (1u << (i))

@@ -14,7 +14,7 @@
 #include "core/tls.h"
 #include "dispatch/py_interpreter.h"
 #include "ops/kernel_util.h"
-#include "ops/views.h"
+#include "core/print.h"
 #include "util/strbuf.h"
 
 static _Thread_local int64_t live_nodes; /* per thread, like the tensor counters */
