@@ -21,7 +21,10 @@
 
 ct_profiler *ct_profiler_start_config(const ct_profiler_config *config) {
     int64_t t0 = ct_prof_now_ns();
-    ct_library_ensure();
+    if (!ct_library_started()) { /* the record_function operators and the observer are the start-up's */
+        ct_error_not_started("ct_profiler_start");
+        return NULL;
+    }
     if (ct_tls_profiler && atomic_load(&ct_tls_profiler->recording)) {
         ct_error_set(CT_ERR_RUNTIME, "Profiler is already enabled on this thread");
         return NULL;
