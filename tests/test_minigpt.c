@@ -183,6 +183,7 @@ static void run_recording(const char *file) {
 static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int main(int argc, char **argv) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     if (argc > 1) {
         run_threads = atoi(argv[1]);
         if (run_threads != 2) {
