@@ -22,8 +22,10 @@
 #define SM_L 8
 #endif
 
-#if defined(CTORCH_HAVE_SLEEF) && (defined(CT_CPU_CAP_IS_AVX512) || defined(CT_CPU_CAP_IS_AVX2))
+#if defined(CT_CPU_CAP_IS_AVX512) || defined(CT_CPU_CAP_IS_AVX2)
 #include <immintrin.h>
+#endif
+#if defined(CTORCH_HAVE_SLEEF) && (defined(CT_CPU_CAP_IS_AVX512) || defined(CT_CPU_CAP_IS_AVX2))
 #include <sleef.h>
 #endif
 
@@ -122,18 +124,49 @@ static float row_sum(const float *v, int64_t n) {
     }
     float acc[SM_L];
     for (int l = 0; l < SM_L; l++) acc[l] = v[l];
-    for (int64_t d = SM_L; d < n; d += SM_L) {
-        const int64_t k = n - d < SM_L ? n - d : SM_L;
-        for (int64_t l = 0; l < k; l++) acc[l] = acc[l] + v[d + l];
-    }
+    int64_t d = SM_L;
+    for (; d + SM_L <= n; d += SM_L) /* whole vectors: a fixed-width loop kept in a register */
+        for (int l = 0; l < SM_L; l++) acc[l] = acc[l] + v[d + l];
+    for (int64_t l = 0; l < n - d; l++) acc[l] = acc[l] + v[d + l];
     return fold_lanes(acc);
 }
 
-/* vec::maximum over a row: NaN wins */
+/* vec::maximum over a row: NaN wins. The maximum is exact in any order, so it is taken lane by
+ * lane with vector max instructions where the level has them, with a flag for a NaN seen; only a
+ * row with a NaN is scanned again, one element at a time, for the NaN it returns (the last). */
 static float row_max(const float *x, int64_t n) {
     float mx = -INFINITY;
-    for (int64_t j = 0; j < n; j++)
-        if (x[j] > mx || x[j] != x[j]) mx = x[j];
+    int nan = 0;
+    int64_t j = 0;
+#if defined(CT_CPU_CAP_IS_AVX512)
+    __m512 m = _mm512_set1_ps(-INFINITY);
+    __mmask16 un = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __m512 v = _mm512_loadu_ps(x + j);
+        m = _mm512_max_ps(v, m);
+        un |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    }
+    mx = _mm512_reduce_max_ps(m);
+    nan = un != 0;
+#elif defined(CT_CPU_CAP_IS_AVX2)
+    __m256 m = _mm256_set1_ps(-INFINITY), un = _mm256_setzero_ps();
+    for (; j + 8 <= n; j += 8) {
+        const __m256 v = _mm256_loadu_ps(x + j);
+        m = _mm256_max_ps(v, m);
+        un = _mm256_or_ps(un, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    }
+    float lanes[8];
+    _mm256_storeu_ps(lanes, m);
+    for (int l = 0; l < 8; l++) mx = lanes[l] > mx ? lanes[l] : mx;
+    nan = _mm256_movemask_ps(un) != 0;
+#endif
+    for (; j < n; j++) {
+        mx = x[j] > mx ? x[j] : mx;
+        nan |= x[j] != x[j];
+    }
+    if (nan)
+        for (j = 0; j < n; j++)
+            if (x[j] != x[j]) mx = x[j];
     return mx;
 }
 
