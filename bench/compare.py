@@ -515,7 +515,8 @@ def target_lines(progs, cases):
             # touched page by page until it is full, a few hundred steps in
             what, unit = "RSS growth from step 1,000 to 10,000 (KiB)", ""
         else:
-            pool = [p for p in peers if kind == "best" or p.name == kind]
+            # "best": the other libraries (a --baseline build of ctorch is no peer to beat)
+            pool = [p for p in peers if (kind == "best" and p.name != "ctorch base") or p.name == kind]
             vals = [(p.key, r) for p in pool for r in [ratio(p, cid)] if r is not None]
             what = "vs the best peer" if kind == "best" else "vs " + kind
             unit = "x"
