@@ -5,9 +5,9 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer build that uses the built-in GEMM loop, so both
 # matrix-product paths are tested, and a ThreadSanitizer build of the tests that start threads
 # (test_threads, test_alloc, test_rng, test_startup, test_parallel). All use the system cJSON.
-# Last, when clang with libFuzzer is there, a short run of the fuzz target tests/fuzz/fuzz_ops.c (random op sequences
-# through the boxed call and the typed wrappers; docs/fuzzing.md has the long run). Exits
-# non-zero on any failure.
+# Last, when clang with libFuzzer is there, a short run of the fuzz target tests/fuzz/fuzz_ops.c
+# (random op sequences through the boxed call and the typed wrappers; docs/fuzzing.md has the
+# long run). Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
