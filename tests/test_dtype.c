@@ -235,6 +235,7 @@ static void check_invalid(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     cJSON *rec = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/dtype_facts.json"));
     CHECK_MSG(rec != NULL, "dtype_facts.json: %s", ct_error_message());
     if (!rec) return ct_test_finish("test_dtype");

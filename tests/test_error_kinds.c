@@ -68,6 +68,7 @@ static void check_out_of_memory(const cJSON *oom) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     cJSON *rec = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/error_kinds.json"));
     CHECK_MSG(rec != NULL, "error_kinds.json: %s", ct_error_message());
     if (!rec) return ct_test_finish("test_error_kinds");

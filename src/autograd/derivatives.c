@@ -1,7 +1,5 @@
 /* The derivative table (derivatives.def, ctorch's derivatives.yaml) and the look-up of an op's
  * entry. The formulas it names are in formulas_*.c (formulas.h). */
-#include <pthread.h>
-
 #include "autograd/formulas.h"
 #include "autograd/node.h"
 #include "ops/builtin.h"
@@ -20,15 +18,14 @@ static const ct_deriv table[] = {
 #undef CT_DERIV
 };
 
+/* written once, by ct_derivatives_index in the start-up, before any autograd kernel can run */
 static const ct_deriv *by_op_[CT_OPID_COUNT];
 
-static void index_table_(void) {
+void ct_derivatives_index(void) {
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) by_op_[table[i].opid] = &table[i];
 }
 
 const ct_deriv *ct_deriv_for(const ct_op *op) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, index_table_);
     if (op->id < 0 || op->id >= CT_OPID_COUNT || ct_builtin_ops[op->id] != op) return NULL;
     return by_op_[op->id];
 }

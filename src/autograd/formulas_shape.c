@@ -4,9 +4,9 @@
  * stack_tensors_backward). */
 #include <string.h>
 
-#include "autograd/autograd_impl.h"
 #include "autograd/formulas.h"
 #include "core/alloc.h"
+#include "ops/sum_to.h"
 
 int ct_d_t(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     (void)n;

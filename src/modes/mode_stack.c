@@ -6,7 +6,6 @@
 #include <stdatomic.h>
 
 #include "core/error_impl.h"
-#include "core/startup.h"
 #include "ctorch/error.h"
 #include "modes/modes_impl.h"
 #include "modes/mode_stack.h"
@@ -33,7 +32,6 @@ static int handle_next(void) {
 /* Pushes e with a new handle. Returns the handle, or -1 with a RecursionError when the stack
  * is full (Note [Mode stack bound]). */
 static int push(ct_mode_kind kind, ct_mode_entry e) {
-    ct_library_ensure();
     ct_mode_stack *s = &ct_mode_stacks[kind];
     if (s->len + s->stashed >= CT_MAX_MODES)
         return ct_error_set(CT_ERR_RECURSION,
