@@ -16,28 +16,52 @@
 extern "C" {
 #endif
 
+/* Note [The error-kind table]
+ *   CT_ERROR_KIND_TABLE(X) is the one list of the kinds of error, each with its name and the
+ *   Python exception it is: the ct_error_kind enum, ct_error_kind_name and
+ *   ct_error_kind_exception are made from it, and a language binding maps a kind to its
+ *   exception class from it (by the class's name: a builtin, or the binding's own
+ *   NotImplementedInCtorch). Columns:
+ *     ENUM       the ct_error_kind enumerator (its value: its place in the list)
+ *     NAME       what ct_error_kind_name says: the exception's name, except that C code tells an
+ *                allocation that failed apart as "MemoryError"
+ *     EXCEPTION  the Python exception class PyTorch raises for it (NULL for CT_OK)
+ */
+#define CT_ERROR_KIND_TABLE(X)                                                                    \
+    X(CT_OK, "OK", NULL)                                                                          \
+    X(CT_ERR_RUNTIME, "RuntimeError", "RuntimeError")                                             \
+    X(CT_ERR_VALUE, "ValueError", "ValueError")                                                   \
+    X(CT_ERR_TYPE, "TypeError", "TypeError")                                                      \
+    X(CT_ERR_INDEX, "IndexError", "IndexError")                                                   \
+    X(CT_ERR_NOT_IMPLEMENTED, "NotImplementedError", "NotImplementedError")                       \
+    /* allocation failed: a RuntimeError, as PyTorch's CPU allocator raises */                    \
+    X(CT_ERR_NOMEM, "MemoryError", "RuntimeError")                                                \
+    /* a file could not be read or written */                                                     \
+    X(CT_ERR_IO, "OSError", "OSError")                                                            \
+    X(CT_ERR_KEY, "KeyError", "KeyError")                                                         \
+    /* nesting without end (modes re-entered on every call) */                                    \
+    X(CT_ERR_RECURSION, "RecursionError", "RecursionError")                                       \
+    /* ctorch does not implement this (yet): not one of PyTorch's own answers (docs/python.md) */ \
+    X(CT_ERR_UNSUPPORTED, "NotImplementedInCtorch", "NotImplementedInCtorch")
+
+#define CT_ERROR_KIND_ENUMERATOR_(e, name, exception) e,
 typedef enum ct_error_kind {
-    CT_OK = 0,
-    CT_ERR_RUNTIME,         /* RuntimeError */
-    CT_ERR_VALUE,           /* ValueError */
-    CT_ERR_TYPE,            /* TypeError */
-    CT_ERR_INDEX,           /* IndexError */
-    CT_ERR_NOT_IMPLEMENTED, /* NotImplementedError */
-    CT_ERR_NOMEM,           /* allocation failed (Python: RuntimeError, as PyTorch's CPU allocator raises) */
-    CT_ERR_IO,              /* a file could not be read or written */
-    CT_ERR_KEY,             /* KeyError */
-    CT_ERR_RECURSION,       /* RecursionError: nesting without end (modes re-entered on every call) */
-    CT_ERR_UNSUPPORTED,     /* ctorch does not implement this (yet): not one of PyTorch's own answers;
-                               Python raises NotImplementedInCtorch (docs/python.md) */
+    CT_ERROR_KIND_TABLE(CT_ERROR_KIND_ENUMERATOR_) /* CT_OK = 0, CT_ERR_RUNTIME, ... */
     CT_ERR_KIND_COUNT
 } ct_error_kind;
+#undef CT_ERROR_KIND_ENUMERATOR_
 
 /* The last error on this thread, CT_OK if none since ct_error_clear(). */
 CT_API ct_error_kind ct_error_code(void);
 /* Its message ("" if none). Borrowed: valid until the next ctorch call on this thread. */
 CT_API const char *ct_error_message(void);
-/* Python's name for the kind: "RuntimeError", "ValueError", ... */
+/* The kind's name (CT_ERROR_KIND_TABLE): "RuntimeError", "ValueError", ...; "Error" for a value
+ * that is no kind. */
 CT_API const char *ct_error_kind_name(ct_error_kind kind);
+/* The name of the Python exception class the kind is (CT_ERROR_KIND_TABLE): "RuntimeError",
+ * "ValueError", ..., "NotImplementedInCtorch"; NULL for CT_OK, "RuntimeError" for a value that
+ * is no kind. */
+CT_API const char *ct_error_kind_exception(ct_error_kind kind);
 CT_API void ct_error_clear(void);
 
 /* Sets the error (printf-style message). Returns -1 so callers can `return ct_error_set(...)`. */

@@ -1,17 +1,46 @@
-/* Backward formulas defined outside derivatives.c, by family (internal). Each has the
- * ct_formula_fn signature and is named in src/autograd/derivatives.def.
+/* Backward formulas (torch/csrc/autograd/FunctionsManual.cpp and derivatives.yaml): the one set
+ * of helpers they share, and every formula derivatives.def names, by family (internal). Each
+ * formula has the ct_formula_fn signature (autograd/node.h) and is a plain function definition,
+ * so tools that index C (ctags, cscope) find it by its name.
  *
  * A formula for an op with a Tensor[] argument stores the gradient of element k of argument a
- * in n->list_grads[n->edge_of_arg[a] + k] (see ct_node_needs_elem). */
+ * in n->list_grads[n->edge_of_arg[a] + k] (see ct_node_needs_elem).
+ *
+ * Note [Formula order]
+ *   Each formula calls ops through the dispatcher in the order PyTorch's generated Node::apply
+ *   does, so a dispatch mode or the profiler sees the same backward ops. The generated apply()
+ *   computes the inputs' gradients in the alphabetical order of their argument names
+ *   (load_derivatives.py sorts them): addmm does mat1, mat2, self; div and mul do other before
+ *   self; mm does mat2 before self. */
 #ifndef CT_FORMULAS_H
 #define CT_FORMULAS_H
+
+#include <stdbool.h>
 
 #include "autograd/node.h"
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
 
+/* ---- the helpers ---- */
+
+/* The node's saved argument i: an int, a Scalar, a Scalar as a double (an int one converted),
+ * the tensor argument's metadata (sizes, strides, dtype). */
 static inline int64_t ct_f_iarg(const ct_node *n, int i) { return n->args[i].u.i; }
+static inline ct_scalar ct_f_sarg(const ct_node *n, int i) { return n->args[i]; }
+static inline double ct_f_darg(const ct_node *n, int i) {
+    return n->args[i].tag == CT_TAG_DOUBLE ? n->args[i].u.d : (double)n->args[i].u.i;
+}
 static inline const ct_tensor_meta *ct_f_meta(const ct_node *n, int i) { return &n->arg_meta[i]; }
+
+/* The dimensions of an ndim-dimensional input that a reduction over the int list dims removed
+ * (negative ones counted from the end), as a mask: what unsqueeze_multiple puts back. */
+static inline void ct_f_dim_mask(const ct_value *dims, int ndim, bool mask[CT_MAX_DIMS]) {
+    for (int i = 0; i < CT_MAX_DIMS; i++) mask[i] = false;
+    for (int64_t i = 0; i < dims->u.list.len; i++) {
+        int64_t d = dims->u.list.data[i];
+        mask[d < 0 ? d + ndim : d] = true;
+    }
+}
 
 /* Fails the formula: the caller releases whatever was already produced. */
 #define CT_F_NEED(expr)                                                                           \
@@ -19,36 +48,62 @@ static inline const ct_tensor_meta *ct_f_meta(const ct_node *n, int i) { return 
         if (!(expr)) return -1;                                                                   \
     } while (0)
 
-#define CT_FORMULA(name) int name(ct_node *n, ct_tensor *const *grads, ct_tensor **out)
+/* ---- the formulas ---- */
 
-/* shape: formulas_shape.c */
-CT_FORMULA(ct_d_slice);
-CT_FORMULA(ct_d_select);
-CT_FORMULA(ct_d_select_backward);
-CT_FORMULA(ct_d_slice_backward);
-CT_FORMULA(ct_d_split);
-CT_FORMULA(ct_d_split_with_sizes);
-CT_FORMULA(ct_d_cat);
-CT_FORMULA(ct_d_stack);
-CT_FORMULA(ct_d_tril);
-CT_FORMULA(ct_d_bmm);
+/* matrix products and arithmetic: formulas_math.c */
+int ct_d_addmm(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_mm(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_to_copy(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_add(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_sub(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_mul(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_div(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_mul_scalar(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_div_scalar(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_neg(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_relu(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_sum(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_sum_dim(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+
+/* views, shape ops and the batched product: formulas_shape.c */
+int ct_d_t(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_transpose(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_permute(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_reshape_to_self(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_expand(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_identity(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_unsqueeze(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_squeeze_dim(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_slice(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_select(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_select_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_slice_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_split(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_split_with_sizes(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_cat(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_stack(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_tril(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_bmm(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
 /* neural-network and pointwise ops: formulas_nn.c */
-CT_FORMULA(ct_d_embedding);
-CT_FORMULA(ct_d_embedding_dense_backward);
-CT_FORMULA(ct_d_native_layer_norm);
-CT_FORMULA(ct_d_gelu);
-CT_FORMULA(ct_d_softmax);
-CT_FORMULA(ct_d_where);
-CT_FORMULA(ct_d_zeros_like);
-CT_FORMULA(ct_d_sqrt);
-CT_FORMULA(ct_d_reciprocal);
-CT_FORMULA(ct_d_lerp);
-CT_FORMULA(ct_d_addcmul);
-CT_FORMULA(ct_d_addcdiv);
-CT_FORMULA(ct_d_linalg_vector_norm);
-CT_FORMULA(ct_d_dot);
-CT_FORMULA(ct_d_mv);
-CT_FORMULA(ct_d_flash_attention);
+int ct_d_log_softmax(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_nll_loss(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_masked_fill(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_embedding(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_embedding_dense_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_native_layer_norm(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_gelu(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_softmax(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_where(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_zeros_like(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_sqrt(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_reciprocal(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_lerp(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_addcmul(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_addcdiv(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_linalg_vector_norm(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_dot(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_mv(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_flash_attention(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
 #endif

@@ -1,13 +1,74 @@
-/* Backward formulas of the shape and batched-product ops (FunctionsManual.cpp:
+/* Backward formulas of the views, the shape ops and the batched product (derivatives.yaml for
+ * the views, tril and bmm; FunctionsManual.cpp: permute_backwards, unsqueeze_to,
  * slice_backward_wrapper, split_with_sizes_backward, cat_tensors_backward,
- * stack_tensors_backward; derivatives.yaml for tril and bmm). */
+ * stack_tensors_backward). */
 #include <string.h>
 
 #include "autograd/formulas.h"
 #include "core/alloc.h"
+#include "ops/sum_to.h"
+
+int ct_d_t(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    (void)n;
+    CT_F_NEED(out[0] = ct_t(grads[0]));
+    return 0;
+}
+
+int ct_d_transpose(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    CT_F_NEED(out[0] = ct_transpose(grads[0], ct_f_iarg(n, 1), ct_f_iarg(n, 2)));
+    return 0;
+}
+
+int ct_d_permute(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    /* permute_backwards: the inverse permutation */
+    const ct_value *dims = &n->args[1];
+    int64_t nd = dims->u.list.len, inv[CT_MAX_DIMS];
+    for (int64_t i = 0; i < nd; i++) {
+        int64_t d = dims->u.list.data[i];
+        if (d < 0) d += nd;
+        inv[d] = i;
+    }
+    CT_F_NEED(out[0] = ct_permute(grads[0], inv, nd));
+    return 0;
+}
+
+int ct_d_reshape_to_self(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    CT_F_NEED(out[0] = ct_reshape(grads[0], ct_f_meta(n, 0)->sizes, ct_f_meta(n, 0)->ndim));
+    return 0;
+}
+
+int ct_d_expand(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    CT_F_NEED(out[0] = ct_sum_to(grads[0], ct_f_meta(n, 0)->sizes, ct_f_meta(n, 0)->ndim));
+    return 0;
+}
+
+int ct_d_identity(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    (void)n;
+    out[0] = ct_tensor_retain(grads[0]);
+    return 0;
+}
+
+int ct_d_unsqueeze(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    CT_F_NEED(out[0] = ct_squeeze_dim(grads[0], ct_f_iarg(n, 1)));
+    return 0;
+}
+
+int ct_d_squeeze_dim(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    /* unsqueeze_to(grad, dim, self sizes) */
+    const ct_tensor_meta *m = ct_f_meta(n, 0);
+    int64_t dim = ct_f_iarg(n, 1);
+    if (m->ndim == 0) {
+        out[0] = ct_tensor_retain(grads[0]);
+        return 0;
+    }
+    if (dim < 0) dim += m->ndim;
+    if (m->sizes[dim] == 1) CT_F_NEED(out[0] = ct_unsqueeze(grads[0], dim));
+    else out[0] = ct_tensor_retain(grads[0]);
+    return 0;
+}
 
 /* slice: slice_backward(grad, self.sizes(), dim, start or 0, end or INT64_MAX, step) */
-CT_FORMULA(ct_d_slice) {
+int ct_d_slice(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     const ct_tensor_meta *m = ct_f_meta(n, 0);
     int64_t start = n->args[2].tag == CT_TAG_NONE ? 0 : n->args[2].u.i;
     int64_t end = n->args[3].tag == CT_TAG_NONE ? INT64_MAX : n->args[3].u.i;
@@ -16,20 +77,20 @@ CT_FORMULA(ct_d_slice) {
 }
 
 /* select.int: select_backward(grad, self.sizes(), dim, index) */
-CT_FORMULA(ct_d_select) {
+int ct_d_select(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     const ct_tensor_meta *m = ct_f_meta(n, 0);
     CT_F_NEED(out[0] = ct_select_backward(grads[0], m->sizes, m->ndim, ct_f_iarg(n, 1), ct_f_iarg(n, 2)));
     return 0;
 }
 
 /* select_backward: grad_output: grad.select(dim, index) */
-CT_FORMULA(ct_d_select_backward) {
+int ct_d_select_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     CT_F_NEED(out[0] = ct_select(grads[0], ct_f_iarg(n, 2), ct_f_iarg(n, 3)));
     return 0;
 }
 
 /* slice_backward: grad_output: grad.slice(dim, start, end, step) */
-CT_FORMULA(ct_d_slice_backward) {
+int ct_d_slice_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     int64_t start = ct_f_iarg(n, 3), end = ct_f_iarg(n, 4);
     CT_F_NEED(out[0] = ct_slice(grads[0], ct_f_iarg(n, 2), &start, &end, ct_f_iarg(n, 5)));
     return 0;
@@ -61,7 +122,7 @@ static ct_tensor *split_with_sizes_backward(ct_node *n, ct_tensor *const *grads,
 }
 
 /* split.Tensor: split_backward(grads, split_size, dim, self.sizes(), self.options()) */
-CT_FORMULA(ct_d_split) {
+int ct_d_split(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     const ct_tensor_meta *m = ct_f_meta(n, 0);
     int64_t dim = ct_f_iarg(n, 2);
     if (dim < 0) dim += m->ndim;
@@ -75,7 +136,7 @@ CT_FORMULA(ct_d_split) {
     return out[0] ? 0 : -1;
 }
 
-CT_FORMULA(ct_d_split_with_sizes) {
+int ct_d_split_with_sizes(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     const ct_tensor_meta *m = ct_f_meta(n, 0);
     int64_t dim = ct_f_iarg(n, 2);
     if (dim < 0) dim += m->ndim;
@@ -85,7 +146,7 @@ CT_FORMULA(ct_d_split_with_sizes) {
 
 /* cat: cat_tensors_backward(grad, sizes, dtypes, dim): a narrow of grad per input (an empty
  * 1-D input gets zeros({0})) */
-CT_FORMULA(ct_d_cat) {
+int ct_d_cat(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     (void)out;
     int64_t len = n->list_len[0];
     const ct_tensor_meta *metas = n->list_meta[0];
@@ -111,7 +172,7 @@ CT_FORMULA(ct_d_cat) {
 }
 
 /* stack: stack_tensors_backward(grad, dim, dtypes): grad.select(dim, i) per input */
-CT_FORMULA(ct_d_stack) {
+int ct_d_stack(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     (void)out;
     int e = n->edge_of_arg[0];
     for (int64_t i = 0; i < n->list_len[0]; i++)
@@ -120,14 +181,14 @@ CT_FORMULA(ct_d_stack) {
 }
 
 /* tril: grad.tril(diagonal) */
-CT_FORMULA(ct_d_tril) {
+int ct_d_tril(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     CT_F_NEED(out[0] = ct_tril(grads[0], ct_f_iarg(n, 1)));
     return 0;
 }
 
 /* bmm: self: grad.bmm(mat2.transpose(1, 2)); mat2: self.transpose(1, 2).bmm(grad)
  * (computed in the order of Note [Formula order]: mat2, then self) */
-CT_FORMULA(ct_d_bmm) {
+int ct_d_bmm(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     if (ct_node_needs(n, 1)) {
         ct_tensor *self;
         if (ct_saved_unpack(n, &n->saved_args[0], &self) != 0) return -1;

@@ -504,7 +504,7 @@ int ct_saved_unpack(ct_node *n, ct_saved_var *sv, ct_tensor **out) {
                             "operation: [%s %s]%s is at version %lld; expected version %lld instead. Hint: enable "
                             "anomaly detection to find the operation that failed to compute its gradient, with "
                             "torch.autograd.set_detect_anomaly(True).",
-                            ct_tensor_type_string(sv->data->dtype), shape, which, (long long)cur, (long long)sv->saved_version);
+                            ct_dtype_message_type(sv->data->dtype), shape, which, (long long)cur, (long long)sv->saved_version);
     }
     if (sv->saved_original) {
         *out = ct_tensor_retain(sv->data);

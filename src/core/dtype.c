@@ -1,79 +1,95 @@
-/* Element types and 16-bit float conversions (round to nearest even, as c10::Half / c10::BFloat16). */
+/* Element types: the dtype table's entries and the answers made from them (Note [The dtype table]
+ * in ctorch/dtype.h), and 16-bit float conversions (round to nearest even, as c10::Half /
+ * c10::BFloat16). */
 #include <math.h>
 #include <string.h>
 
+#include "core/dtype_impl.h"
 #include "ctorch/dtype.h"
 
-bool ct_dtype_valid(int d) {
-    return d == CT_INT64 || d == CT_FLOAT16 || d == CT_FLOAT32 || d == CT_FLOAT64 || d == CT_BOOL ||
-           d == CT_BFLOAT16;
-}
+const ct_dtype_info ct_dtype_infos[CT_DTYPE_SLOTS] = {
+#define INFO_(e, n, c10, name, alias, size, kind, reduced, sgn, digits, max, opmath, meta, cpp, legacy, msg) \
+    [n] = {c10, name, alias, "torch." name, meta, cpp, legacy, msg, max, size, kind, opmath, digits, true, reduced, sgn},
+    CT_DTYPE_TABLE(INFO_)
+#undef INFO_
+};
+
+bool ct_dtype_valid(int d) { return ct_dtype_info_of(d) != NULL; }
 
 size_t ct_dtype_size(ct_dtype d) {
-    switch (d) {
-    case CT_INT64: return 8;
-    case CT_FLOAT16: return 2;
-    case CT_FLOAT32: return 4;
-    case CT_FLOAT64: return 8;
-    case CT_BOOL: return 1;
-    case CT_BFLOAT16: return 2;
-    default: return 0;
-    }
+    const ct_dtype_info *i = ct_dtype_info_of((int)d);
+    return i ? i->size : 0;
 }
 
 const char *ct_dtype_name(ct_dtype d) {
-    switch (d) {
-    case CT_INT64: return "Long";
-    case CT_FLOAT16: return "Half";
-    case CT_FLOAT32: return "Float";
-    case CT_FLOAT64: return "Double";
-    case CT_BOOL: return "Bool";
-    case CT_BFLOAT16: return "BFloat16";
-    default: return "UNKNOWN_SCALAR";
-    }
+    const ct_dtype_info *i = ct_dtype_info_of((int)d);
+    return i ? i->c10_name : "UNKNOWN_SCALAR";
 }
 
 const char *ct_dtype_python_name(ct_dtype d) {
-    switch (d) {
-    case CT_INT64: return "torch.int64";
-    case CT_FLOAT16: return "torch.float16";
-    case CT_FLOAT32: return "torch.float32";
-    case CT_FLOAT64: return "torch.float64";
-    case CT_BOOL: return "torch.bool";
-    case CT_BFLOAT16: return "torch.bfloat16";
-    default: return "torch.undefined";
-    }
+    const ct_dtype_info *i = ct_dtype_info_of((int)d);
+    return i ? i->python_name : "torch.undefined";
 }
 
 const char *ct_dtype_type_meta_name(ct_dtype d) {
-    switch (d) {
-    case CT_INT64: return "long int";
-    case CT_FLOAT16: return "c10::Half";
-    case CT_FLOAT32: return "float";
-    case CT_FLOAT64: return "double";
-    case CT_BOOL: return "bool";
-    case CT_BFLOAT16: return "c10::BFloat16";
-    default: return "nullptr (uninitialized)";
-    }
+    const ct_dtype_info *i = ct_dtype_info_of((int)d);
+    return i ? i->type_meta : "nullptr (uninitialized)";
+}
+
+const char *ct_dtype_legacy_type_name(ct_dtype d) {
+    const ct_dtype_info *i = ct_dtype_info_of((int)d);
+    return i ? i->legacy_type : "torch.Tensor";
+}
+
+ct_dtype_kind ct_dtype_kind_of(ct_dtype d) {
+    const ct_dtype_info *i = ct_dtype_info_of((int)d);
+    return i ? i->kind : CT_DTYPE_KIND_BOOL;
 }
 
 bool ct_dtype_is_floating(ct_dtype d) {
-    return d == CT_FLOAT16 || d == CT_FLOAT32 || d == CT_FLOAT64 || d == CT_BFLOAT16;
+    const ct_dtype_info *i = ct_dtype_info_of((int)d);
+    return i && i->kind == CT_DTYPE_KIND_FLOATING;
+}
+
+bool ct_dtype_is_integral(ct_dtype d, bool include_bool) {
+    const ct_dtype_info *i = ct_dtype_info_of((int)d);
+    return i && (i->kind == CT_DTYPE_KIND_INTEGRAL || (include_bool && i->kind == CT_DTYPE_KIND_BOOL));
+}
+
+bool ct_dtype_is_reduced_floating(ct_dtype d) {
+    const ct_dtype_info *i = ct_dtype_info_of((int)d);
+    return i && i->reduced;
+}
+
+bool ct_dtype_is_signed(ct_dtype d) {
+    const ct_dtype_info *i = ct_dtype_info_of((int)d);
+    return i && i->is_signed;
 }
 
 ct_dtype ct_default_dtype(void) { return CT_FLOAT32; }
 
-/* c10::promoteTypes restricted to ctorch's dtypes. */
+/* c10::promoteTypes from the table's facts: of two categories the higher one's dtype; in one
+ * category the wider dtype; two of one width (float16 and bfloat16) meet at the narrowest dtype
+ * of their category that is wider than both (float32). */
 ct_dtype ct_dtype_promote(ct_dtype a, ct_dtype b) {
+    const ct_dtype_info *x = ct_dtype_info_of((int)a), *y = ct_dtype_info_of((int)b);
+    if (!x || !y) return CT_DTYPE_UNDEFINED;
     if (a == b) return a;
-    if (a == CT_BOOL) return b;
-    if (b == CT_BOOL) return a;
-    if (a == CT_INT64) return b;
-    if (b == CT_INT64) return a;
-    /* both floating and different */
-    if (a == CT_FLOAT64 || b == CT_FLOAT64) return CT_FLOAT64;
-    if (a == CT_FLOAT32 || b == CT_FLOAT32) return CT_FLOAT32;
-    return CT_FLOAT32; /* Half + BFloat16 -> Float */
+    if (x->kind != y->kind) return x->kind > y->kind ? a : b;
+    if (x->size != y->size) return x->size > y->size ? a : b;
+    ct_dtype best = CT_DTYPE_UNDEFINED;
+    for (int d = 0; d < CT_DTYPE_SLOTS; d++) {
+        const ct_dtype_info *i = ct_dtype_info_of(d);
+        if (i && i->kind == x->kind && i->size > x->size && (best == CT_DTYPE_UNDEFINED || i->size < ct_dtype_infos[best].size))
+            best = (ct_dtype)d;
+    }
+    return best;
+}
+
+/* c10::canCast: never down a category (floating to integral or bool, integral to bool). */
+bool ct_dtype_can_cast(ct_dtype from, ct_dtype to) {
+    const ct_dtype_info *x = ct_dtype_info_of((int)from), *y = ct_dtype_info_of((int)to);
+    return x && y && y->kind >= x->kind;
 }
 
 static uint32_t f2u(float f) {

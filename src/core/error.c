@@ -21,21 +21,20 @@ void ct_error_clear(void) {
     err_msg[0] = '\0';
 }
 
+static const struct {
+    const char *name, *exception;
+} kinds[CT_ERR_KIND_COUNT] = {
+#define KIND_(e, name, exception) [e] = {name, exception},
+    CT_ERROR_KIND_TABLE(KIND_)
+#undef KIND_
+};
+
 const char *ct_error_kind_name(ct_error_kind kind) {
-    switch (kind) {
-    case CT_OK: return "OK";
-    case CT_ERR_RUNTIME: return "RuntimeError";
-    case CT_ERR_VALUE: return "ValueError";
-    case CT_ERR_TYPE: return "TypeError";
-    case CT_ERR_INDEX: return "IndexError";
-    case CT_ERR_NOT_IMPLEMENTED: return "NotImplementedError";
-    case CT_ERR_NOMEM: return "MemoryError";
-    case CT_ERR_IO: return "OSError";
-    case CT_ERR_KEY: return "KeyError";
-    case CT_ERR_RECURSION: return "RecursionError";
-    case CT_ERR_UNSUPPORTED: return "NotImplementedInCtorch";
-    default: return "Error";
-    }
+    return (unsigned)kind < CT_ERR_KIND_COUNT ? kinds[kind].name : "Error";
+}
+
+const char *ct_error_kind_exception(ct_error_kind kind) {
+    return (unsigned)kind < CT_ERR_KIND_COUNT ? kinds[kind].exception : "RuntimeError";
 }
 
 int ct_error_set(ct_error_kind kind, const char *fmt, ...) {

@@ -519,29 +519,8 @@ void *ct_tensor_data_ptr(const ct_tensor *t) {
 
 /* ---- element access ---- */
 
-double ct_load_as_double(const void *p, ct_dtype dtype) {
-    switch (dtype) {
-    case CT_FLOAT32: return *(const float *)p;
-    case CT_FLOAT64: return *(const double *)p;
-    case CT_INT64: return (double)*(const int64_t *)p;
-    case CT_BOOL: return *(const uint8_t *)p ? 1.0 : 0.0;
-    case CT_FLOAT16: return ct_half_to_float(*(const uint16_t *)p);
-    case CT_BFLOAT16: return ct_bfloat16_to_float(*(const uint16_t *)p);
-    default: return NAN;
-    }
-}
-
-void ct_store_from_double(void *p, ct_dtype dtype, double v) {
-    switch (dtype) {
-    case CT_FLOAT32: *(float *)p = (float)v; break;
-    case CT_FLOAT64: *(double *)p = v; break;
-    case CT_INT64: *(int64_t *)p = ct_double_to_int64(v); break;
-    case CT_BOOL: *(uint8_t *)p = v != 0.0; break;
-    case CT_FLOAT16: *(uint16_t *)p = ct_float_to_half((float)v); break;
-    case CT_BFLOAT16: *(uint16_t *)p = ct_float_to_bfloat16((float)v); break;
-    default: break;
-    }
-}
+double ct_load_as_double(const void *p, ct_dtype dtype) { return ct_elem_load(p, dtype); }
+void ct_store_from_double(void *p, ct_dtype dtype, double v) { ct_elem_store(p, dtype, v); }
 
 void *ct_tensor_elem_ptr(const ct_tensor *t, int64_t linear) {
     int64_t off = t->storage_offset;

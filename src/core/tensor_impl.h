@@ -2,6 +2,7 @@
 #ifndef CT_TENSOR_IMPL_H
 #define CT_TENSOR_IMPL_H
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -116,11 +117,38 @@ int ct_check_sizes_nonnegative(const int64_t *sizes, int64_t ndim);
 int ct_storage_nbytes_contiguous(const int64_t *sizes, int64_t ndim, size_t itemsize, int64_t *nbytes);
 /* Sets the CPU allocator's out-of-memory error for a request of nbytes; returns -1. */
 int ct_storage_oom(uint64_t nbytes);
-/* Reads element i (logical order) as double / writes a double into element at byte address. */
 /* (int64_t)v as x86's conversion gives it, which is what PyTorch's casts produce there: NaN and
  * values out of int64's range become INT64_MIN (C leaves them undefined). */
 static inline int64_t ct_double_to_int64(double v) {
     return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
+}
+/* The element at byte address p read as a double / written from one, as c10's static_casts do
+ * (the 16-bit floats through float): the library's one conversion of each dtype. No default, so
+ * a dtype added to the table without its case here does not compile (-Wswitch). NaN / no store
+ * for a value that is no dtype. Inline for loops over elements (the plain matrix product);
+ * ct_load_as_double and ct_store_from_double are the same out of line. */
+static inline double ct_elem_load(const void *p, ct_dtype dtype) {
+    switch (dtype) {
+    case CT_FLOAT32: return *(const float *)p;
+    case CT_FLOAT64: return *(const double *)p;
+    case CT_INT64: return (double)*(const int64_t *)p;
+    case CT_BOOL: return *(const uint8_t *)p ? 1.0 : 0.0;
+    case CT_FLOAT16: return ct_half_to_float(*(const uint16_t *)p);
+    case CT_BFLOAT16: return ct_bfloat16_to_float(*(const uint16_t *)p);
+    case CT_DTYPE_UNDEFINED: break;
+    }
+    return NAN;
+}
+static inline void ct_elem_store(void *p, ct_dtype dtype, double v) {
+    switch (dtype) {
+    case CT_FLOAT32: *(float *)p = (float)v; break;
+    case CT_FLOAT64: *(double *)p = v; break;
+    case CT_INT64: *(int64_t *)p = ct_double_to_int64(v); break;
+    case CT_BOOL: *(uint8_t *)p = v != 0.0; break;
+    case CT_FLOAT16: *(uint16_t *)p = ct_float_to_half((float)v); break;
+    case CT_BFLOAT16: *(uint16_t *)p = ct_float_to_bfloat16((float)v); break;
+    case CT_DTYPE_UNDEFINED: break;
+    }
 }
 double ct_load_as_double(const void *p, ct_dtype dtype);
 void ct_store_from_double(void *p, ct_dtype dtype, double v);

@@ -1,7 +1,6 @@
-/* Dispatch modes and the Python, PythonTLSSnapshot and PythonDispatcher fallbacks
- * (c10/core/impl/TorchDispatchModeTLS.cpp, aten/src/ATen/core/PythonFallbackKernel.cpp,
- * torch/csrc/utils/python_arg_parser.cpp dispatch_on_mode). */
-#include <limits.h>
+/* What a dispatch mode does with a call: the Python, PythonTLSSnapshot and PythonDispatcher
+ * fallbacks (aten/src/ATen/core/PythonFallbackKernel.cpp, torch/csrc/utils/python_arg_parser.cpp
+ * dispatch_on_mode). The stack itself (TorchDispatchModeTLS) is mode_stack.c's. */
 #include <stdint.h>
 #include <string.h>
 
@@ -19,8 +18,6 @@
 #include "dispatch/observe.h"
 #include "dispatch/py_interpreter.h"
 
-static _Thread_local ct_mode_stack modes; /* Note [Mode handles], Note [Mode stack bound] */
-
 /* tls_on_entry (PythonFallbackKernel.cpp): the TLS as it was when the call entered the
  * PythonTLSSnapshot key, restored before a mode or subclass handler runs. */
 static _Thread_local struct {
@@ -28,84 +25,17 @@ static _Thread_local struct {
     ct_keyset included_xor, excluded_xor;
 } tls_on_entry;
 
-/* Python and PythonTLSSnapshot: included while a mode is on the stack (TorchDispatchModeTLS's
- * push_onto_stack / pop_stack) */
-#define PYTHON_MODE_KEYS (CT_FUNCTIONALITY_BIT(CT_KEY_Python) | CT_FUNCTIONALITY_BIT(CT_KEY_PythonTLSSnapshot))
-
-static inline void set_python_keys_included(bool on) {
-    ct_tls *t = &ct_tls_state;
-    ct_keyset inc = ct_tls_included_raw(t);
-    t->included_xor = (on ? inc | PYTHON_MODE_KEYS : inc & ~PYTHON_MODE_KEYS) ^ CT_DEFAULT_INCLUDED;
-}
-
-/* after any change of the stack's length */
-static inline void length_changed(void) {
-    ct_tls_state.dispatch_modes = modes.len;
-    set_python_keys_included(modes.len > 0);
-}
-
-int ct_dispatch_mode_push(ct_dispatch_mode_fn fn, void *ud) {
-    if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_dispatch_mode_push: handler is NULL");
-    int h = ct_mode_stack_push(&modes, (ct_mode_entry){.fn.dispatch = fn, .ud = ud}, "dispatch");
-    if (h > 0) length_changed();
-    return h;
-}
-
-int ct_dispatch_mode_pop(int handle) {
-    if (ct_mode_stack_pop(&modes, handle, "ct_dispatch_mode_pop", "dispatch") != 0) return -1;
-    length_changed();
-    return 0;
-}
-
-int ct_dispatch_mode_stack_len(void) { return modes.len; }
-
-int ct_dispatch_mode_at(int i, ct_dispatch_mode_fn *fn, void **ud) {
-    if (i < 0 || i >= modes.len) return 0;
-    const ct_mode_entry *e = &modes.entry[i];
-    if (fn) *fn = e->fn.dispatch;
-    if (ud) *ud = e->ud;
-    return e->handle;
-}
-
-int ct_dispatch_mode_top(ct_dispatch_mode_fn *fn, void **ud) { return ct_dispatch_mode_at(modes.len - 1, fn, ud); }
-
-int ct_dispatch_mode_run_without(int (*body)(void *ctx), void *ctx) {
-    if (!body) return ct_error_set(CT_ERR_VALUE, "ct_dispatch_mode_run_without: body is NULL");
-    /* StashTorchDispatchStackGuard: every mode off for the body, each back after it, in order
-     * and with its handle (counted as stashed: Note [Mode stack bound]) */
-    ct_mode_entry saved[CT_MAX_MODES];
-    int n = modes.len;
-    for (int i = n - 1; i >= 0; i--) saved[i] = ct_mode_stack_take(&modes);
-    length_changed();
-    int rc = body(ctx);
-    /* anything the body left entered goes back on top of the saved modes, as pushed */
-    ct_mode_entry left[CT_MAX_MODES];
-    int nl = modes.len;
-    for (int i = 0; i < nl; i++) left[i] = modes.entry[i];
-    modes.len = 0;
-    for (int i = 0; i < n; i++) ct_mode_stack_restore(&modes, saved[i]);
-    for (int i = 0; i < nl; i++) modes.entry[modes.len++] = left[i];
-    length_changed();
-    return rc;
-}
-
-bool ct_dispatch_mode_is_active(ct_dispatch_mode_fn fn, void *ud) {
-    return ct_mode_stack_contains(&modes, (ct_mode_entry){.fn.dispatch = fn, .ud = ud});
-}
-
 /* The innermost mode's handler, the mode off the stack while it runs
  * (StashTorchDispatchModeGuard). Inline in its two callers: the Python fallback and the
  * interpreter's detach. */
 static inline int dispatch_on_mode(const ct_op *op, ct_value *args, ct_value *rets) {
-    ct_mode_entry m = ct_mode_stack_take(&modes);
-    length_changed();
+    ct_mode_entry m = ct_mode_take(CT_MODE_DISPATCH);
     uint64_t errors = ct_error_serial();
     /* a failure releases rets: they must hold None, not the caller's garbage, when the handler
      * fails before filling them (Note [Ret slots start as None] in dispatch/call.c) */
     for (int i = 0; i < op->nrets; i++) rets[i] = ct_none();
     int rc = m.fn.dispatch(m.ud, op, args, rets);
-    ct_mode_stack_restore(&modes, m); /* with its handle; always has room (Note [Mode stack bound]) */
-    length_changed();
+    ct_mode_restore(CT_MODE_DISPATCH, m); /* with its handle; always has room (Note [Mode stack bound]) */
     if (__builtin_expect(rc != 0, 0)) {
         ct_values_release(rets, op->nrets);
         /* Note [A handler that fails without an error]: -1 without an error is C's way of
@@ -152,7 +82,7 @@ int ct_k_python_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value
     }
     t->excluded_xor = (ct_tls_excluded_raw(t) | CT_AFTER_PYTHON_KEYSET) ^ CT_DEFAULT_EXCLUDED;
     int rc;
-    if (modes.len > 0) {
+    if (ct_mode_stacks[CT_MODE_DISPATCH].len > 0) {
         void *rec = ct_record_range_begin("PythonDispatchMode", args, op->nargs, op);
         rc = dispatch_on_mode(op, args, rets);
         ct_record_range_end(rec);
@@ -194,7 +124,7 @@ int ct_python_detach(ct_tensor *t, ct_tensor **out) {
     /* the handler sees this detach without a dispatcher hop: a trace file records it all the same */
     if (ct_global_observe_bits() & CT_OBSERVE_TRACE_FILE)
         ct_trace_file_direct(detach, args, CT_KEY_Python, "shallow_copy_and_detach (PyInterpreter::detach)");
-    int rc = modes.len > 0 ? dispatch_on_mode(detach, args, rets) : ct_py_interpreter_hooks.subclass_dispatch(t, detach, args, rets);
+    int rc = ct_mode_stacks[CT_MODE_DISPATCH].len > 0 ? dispatch_on_mode(detach, args, rets) : ct_py_interpreter_hooks.subclass_dispatch(t, detach, args, rets);
     if (set_here) tls_on_entry.set = false;
     if (rc != 0) return -1;
     if (rets[0].tag != CT_TAG_TENSOR) return ct_error_set(CT_ERR_RUNTIME, "detach returned no tensor");

@@ -1,6 +1,6 @@
-/* Function modes (TorchFunctionMode): public calls are offered to the top function mode,
- * popped while its handler runs, before anything is dispatched
- * (torch/csrc/utils/python_arg_parser.cpp, handle_torch_function). */
+/* What a function mode (TorchFunctionMode) does with a call: public calls are offered to the
+ * top function mode, popped while its handler runs, before anything is dispatched
+ * (torch/csrc/utils/python_arg_parser.cpp, handle_torch_function). The stack is mode_stack.c's. */
 #include <stdint.h>
 #include <string.h>
 
@@ -12,61 +12,6 @@
 #include "modes/modes_impl.h"
 #include "modes/mode_stack.h"
 #include "ops/api_call.h"
-
-static _Thread_local ct_mode_stack fmodes; /* Note [Mode handles], Note [Mode stack bound] */
-
-static inline void length_changed(void) {
-    ct_tls_state.function_mode_depth = fmodes.len;
-    ct_tls_state.function_modes = ct_tls_state.function_modes_off ? 0 : fmodes.len; /* Note [Function modes inside the engine] */
-}
-
-int ct_function_mode_push(ct_function_mode_fn fn, void *ud) {
-    if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_function_mode_push: handler is NULL");
-    int h = ct_mode_stack_push(&fmodes, (ct_mode_entry){.fn.function = fn, .ud = ud}, "function");
-    if (h > 0) length_changed();
-    return h;
-}
-
-int ct_function_mode_pop(int handle) {
-    if (ct_mode_stack_pop(&fmodes, handle, "ct_function_mode_pop", "function") != 0) return -1;
-    length_changed();
-    return 0;
-}
-
-int ct_function_mode_stack_len(void) { return fmodes.len; }
-
-int ct_function_mode_at(int i, ct_function_mode_fn *fn, void **ud) {
-    if (i < 0 || i >= fmodes.len) return 0;
-    const ct_mode_entry *e = &fmodes.entry[i];
-    if (fn) *fn = e->fn.function;
-    if (ud) *ud = e->ud;
-    return e->handle;
-}
-
-int ct_function_mode_top(ct_function_mode_fn *fn, void **ud) { return ct_function_mode_at(fmodes.len - 1, fn, ud); }
-
-int ct_function_mode_top_handle(void) { return ct_function_mode_top(NULL, NULL); }
-
-int ct_function_mode_run_top(int (*body)(void *ctx, ct_function_mode_fn fn, void *ud), void *ctx) {
-    if (!body) return ct_error_set(CT_ERR_VALUE, "ct_function_mode_run_top: body is NULL");
-    if (fmodes.len == 0) return ct_error_set(CT_ERR_RUNTIME, "trying to pop from empty mode stack");
-    ct_mode_entry m = ct_mode_stack_take(&fmodes);
-    length_changed();
-    int rc = body(ctx, m.fn.function, m.ud);
-    ct_mode_stack_restore(&fmodes, m);
-    length_changed();
-    return rc;
-}
-
-bool ct_function_mode_is_active(ct_function_mode_fn fn, void *ud) {
-    return ct_mode_stack_contains(&fmodes, (ct_mode_entry){.fn.function = fn, .ud = ud});
-}
-
-int ct_function_mode_pop_checked(ct_function_mode_fn fn, void *ud, const char *who) {
-    if (ct_mode_stack_pop_entry(&fmodes, (ct_mode_entry){.fn.function = fn, .ud = ud}, who, "function") != 0) return -1;
-    length_changed();
-    return 0;
-}
 
 const char *ct_function_name(const ct_function *f) { return f ? f->name : ""; }
 int ct_function_num_args(const ct_function *f) { return f ? f->nargs : 0; }
@@ -98,12 +43,10 @@ int ct_function_call(const ct_function *f, ct_value *args, ct_value *rets) {
 /* dispatch_on_mode for torch functions: pop the mode while its handler runs. The values have
  * the schema's types (checked or typed by the caller); rets are None. */
 static int offer_to_mode(const ct_function *f, ct_value *args, ct_value *rets) {
-    ct_mode_entry m = ct_mode_stack_take(&fmodes);
-    length_changed();
+    ct_mode_entry m = ct_mode_take(CT_MODE_FUNCTION);
     uint64_t errors = ct_error_serial();
     int rc = m.fn.function(m.ud, f, args, rets);
-    ct_mode_stack_restore(&fmodes, m); /* with its handle; always has room (Note [Mode stack bound]) */
-    length_changed();
+    ct_mode_restore(CT_MODE_FUNCTION, m); /* with its handle; always has room (Note [Mode stack bound]) */
     if (rc != 0) {
         ct_values_release(rets, f->nrets);
         /* Note [A handler that fails without an error] in dispatch_mode.c */

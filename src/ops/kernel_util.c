@@ -102,29 +102,24 @@ const float *ct_float_elements(const ct_tensor *t, float **owned) {
     return *owned;
 }
 
+/* c10::checked_convert<scalar_t>: a value outside scalar_t's range (numeric_limits' lowest()
+ * to max()) overflows; an infinity fits a floating type, a NaN only a floating one; bool takes
+ * anything. */
 int ct_scalar_check_convert(ct_scalar s, ct_dtype dtype) {
-    if (s.tag == CT_TAG_BOOL || dtype == CT_BOOL || dtype == CT_FLOAT64) return 0;
-    const char *name;
-    double lo, hi;
-    switch (dtype) {
-    case CT_FLOAT32: name = "float"; hi = 3.4028234663852886e38; break;
-    case CT_FLOAT16: name = "at::Half"; hi = 65504.0; break;
-    case CT_BFLOAT16: name = "at::BFloat16"; hi = 3.3895313892515355e38; break;
-    case CT_INT64: name = "int64_t"; hi = 9223372036854775807.0; break;
-    default: return 0;
-    }
-    lo = -hi;
-    bool overflow;
+    const ct_dtype_info *info = ct_dtype_info_of((int)dtype); /* inline: every add checks its alpha */
+    if (s.tag == CT_TAG_BOOL || !info || info->kind == CT_DTYPE_KIND_BOOL) return 0;
+    double hi = info->max, lo = info->is_signed ? -hi : 0.0;
+    bool floating = info->kind == CT_DTYPE_KIND_FLOATING, overflow;
     if (s.tag == CT_TAG_INT) {
-        /* an int64 fits int64 and float32's range; only half can overflow */
-        overflow = dtype == CT_FLOAT16 && ((double)s.u.i > hi || (double)s.u.i < lo);
+        overflow = (double)s.u.i > hi || (double)s.u.i < lo;
     } else {
         double v = s.u.d;
-        if (dtype != CT_INT64 && isinf(v)) overflow = false;
-        else if (isnan(v)) overflow = dtype == CT_INT64;
+        if (floating && isinf(v)) overflow = false;
+        else if (isnan(v)) overflow = !floating;
         else overflow = v < lo || v > hi;
     }
-    if (overflow) return ct_error_set(CT_ERR_RUNTIME, "value cannot be converted to type %s without overflow", name);
+    if (overflow)
+        return ct_error_set(CT_ERR_RUNTIME, "value cannot be converted to type %s without overflow", info->cpp_name);
     return 0;
 }
 
@@ -147,18 +142,6 @@ int ct_assert_no_internal_overlap(const ct_tensor *t) {
             return ct_error_set(CT_ERR_RUNTIME,
                                 "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.");
     return 0;
-}
-
-const char *ct_tensor_type_string(ct_dtype dtype) {
-    switch (dtype) {
-    case CT_FLOAT32: return "torch.FloatTensor";
-    case CT_FLOAT64: return "torch.DoubleTensor";
-    case CT_FLOAT16: return "torch.HalfTensor";
-    case CT_INT64: return "torch.LongTensor";
-    case CT_BOOL: return "CPUBoolType";
-    case CT_BFLOAT16: return "CPUBFloat16Type";
-    default: return "UndefinedType";
-    }
 }
 
 bool ct_is_tensor_subclass_like(const ct_tensor *t) {

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/dtype_impl.h"
 #include "core/print.h" /* ct_format_shape, for the kernels' messages */
 #include "core/tensor_impl.h"
 #include "ctorch/dispatch.h"
@@ -50,8 +51,6 @@ ct_dtype ct_result_type2(const ct_tensor *a, const ct_tensor *b);
 ct_dtype ct_result_type_scalar(const ct_tensor *a, ct_scalar s);
 /* torch.result_type over n tensors (at::native::result_type(TensorList), as cat uses it). */
 ct_dtype ct_result_type_n(ct_tensor *const *ts, int64_t n);
-/* canCast(from, to) and the error for an in-place result that cannot be cast. */
-bool ct_can_cast(ct_dtype from, ct_dtype to);
 
 /* c10::checked_convert, as Scalar::to<T>() does it: fails with PyTorch's "value cannot be
  * converted to type at::Half without overflow" when s lies outside the range of dtype
@@ -117,10 +116,6 @@ int ct_iter_cast_begin(ct_iter_casts *k, ct_tensor *out, ct_tensor *const *ins, 
  * then releases the casts. Returns rc, or -1 when the copy failed. */
 int ct_iter_cast_end(ct_iter_casts *k, int rc);
 
-/* A tensor type as PyTorch's messages show it from Python (Tensor::toString() through
- * torch's processErrorMsg): "torch.FloatTensor", "torch.LongTensor", ..., and
- * "CPUBoolType" / "CPUBFloat16Type", which Python's table of legacy type names lacks. */
-const char *ct_tensor_type_string(ct_dtype dtype);
 /* Copies src (broadcast, any dtype) into dst (src/ops/cpu/fill_copy.c). */
 int ct_copy_into(ct_tensor *dst, const ct_tensor *src);
 /* ct_tensor numel-safe contiguous copy of t's elements as doubles (caller frees with ct_free). */

@@ -13,8 +13,7 @@ ct_dtype ct_scalar_dtype(ct_scalar s) {
 }
 
 /* c10 ResultTypeState: dimensioned tensors outrank zero-dim tensors, which outrank wrapped
- * numbers, within the same category (bool < integral < floating). */
-static int category(ct_dtype d) { return d == CT_BOOL ? 0 : d == CT_INT64 ? 1 : 2; }
+ * numbers, within the same category (bool < integral < floating: ct_dtype_kind). */
 
 static ct_dtype promote_skip_undef(ct_dtype a, ct_dtype b) {
     if ((int)a == CT_DTYPE_UNDEFINED) return b;
@@ -66,13 +65,6 @@ ct_dtype ct_result_type_scalar(const ct_tensor *a, ct_scalar sc) {
     ct_dtype w = ct_scalar_dtype(sc);
     if (w == CT_FLOAT64) w = ct_default_dtype();
     s.wrapped = w;
-    (void)category;
     return rt_result(&s);
 }
 
-bool ct_can_cast(ct_dtype from, ct_dtype to) {
-    /* c10::canCast: no floating -> integral, no non-bool -> bool */
-    if (ct_dtype_is_floating(from) && !ct_dtype_is_floating(to)) return false;
-    if (from != CT_BOOL && to == CT_BOOL) return false;
-    return true;
-}

@@ -1,11 +1,11 @@
 /* The random operators' argument checks and bounds, as ATen's DistributionTemplates.h computes
  * them before any number is drawn (random_'s from/to adjusted to what the dtype holds exactly,
  * uniform_'s range, normal_'s std): the messages are PyTorch's. */
-#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/dtype_impl.h"
 #include "ctorch/dtype.h"
 #include "ctorch/error.h"
 #include "random/rng.h"
@@ -20,24 +20,6 @@ int ct_rng_not_implemented(const char *kernel, ct_dtype dtype) {
 
 /* Doubles in messages print as C++'s `ostream << double` does (6 significant digits). */
 #define DBL_FMT "%g"
-
-/* numeric_limits<scalar_t>::digits, lowest() and max() of the floating dtypes. */
-static int float_digits(ct_dtype dtype) {
-    switch (dtype) {
-    case CT_FLOAT16: return 11;
-    case CT_BFLOAT16: return 8;
-    case CT_FLOAT32: return 24;
-    default: return 53;
-    }
-}
-static double float_max(ct_dtype dtype) {
-    switch (dtype) {
-    case CT_FLOAT16: return 65504.0;
-    case CT_BFLOAT16: return (double)ct_bfloat16_to_float(0x7F7Fu);
-    case CT_FLOAT32: return (double)FLT_MAX;
-    default: return DBL_MAX;
-    }
-}
 
 /* static_cast<int64_t>(static_cast<scalar_t>(v)) for a floating scalar_t. The values reaching
  * it are within the dtype's range (checked after) or at least within int64 after rounding, except
@@ -68,7 +50,7 @@ static int64_t update_from(int64_t from, ct_dtype dtype) {
     int64_t from_plus_1 = through_float((int64_t)((uint64_t)from + 1), dtype); /* wraps like PyTorch for INT64_MAX */
     if (from_plus_1 < from) {
         int n = ilog2_abs((int64_t)((uint64_t)from + 1));
-        from = from_plus_1 + (INT64_C(1) << (n - float_digits(dtype) + 1));
+        from = from_plus_1 + (INT64_C(1) << (n - ct_dtype_digits(dtype) + 1));
     }
     return from;
 }
@@ -78,7 +60,7 @@ static int64_t update_to(int64_t to, ct_dtype dtype) {
     int64_t to_minus_1 = through_float(to - 1, dtype);
     if (to_minus_1 >= to) {
         int n = ilog2_abs(to - 1);
-        to = to_minus_1 - (INT64_C(1) << (n - float_digits(dtype) + 1));
+        to = to_minus_1 - (INT64_C(1) << (n - ct_dtype_digits(dtype) + 1));
     }
     return to;
 }
@@ -88,7 +70,7 @@ static int64_t update_to(int64_t to, ct_dtype dtype) {
 static int check_from_to_in_range(int64_t from, int64_t to_inc, ct_dtype dtype) {
     const char *tn = ct_dtype_type_meta_name(dtype);
     if (ct_dtype_is_floating(dtype)) {
-        double max = float_max(dtype);
+        double max = ct_dtype_max(dtype);
         if (!((double)from >= -max && (double)from <= max))
             return ct_error_set(CT_ERR_RUNTIME, "from is out of bounds for %s", tn);
         if (!((double)to_inc >= -max && (double)to_inc <= max))
@@ -131,7 +113,7 @@ int ct_rng_random_bounds(ct_dtype dtype, int64_t from, const int64_t *to, int64_
     }
     int64_t to_inc;
     if (fp) {
-        int digits = float_digits(dtype);
+        int digits = ct_dtype_digits(dtype);
         to_inc = INT64_C(1) << digits; /* 2^digits, at most 2^53 */
         from = update_from(from, dtype);
         if (!(from < to_inc))
@@ -152,7 +134,7 @@ int ct_rng_random_bounds(ct_dtype dtype, int64_t from, const int64_t *to, int64_
 int ct_rng_uniform_bounds(ct_dtype dtype, double *from, double *to) {
     if (!ct_dtype_is_floating(dtype)) return ct_rng_not_implemented("check_uniform_bounds", dtype);
     const char *tn = ct_dtype_type_meta_name(dtype);
-    double max = float_max(dtype), lo = *from, hi = *to;
+    double max = ct_dtype_max(dtype), lo = *from, hi = *to;
     if (!(lo >= -max && lo <= max)) return ct_error_set(CT_ERR_RUNTIME, "from is out of bounds for %s", tn);
     if (!(hi >= -max && hi <= max)) return ct_error_set(CT_ERR_RUNTIME, "to is out of bounds for %s", tn);
     if (!(lo <= hi))

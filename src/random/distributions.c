@@ -331,8 +331,7 @@ static void normal_fill_16bit_locked(ct_generator *g, uint16_t *d, int64_t n, bo
  * output, otherwise normal_distribution<double> per element, cast to the scalar type. */
 int ct_rng_normal(ct_generator *g, void *data, int64_t n, ct_dtype dtype, double mean, double std,
                   bool contiguous) {
-    if (dtype != CT_FLOAT32 && dtype != CT_FLOAT64 && dtype != CT_FLOAT16 && dtype != CT_BFLOAT16)
-        return ct_rng_not_implemented("normal_kernel_cpu", dtype);
+    if (!ct_dtype_is_floating(dtype)) return ct_rng_not_implemented("normal_kernel_cpu", dtype);
     bool block = n >= 16 && contiguous;
     g = ct_rng_lock(g);
     if (block) {

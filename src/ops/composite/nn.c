@@ -21,7 +21,7 @@ int ct_k_embedding(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets
     if (indices->dtype != CT_INT64)
         return ct_error_set(CT_ERR_RUNTIME,
                             "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got %s instead (while checking arguments for embedding)",
-                            ct_tensor_type_string(indices->dtype));
+                            ct_dtype_message_type(indices->dtype));
     if (indices->ndim == 1) return ct_ret(rets, 0, ct_index_select(weight, 0, indices));
     int64_t size[CT_MAX_DIMS];
     int n = 0;

@@ -15,7 +15,7 @@ int ct_k_embedding_dense_backward(const ct_op *op, ct_keyset ks, ct_value *args,
     if (indices->dtype != CT_INT64)
         return ct_error_set(CT_ERR_RUNTIME,
                             "Expected tensor for argument #2 'indices' to have one of the following scalar types: Long, Int; but got %s instead (while checking arguments for embedding_backward)",
-                            ct_tensor_type_string(indices->dtype));
+                            ct_dtype_message_type(indices->dtype));
     if (grad->ndim == 0) return ct_error_set(CT_ERR_INDEX, "Dimension specified as -1 but tensor has no dimensions");
     int64_t d = grad->sizes[grad->ndim - 1];
     int64_t n = indices->numel;

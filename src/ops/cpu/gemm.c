@@ -8,6 +8,7 @@
 
 #include "build_info.h"
 #include "ctorch/backends.h"
+#include "core/dtype_impl.h"
 #include "core/tensor_impl.h"
 #include "ops/cpu/capability.h"
 #include "ops/cpu/gemm.h"
@@ -18,44 +19,31 @@
 
 const char *ct_blas_name(void) { return CTORCH_BLAS_NAME; }
 
-static inline double ld(const void *p, int64_t i, ct_dtype dt) {
-    switch (dt) {
-    case CT_FLOAT32: return ((const float *)p)[i];
-    case CT_FLOAT64: return ((const double *)p)[i];
-    case CT_FLOAT16: return ct_half_to_float(((const uint16_t *)p)[i]);
-    case CT_BFLOAT16: return ct_bfloat16_to_float(((const uint16_t *)p)[i]);
-    case CT_INT64: return (double)((const int64_t *)p)[i];
-    default: return 0;
-    }
+/* element i of an array of dtype dt (es bytes each) */
+static inline double ld(const void *p, int64_t i, ct_dtype dt, size_t es) {
+    return ct_elem_load((const char *)p + (size_t)i * es, dt);
 }
-
-static inline void st(void *p, int64_t i, ct_dtype dt, double v) {
-    switch (dt) {
-    case CT_FLOAT32: ((float *)p)[i] = (float)v; break;
-    case CT_FLOAT64: ((double *)p)[i] = v; break;
-    case CT_FLOAT16: ((uint16_t *)p)[i] = ct_float_to_half((float)v); break;
-    case CT_BFLOAT16: ((uint16_t *)p)[i] = ct_float_to_bfloat16((float)v); break;
-    case CT_INT64: ((int64_t *)p)[i] = ct_double_to_int64(v); break;
-    default: break;
-    }
+static inline void st(void *p, int64_t i, ct_dtype dt, size_t es, double v) {
+    ct_elem_store((char *)p + (size_t)i * es, dt, v);
 }
 
 static void gemm_loop(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const void *a,
                       int64_t lda, const void *b, int64_t ldb, double beta, void *c, int64_t ldc) {
-    bool fp = dt != CT_FLOAT64 && dt != CT_INT64; /* accumulate 16/32-bit floats in float */
+    bool fp = ct_dtype_opmath(dt) == CT_FLOAT32; /* accumulate 16/32-bit floats in float */
+    size_t es = ct_dtype_size(dt);
     for (int64_t j = 0; j < n; j++) {
         for (int64_t i = 0; i < m; i++) {
             double acc = 0;
             float facc = 0;
             for (int64_t p = 0; p < k; p++) {
-                double av = ld(a, ta ? p + i * lda : i + p * lda, dt);
-                double bv = ld(b, tb ? j + p * ldb : p + j * ldb, dt);
+                double av = ld(a, ta ? p + i * lda : i + p * lda, dt, es);
+                double bv = ld(b, tb ? j + p * ldb : p + j * ldb, dt, es);
                 if (fp) facc += (float)av * (float)bv;
                 else acc += av * bv;
             }
             double prod = fp ? (double)facc : acc;
-            double cur = beta == 0.0 ? 0.0 : beta * ld(c, i + j * ldc, dt);
-            st(c, i + j * ldc, dt, alpha * prod + cur);
+            double cur = beta == 0.0 ? 0.0 : beta * ld(c, i + j * ldc, dt, es);
+            st(c, i + j * ldc, dt, es, alpha * prod + cur);
         }
     }
 }

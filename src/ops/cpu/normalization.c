@@ -161,7 +161,7 @@ int ct_k_native_layer_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     if (mixed) {
         if ((weight && weight->dtype != CT_FLOAT32) || (bias && bias->dtype != CT_FLOAT32))
             return ct_error_set(CT_ERR_RUNTIME, "mixed dtype (CPU): expect parameter to have scalar type of Float");
-        if (input->dtype != CT_FLOAT16 && input->dtype != CT_BFLOAT16)
+        if (!ct_dtype_is_reduced_floating(input->dtype))
             return ct_error_set(CT_ERR_RUNTIME, "mixed dtype (CPU): all inputs must share same datatype.");
     }
     if (check_inputs(input, ns, nn, weight, bias, &M, &N) != 0) return -1;

@@ -229,10 +229,6 @@ static void run(ct_tensor *out, const ct_tensor *a, const ct_tensor *b, pw_ctx *
     }
 }
 
-static ct_dtype compute_type_for(ct_dtype out) {
-    return out == CT_FLOAT16 || out == CT_BFLOAT16 ? CT_FLOAT32 : out;
-}
-
 /* True when every element of t, broadcast to sizes, is the same element (TensorIterator's
  * is_scalar: each dimension has stride 0 or size 1). */
 static bool is_scalar_operand(const ct_tensor *t, const int64_t *sizes, int ndim) {
@@ -261,7 +257,7 @@ static int binary(const ct_op *op, ct_tensor *a, ct_tensor *b, pw_op kind, ct_sc
     if (self_out && ct_check_output_shape(self_out, shape, n) != 0) return -1;
     ct_dtype rt = ct_result_type2(a, b);
     if (kind == OP_DIV && !ct_dtype_is_floating(rt)) rt = ct_default_dtype(); /* true division */
-    if (self_out && !ct_can_cast(rt, self_out->dtype))
+    if (self_out && !ct_dtype_can_cast(rt, self_out->dtype))
         return ct_error_set(CT_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
                             ct_dtype_name(rt), ct_dtype_name(self_out->dtype));
     if (kind == OP_ADD) {
@@ -284,12 +280,12 @@ static int binary(const ct_op *op, ct_tensor *a, ct_tensor *b, pw_op kind, ct_sc
     pw_ctx c;
     c.op = kind;
     c.common = rt;
-    c.compute = compute_type_for(rt);
+    c.compute = ct_dtype_opmath(rt);
     if (kind == OP_DIV && !ct_dtype_is_floating(c.compute)) c.compute = CT_FLOAT32;
     /* mul_kernel / div_true_kernel: with a float16/bfloat16 common dtype and a one-element
      * other, the kernel takes other's original value in float (original_scalar_value)
      * instead of its cast to the common dtype */
-    c.b_original = (kind == OP_MUL || kind == OP_DIV) && (rt == CT_FLOAT16 || rt == CT_BFLOAT16) &&
+    c.b_original = (kind == OP_MUL || kind == OP_DIV) && ct_dtype_is_reduced_floating(rt) &&
                    is_scalar_operand(b, shape, n);
     ct_tensor *ka = k.in[0], *kb = c.b_original ? b : k.in[1];
     c.out = out->dtype;
@@ -420,7 +416,7 @@ static int unary(ct_tensor *self, pw_op kind, double param, int64_t param_i, ct_
     c.b = self->dtype;
     c.common = out_dt;
     c.b_original = false;
-    c.compute = compute_type_for(out_dt);
+    c.compute = ct_dtype_opmath(out_dt);
     c.alpha = param;
     c.alpha_i = param_i;
     run(out, self, NULL, &c);
@@ -490,7 +486,7 @@ int ct_k_threshold_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_va
     int n;
     if (ct_broadcast_shapes(self->sizes, self->ndim, g->sizes, g->ndim, shape, &n) != 0) return -1;
     ct_dtype rt = ct_result_type2(self, g);
-    if (ct_scalar_check_convert(args[2], compute_type_for(rt)) != 0) return -1;
+    if (ct_scalar_check_convert(args[2], ct_dtype_opmath(rt)) != 0) return -1;
     /* Note [TensorIterator's casts on the CPU] (a binary op's iterator: self, then grad) */
     ct_iter_casts k;
     ct_tensor *ins[2] = {self, g};
@@ -505,7 +501,7 @@ int ct_k_threshold_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_va
     c.b = kself->dtype;
     c.common = rt;
     c.b_original = false;
-    c.compute = compute_type_for(rt);
+    c.compute = ct_dtype_opmath(rt);
     c.alpha = ct_scalar_to_double(args[2]);
     c.alpha_i = args[2].tag == CT_TAG_INT ? args[2].u.i : (int64_t)c.alpha;
     (void)op;

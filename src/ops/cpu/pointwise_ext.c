@@ -242,7 +242,7 @@ static int apply(ct_tensor *const *ins, int nin, pwx *c, ct_dtype common, ct_dty
     int nd;
     if (broadcast(ins, nin, shape, &nd) != 0) return -1;
     if (self_out && ct_check_output_shape(self_out, shape, nd) != 0) return -1;
-    if (self_out && !ct_can_cast(common, self_out->dtype))
+    if (self_out && !ct_dtype_can_cast(common, self_out->dtype))
         return ct_error_set(CT_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s", ct_dtype_name(common),
                             ct_dtype_name(self_out->dtype));
     ct_iter_casts k;

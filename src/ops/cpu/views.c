@@ -250,7 +250,7 @@ int ct_k_expand(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
         ct_format_shape(self->sizes, self->ndim, sb, sizeof sb);
         return ct_error_set(CT_ERR_RUNTIME,
                             "expand(%s{%s}, size=%s): the number of sizes provided (%lld) must be greater or equal to the number of dimensions in the tensor (%d)",
-                            ct_tensor_type_string(self->dtype), sb, b, (long long)n, self->ndim);
+                            ct_dtype_message_type(self->dtype), sb, b, (long long)n, self->ndim);
     }
     if (n > CT_MAX_DIMS) return ct_error_set(CT_ERR_RUNTIME, "ctorch supports tensors of at most %d dimensions", CT_MAX_DIMS);
     int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
