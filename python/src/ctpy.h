@@ -8,7 +8,10 @@
  *   tensor_methods.c, tensor_attrs.c, tensor_number.c, tensor_index.c: its methods, properties,
  *               number protocol and indexing
  *   boxing.c    Python objects <-> boxed ct_values, argument parsing against a schema
- *   ops.c       OpOverload / OpOverloadPacket / FunctionSchema, torch functions and methods
+ *   op_overload.c, op_packet.c, op_function.c: OpOverload, OpOverloadPacket, and the torch
+ *               functions and Tensor methods backed by overloads
+ *   bindings.c  those functions from the table generated from ops.def (bindings.h)
+ *   script_object.c, class_type.c: torch.ScriptObject and torch.ClassType
  *   mode.c      TorchDispatchMode and TorchFunctionMode on the C stacks
  *   torch_function.c the __torch_function__ protocol (function modes, tensor subclasses)
  *   subclass.c  _make_wrapper_subclass / _make_subclass and the __torch_dispatch__ bridge
@@ -107,6 +110,8 @@ extern PyNumberMethods ctpy_tensor_as_number;
 extern PyMappingMethods ctpy_tensor_as_mapping;
 extern PyMethodDef ctpy_tensor_functions[]; /* torch._C functions of tensor_*.c */
 PyObject *ctpy_tensor_richcompare(PyObject *a, PyObject *b, int op);
+/* Finds the operators the number protocol's dunders call (src/ops/ops.def's CT_PY). 0 / -1. */
+int ctpy_tensor_number_init(void);
 PyObject *ctpy_tensor_repr(PyObject *self);
 /* Tensor.item() without the function-mode step (aten::item through the dispatcher). */
 PyObject *ctpy_tensor_item(PyObject *self);
@@ -214,25 +219,64 @@ PyObject *ctpy_rets_to_py(const ctpy_schema *s, ct_value *rets);
 PyObject *ctpy_tagged_to_py(const ct_value *v);
 int ctpy_py_to_tagged(PyObject *o, ctpy_args *a, int i);
 
-/* ---- ops.c ---- */
+/* ---- op_overload.c: OpOverload, and overload resolution ---- */
 typedef struct {
     PyObject_HEAD
     ctpy_schema schema;
-    PyObject *packet; /* OpOverloadPacket, lazily */
+    PyObject *packet; /* OpOverloadPacket, filled by op_packet.c's getter */
     PyObject *name;   /* str(func): "aten.addmm.default" */
     vectorcallfunc vectorcall;
 } CtOpOverloadObject;
 extern PyTypeObject CtOpOverload_Type;
 /* The OpOverload object of op (borrowed, cached for the process). */
 PyObject *ctpy_op_overload(const ct_op *op);
+/* The overload's name as PyTorch's _overloadname: "Tensor", or "default". */
+const char *ctpy_overload_name(const ct_op *op);
+/* __module__ of an operator's objects: "torch._ops.aten" for "aten::addmm". New reference. */
+PyObject *ctpy_ops_module_of(const char *base_name);
+/* Calls the first of `cands` (a tuple of OpOverload) whose schema accepts the arguments, as
+ * PyTorch's argument parser picks a signature; none: NotImplementedInCtorch naming `missing`
+ * (a tuple of overload names ctorch lacks, may be NULL or empty) when there are any, else the
+ * parser's TypeError. flags: CTPY_NUMBERS_AS_TENSORS, CTPY_FACTORY_OPTIONS, CTPY_METHOD. */
+PyObject *ctpy_call_candidates(const char *fname, PyObject *cands, PyObject *missing, PyObject *const *args,
+                               Py_ssize_t nargs, PyObject *kwnames, bool through_function_modes, int flags);
+int ctpy_op_overload_init(PyObject *m);
+
+/* ---- op_packet.c ---- */
 /* The OpOverloadPacket of op's base name (torch.ops.aten.add). New reference. */
 PyObject *ctpy_op_packet_of(const ct_op *op);
-/* The ScriptObject wrapper of an opaque custom-class value (profiler._RecordFunction). */
-/* class: the custom class's qualified name as the schema writes it (NULL: unknown), which
- * lives as long as the process (the op's schema) */
+int ctpy_op_packet_init(PyObject *m);
+
+/* ---- op_function.c: torch functions and Tensor methods backed by overloads ---- */
+enum {
+    CTPY_FN_FACTORY = 1, /* a torch.* factory: CTPY_FN_OPTIONS, run below ADInplaceOrView */
+    CTPY_FN_METHOD = 2,  /* a Tensor method (public name torch.Tensor.*) */
+    CTPY_FN_OPTIONS = 4  /* takes TensorOptions (requires_grad=, set on the result; pin_memory=False given) */
+};
+/* A function named `name` ("add"; `public_name`, "torch.add", in function-mode messages) over the
+ * overloads `cands` (a sequence of OpOverload) and the names of those ctorch lacks, `missing`. */
+PyObject *ctpy_function_new(PyObject *name, PyObject *public_name, PyObject *cands, PyObject *missing, int flags);
+int ctpy_op_function_init(PyObject *m);
+
+/* ---- bindings.c: the generated bindings (src/ops/ops.def's CT_PY) ---- */
+/* The operators an operator dunder of Tensor calls ("__add__": aten::add.Tensor), in ops.def's
+ * order: their count (at most max are stored), or -1 with ctorch's error set. */
+int ctpy_dunder_ops(const char *dunder, const ct_op **ops, int max);
+/* The function bound to `name` in `place` (CTPY_BIND_FUNCTION, _METHOD or _NN), borrowed, or
+ * NULL (no error) when there is none. */
+PyObject *ctpy_bound_function(unsigned place, const char *name);
+int ctpy_bindings_init(PyObject *m);
+
+/* ---- script_object.c, class_type.c ---- */
+/* The ScriptObject wrapper of an opaque custom-class value (profiler._RecordFunction).
+ * class_name: the custom class's qualified name as the schema writes it (NULL: unknown), which
+ * lives as long as the process (the op's schema). */
 PyObject *ctpy_script_object(void *p, const char *class_name);
 void *ctpy_script_object_ptr(PyObject *o); /* NULL (no error) if o is not one */
-int ctpy_ops_init(PyObject *m);
+int ctpy_script_object_init(PyObject *m);
+/* torch.ClassType of the class named `qualified_name` (which lives as long as the process). */
+PyObject *ctpy_class_type_new(const char *qualified_name);
+int ctpy_class_type_init(PyObject *m);
 
 /* ---- mode.c ---- */
 int ctpy_modes_init(PyObject *m);

@@ -693,7 +693,9 @@ PyMODINIT_FUNC PyInit__C(void) {
     if (PyModule_AddObject(m, "DispatchKeySet", (PyObject *)&CtKeySet_Type) < 0) goto fail;
     Py_INCREF(&CtDtype_Type);
     if (PyModule_AddObject(m, "dtype", (PyObject *)&CtDtype_Type) < 0) goto fail;
-    if (ctpy_errors_init(m) < 0 || ctpy_tensor_init(m) < 0 || ctpy_ops_init(m) < 0 || ctpy_modes_init(m) < 0 || ctpy_torch_function_init(m) < 0 ||
+    if (ctpy_errors_init(m) < 0 || ctpy_tensor_init(m) < 0 || ctpy_script_object_init(m) < 0 || ctpy_class_type_init(m) < 0 ||
+        ctpy_op_overload_init(m) < 0 || ctpy_op_packet_init(m) < 0 || ctpy_op_function_init(m) < 0 ||
+        ctpy_bindings_init(m) < 0 || ctpy_tensor_number_init() < 0 || ctpy_modes_init(m) < 0 || ctpy_torch_function_init(m) < 0 ||
         ctpy_subclass_init(m) < 0 || ctpy_autograd_init(m) < 0 || ctpy_profiler_init(m) < 0 ||
         ctpy_generator_init(m) < 0 || ctpy_nn_init(m) < 0)
         goto fail;
