@@ -17,6 +17,7 @@
  * (defaults left out). */
 #include <string.h>
 
+#include "bindings.h"
 #include "ctpy.h"
 
 static PyObject *str_torch_dispatch, *str_torch_function;
@@ -266,7 +267,11 @@ static PyObject *python_function_for(const ct_function *f) {
         return o;
     }
     const ct_op *op = ct_function_op(f);
-    if (op) {
+    if (op && ct_op_python_module(op)) {
+        o = ctpy_bound_function(CTPY_BIND_NN, name); /* torch._C._nn.linear */
+        Py_XINCREF(o);
+        if (!o && !PyErr_Occurred()) o = ctpy_op_packet_of(op);
+    } else if (op) {
         if (!torch_module && !(torch_module = PyImport_ImportModule("ctorch"))) return NULL;
         o = lookup_public(torch_module, name);
         if (!o && !PyErr_Occurred() && ctpy_tensor_class) o = lookup_public((PyObject *)ctpy_tensor_class, name);
@@ -342,11 +347,12 @@ static int function_handler(void *ud, const ct_function *f, ct_value *args, ct_v
     if (!res) return ctpy_stash_pyerr();
     if (res == Py_NotImplemented) {
         Py_DECREF(res);
+        const char *module = op ? ct_op_python_module(op) : NULL; /* torch.nn.linear */
         PyErr_Format(PyExc_TypeError,
-                     "Multiple dispatch failed for 'torch.%s'; all __torch_function__ handlers returned "
+                     "Multiple dispatch failed for 'torch.%s%s%s'; all __torch_function__ handlers returned "
                      "NotImplemented:\n\n  - mode object %R\n\nFor more information, try re-running with "
                      "TORCH_LOGS=not_implemented",
-                     ct_function_name(f), mode);
+                     module ? module : "", module ? "." : "", ct_function_name(f), mode);
         return ctpy_stash_pyerr();
     }
     int rc = schema ? ctpy_result_to_rets(schema, res, rets) : tagged_result(res, f, rets);
