@@ -1,5 +1,5 @@
-/* torch.nn.utils.clip_grad_norm_ and torch.optim.AdamW: the package's classes hand their tensors
- * to ctorch's own implementations (include/ctorch/nn.h, include/ctorch/optim.h), so the gradients
+/* F.cross_entropy, torch.nn.utils.clip_grad_norm_ and torch.optim's updates: the package's
+ * functions and classes hand their tensors to ctorch's own implementations (include/ctorch/nn.h, include/ctorch/optim.h), so the gradients
  * are clipped and the parameters updated by the same C code a C program runs. */
 #include "ctpy.h"
 #include "ctorch/optim.h"
@@ -126,7 +126,35 @@ static PyObject *py_optimizer_zero_grad(PyObject *unused, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* F.cross_entropy: ctorch's public function, which function modes see as "cross_entropy" */
+static PyObject *py_cross_entropy(PyObject *unused, PyObject *args) {
+    (void)unused;
+    PyObject *in, *tg, *w, *ii, *ls;
+    int reduction;
+    if (!PyArg_ParseTuple(args, "OOOiOO:cross_entropy", &in, &tg, &w, &reduction, &ii, &ls)) return NULL;
+    ct_tensor *x = ctpy_tensor_arg(in, "cross_entropy_loss(): argument 'input' (position 1)");
+    ct_tensor *y = x ? ctpy_tensor_arg(tg, "cross_entropy_loss(): argument 'target' (position 2)") : NULL;
+    if (!y) return NULL;
+    ct_tensor *wt = NULL;
+    if (w != Py_None && !(wt = ctpy_tensor_arg(w, "cross_entropy_loss(): argument 'weight' (position 3)"))) return NULL;
+    /* the binding's SymInt ignore_index (an int, not a bool) and double label_smoothing (any number) */
+    if (PyBool_Check(ii) || !PyIndex_Check(ii) || PyFloat_Check(ii) || ctpy_is_tensor(ii))
+        return PyErr_Format(PyExc_TypeError, "cross_entropy_loss(): argument 'ignore_index' (position 5) must be int, not %s",
+                            ctpy_is_tensor(ii) ? "Tensor" : Py_TYPE(ii)->tp_name);
+    if (!PyFloat_Check(ls) && !PyLong_Check(ls))
+        return PyErr_Format(PyExc_TypeError,
+                            "cross_entropy_loss(): argument 'label_smoothing' (position 6) must be float, not %s",
+                            ctpy_is_tensor(ls) ? "Tensor" : Py_TYPE(ls)->tp_name);
+    PyObject *index = PyNumber_Index(ii);
+    long long ignore_index = index ? PyLong_AsLongLong(index) : -1;
+    Py_XDECREF(index);
+    double smoothing = PyFloat_AsDouble(ls);
+    if (PyErr_Occurred()) return NULL;
+    return ctpy_wrap(ct_cross_entropy(x, y, wt, ignore_index, (ct_reduction)reduction, smoothing));
+}
+
 static PyMethodDef nn_functions[] = {
+    {"_cross_entropy", py_cross_entropy, METH_VARARGS, "F.cross_entropy(input, target, weight, reduction, ignore_index, label_smoothing)"},
     {"_clip_grad_norm_", py_clip_grad_norm, METH_VARARGS, "torch.nn.utils.clip_grad_norm_ (ctorch's C implementation)"},
     {"_adamw_new", py_adamw_new, METH_VARARGS, "torch.optim.AdamW's C optimizer over parameter groups"},
     {"_optimizer_step", py_optimizer_step, METH_O, "optimizer.step() of a C optimizer"},
