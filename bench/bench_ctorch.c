@@ -634,6 +634,10 @@ static void usage(void) {
 }
 
 int main(int argc, char **argv) {
+    if (ct_init() != 0) { /* the library starts first (ctorch/init.h) */
+        fprintf(stderr, "ctorch: %s\n", ct_error_message());
+        return 1;
+    }
     bench_opts o = {20.0, 30.0, 3, 0};
     int threads = 1;
     char *cases = NULL;

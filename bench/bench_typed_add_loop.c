@@ -12,6 +12,10 @@
 #include "ctorch/ctorch.h"
 
 int main(int argc, char **argv) {
+    if (ct_init() != 0) { /* the library starts first (ctorch/init.h) */
+        fprintf(stderr, "ctorch: %s\n", ct_error_message());
+        return 1;
+    }
     long n = argc > 1 ? strtol(argv[1], NULL, 10) : 1000;
     int64_t one = 1;
     double va = 1.5, vb = 2.0, sum = 0;

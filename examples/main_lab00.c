@@ -8,11 +8,16 @@
  * sources). */
 #include <stdio.h>
 
+#include "ctorch/init.h"
 #include "ctorch/error.h"
 #include "lab00.h"
 #include "seed_arg.h"
 
 int main(int argc, char **argv) {
+    if (ct_init() != 0) { /* the library starts first (ctorch/init.h) */
+        fprintf(stderr, "ctorch: %s\n", ct_error_message());
+        return 1;
+    }
     if (argc > 4) {
         fprintf(stderr, "usage: example_lab00 [OUT_DIR] [SEED] [REFERENCE_DIR]\n");
         return 2;

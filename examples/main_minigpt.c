@@ -12,6 +12,10 @@
 #include "seed_arg.h"
 
 int main(int argc, char **argv) {
+    if (ct_init() != 0) { /* the library starts first (ctorch/init.h) */
+        fprintf(stderr, "ctorch: %s\n", ct_error_message());
+        return 1;
+    }
     ct_gpt_args a;
     ct_gpt_args_defaults(&a);
     if (argc > 2) {

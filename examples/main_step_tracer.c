@@ -10,6 +10,10 @@
 #include "step_tracer.h"
 
 int main(int argc, char **argv) {
+    if (ct_init() != 0) { /* the library starts first (ctorch/init.h) */
+        fprintf(stderr, "ctorch: %s\n", ct_error_message());
+        return 1;
+    }
     if (argc > 2) {
         fprintf(stderr, "usage: example_step_tracer [SEED]\n");
         return 2;

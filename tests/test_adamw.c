@@ -149,6 +149,7 @@ static void run_clip(const char *name, const cJSON *c, ct_tensor *x, ct_tensor *
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     cJSON *root = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/adamw_clip.json"));
     CHECK_MSG(root != NULL, "adamw_clip.json: %s", ct_error_message());
     if (!root) return ct_test_finish("test_adamw");

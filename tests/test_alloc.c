@@ -378,6 +378,7 @@ static void test_rss(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     test_allocator();
     test_thread_exit();
     test_per_op();

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "ctorch/init.h"
 #include "ctorch/error.h"
 #include "ctorch/testing.h"
 #include "harness.h"
@@ -348,6 +349,7 @@ static void test_args(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     snprintf(dir, sizeof dir, "%s/test_atomic_file.d", CT_BINARY_DIR);
     remove_tree(dir);
     if (mkdir(dir, 0777) != 0) {

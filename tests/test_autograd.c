@@ -352,6 +352,7 @@ static void tensor_data(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     int64_t live0 = ct_testing_live_tensors();
     misuse();
     grad_modes();

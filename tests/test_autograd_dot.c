@@ -194,6 +194,7 @@ static void test_render(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     test_seed_graph();
     test_linear();
     test_render();

@@ -144,11 +144,30 @@ static void call_function(void) {
     CHECK_INT_EQ(ct_call(add, args, rets), 0);
     CHECK_INT_EQ(fn_calls, 1);
     ct_values_release(rets, 1);
+    /* the front door for a binding's parsed values, and the typed wrapper's, reach the mode too */
+    CHECK_INT_EQ(ct_op_invoke_parsed(add, args, rets), 0);
+    CHECK_INT_EQ(fn_calls, 2);
+    CHECK(rets[0].tag == CT_TAG_TENSOR && ct_tensor_size(rets[0].u.t, 1) == 3);
+    ct_values_release(rets, 1);
+    ct_tensor *y = ct_add(x, x, ct_int(1));
+    CHECK(y != NULL);
+    CHECK_INT_EQ(fn_calls, 3);
+    ct_tensor_release(y);
+    /* ct_op_invoke checks a program's values before any mode sees them */
+    ct_value bad[3] = {ct_string("x"), ct_tensor_value(x), ct_int(1)};
+    CHECK_INT_EQ(ct_op_invoke(add, bad, rets), -1);
+    CHECK_INT_EQ(fn_calls, 3);
+    CHECK(ct_error_code() == CT_ERR_RUNTIME && strstr(ct_error_message(), "Expected a value of type 'Tensor'") != NULL);
+    ct_error_clear();
     ct_function_mode_pop(fh);
     CHECK_INT_EQ(ct_op_invoke(NULL, args, rets), -1);
     CHECK_ERROR(CT_ERR_VALUE, "ct_op_invoke: op is NULL");
     CHECK_INT_EQ(ct_op_invoke(add, NULL, rets), -1);
     CHECK_ERROR(CT_ERR_VALUE, "ct_op_invoke: args or rets is NULL");
+    CHECK_INT_EQ(ct_op_invoke_parsed(NULL, args, rets), -1);
+    CHECK_ERROR(CT_ERR_VALUE, "ct_op_invoke_parsed: op is NULL");
+    CHECK_INT_EQ(ct_op_invoke_parsed(add, args, NULL), -1);
+    CHECK_ERROR(CT_ERR_VALUE, "ct_op_invoke_parsed: args or rets is NULL");
     ct_tensor_release(x);
 }
 
@@ -251,6 +270,7 @@ static void tensor_list(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     int64_t live = ct_testing_live_tensors();
     tensor_list();
     binding_slot();

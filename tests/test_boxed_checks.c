@@ -206,6 +206,7 @@ static void c_mistakes(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     cJSON *root = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/boxed_checks.json"));
     CHECK(root != NULL);
     if (!root) return ct_test_finish("test_boxed_checks");

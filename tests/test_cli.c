@@ -488,6 +488,7 @@ static void test_example_programs(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     snprintf(work_dir, sizeof work_dir, "%s/test_cli.d", CT_BINARY_DIR);
     mkdir(work_dir, 0777);
     cJSON *golden = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/seed_range.json"));

@@ -290,6 +290,7 @@ static void test_option_values(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     snprintf(work_dir, sizeof work_dir, "%s/test_cli_output.d", CT_BINARY_DIR);
     char cmd[700];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", work_dir);

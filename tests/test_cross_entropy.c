@@ -211,6 +211,7 @@ static void misuse(cJSON *cases) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     cJSON *root = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/cross_entropy_cases.json"));
     CHECK_MSG(root != NULL, "cross_entropy_cases.json: %s", ct_error_message());
     if (!root) return ct_test_finish("test_cross_entropy");

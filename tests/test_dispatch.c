@@ -416,6 +416,7 @@ static void test_registration_sites(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     int64_t live0 = ct_testing_live_tensors();
     test_registration_sites();
     test_trace_format();

@@ -46,6 +46,7 @@ static void check_tolist(const char *key, ct_tensor *t) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     char *txt = ct_test_read_file(ct_test_source("tests/golden/torch-2.6/tensor_ctor.json"), NULL);
     rec = txt ? cJSON_Parse(txt) : NULL;
     CHECK(rec != NULL);

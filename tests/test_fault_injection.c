@@ -55,6 +55,7 @@ done:
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     /* one clean run first: it creates the lazily built tables */
     CHECK_INT_EQ(workload(), 0);
     int64_t t0 = ct_testing_live_tensors(), s0 = ct_testing_live_storages(), n0 = ct_testing_live_nodes();

@@ -497,6 +497,7 @@ static void run_workload(const char *name, int (*fn)(out *), int stride) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     snprintf(trace_path, sizeof trace_path, "%s/fault_trace_%ld.json", CT_BINARY_DIR, (long)getpid());
     snprintf(tracefile_path, sizeof tracefile_path, "%s/fault_tracefile_%ld.jsonl", CT_BINARY_DIR, (long)getpid());
     snprintf(lab_dir, sizeof lab_dir, "%s/fault_lab00_%ld", CT_BINARY_DIR, (long)getpid());

@@ -460,6 +460,7 @@ done:
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     ct_manual_seed(1234);
     int64_t live0 = ct_testing_live_tensors();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "ctorch/init.h"
 #include "ctorch/error.h"
 #include "ctorch/testing.h"
 #include "harness.h"
@@ -956,6 +957,7 @@ static void test_alloc_failures(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     test_golden_file();
     test_dumps_matches_python();
     test_dumps_numbers();

@@ -865,6 +865,7 @@ static void gemm_cases(ct_cpu_capability level) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     const char *env = getenv("CTORCH_CPU_CAPABILITY");
     ct_cpu_capability best = ct_cpu_capability_supported();
     if (env) {

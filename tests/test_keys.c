@@ -143,6 +143,7 @@ static void check_guards(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     check_enum_and_bits();
     check_full_printout();
     check_tensor_keysets();

@@ -65,6 +65,7 @@ static int y_values(const char *s, double out[4]) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     char dir[] = "/tmp/ctorch-lab00-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     char out[512], cmd[2400];

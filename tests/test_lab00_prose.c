@@ -144,6 +144,7 @@ static char *section(const char *report, const char *title) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     char root[] = "/tmp/ctorch-lab00-prose-XXXXXX";
     CHECK(mkdtemp(root) != NULL);
     char *base = run_lab(root, BASELINE);

@@ -174,6 +174,7 @@ static void run_recording(const char *file) {
 static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     int64_t live0 = ct_testing_live_tensors();
     DIR *d = opendir(ct_test_source("tests/golden/torch-2.6/minigpt"));
     CHECK_MSG(d != NULL, "cannot list tests/golden/torch-2.6/minigpt");

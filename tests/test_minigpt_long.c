@@ -105,6 +105,7 @@ done:
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     check_report(130);
     check_report(5);
     return ct_test_finish("test_minigpt_long");

@@ -656,6 +656,7 @@ static void compare(const char *name, int rc, const cJSON *err) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     char path[1024];
     snprintf(path, sizeof path, "%s", ct_test_source("tests/golden/torch-2.6/mistakes.json"));
     cJSON *rec = ct_json_parse_file(path);

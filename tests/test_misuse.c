@@ -1318,6 +1318,7 @@ static void api_cases(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     char *text = ct_test_read_file(ct_test_source("tests/golden/torch-2.6/messages.json"), NULL);
     golden = text ? cJSON_Parse(text) : NULL;
     free(text);

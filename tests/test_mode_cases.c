@@ -369,6 +369,7 @@ static void compare_values(const char *what, const char *name, ct_tensor *t, cJS
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     cJSON *root = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/mode_cases.json"));
     CHECK_MSG(root != NULL, "mode_cases.json: %s", ct_error_message());
     if (!root) return ct_test_finish("test_mode_cases");

@@ -168,6 +168,7 @@ static void fwd_bwd_log(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     int64_t live0 = ct_testing_live_tensors();
     lab00_logs();
     fwd_bwd_log();

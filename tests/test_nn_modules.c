@@ -38,6 +38,7 @@ static void check_repr(const cJSON *root, const char *tag, ct_module *m) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     cJSON *root = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/nn_modules.json"));
     CHECK_MSG(root != NULL, "nn_modules.json: %s", ct_error_message());
     if (!root) return ct_test_finish("test_nn_modules");

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctorch/init.h"
 #include "ctorch/dispatch.h"
 #include "ctorch/dtype.h"
 #include "ctorch/error.h"
@@ -635,6 +636,7 @@ done:
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     const char *path = ct_test_source("tests/golden/torch-2.6/op_cases.json");
     cJSON *root = ct_json_parse_file(path);
     CHECK_MSG(root != NULL, "cannot read %s: %s", path, ct_error_message());

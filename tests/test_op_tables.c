@@ -20,6 +20,7 @@ static const char *const table_keys[] = {"CPU", "BackendSelect", "Python", "ADIn
                                          "AutogradCPU", "PythonTLSSnapshot", "PythonDispatcher"};
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     cJSON *root = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/op_tables.json"));
     CHECK_MSG(root != NULL, "cannot read op_tables.json: %s", ct_error_message());
     if (!root) return ct_test_finish("test_op_tables");

@@ -11,6 +11,7 @@
 #include "core/alloc.h"
 #include "core/print.h"
 #include "core/tensor_impl.h"
+#include "ctorch/init.h"
 #include "ctorch/error.h"
 #include "ctorch/tensor.h"
 #include "ctorch/testing.h"
@@ -500,6 +501,7 @@ static void test_alloc_failures(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     int64_t tensors_before = ct_testing_live_tensors();
     test_golden();
     test_null_and_errors();

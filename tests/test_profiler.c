@@ -329,6 +329,7 @@ static void test_limits(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     test_limits();
     test_fast_path();
     char *trees = ct_test_read_file(ct_test_shared("reference/torch-2.6/profiler_trees.out"), NULL);

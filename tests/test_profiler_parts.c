@@ -210,6 +210,7 @@ static void test_overhead(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     cJSON *root = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/profiler_parts.json"));
     CHECK_MSG(root != NULL, "cannot read profiler_parts.json: %s", ct_error_message());
     if (!root) return ct_test_finish("test_profiler_parts");

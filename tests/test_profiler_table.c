@@ -438,6 +438,7 @@ static void check_alloc_failures(const cJSON *cfg) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     cJSON *root = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/profiler_table.json"));
     CHECK_MSG(root != NULL, "cannot read profiler_table.json: %s", ct_error_message());
     if (!root) return ct_test_finish("test_profiler_table");

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctorch/init.h"
 #include "ctorch/dtype.h"
 #include "ctorch/error.h"
 #include "ctorch/keys.h"
@@ -618,6 +619,7 @@ static void test_api(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     size_t len;
     char *j26 = ct_test_read_file(ct_test_source("tests/golden/torch-2.6/rng_draws.json"), &len);
     CHECK_MSG(j26 != NULL, "cannot read tests/golden/torch-2.6/rng_draws.json");

@@ -19,6 +19,7 @@ static double num(cJSON *o, const char *k, double dflt) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     cJSON *root = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/sgd_options.json"));
     CHECK_MSG(root != NULL, "sgd_options.json: %s", ct_error_message());
     if (!root) return ct_test_finish("test_sgd");

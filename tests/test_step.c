@@ -38,6 +38,7 @@ static bool json_equal(const cJSON *a, const cJSON *b, char *where, size_t wsize
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     cJSON *root = ct_json_parse_file(ct_test_shared("reference/torch-2.6/seed_step_golden.json"));
     CHECK_MSG(root != NULL, "seed_step_golden.json: %s", ct_error_message());
     if (!root) return ct_test_finish("test_step");

@@ -62,6 +62,7 @@ static void *run_job(void *arg) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     const uint64_t seed = 0;
     char *reference = ct_example_step_json(seed); /* torch.manual_seed on the default generator */
     CHECK_MSG(reference != NULL, "step failed: %s", ct_error_message());

@@ -77,6 +77,7 @@ static bool seen(const char *name) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     int64_t live0 = ct_testing_live_tensors();
     /* bad input */
     CHECK(ct_subclass_new(NULL, handler, NULL, NULL) == NULL);

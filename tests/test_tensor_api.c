@@ -111,6 +111,7 @@ static void bad_input(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     int64_t live0 = ct_testing_live_tensors();
     creation_and_views();
     bad_input();

@@ -467,6 +467,7 @@ static void test_two_threads_train(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     test_concurrent_dispatch();
     test_function_mode_sees_later_ops();
     test_define_while_looking_up();

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ctorch/init.h"
 #include "ctorch/trace.h"
 #include "harness.h"
 #include "util/json.h"
@@ -434,6 +435,7 @@ static void test_recorder_version(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     CHECK(mkdtemp(dir) != NULL);
     const char *none[] = {NULL}, *f16[] = {"--dtype", "float16", NULL}, *ng[] = {"--grad-mode", "no_grad", NULL},
                *inf[] = {"--grad-mode", "inference_mode", NULL}, *s7[] = {"--seed", "7", NULL},

@@ -438,6 +438,7 @@ static void test_million(void) {
 }
 
 int main(void) {
+    CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     CHECK(mkdtemp(dir) != NULL);
     test_fields();
     test_contexts();

@@ -1,7 +1,8 @@
 /*
  * ctorch/ctorch.h - everything public: tensors, the dispatcher and its trace, the operators,
  * autograd, dispatch and function modes, wrapper subclasses, the profiler, nn, optim, random
- * numbers, testing hooks and the version. A program needs no other ctorch header.
+ * numbers, testing hooks and the version. A program needs no other ctorch header, and calls
+ * ct_init() (ctorch/init.h) once before anything else.
  */
 #ifndef CTORCH_CTORCH_H
 #define CTORCH_CTORCH_H
@@ -15,6 +16,7 @@
 #include "ctorch/export.h"
 #include "ctorch/factory.h"
 #include "ctorch/file_set.h"
+#include "ctorch/init.h"
 #include "ctorch/json.h"
 #include "ctorch/keys.h"
 #include "ctorch/mode.h"

@@ -7,6 +7,10 @@
  *     kernel = op.table[index_of(highest key of ks)]
  * Kernels that pass a call on do so with ct_redispatch(op, ks & mask, ...), which extracts
  * nothing and reads no thread-local state. See docs/dispatcher.md.
+ *
+ * The operators exist once ct_init() (ctorch/init.h) has run: before it ct_op_find, ct_op_at,
+ * ct_op_count, ct_op_define and ct_register_fallback fail with its RuntimeError
+ * ("ct_op_find: ct_init() has not been called ...").
  */
 #ifndef CTORCH_DISPATCH_H
 #define CTORCH_DISPATCH_H
@@ -96,7 +100,8 @@ typedef struct ct_arg_info {
 CT_API int ct_op_arg_info(const ct_op *op, int i, ct_arg_info *out);
 CT_API int ct_op_return_info(const ct_op *op, int i, ct_arg_info *out);
 
-/* Number of operators registered; ct_op_at(i) for 0 <= i < count. */
+/* Number of operators registered; ct_op_at(i) for 0 <= i < count. Before ct_init(): -1 and
+ * NULL, with its error. */
 CT_API int ct_op_count(void);
 CT_API const ct_op *ct_op_at(int i);
 
@@ -124,6 +129,21 @@ CT_API int ct_op_fill_defaults(const ct_op *op, ct_value *args, int n_given);
  * conversions between them, and of numbers to tensors, are not made). The typed wrappers
  * (ct_add, ...) skip this check: their parameters already have the schema's types. */
 CT_API int ct_call(const ct_op *op, ct_value *args, ct_value *rets);
+
+/* The library's front door: how a call from a program or a language binding enters, the way the
+ * typed wrappers (ct_addmm, ct_linear, ...) enter. The call is offered to the active function
+ * modes first (ctorch/mode.h: as the function named by the op's base name, "addmm" for
+ * aten::addmm, "my_op" for "myns::my_op.out"), then dispatched as ct_call does. Works for every
+ * operator, built-in or defined at any time with ct_op_define; the func a handler receives is
+ * valid for that call only. Arguments and returns follow ct_call's convention. 0 or -1.
+ *
+ * ct_op_invoke checks the values against the schema first, as ct_call does (torch.ops.ns.name).
+ * ct_op_invoke_parsed is for a binding whose own parser has already matched every value to the
+ * schema (each of its type, None only where optional, a list of N ints for int[N]): it does not
+ * check them again, so the schema is checked once per call (the library's debug builds check and
+ * stop on a value that does not match). A NULL op, args or rets is a ValueError for both. */
+CT_API int ct_op_invoke(const ct_op *op, ct_value *args, ct_value *rets);
+CT_API int ct_op_invoke_parsed(const ct_op *op, ct_value *args, ct_value *rets);
 /* Dispatcher::redispatch with an explicit key set (no extraction, no TLS, no profiler event). */
 CT_API int ct_redispatch(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets);
 /* The key set ct_call would dispatch on for these arguments, without calling anything. */

@@ -95,12 +95,9 @@ CT_API int ct_function_num_returns(const ct_function *func);
 CT_API const ct_op *ct_function_op(const ct_function *func);
 /* Runs the function (lower function modes first). */
 CT_API int ct_function_call(const ct_function *func, ct_value *args, ct_value *rets);
-/* Calls an operator as torch.ops.ns.name(...) and its typed wrapper (ct_addmm, ct_linear, ...) do:
- * offered to the active function modes first (as the function named by its base name, "addmm"
- * for aten::addmm, "my_op" for "myns::my_op.out"), then dispatched with ct_call. Arguments and
- * returns follow ct_call's convention. Works for every operator, built-in or defined at any time
- * with ct_op_define. The func a handler receives is valid for that call only. 0 or -1. */
-CT_API int ct_op_invoke(const ct_op *op, ct_value *args, ct_value *rets);
+/* An operator called through the front door (ct_op_invoke, ct_op_invoke_parsed and the typed
+ * wrappers: ctorch/dispatch.h) reaches the function modes as the function named by its base
+ * name. */
 
 /* ---- built-in modes ---- */
 

@@ -55,9 +55,10 @@ CT_API ct_generator *ct_generator_retain(ct_generator *g);
 CT_API void ct_generator_release(ct_generator *g);
 
 /* torch.default_generator: the process-wide generator that random operations use when no
- * generator is given. Borrowed. Like PyTorch's it is seeded non-deterministically when first
- * used (c10::detail::getNonDeterministicRandom: 64 bits from /dev/urandom, falling back to the
- * clock), so call ct_manual_seed() first for a reproducible stream. Never NULL. */
+ * generator is given. Borrowed. Like PyTorch's it is seeded non-deterministically, by ct_init()
+ * (c10::detail::getNonDeterministicRandom: 64 bits from /dev/urandom, falling back to the
+ * clock), so call ct_manual_seed() for a reproducible stream; a seed given before ct_init() is
+ * kept. Never NULL. */
 CT_API ct_generator *ct_default_generator(void);
 
 /* torch.manual_seed(seed): seeds the default generator. (Python's manual_seed also accepts a

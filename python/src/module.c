@@ -8,6 +8,7 @@ static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "ctorch._C",
 
 PyMODINIT_FUNC PyInit__C(void);
 PyMODINIT_FUNC PyInit__C(void) {
+    if (ct_init() != 0) return PyErr_Format(PyExc_ImportError, "%s", ct_error_message()); /* ctorch/init.h */
     PyObject *m = PyModule_Create(&module_def);
     if (!m) return NULL;
     /* lowest first: each file's init may use what the ones before it made */

@@ -75,7 +75,7 @@ static PyObject *call_op(const ctpy_schema *s, const char *fname, PyObject *cons
     }
     ct_value rets[CTPY_MAX_RETS];
     for (int i = 0; i < s->nrets; i++) rets[i] = ct_none();
-    int rc = through_function_modes ? ct_op_invoke(s->op, a.v, rets) : ct_call(s->op, a.v, rets);
+    int rc = through_function_modes ? ct_op_invoke_parsed(s->op, a.v, rets) : ct_call(s->op, a.v, rets);
     ctpy_args_release(&a);
     if (rc != 0) return ctpy_raise();
     return ctpy_rets_to_py(s, rets);
@@ -337,7 +337,7 @@ PyObject *ctpy_call_candidates(const char *fname, PyObject *cands, PyObject *mis
         }
         ct_value rets[CTPY_MAX_RETS];
         for (int k = 0; k < o->schema.nrets; k++) rets[k] = ct_none();
-        int rc = through_function_modes ? ct_op_invoke(o->schema.op, a.v, rets) : ct_call(o->schema.op, a.v, rets);
+        int rc = through_function_modes ? ct_op_invoke_parsed(o->schema.op, a.v, rets) : ct_call(o->schema.op, a.v, rets);
         ctpy_args_release(&a);
         if (rc != 0) return ctpy_raise();
         return ctpy_rets_to_py(&o->schema, rets);

@@ -20,8 +20,4 @@ CT_KERNEL(ct_k_autograd_fallback);  /* autograd_not_implemented_fallback / the A
 CT_KERNEL(ct_k_adinplace_or_view);  /* ADInplaceOrViewType: version bump / view bookkeeping */
 CT_KERNEL(ct_k_adinplace_detach);   /* ADInplaceOrView for detach (VariableTypeManual.cpp) */
 
-/* at::sum_to(tensor, shape): sum over leading and broadcast dimensions (keepdim), then view.
- * Returns a new reference (tensor itself, retained, when nothing is reduced). */
-ct_tensor *ct_sum_to(ct_tensor *t, const int64_t *shape, int ndim);
-
 #endif

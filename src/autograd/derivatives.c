@@ -6,7 +6,6 @@
  *   The generated apply() computes the inputs' gradients in the alphabetical order of their
  *   argument names (load_derivatives.py sorts them): addmm does mat1, mat2, self; div and mul
  *   do other before self; mm does mat2 before self. */
-#include <pthread.h>
 #include <string.h>
 
 #include "autograd/autograd_impl.h"
@@ -16,6 +15,7 @@
 #include "ctorch/ops_generated.h"
 #include "ops/builtin.h"
 #include "ops/convert.h"
+#include "ops/sum_to.h"
 
 #define A(i) (1u << (i))
 #define R(i) (1u << (i))
@@ -357,15 +357,14 @@ static const ct_deriv table[] = {
 #undef CT_DERIV
 };
 
+/* written once, by ct_derivatives_index in the start-up, before any autograd kernel can run */
 static const ct_deriv *by_op_[CT_OPID_COUNT];
 
-static void index_table_(void) {
+void ct_derivatives_index(void) {
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) by_op_[table[i].opid] = &table[i];
 }
 
 const ct_deriv *ct_deriv_for(const ct_op *op) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, index_table_);
     if (op->id < 0 || op->id >= CT_OPID_COUNT || ct_builtin_ops[op->id] != op) return NULL;
     return by_op_[op->id];
 }

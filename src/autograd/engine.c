@@ -14,6 +14,7 @@
 #include "autograd/autograd_impl.h"
 #include "autograd/node.h"
 #include "core/alloc.h"
+#include "core/print.h"
 #include "ctorch/error.h"
 #include "ctorch/ops_generated.h"
 #include "core/tls.h"
@@ -21,6 +22,7 @@
 #include "dispatch/trace_file.h"
 #include "ops/convert.h"
 #include "ops/kernel_util.h"
+#include "ops/sum_to.h"
 #include "dispatch/observe.h"
 #include "util/grow.h"
 #include "util/hindex.h"
@@ -140,27 +142,6 @@ static bool expandable_to(const int64_t *shape, int n, const int64_t *desired, i
         if (s != d && s != 1) return false;
     }
     return true;
-}
-
-ct_tensor *ct_sum_to(ct_tensor *t, const int64_t *shape, int ndim) {
-    if (ndim == 0) return ct_sum(t, CT_DTYPE_UNDEFINED);
-    int64_t dims[CT_MAX_DIMS];
-    int nd = 0, leading = t->ndim - ndim;
-    for (int i = 0; i < leading; i++) dims[nd++] = i;
-    for (int i = leading; i < t->ndim; i++)
-        if (shape[i - leading] == 1 && t->sizes[i] != 1) dims[nd++] = i;
-    ct_tensor *r = ct_tensor_retain(t);
-    if (nd > 0) {
-        ct_tensor *s = ct_sum_dim(r, dims, nd, true, CT_DTYPE_UNDEFINED);
-        ct_tensor_release(r);
-        r = s;
-    }
-    if (r && leading > 0) {
-        ct_tensor *v = ct_view(r, shape, ndim);
-        ct_tensor_release(r);
-        r = v;
-    }
-    return r;
 }
 
 static void format_shape_meta(const ct_tensor_meta *m, char *buf, size_t size) { ct_format_shape(m->sizes, m->ndim, buf, size); }

@@ -14,7 +14,7 @@
 #include "core/tls.h"
 #include "dispatch/py_interpreter.h"
 #include "ops/kernel_util.h"
-#include "ops/views.h"
+#include "core/print.h"
 #include "util/strbuf.h"
 
 static _Thread_local int64_t live_nodes; /* per thread, like the tensor counters */
@@ -539,7 +539,10 @@ void ct_node_release_variables(ct_node *n) {
 
 ct_autograd_meta *ct_tensor_autograd_meta(ct_tensor *t) {
     if (!t->autograd) {
-        ct_library_ensure();
+        if (!ct_library_started()) {
+            ct_error_not_started("autograd");
+            return NULL;
+        }
         t->autograd = ct_calloc(1, sizeof *t->autograd);
     }
     return t->autograd;

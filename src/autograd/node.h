@@ -96,11 +96,14 @@ struct ct_deriv {
     ct_formula_fn formula;
 };
 
+/* Indexes derivatives.def by operator: run once by autograd's registration, in the start-up. */
+void ct_derivatives_index(void);
 /* Looks up the derivative of a built-in op (NULL if it has none). */
 const ct_deriv *ct_deriv_for(const ct_op *op);
 
 /* The tensor's autograd metadata, created on first need (PyTorch's AutogradMeta, made by the
- * factory autograd installs). Starts the library first, so core's hooks are in place. */
+ * factory autograd installs). NULL with ct_init()'s error before the start-up (core's release
+ * hook for it is installed there) or when out of memory. */
 ct_autograd_meta *ct_tensor_autograd_meta(ct_tensor *t);
 
 /* ---- nodes ---- */

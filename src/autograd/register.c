@@ -1,8 +1,9 @@
 /* Autograd's registrations, run once by the start-up after every other layer's (PyTorch's
- * gen_variable_type.py and gen_inplace_or_view_type.py see every native function): the manual
- * kernels (VariableTypeManual.cpp), the generic VariableType and ADInplaceOrView kernels, the
- * autograd fallbacks, and core's metadata hooks. */
+ * gen_variable_type.py and gen_inplace_or_view_type.py see every native function): the
+ * derivative index, the manual kernels (VariableTypeManual.cpp), the generic VariableType and
+ * ADInplaceOrView kernels, the autograd fallbacks, and core's metadata hooks. */
 #include "autograd/autograd_impl.h"
+#include "autograd/node.h"
 #include "dispatch/op_impl.h"
 #include "ops/builtin.h"
 
@@ -36,6 +37,7 @@ static void register_generic(ct_opid id) {
 }
 
 void ct_autograd_register(void) {
+    ct_derivatives_index();
     ct_autograd_install_meta_hooks();
     ct_register_fallback(CT_KEY_AutogradCPU, ct_k_autograd_fallback, CT_HERE);
     ct_register_fallback(CT_KEY_AutogradOther, ct_k_autograd_fallback, CT_HERE);

@@ -58,6 +58,9 @@
  * malloc, so a cJSON tree made before the switch can still be freed after it. */
 static void *json_malloc(size_t n);
 static void json_free(void *p);
+/* A pthread_once of its own, not the start-up's (Note [The one pthread_once] in
+ * src/library/init.c): the first ct_testing_fail_alloc_after may come before ct_init(), and the
+ * hooks must change once, whichever thread asks first. */
 static pthread_once_t cjson_hooks_once = PTHREAD_ONCE_INIT;
 static void route_cjson_allocations(void) {
     cJSON_Hooks hooks = {json_malloc, json_free};
@@ -119,6 +122,10 @@ static atomic_size_t cache_limit = (size_t)64 << 20;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static tcache *registry;
 static ct_alloc_stats retired; /* exited threads' counters, under registry_lock */
+/* A pthread_once of its own, not the start-up's (Note [The one pthread_once] in
+ * src/library/init.c): any thread's first allocation registers its cache, and allocation is
+ * core's, serving calls made before ct_init() (tensors, JSON, text) and by threads the library
+ * never sees start. */
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t exit_key;
 static bool have_key;

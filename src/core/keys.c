@@ -1,6 +1,5 @@
 /* Dispatch keys and key sets: names, bit layout, priority, printing, table slots.
  * Mirrors c10/core/DispatchKey.cpp and DispatchKeySet.{h,cpp} of PyTorch 2.6. */
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -203,9 +202,9 @@ ct_keyset ct_python_ks(void) { return CT_PYTHON_KEYSET; }
 
 /* ---- table slots (initializeFunctionalityOffsetsAndMasks) ---- */
 
-/* written once, by compute_offsets under offsets_once, and read afterwards */
+/* written once, by ct_keys_init in the start-up (Note [Start-up] in core/startup.h), and read
+ * afterwards */
 int ct_functionality_offset[CT_NUM_FUNCTIONALITY_KEYS];
-static pthread_once_t offsets_once = PTHREAD_ONCE_INIT;
 static ct_dispatch_key key_of_slot[CT_NUM_RUNTIME_ENTRIES]; /* filled with the offsets */
 
 static ct_dispatch_key search_key_of_slot(int slot) {
@@ -220,7 +219,7 @@ static ct_dispatch_key search_key_of_slot(int slot) {
 
 /* initializeFunctionalityOffsetsAndMasks: one slot per functionality, num_backends slots per
  * per-backend functionality. */
-static void compute_offsets(void) {
+void ct_keys_init(void) {
     int off = 0;
     for (int f = 0; f < CT_NUM_FUNCTIONALITY_KEYS; f++) {
         ct_functionality_offset[f] = off;
@@ -228,10 +227,8 @@ static void compute_offsets(void) {
     }
     for (int slot = 0; slot < CT_NUM_RUNTIME_ENTRIES; slot++) key_of_slot[slot] = search_key_of_slot(slot);
 }
-void ct_keys_init(void) { pthread_once(&offsets_once, compute_offsets); }
 
 int ct_runtime_slot_of_key(ct_dispatch_key k) {
-    ct_keys_init();
     int ki = (int)k;
     if (ki >= 0 && ki < CT_NUM_FUNCTIONALITY_KEYS) return ct_functionality_offset[ki];
     if (is_runtime_backend_key(ki)) {
@@ -244,6 +241,5 @@ int ct_runtime_slot_of_key(ct_dispatch_key k) {
 }
 
 ct_dispatch_key ct_key_of_slot(int slot) {
-    ct_keys_init();
     return slot >= 0 && slot < CT_NUM_RUNTIME_ENTRIES ? key_of_slot[slot] : CT_KEY_Undefined;
 }

@@ -11,7 +11,8 @@
 /* Index of a runtime key's slot in every op's table (getDispatchTableIndexForDispatchKey). */
 int ct_runtime_slot_of_key(ct_dispatch_key k);
 /* Slot for a key set (getDispatchTableIndexForDispatchKeySet). The offset table is filled by
- * ct_keys_init(), which the start-up runs before any operator exists. */
+ * ct_keys_init(), which the start-up runs first, before any operator exists (Note [Start-up] in
+ * core/startup.h); nothing reads it before. */
 extern int ct_functionality_offset[CT_NUM_FUNCTIONALITY_KEYS];
 extern const bool ct_functionality_per_backend[CT_NUM_FUNCTIONALITY_KEYS];
 void ct_keys_init(void);

@@ -414,6 +414,14 @@ static void put_bounded(char *buf, size_t size, size_t *len, const char *s) {
     *len += n;
 }
 
+void ct_format_shape(const int64_t *sizes, int ndim, char *buf, size_t size) {
+    size_t len = 0;
+    len += (size_t)snprintf(buf, size, "[");
+    for (int i = 0; i < ndim && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%lld", i ? ", " : "", (long long)sizes[i]);
+    if (len < size) snprintf(buf + len, size - len, "]");
+}
+
 size_t ct_tensor_format_size(const ct_tensor *t, char *buf, size_t size) {
     if (!buf) size = 0; /* (NULL, 0) only measures, as with snprintf */
     if (size > 0) buf[0] = '\0';

@@ -14,4 +14,8 @@
 char *ct_format_tensor_repr_with(const ct_tensor *t, const char *name, const char *contents, const char *grad_fn_name,
                                  bool requires_grad);
 
+/* Writes a shape as PyTorch's messages print an IntArrayRef, "[2, 3]", into buf (truncated to
+ * size). */
+void ct_format_shape(const int64_t *sizes, int ndim, char *buf, size_t size);
+
 #endif

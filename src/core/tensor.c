@@ -246,6 +246,17 @@ ct_tensor *ct_tensor_make_geometry_of(const ct_tensor *like, ct_storage *storage
     return tensor_new(storage, offset, like->sizes, strides, like->ndim, like->numel, dtype);
 }
 
+ct_tensor *ct_make_alias(const ct_tensor *self, const int64_t *sizes, const int64_t *strides, int ndim, int64_t offset) {
+    ct_tensor *t = sizes == self->sizes && ndim == self->ndim
+                       ? ct_tensor_make_geometry_of(self, self->storage, offset, strides, self->dtype)
+                       : ct_tensor_make(self->storage, offset, sizes, strides, ndim, self->dtype);
+    if (!t) return NULL;
+    /* a view carries its base's key set (TensorImpl(VIEW, storage, key_set, dtype)) */
+    t->keys = self->keys;
+    t->is_inference = self->is_inference;
+    return t;
+}
+
 ct_tensor *ct_tensor_alloc(const int64_t *sizes, int ndim, ct_dtype dtype, bool zero) {
     int64_t nbytes = 0, numel = 0;
     /* the common case in one pass: sizes that are there and positive, whose product with the

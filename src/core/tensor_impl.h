@@ -98,6 +98,10 @@ ct_tensor *ct_tensor_make(ct_storage *storage, int64_t offset, const int64_t *si
  * strides: a view with its source's shape. */
 ct_tensor *ct_tensor_make_geometry_of(const ct_tensor *like, ct_storage *storage, int64_t offset, const int64_t *strides,
                                       ct_dtype dtype);
+/* A view's header: over self's storage with the given geometry, carrying self's key set and
+ * inference flag (TensorImpl(VIEW, storage, key_set, dtype)). For the view kernels and autograd's
+ * shallow copies. New reference. */
+ct_tensor *ct_make_alias(const ct_tensor *self, const int64_t *sizes, const int64_t *strides, int ndim, int64_t offset);
 /* New contiguous, uninitialised (or zeroed) CPU tensor. */
 ct_tensor *ct_tensor_alloc(const int64_t *sizes, int ndim, ct_dtype dtype, bool zero);
 /* Contiguous strides for sizes. */

@@ -10,6 +10,7 @@
 #include "ctorch/trace.h"
 #include "dispatch/call_impl.h"
 #include "dispatch/dispatch_keys.h"
+#include "dispatch/front_door.h"
 #include "dispatch/observe.h"
 #include "dispatch/op_impl.h"
 #include "core/tls.h"
@@ -17,6 +18,7 @@
 
 ct_call_observer ct_profiler_observer;
 ct_range_observer ct_range_observer_hooks;
+ct_front_door ct_front_door_hooks;
 
 #define CT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

@@ -5,10 +5,15 @@
  *   ct_call is the entry for callers who build a value array themselves: a program, a mode or
  *   subclass handler. It checks the op, the arrays and every argument against the schema
  *   before anything is dispatched, so that a string where a tensor belongs is an error and
- *   not a read out of bounds in a kernel. The typed wrappers (ct_add, ...) box their
- *   arguments from C parameters that already have the schema's types; they enter the
- *   dispatcher through ct_dispatch_call, which is what ct_call was before this check existed:
- *   the check costs them nothing. Kernels passing a call on use ct_redispatch, unchecked too.
+ *   not a read out of bounds in a kernel; ct_op_invoke checks the same way, then takes the
+ *   front door (Note [One front door] in front_door.h). The typed wrappers (ct_add, ...) box
+ *   their arguments from C parameters that already have the schema's types; they take the
+ *   front door unchecked, and it ends in ct_dispatch_call, which is what ct_call was before
+ *   this check existed: the check costs them nothing. A binding whose parser has matched the
+ *   values to the schema already (Python's) takes it unchecked too, through
+ *   ct_op_invoke_parsed: the check is done once, by the parser, which raises PyTorch's own
+ *   TypeErrors; debug builds check again and stop on a value the parser let through. Kernels
+ *   passing a call on use ct_redispatch, unchecked too.
  *
  * The messages are PyTorch's for the same mistake through torch.ops (recorded in
  * tests/golden/torch-2.6/boxed_checks.json), with C values named by the Python type they
@@ -24,6 +29,7 @@
 #include "ctorch/error.h"
 #include "ctorch/tensor.h"
 #include "dispatch/call_impl.h"
+#include "dispatch/front_door.h"
 #include "dispatch/op_impl.h"
 #include "util/pyfloat.h"
 #include "util/strbuf.h"
@@ -320,13 +326,14 @@ int ct_op_check_args(const ct_op *op, const ct_value *args, const ct_value *rets
     return ct_call_check(op, args, rets) < 0 ? -1 : 0;
 }
 
-int ct_call(const ct_op *op, ct_value *args, ct_value *rets) {
+/* ct_call and ct_op_invoke: check, then the dispatcher or the front door. */
+static int checked_call(const ct_op *op, ct_value *args, ct_value *rets, bool front_door) {
     int rc = ct_call_check(op, args, rets);
     /* the caller's slots may hold anything: None before the kernel runs, and after a failed
      * check (Note [Ret slots start as None] in call.c) */
     if (op && rets)
         for (int i = 0; i < op->nrets; i++) rets[i] = ct_none();
-    if (__builtin_expect(rc == 0, 1)) return ct_dispatch_call(op, args, rets);
+    if (__builtin_expect(rc == 0, 1)) return front_door ? ct_enter(op, args, rets) : ct_dispatch_call(op, args, rets);
     if (rc < 0) return -1;
     /* an int given for int[N]: the kernel gets N copies of it in a list, as from torch.ops */
     ct_value conv[CT_MAX_OP_ARGS];
@@ -339,5 +346,30 @@ int ct_call(const ct_op *op, ct_value *args, ct_value *rets) {
             conv[i] = ct_intlist(lists[i], n);
         }
     }
-    return ct_dispatch_call(op, conv, rets);
+    return front_door ? ct_enter(op, conv, rets) : ct_dispatch_call(op, conv, rets);
+}
+
+int ct_call(const ct_op *op, ct_value *args, ct_value *rets) { return checked_call(op, args, rets, false); }
+
+int ct_op_invoke(const ct_op *op, ct_value *args, ct_value *rets) {
+    if (!op) return ct_error_set(CT_ERR_VALUE, "ct_op_invoke: op is NULL");
+    if ((!args && op->nargs > 0) || (!rets && op->nrets > 0))
+        return ct_error_set(CT_ERR_VALUE, "ct_op_invoke: args or rets is NULL");
+    return checked_call(op, args, rets, true);
+}
+
+int ct_op_invoke_parsed(const ct_op *op, ct_value *args, ct_value *rets) {
+    if (!op) return ct_error_set(CT_ERR_VALUE, "ct_op_invoke_parsed: op is NULL");
+    if ((!args && op->nargs > 0) || (!rets && op->nrets > 0))
+        return ct_error_set(CT_ERR_VALUE, "ct_op_invoke_parsed: args or rets is NULL");
+#ifndef NDEBUG
+    if (ct_call_check(op, args, rets) != 0) {
+        /* an internal invariant of the binding, checked in debug builds only */
+        fprintf(stderr, "ctorch: ct_op_invoke_parsed(%s) was given values its schema does not take: %s\n", op->name,
+                ct_error_message());
+        abort();
+    }
+#endif
+    for (int i = 0; i < op->nrets; i++) rets[i] = ct_none(); /* Note [Ret slots start as None] in call.c */
+    return ct_enter(op, args, rets);
 }

@@ -45,12 +45,17 @@ const ct_dispatch_key ct_implemented_runtime_keys[] = {
 const int ct_num_implemented_runtime_keys =
     (int)(sizeof ct_implemented_runtime_keys / sizeof ct_implemented_runtime_keys[0]);
 
+/* Note [Start-up] in core/startup.h: the registry's entry points refuse before ct_init(), which
+ * defines the built-in operators and the fallbacks every table is computed from. */
 int ct_op_count(void) {
-    ct_library_ensure();
+    if (!ct_library_started()) return ct_error_not_started("ct_op_count");
     return published_ops();
 }
 const ct_op *ct_op_at(int i) {
-    ct_library_ensure();
+    if (!ct_library_started()) {
+        ct_error_not_started("ct_op_at");
+        return NULL;
+    }
     return i >= 0 && i < published_ops() ? *op_slot(i) : NULL;
 }
 
@@ -111,7 +116,10 @@ const ct_op *ct_op_find(const char *qualified_name) {
         ct_error_set(CT_ERR_VALUE, "ct_op_find: name is NULL");
         return NULL;
     }
-    ct_library_ensure();
+    if (!ct_library_started()) {
+        ct_error_not_started("ct_op_find");
+        return NULL;
+    }
     size_t len = strlen(qualified_name);
     const char *dot = strrchr(qualified_name, '.');
     if (dot && strcmp(dot, ".default") == 0) len = (size_t)(dot - qualified_name);
@@ -256,6 +264,10 @@ static void update_all_tables(void) {
 }
 
 const ct_op *ct_op_define(const char *schema, const char *where) {
+    if (!ct_library_started()) {
+        ct_error_not_started("ct_op_define");
+        return NULL;
+    }
     ct_op *op = ct_calloc(1, sizeof *op);
     if (!op) return NULL;
     if (ct_schema_parse(schema, op) != 0) {
@@ -355,6 +367,7 @@ int ct_deregister_kernel(const ct_op *cop, ct_dispatch_key key) {
 }
 
 int ct_register_fallback(ct_dispatch_key key, ct_kernel_fn fn, const char *where) {
+    if (!ct_library_started()) return ct_error_not_started("ct_register_fallback");
     int slot = ct_runtime_slot_of_key(key);
     if (slot < 0 || key == CT_KEY_Undefined) return ct_error_set(CT_ERR_VALUE, "register_fallback: %s is not a runtime key", ct_key_name(key));
     pthread_mutex_lock(&registry_lock);

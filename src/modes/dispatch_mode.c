@@ -46,7 +46,6 @@ static inline void length_changed(void) {
 
 int ct_dispatch_mode_push(ct_dispatch_mode_fn fn, void *ud) {
     if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_dispatch_mode_push: handler is NULL");
-    ct_library_ensure();
     int h = ct_mode_stack_push(&modes, (ct_mode_entry){.fn.dispatch = fn, .ud = ud}, "dispatch");
     if (h > 0) length_changed();
     return h;

@@ -22,7 +22,6 @@ static inline void length_changed(void) {
 
 int ct_function_mode_push(ct_function_mode_fn fn, void *ud) {
     if (!fn) return ct_error_set(CT_ERR_VALUE, "ct_function_mode_push: handler is NULL");
-    ct_library_ensure();
     int h = ct_mode_stack_push(&fmodes, (ct_mode_entry){.fn.function = fn, .ud = ud}, "function");
     if (h > 0) length_changed();
     return h;
@@ -81,6 +80,8 @@ static int run_impl(const ct_function *f, ct_value *args, ct_value *rets) {
     return f->impl(args, rets);
 }
 
+static int offer_to_mode(const ct_function *f, ct_value *args, ct_value *rets);
+
 int ct_function_call(const ct_function *f, ct_value *args, ct_value *rets) {
     if (!f) return ct_error_set(CT_ERR_VALUE, "ct_function_call: function is NULL");
     if ((!args && f->nargs > 0) || (!rets && f->nrets > 0))
@@ -91,7 +92,12 @@ int ct_function_call(const ct_function *f, ct_value *args, ct_value *rets) {
      * ct_call checks them, before any handler or kernel reads them; the C bodies check theirs */
     if (ct_tls_state.function_modes == 0) return f->op ? ct_call(f->op, args, rets) : f->impl(args, rets);
     if (f->op && ct_call_check(f->op, args, rets) < 0) return -1;
-    /* dispatch_on_mode for torch functions: pop the mode while its handler runs */
+    return offer_to_mode(f, args, rets);
+}
+
+/* dispatch_on_mode for torch functions: pop the mode while its handler runs. The values have
+ * the schema's types (checked or typed by the caller); rets are None. */
+static int offer_to_mode(const ct_function *f, ct_value *args, ct_value *rets) {
     ct_mode_entry m = ct_mode_stack_take(&fmodes);
     length_changed();
     uint64_t errors = ct_error_serial();
@@ -126,17 +132,12 @@ static ct_function op_function(const ct_op *op) {
     return f;
 }
 
+/* The front door's hook (Note [One front door] in dispatch/front_door.h): the caller checked or
+ * typed the values, so they are not checked again. */
 int ct_function_mode_call_op(const ct_op *op, ct_value *args, ct_value *rets) {
     ct_function f = op_function(op);
-    return ct_function_call(&f, args, rets);
-}
-
-int ct_op_invoke(const ct_op *op, ct_value *args, ct_value *rets) {
-    if (!op) return ct_error_set(CT_ERR_VALUE, "ct_op_invoke: op is NULL");
-    if ((!args && op->nargs > 0) || (!rets && op->nrets > 0))
-        return ct_error_set(CT_ERR_VALUE, "ct_op_invoke: args or rets is NULL");
-    if (__builtin_expect(ct_tls_state.function_modes != 0, 0)) return ct_function_mode_call_op(op, args, rets);
-    return ct_call(op, args, rets);
+    for (int i = 0; i < f.nrets; i++) rets[i] = ct_none(); /* Note [Ret slots start as None] */
+    return offer_to_mode(&f, args, rets);
 }
 
 int ct_function_invoke(const ct_function *f, ct_value *args, ct_value *rets) {

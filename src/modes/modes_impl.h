@@ -9,7 +9,8 @@
 /* Registers the Python, PythonTLSSnapshot and PythonDispatcher fallbacks (PythonFallbackKernel.cpp).
  * Run once by the start-up (src/modes/register.c). */
 void ct_modes_register(void);
-/* Sends a public call through the active function modes (src/modes/function_mode.c). */
+/* Offers a call to the innermost function mode, its values of the schema's types (the front
+ * door's hook: src/modes/function_mode.c; only while a function mode is active). */
 int ct_function_mode_call_op(const ct_op *op, ct_value *args, ct_value *rets);
 CT_KERNEL(ct_k_python_fallback);
 CT_KERNEL(ct_k_python_tls_snapshot_fallback);

@@ -11,7 +11,9 @@
  * label_smoothing) -> torch._C._nn.cross_entropy_loss(...) */
 static int cross_entropy_impl(ct_value *args, ct_value *rets) {
     /* checked: a function mode's handler may hand on values of its own */
-    return ct_call(ct_builtin(CT_OPID_cross_entropy_loss), args, rets);
+    const ct_op *op = ct_builtin(CT_OPID_cross_entropy_loss);
+    if (!op) return ct_builtin_not_started(CT_OPID_cross_entropy_loss);
+    return ct_call(op, args, rets);
 }
 
 static const ct_function cross_entropy_fn = {"cross_entropy", NULL, cross_entropy_impl, 6, 1};

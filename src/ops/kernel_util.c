@@ -77,14 +77,6 @@ int ct_check_options(const ct_op *op, const ct_value *args) {
 
 bool ct_scalar_is_integral(ct_scalar s) { return s.tag == CT_TAG_INT || s.tag == CT_TAG_BOOL; }
 
-void ct_format_shape(const int64_t *sizes, int ndim, char *buf, size_t size) {
-    size_t len = 0;
-    len += (size_t)snprintf(buf, size, "[");
-    for (int i = 0; i < ndim && len < size; i++)
-        len += (size_t)snprintf(buf + len, size - len, "%s%lld", i ? ", " : "", (long long)sizes[i]);
-    if (len < size) snprintf(buf + len, size - len, "]");
-}
-
 double *ct_to_double_buffer(const ct_tensor *t) {
     double *buf = ct_malloc((size_t)(t->numel > 0 ? t->numel : 1) * sizeof(double));
     if (!buf) return NULL;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/print.h" /* ct_format_shape, for the kernels' messages */
 #include "core/tensor_impl.h"
 #include "ctorch/dispatch.h"
 #include "ctorch/error.h"
@@ -122,8 +123,6 @@ int ct_iter_cast_end(ct_iter_casts *k, int rc);
 const char *ct_tensor_type_string(ct_dtype dtype);
 /* Copies src (broadcast, any dtype) into dst (src/ops/cpu/fill_copy.c). */
 int ct_copy_into(ct_tensor *dst, const ct_tensor *src);
-/* Writes a formatted shape "[2, 3]" into buf. */
-void ct_format_shape(const int64_t *sizes, int ndim, char *buf, size_t size);
 /* ct_tensor numel-safe contiguous copy of t's elements as doubles (caller frees with ct_free). */
 double *ct_to_double_buffer(const ct_tensor *t);
 /* The same as floats (the float32 kernels that follow PyTorch's float arithmetic). */

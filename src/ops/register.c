@@ -59,13 +59,14 @@ static bool has_word(const char *list, const char *word) {
     return false;
 }
 
-static void register_builtin(ct_opid id) {
+static int register_builtin(ct_opid id) {
     const op_def *d = &defs[id];
     const ct_op *op = ct_op_define(d->schema, d->where);
     if (!op) {
         /* a malformed built-in schema is a bug in the table: report it loudly */
-        fprintf(stderr, "ctorch: cannot define built-in operator %d: %s\n", (int)id, ct_error_message());
-        return;
+        if (ct_error_code() != CT_ERR_NOMEM)
+            fprintf(stderr, "ctorch: cannot define built-in operator %d: %s\n", (int)id, ct_error_message());
+        return -1;
     }
     ct_builtin_ops[id] = (ct_op *)op;
     if (has_word(py_reach[id], "nn")) ((ct_op *)op)->python_module = "nn"; /* CT_PY(nn): torch.nn.<name> */
@@ -78,6 +79,7 @@ static void register_builtin(ct_opid id) {
         }
         ct_register_kernel(op, im->key, im->fn, d->where);
     }
+    return 0;
 }
 
 bool ct_builtin_no_adinplace(ct_opid id) {
@@ -87,12 +89,15 @@ bool ct_builtin_no_adinplace(ct_opid id) {
     return false;
 }
 
-void ct_ops_register(void) {
+int ct_ops_register(void) {
     /* Backend fallbacks, as PyTorch registers them (TORCH_LIBRARY_IMPL(_, Key, m) { m.fallback(...) }). */
     ct_register_fallback(CT_KEY_BackendSelect, NULL, CT_HERE);   /* BackendSelectFallbackKernel */
     ct_register_fallback(CT_KEY_ADInplaceOrView, NULL, CT_HERE); /* VariableFallbackKernel */
     /* autocast_mode: a fallthrough for every key of autocast_dispatch_keyset */
     for (int k = CT_AUTOCAST_FIRST_KEY; k <= CT_AUTOCAST_LAST_KEY; k++)
         ct_register_fallback((ct_dispatch_key)k, NULL, CT_HERE);
-    for (int id = 0; id < CT_OPID_COUNT; id++) register_builtin((ct_opid)id);
+    int rc = 0;
+    for (int id = 0; id < CT_OPID_COUNT; id++)
+        if (register_builtin((ct_opid)id) != 0) rc = -1;
+    return rc;
 }

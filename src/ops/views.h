@@ -1,4 +1,5 @@
-/* View helpers shared by view kernels and autograd (internal). */
+/* View helpers shared by the view kernels (internal); a view's header itself is core's
+ * (ct_make_alias, core/tensor_impl.h). */
 #ifndef CT_VIEWS_H
 #define CT_VIEWS_H
 
@@ -6,8 +7,6 @@
 
 #include "core/tensor_impl.h"
 
-/* A new tensor header over self's storage with the given geometry, carrying self's key set. */
-ct_tensor *ct_make_alias(const ct_tensor *self, const int64_t *sizes, const int64_t *strides, int ndim, int64_t offset);
 /* infer_size: shape with one -1 resolved against numel; PyTorch's errors. */
 int ct_infer_size(const int64_t *shape, int64_t n, int64_t numel, int64_t *out);
 /* computeStride: true and newstride filled if the reshape can be a view. */

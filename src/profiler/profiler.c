@@ -1,5 +1,5 @@
-/* The profiler object: start/stop, the event tree, key_averages reports and the Chrome trace
- * (Kineto's JSON shape; schema in docs/profiler.md). */
+/* The profiler object: start/stop, its events and the event tree, and the key_averages reports
+ * (the Chrome trace, the stacks and record_function are in files of their own). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,7 +21,10 @@
 
 ct_profiler *ct_profiler_start_config(const ct_profiler_config *config) {
     int64_t t0 = ct_prof_now_ns();
-    ct_library_ensure();
+    if (!ct_library_started()) { /* the record_function operators and the observer are the start-up's */
+        ct_error_not_started("ct_profiler_start");
+        return NULL;
+    }
     if (ct_tls_profiler && atomic_load(&ct_tls_profiler->recording)) {
         ct_error_set(CT_ERR_RUNTIME, "Profiler is already enabled on this thread");
         return NULL;
@@ -115,7 +118,7 @@ void ct_profiler_free(ct_profiler *p) {
  *   tests/golden/torch-2.6/messages.json. The reports here do the same: empty while recording,
  *   and the Chrome trace fails with that message (a ValueError: ctorch has no AttributeError
  *   kind, as for the table's sort keys). */
-static int finalize(ct_profiler *p) {
+int ct_prof_finalize(ct_profiler *p) {
     if (!p) return ct_error_set(CT_ERR_VALUE, "profiler is NULL");
     if (atomic_load(&p->recording)) return 0; /* callers check p->recording: no results yet */
     if (lost_count(p)) return lost_error(p);
@@ -129,7 +132,7 @@ static int finalize(ct_profiler *p) {
 }
 
 size_t ct_profiler_num_events(ct_profiler *p) {
-    if (finalize(p) != 0 || p->recording) return 0;
+    if (ct_prof_finalize(p) != 0 || p->recording) return 0;
     size_t n = 0;
     for (size_t i = 0; i < p->evs.n; i++) n += !p->evs.ev[i].removed;
     return n;
@@ -144,7 +147,7 @@ static int64_t visible_index(const ct_prof_events *evs, int64_t raw) {
 
 int ct_profiler_event(ct_profiler *p, size_t i, ct_profiler_event_info *out) {
     if (!out) return ct_error_set(CT_ERR_VALUE, "ct_profiler_event: out is NULL");
-    if (finalize(p) != 0) return -1;
+    if (ct_prof_finalize(p) != 0) return -1;
     size_t k = 0, raw = 0;
     for (; raw < p->evs.n; raw++) {
         if (p->evs.ev[raw].removed) continue;
@@ -222,7 +225,7 @@ int ct_profiler_set_max_events(ct_profiler *p, size_t max_events) {
 typedef char *(*rows_fmt)(const ct_prof_rows *, const char *, int);
 
 static char *report(ct_profiler *p, const char *sort_by, int row_limit, bool by_shape, int stack_n, int kind) {
-    if (finalize(p) != 0) return NULL;
+    if (ct_prof_finalize(p) != 0) return NULL;
     ct_prof_rows rows = {0};
     if (!atomic_load(&p->recording) && ct_prof_key_averages_ex(&p->evs, p->start_ns, by_shape, stack_n, &rows) != 0)
         return NULL;
@@ -276,7 +279,7 @@ static int depth_of(const ct_prof_events *evs, size_t i) {
 }
 
 char *ct_profiler_tree(ct_profiler *p) {
-    if (finalize(p) != 0) return NULL;
+    if (ct_prof_finalize(p) != 0) return NULL;
     if (p->recording) return ct_strdup(""); /* no events yet */
     ct_strbuf b = CT_STRBUF_INIT;
     /* events are stored in start order, parents before children: a preorder walk */
@@ -292,304 +295,4 @@ char *ct_profiler_tree(ct_profiler *p) {
         ct_sb_puts(&b, "\n");
     }
     return ct_sb_finish(&b);
-}
-
-/* ---- Chrome trace (Kineto's shape) ---- */
-
-static double us(int64_t ns) { return (double)ns / 1000.0; }
-
-static cJSON *parse_or_null(const char *json) { return json ? cJSON_Parse(json) : NULL; }
-
-char *ct_profiler_chrome_trace(ct_profiler *p, const char *trace_name) {
-    if (finalize(p) != 0) return NULL;
-    if (p->recording) {
-        ct_error_set(CT_ERR_VALUE, "'NoneType' object has no attribute 'save'");
-        return NULL;
-    }
-    cJSON *root = cJSON_CreateObject();
-    cJSON *evs = NULL;
-    bool ok = true; /* every member made it into the tree (ct_json_add) */
-    if (!root) return NULL;
-    int pid = (int)getpid();
-    int64_t real_ns = ct_prof_real_ns();
-    int64_t base_ns = real_ns - ct_prof_now_ns(); /* wall-clock time of the monotonic zero */
-    ok &= ct_json_add(root, "schemaVersion", cJSON_CreateNumber(1));
-    ok &= cJSON_AddArrayToObject(root, "deviceProperties") != NULL;
-    ok &= ct_json_add(root, "record_shapes", cJSON_CreateNumber(p->cfg.record_shapes ? 1 : 0));
-    char trace_id[40];
-    /* the wall-clock start of the recording and the process: the same trace gets the same id */
-    snprintf(trace_id, sizeof trace_id, "%016" PRIX64 "%016" PRIX64, (uint64_t)(base_ns + p->start_ns),
-             (uint64_t)p->start_ns ^ (uint64_t)pid);
-    ok &= ct_json_add(root, "trace_id", cJSON_CreateString(trace_id));
-    evs = cJSON_AddArrayToObject(root, "traceEvents");
-    if (!evs) goto oom;
-    int64_t ext = 0;
-    for (size_t i = 0; i < p->evs.n; i++) {
-        const ct_prof_event *e = &p->evs.ev[i];
-        if (e->removed || e->memory_record) continue; /* "[memory]" events have no trace name */
-        cJSON *o = cJSON_CreateObject();
-        if (!o) goto oom;
-        if (!ct_json_add(evs, NULL, o)) goto oom;
-        ok &= ct_json_add(o, "ph", cJSON_CreateString("X"));
-        ok &= ct_json_add(o, "cat", cJSON_CreateString(e->scope == CT_SCOPE_USER_SCOPE ? "user_annotation" : "cpu_op"));
-        ok &= ct_json_add(o, "name", cJSON_CreateString(e->name));
-        ok &= ct_json_add(o, "pid", cJSON_CreateNumber(pid));
-        ok &= ct_json_add(o, "tid", cJSON_CreateNumber((double)e->thread_id));
-        ok &= ct_json_add(o, "ts", cJSON_CreateNumber(us(e->start_ns)));
-        ok &= ct_json_add(o, "dur", cJSON_CreateNumber(us(e->end_ns - e->start_ns)));
-        cJSON *a = cJSON_AddObjectToObject(o, "args");
-        if (!a) goto oom;
-        ok &= ct_json_add(a, "External id", cJSON_CreateNumber((double)++ext));
-        if (e->sequence_nr >= 0) {
-            ok &= ct_json_add(a, "Sequence number", cJSON_CreateNumber((double)e->sequence_nr));
-            ok &= ct_json_add(a, "Fwd thread id", cJSON_CreateNumber((double)e->fwd_thread_id));
-        }
-        ok &= ct_json_add(a, "Record function id", cJSON_CreateNumber(0));
-        if (e->has_inputs && e->input_shapes && strcmp(e->input_shapes, "[]") != 0) {
-            cJSON *ci = parse_or_null(e->concrete_inputs), *ty = parse_or_null(e->input_types),
-                  *st = parse_or_null(e->input_strides), *dims = parse_or_null(e->input_shapes);
-            if (!ci || !ty || !st || !dims) {
-                cJSON_Delete(ci);
-                cJSON_Delete(ty);
-                cJSON_Delete(st);
-                cJSON_Delete(dims);
-                goto oom;
-            }
-            ok &= ct_json_add(a, "Concrete Inputs", ci);
-            ok &= ct_json_add(a, "Input type", ty);
-            ok &= ct_json_add(a, "Input Strides", st);
-            ok &= ct_json_add(a, "Input Dims", dims);
-        }
-        ok &= ct_json_add(a, "Ev Idx", cJSON_CreateNumber((double)(ext - 1)));
-    }
-    /* forward -> backward flows: each backward node links to the last forward op with its
-     * sequence number; ids count backward nodes in execution order */
-    int flow = 0;
-    for (size_t i = 0; i < p->evs.n; i++) {
-        const ct_prof_event *b = &p->evs.ev[i];
-        if (b->removed || b->scope != CT_SCOPE_BACKWARD_FUNCTION || b->sequence_nr < 0) continue;
-        if (strncmp(b->name, "autograd::engine::evaluate_function: ", 37) == 0) continue;
-        const ct_prof_event *f = NULL;
-        for (size_t j = 0; j < i; j++) {
-            const ct_prof_event *c = &p->evs.ev[j];
-            if (!c->removed && c->scope == CT_SCOPE_FUNCTION && c->sequence_nr == b->sequence_nr) f = c;
-        }
-        if (!f) continue;
-        flow++;
-        for (int k = 0; k < 2; k++) {
-            cJSON *o = cJSON_CreateObject();
-            if (!o) goto oom;
-            if (!ct_json_add(evs, NULL, o)) goto oom;
-            ok &= ct_json_add(o, "ph", cJSON_CreateString(k == 0 ? "s" : "f"));
-            ok &= ct_json_add(o, "id", cJSON_CreateNumber(flow));
-            ok &= ct_json_add(o, "pid", cJSON_CreateNumber(pid));
-            ok &= ct_json_add(o, "tid", cJSON_CreateNumber((double)(k == 0 ? f->thread_id : b->thread_id)));
-            ok &= ct_json_add(o, "ts", cJSON_CreateNumber(us(k == 0 ? f->start_ns : b->start_ns)));
-            ok &= ct_json_add(o, "cat", cJSON_CreateString("fwdbwd"));
-            ok &= ct_json_add(o, "name", cJSON_CreateString("fwdbwd"));
-            if (k == 1) ok &= ct_json_add(o, "bp", cJSON_CreateString("e"));
-        }
-    }
-    /* process metadata, each recording thread's name and sort index, and the profiler's own span */
-    const char *meta_names[] = {"process_name", "process_labels", "process_sort_index", "thread_name", "thread_sort_index"};
-    for (const ct_prof_thread *t = p->threads; t; t = t->next) {
-        if (t != p->threads && t->n_raw == 0) continue; /* registered but recorded nothing */
-        for (int k = t == p->threads ? 0 : 3; k < 5; k++) {
-            cJSON *o = cJSON_CreateObject();
-            if (!o) goto oom;
-            if (!ct_json_add(evs, NULL, o)) goto oom;
-            ok &= ct_json_add(o, "name", cJSON_CreateString(meta_names[k]));
-            ok &= ct_json_add(o, "ph", cJSON_CreateString("M"));
-            ok &= ct_json_add(o, "ts", cJSON_CreateNumber(us(p->start_ns)));
-            ok &= ct_json_add(o, "pid", cJSON_CreateNumber(pid));
-            ok &= ct_json_add(o, "tid", cJSON_CreateNumber(k < 3 ? 0 : (double)t->tid));
-            cJSON *a = cJSON_AddObjectToObject(o, "args");
-            if (!a) goto oom;
-            char tname[64];
-            snprintf(tname, sizeof tname, "thread %llu (ctorch)", (unsigned long long)t->tid);
-            if (k == 0) ok &= ct_json_add(a, "name", cJSON_CreateString("ctorch"));
-            else if (k == 1) ok &= ct_json_add(a, "labels", cJSON_CreateString("CPU"));
-            else if (k == 3) ok &= ct_json_add(a, "name", cJSON_CreateString(tname));
-            else ok &= ct_json_add(a, "sort_index", cJSON_CreateNumber(k == 2 ? pid : (double)t->tid));
-        }
-    }
-    cJSON *span = cJSON_CreateObject();
-    if (!span) goto oom;
-    if (!ct_json_add(evs, NULL, span)) goto oom;
-    ok &= ct_json_add(span, "ph", cJSON_CreateString("X"));
-    ok &= ct_json_add(span, "cat", cJSON_CreateString("Trace"));
-    ok &= ct_json_add(span, "ts", cJSON_CreateNumber(us(p->start_ns)));
-    ok &= ct_json_add(span, "dur", cJSON_CreateNumber(us(p->stop_ns - p->start_ns)));
-    ok &= ct_json_add(span, "pid", cJSON_CreateString("Spans"));
-    ok &= ct_json_add(span, "tid", cJSON_CreateString("PyTorch Profiler"));
-    ok &= ct_json_add(span, "name", cJSON_CreateString("PyTorch Profiler (0)"));
-    cJSON *sa = cJSON_AddObjectToObject(span, "args");
-    if (!sa) goto oom;
-    ok &= ct_json_add(sa, "Op count", cJSON_CreateNumber(0));
-    ok &= ct_json_add(root, "traceName", cJSON_CreateString(trace_name ? trace_name : ""));
-    ok &= ct_json_add(root, "displayTimeUnit", cJSON_CreateString("ms"));
-    ok &= ct_json_add(root, "baseTimeNanoseconds", cJSON_CreateNumber((double)base_ns));
-    if (!ok) goto oom;
-    char *out = ct_json_dumps(root, 1);
-    cJSON_Delete(root);
-    return out;
-oom:
-    cJSON_Delete(root);
-    ct_error_set(CT_ERR_NOMEM, "chrome trace: out of memory");
-    return NULL;
-}
-
-int ct_profiler_export_chrome_trace(ct_profiler *p, const char *path) {
-    if (!path) return ct_error_set(CT_ERR_VALUE, "export_chrome_trace: path is NULL");
-    const char *base = strrchr(path, '/');
-    char *text = ct_profiler_chrome_trace(p, base ? base + 1 : path);
-    if (!text) return -1;
-    int rc = ct_json_write_file_atomic(path, text);
-    ct_free(text);
-    return rc;
-}
-
-/* ---- export_stacks: one line per range for flame graphs ---- */
-
-char *ct_profiler_stacks(ct_profiler *p, const char *metric) {
-    if (!metric) metric = "self_cpu_time_total";
-    bool self_time = strcmp(metric, "self_cpu_time_total") == 0;
-    /* PyTorch's metrics: the self times on the CPU and on each kind of device (no range of a
-     * CPU-only run has device time, so their files are empty); ctorch adds cpu_time_total */
-    static const char *const device_metrics[] = {"self_cuda_time_total", "self_xpu_time_total", "self_privateuse1_time_total"};
-    for (size_t k = 0; k < sizeof device_metrics / sizeof device_metrics[0]; k++)
-        if (strcmp(metric, device_metrics[k]) == 0) {
-            char *empty = ct_malloc(1);
-            if (empty) empty[0] = '\0';
-            else ct_error_set(CT_ERR_NOMEM, "export_stacks: out of memory");
-            return empty;
-        }
-    if (!self_time && strcmp(metric, "cpu_time_total") != 0) {
-        ct_error_set(CT_ERR_VALUE, "metric should be one of: ['self_cpu_time_total', 'self_cuda_time_total', 'self_xpu_time_total', "
-                                   "'self_privateuse1_time_total']");
-        return NULL;
-    }
-    if (finalize(p) != 0) return NULL;
-    size_t n = p->evs.n;
-    bool with_frames = false;
-    for (size_t i = 0; i < n && !with_frames; i++) with_frames = !p->evs.ev[i].removed && p->evs.ev[i].n_stack > 0;
-    double *child = ct_calloc(n ? n : 1, sizeof *child);
-    if (!child) return NULL;
-    /* times as PyTorch derives them: microseconds from the trace start, self = total - children */
-    for (size_t i = 0; i < n; i++) {
-        const ct_prof_event *e = &p->evs.ev[i];
-        if (e->removed || e->parent < 0) continue;
-        child[e->parent] += (double)(e->end_ns - p->start_ns) / 1000.0 - (double)(e->start_ns - p->start_ns) / 1000.0;
-    }
-    ct_strbuf b = CT_STRBUF_INIT;
-    int64_t chain[CT_PROF_MAX_DEPTH];
-    for (size_t i = 0; i < n; i++) {
-        const ct_prof_event *e = &p->evs.ev[i];
-        if (e->removed) continue;
-        double total = (double)(e->end_ns - p->start_ns) / 1000.0 - (double)(e->start_ns - p->start_ns) / 1000.0;
-        double v = self_time ? total - child[i] : total;
-        if ((int64_t)v <= 0) continue; /* as PyTorch: only ranges worth at least 1 us */
-        if (with_frames) {
-            /* EventList.export_stacks: the event's frames, outermost first, " ;\t\n" made '_' */
-            if (e->n_stack == 0) continue;
-            for (size_t k = e->n_stack; k-- > 0;) {
-                for (const char *c = e->stack[k]; *c; c++) {
-                    char ch = (*c == ' ' || *c == ';' || *c == '\t' || *c == '\n') ? '_' : *c;
-                    ct_sb_write(&b, &ch, 1);
-                }
-                if (k) ct_sb_write(&b, ";", 1);
-            }
-            ct_sb_printf(&b, " %" PRId64 "\n", (int64_t)v);
-            continue;
-        }
-        int d = 0;
-        for (int64_t a = (int64_t)i; a >= 0 && d < CT_PROF_MAX_DEPTH; a = p->evs.ev[a].parent) chain[d++] = a;
-        for (int k = d - 1; k >= 0; k--) {
-            /* ';' separates frames and ' ' ends the stack in the collapsed format */
-            for (const char *c = p->evs.ev[chain[k]].name; *c; c++) {
-                char ch = *c == ';' ? ',' : *c == ' ' ? '_' : *c;
-                ct_sb_write(&b, &ch, 1);
-            }
-            if (k) ct_sb_write(&b, ";", 1);
-        }
-        ct_sb_printf(&b, " %" PRId64 "\n", (int64_t)v);
-    }
-    ct_free(child);
-    char *s = ct_sb_finish(&b);
-    if (!s) ct_error_set(CT_ERR_NOMEM, "export_stacks: out of memory");
-    return s;
-}
-
-int ct_profiler_export_stacks(ct_profiler *p, const char *path, const char *metric) {
-    if (!path) return ct_error_set(CT_ERR_VALUE, "export_stacks: path is NULL");
-    char *text = ct_profiler_stacks(p, metric);
-    if (!text) return -1;
-    int rc = ct_json_write_file_atomic(path, text);
-    ct_free(text);
-    return rc;
-}
-
-/* ---- record_function: the profiler ops PyTorch 2.x dispatches ---- */
-
-struct ct_record_function {
-    void *range;
-};
-
-static _Thread_local struct {
-    const char *file, *func;
-    int line;
-} tls_loc;
-
-/* profiler::_record_function_enter_new(str name, str? args=None) -> _RecordFunction */
-int ct_k_record_function_enter_new(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)op;
-    (void)ks;
-    if (args[0].tag != CT_TAG_STRING) return ct_error_set(CT_ERR_TYPE, "_record_function_enter_new(): argument 'name' must be str");
-    ct_record_function *rf = ct_malloc(sizeof *rf);
-    if (!rf) return -1;
-    /* a location handed over by ct_record_function_enter_at on this thread, used once */
-    const char *file = tls_loc.file, *func = tls_loc.func;
-    int line = tls_loc.line;
-    tls_loc.file = NULL;
-    rf->range = ct_record_user_scope_begin(args[0].u.s, file, line, func);
-    rets[0] = ct_object(rf);
-    return 0;
-}
-
-/* profiler::_record_function_exit._RecordFunction(_RecordFunction _0) -> () */
-int ct_k_record_function_exit(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)op;
-    (void)ks;
-    (void)rets;
-    ct_record_function *rf = args[0].tag == CT_TAG_OBJECT ? args[0].u.obj : NULL;
-    if (!rf) return ct_error_set(CT_ERR_TYPE, "_record_function_exit(): expected a _RecordFunction");
-    ct_record_function_end(rf->range);
-    ct_free(rf);
-    return 0;
-}
-
-ct_record_function *ct_record_function_enter(const char *name) {
-    if (!name) {
-        ct_error_set(CT_ERR_VALUE, "record_function: name is NULL");
-        return NULL;
-    }
-    return ct__record_function_enter_new(name, NULL);
-}
-
-ct_record_function *ct_record_function_enter_at(const char *name, const char *file, int line, const char *func) {
-    if (!name) {
-        ct_error_set(CT_ERR_VALUE, "record_function: name is NULL");
-        return NULL;
-    }
-    tls_loc.file = file;
-    tls_loc.line = line;
-    tls_loc.func = func;
-    ct_record_function *rf = ct__record_function_enter_new(name, NULL);
-    tls_loc.file = NULL; /* when a mode handled the op without the kernel */
-    return rf;
-}
-
-int ct_record_function_exit(ct_record_function *rf) {
-    if (!rf) return ct_error_set(CT_ERR_VALUE, "record_function exit: handle is NULL");
-    return ct__record_function_exit(rf);
 }

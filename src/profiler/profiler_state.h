@@ -127,6 +127,14 @@ uint64_t ct_prof_next_gen(void);
 void ct_prof_close_open(ct_profiler *p);
 /* Builds p->evs from the recorded ranges. 0 or -1 (CT_ERR_NOMEM). */
 int ct_prof_build_events(ct_profiler *p);
+/* A recorded tick as CLOCK_MONOTONIC nanoseconds, given ct_prof_ns_per_tick(p)
+ * (Note [Profiler clock] in record.c). */
+static inline int64_t ct_prof_ticks_to_ns(const ct_profiler *p, double scale, int64_t t) {
+    return p->start_ns + (int64_t)((double)(t - p->start_ticks) * scale + 0.5);
+}
+/* The results, built once recording has stopped (Note [Results read while recording] in
+ * profiler.c: a profiler still recording has none, and callers check p->recording). 0 or -1. */
+int ct_prof_finalize(ct_profiler *p);
 /* n bytes of t's arena (they never move), or NULL when out of memory. */
 unsigned char *ct_prof_arena_take(ct_prof_thread *t, size_t n);
 /* record_shapes: copies the n inputs into t's arena for e (no shapes kept when out of memory). */

@@ -31,6 +31,8 @@
 struct ct_generator {
     atomic_long refcount;
     bool immortal; /* the default generator: never freed */
+    bool seeded;   /* given a seed (the default generator has none until the start-up or
+                      ct_manual_seed gives it one) */
     pthread_mutex_t mutex;
     uint64_t seed;      /* CPUGeneratorImpl::current_seed(), all 64 bits */
     uint32_t mt[MT_N];  /* engine state */
@@ -83,6 +85,7 @@ static inline uint32_t mt_next(ct_generator *g) {
 
 /* CPUGeneratorImpl::set_current_seed: forget the cached normals, then re-seed the engine. */
 static void gen_seed_locked(ct_generator *g, uint64_t seed) {
+    g->seeded = true;
     g->seed = seed;
     g->has_normal = false;
     g->normal = 0.0;
@@ -214,16 +217,17 @@ static uint64_t nondeterministic_seed(void) {
 }
 
 /* The default generator is a static object (nothing to allocate or leak), its mutex statically
- * initialised; it is seeded on first use. */
+ * initialised; the start-up seeds it (getDefaultCPUGenerator's
+ * createCPUGenerator(getNonDeterministicRandom())) unless the program seeded it first. */
 static ct_generator default_gen = {.immortal = true, .mutex = PTHREAD_MUTEX_INITIALIZER};
-static pthread_once_t default_once = PTHREAD_ONCE_INIT;
 
-static void default_init(void) { gen_seed_locked(&default_gen, nondeterministic_seed()); }
-
-ct_generator *ct_default_generator(void) {
-    pthread_once(&default_once, default_init);
-    return &default_gen;
+void ct_default_generator_init(void) {
+    pthread_mutex_lock(&default_gen.mutex);
+    if (!default_gen.seeded) gen_seed_locked(&default_gen, nondeterministic_seed());
+    pthread_mutex_unlock(&default_gen.mutex);
 }
+
+ct_generator *ct_default_generator(void) { return &default_gen; }
 
 _Atomic(ct_seed_observer_fn) ct_manual_seed_observer;
 

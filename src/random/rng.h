@@ -100,6 +100,10 @@ void ct_rng_fill64_locked(ct_generator *g, uint64_t *out, int64_t n);
 bool ct_rng_take_normal_locked(ct_generator *g, double *out);
 void ct_rng_set_normal_locked(ct_generator *g, double v);
 
+/* Seeds the default generator non-deterministically unless a program's ct_manual_seed came
+ * first: run once by the start-up (Note [Start-up] in core/startup.h). */
+void ct_default_generator_init(void);
+
 /* Called by ct_manual_seed (torch.manual_seed) with the seed, when set: how a trace file,
  * opened by a layer above, learns where the program seeded. */
 typedef void (*ct_seed_observer_fn)(uint64_t seed);

@@ -64,7 +64,10 @@ ct_tensor *ct_subclass_make_wrapper(ct_subclass *cls, const int64_t *sizes, cons
         ct_error_set(CT_ERR_TYPE, "ct_subclass_make_wrapper: invalid dtype %d", (int)dtype);
         return NULL;
     }
-    ct_library_ensure();
+    if (!ct_library_started()) { /* the Python key's fallback and handler are the start-up's */
+        ct_error_not_started("ct_subclass_make_wrapper");
+        return NULL;
+    }
     /* a data-less placeholder storage */
     ct_storage *s = ct_storage_new(0, false);
     if (!s) return NULL;
@@ -99,7 +102,10 @@ ct_tensor *ct_subclass_make_dense(ct_subclass *cls, ct_tensor *data) {
         ct_error_set(CT_ERR_VALUE, "ct_subclass_make_dense: data is a subclass tensor already");
         return NULL;
     }
-    ct_library_ensure();
+    if (!ct_library_started()) {
+        ct_error_not_started("ct_subclass_make_dense");
+        return NULL;
+    }
     /* a new tensor on data's storage (no graph: detached), with the Python keys and the class */
     ct_tensor *t = ct_tensor_make(data->storage, data->storage_offset, data->sizes, data->strides, data->ndim, data->dtype);
     if (!t) return NULL;

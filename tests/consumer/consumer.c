@@ -19,6 +19,10 @@ static void print_values(const char *label, const ct_tensor *t) {
 }
 
 int main(void) {
+    if (ct_init() != 0) { /* the library starts first (ctorch/init.h) */
+        fprintf(stderr, "ctorch: %s\n", ct_error_message());
+        return 1;
+    }
     printf("version %s headers %s (%d.%d.%d)\n", ct_version(), CTORCH_VERSION_STRING, CTORCH_VERSION_MAJOR,
            CTORCH_VERSION_MINOR, CTORCH_VERSION_PATCH);
     const double xd[] = {1, 2, 3, 4, 5, 6}, wd[] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6}, bd[] = {0.5, -0.5};

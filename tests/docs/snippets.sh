@@ -19,7 +19,8 @@
 #   -->
 #   <!-- snippet: excluded NAME: WHY -->   not compiled; NAME must be in EXCLUDED below
 #
-# ctorch/ctorch.h, stdio.h, stdlib.h and string.h are included before every fragment and file.
+# ctorch/ctorch.h, stdio.h, stdlib.h and string.h are included before every fragment and file,
+# and the main made for them starts the library first (ct_init(), as every program does).
 # The hidden lines hold no "--" (an HTML comment cannot). A compiler message points at the
 # markdown file and line (#line). Exits non-zero if a block is unmarked, fails to compile or
 # run, or the excluded ones are not exactly EXCLUDED.
@@ -41,10 +42,10 @@ function flush_file(   f) {
         printf "#line %d \"%s\"\n%s", start, FILENAME, body > f
     } else if (kind == "fragment") {
         printf "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include \"ctorch/ctorch.h\"\n%s", sec["top"] > f
-        printf "int main(void) {\n%s#line %d \"%s\"\n%s    return 0;\n}\n", sec["before"], start, FILENAME, body sec["after"] > f
+        printf "int main(void) {\n    if (ct_init() != 0) return 1;\n%s#line %d \"%s\"\n%s    return 0;\n}\n", sec["before"], start, FILENAME, body sec["after"] > f
     } else if (kind == "file") {
         printf "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include \"ctorch/ctorch.h\"\n%s", sec["top"] > f
-        printf "#line %d \"%s\"\n%sint main(void) {\n%s}\n", start, FILENAME, body, sec["main"] > f
+        printf "#line %d \"%s\"\n%sint main(void) {\n    if (ct_init() != 0) return 1;\n%s}\n", start, FILENAME, body, sec["main"] > f
     }
     close(f)
     printf "%03d %s %s:%d %s\n", n, kind, FILENAME, start - 1, label

@@ -370,7 +370,7 @@ static bool function_modes_empty(void) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!initialised) {
-        /* lazily built tables exist from here on */
+        if (ct_init() != 0) abort(); /* the library starts first (ctorch/init.h) */
         ct_tensor *warm = ct_tensor_scalar(1.0, CT_FLOAT32);
         ct_tensor_release(warm);
         canary = ct_tensor_scalar(0x66, CT_INT64);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "ctorch/init.h"
 #include "ctorch/backends.h"
 #include "ctorch/error.h"
 #include "ctorch/version.h"
@@ -116,6 +117,10 @@ const ct_command ct_cmd_help = {
 /* ---- the program ---------------------------------------------------------------------------- */
 
 int main(int argc, char **argv) {
+    if (ct_init() != 0) { /* the library starts first (ctorch/init.h) */
+        fprintf(stderr, "ctorch: %s\n", ct_error_message());
+        return 1;
+    }
     static const struct option longopts[] = {CT_CLI_HELP_OPTION, {"version", no_argument, NULL, 'V'}, {0, 0, 0, 0}};
     int c;
     ct_cli_getopt_reset();

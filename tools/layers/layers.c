@@ -12,9 +12,9 @@
  *   data     the same for a variable.
  * A dependency goes against the order when the file it starts from sits in a lower layer than
  * the file it names, or in another layer of the same rank (siblings do not use each other).
- * A symbol named by a `startup` line (the library's one start-up function, which lower layers
- * call to make sure every layer has registered itself, as SQLite's API calls sqlite3_initialize)
- * is not a dependency: calls to it are counted but neither checked nor part of a cycle.
+ * No call is exempt: the library's start-up, ct_init(), is called only by programs, so a lower
+ * layer that called it would be an edge against the order like any other (the map has no way to
+ * excuse one).
  * Every file-level cycle (strongly connected component of two or more files, over all three
  * kinds) is reported too: a cycle across layers always holds an edge against the order, and a
  * cycle inside one layer is a knot its layer has to untie.
@@ -175,8 +175,6 @@ static VEC(layer) layers;
 static VEC(rule) rules;
 static strvec scans;
 static strvec include_paths;
-static strvec startups;    /* start-up entries: calls to them are not dependencies */
-static size_t n_startup_uses;
 static VEC(file) files;
 static VEC(edge) edges;
 static VEC(allow_entry) allows;
@@ -236,14 +234,12 @@ static void read_map(const char *path) {
             VEC_PUSH(scans, xstrdup(w[1]));
         } else if (strcmp(w[0], "include-path") == 0 && nw == 2) {
             VEC_PUSH(include_paths, xstrdup(w[1]));
-        } else if (strcmp(w[0], "startup") == 0 && nw == 2) {
-            VEC_PUSH(startups, xstrdup(w[1]));
         } else if (strcmp(w[0], "map") == 0 && nw == 3) {
             int l = find_layer(w[2]);
             if (l < 0) die("%s:%d: unknown layer %s", path, lineno, w[2]);
             VEC_PUSH(rules, ((rule){xstrdup(w[1]), l}));
         } else {
-            die("%s:%d: expected 'layer NAME RANK', 'scan DIR', 'include-path DIR', 'startup SYMBOL' or 'map PREFIX LAYER'",
+            die("%s:%d: expected 'layer NAME RANK', 'scan DIR', 'include-path DIR' or 'map PREFIX LAYER'",
                 path, lineno);
         }
     }
@@ -485,10 +481,7 @@ static void scan_objects(char **objs, size_t n_objs, const char *nm) {
     for (size_t i = 0; i < refs.n; i++) {
         symdef key = {refs.at[i].name, 0, 0};
         const symdef *d = search(&key, defs.at, defs.n, sizeof *defs.at, cmp_symdef);
-        bool startup = false;
-        for (size_t j = 0; d && j < startups.n; j++) startup |= strcmp(startups.at[j], d->name) == 0;
-        if (startup) n_startup_uses++;
-        else if (d) add_edge(refs.at[i].file, d->file, (d->type == 'T' || d->type == 'W') ? K_CALL : K_DATA, d->name);
+        if (d) add_edge(refs.at[i].file, d->file, (d->type == 'T' || d->type == 'W') ? K_CALL : K_DATA, d->name);
         free(refs.at[i].name);
     }
     for (size_t i = 0; i < defs.n; i++) free(defs.at[i].name);
@@ -701,7 +694,6 @@ static void print_report(FILE *out, bool with_status) {
     }
     fprintf(out, "\n%zu files; dependencies between files: %zu include, %zu call, %zu data.\n", files.n, count[K_INCLUDE],
             count[K_CALL], count[K_DATA]);
-    if (startups.n) fprintf(out, "Calls of the start-up entry (not dependencies): %zu.\n", n_startup_uses);
 
     /* the layer matrix: include/call+data edges from row to column */
     fprintf(out, "\nLayer to layer (file-level edges, include+symbol; '!' marks edges against the order):\n%-10s", "from\\to");

@@ -1,9 +1,9 @@
 /* CPU capability detection and the choice of kernel table (Note [CPU capabilities] in
  * vec/vec_kernels.h). The only place that asks the CPU what it has. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/startup.h"
 #include "ctorch/backends.h"
 #include "ops/cpu/capability.h"
 
@@ -40,10 +40,14 @@ static ct_cpu_capability detect(void) {
     return c;
 }
 
+/* written once, by ct_cpu_capability_init in the start-up (Note [Start-up] in core/startup.h),
+ * before any kernel can run */
 static ct_cpu_capability supported_level, chosen_level;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+/* the process-wide table, chosen with them (the DEFAULT level's until then, so that a kernel
+ * reached before the start-up, which none should be, still computes) */
+static const ct_vec_kernels *process_table = &ct_vec_kernels_DEFAULT;
 
-static void choose(void) {
+void ct_cpu_capability_init(void) {
     supported_level = detect();
     chosen_level = supported_level;
     const char *env = getenv("CTORCH_CPU_CAPABILITY");
@@ -55,17 +59,12 @@ static void choose(void) {
         /* an unknown name, or a level above the CPU's, leaves the detected one */
         if (want != CT_CPU_CAPABILITY_COUNT && want <= supported_level) chosen_level = want;
     }
+    process_table = tables[chosen_level];
 }
 
-ct_cpu_capability ct_cpu_capability_get(void) {
-    pthread_once(&once, choose);
-    return chosen_level;
-}
+ct_cpu_capability ct_cpu_capability_get(void) { return chosen_level; }
 
-ct_cpu_capability ct_cpu_capability_supported(void) {
-    pthread_once(&once, choose);
-    return supported_level;
-}
+ct_cpu_capability ct_cpu_capability_supported(void) { return supported_level; }
 
 const char *ct_cpu_capability_name(ct_cpu_capability c) {
     switch (c) {
@@ -78,16 +77,8 @@ const char *ct_cpu_capability_name(ct_cpu_capability c) {
 
 /* the table this thread uses: a test's choice, or NULL for the process-wide one */
 static _Thread_local const ct_vec_kernels *thread_table;
-static const ct_vec_kernels *_Atomic process_table;
 
-const ct_vec_kernels *ct_vec(void) {
-    if (thread_table) return thread_table;
-    const ct_vec_kernels *t = process_table;
-    if (t) return t;
-    t = tables[ct_cpu_capability_get()];
-    process_table = t;
-    return t;
-}
+const ct_vec_kernels *ct_vec(void) { return thread_table ? thread_table : process_table; }
 
 const ct_vec_kernels *ct_vec_for(ct_cpu_capability c) {
     if ((int)c < 0 || c >= CT_CPU_CAPABILITY_COUNT || c > ct_cpu_capability_supported()) return NULL;
@@ -106,6 +97,10 @@ int ct_vec_set_thread_capability(ct_cpu_capability c) {
 }
 
 const char *ct_backends_cpu_capability(void) {
+    if (!ct_library_started()) {
+        ct_error_not_started("ct_backends_cpu_capability");
+        return NULL;
+    }
     switch (ct_vec() == ct_vec_for(CT_CPU_AVX512) ? CT_CPU_AVX512 : ct_vec() == ct_vec_for(CT_CPU_AVX2) ? CT_CPU_AVX2 : CT_CPU_DEFAULT) {
     case CT_CPU_AVX512: return "AVX512";
     case CT_CPU_AVX2: return "AVX2";

@@ -7,8 +7,11 @@
 
 typedef enum ct_cpu_capability { CT_CPU_DEFAULT, CT_CPU_AVX2, CT_CPU_AVX512, CT_CPU_CAPABILITY_COUNT } ct_cpu_capability;
 
-/* The level chosen once per process: the best this CPU and this build have, or the one
+/* Chooses the level once per process, in the start-up (before it every level reads as DEFAULT
+ * and ct_vec() is NULL): the best this CPU and this build have, or the one
  * CTORCH_CPU_CAPABILITY names (default, avx2, avx512) when the CPU has it. */
+void ct_cpu_capability_init(void);
+/* The level the start-up chose. */
 ct_cpu_capability ct_cpu_capability_get(void);
 /* The best level this CPU and this build support (ignores the environment). */
 ct_cpu_capability ct_cpu_capability_supported(void);

@@ -8,17 +8,6 @@
 #include "ops/kernel_util.h"
 #include "ops/views.h"
 
-ct_tensor *ct_make_alias(const ct_tensor *self, const int64_t *sizes, const int64_t *strides, int ndim, int64_t offset) {
-    ct_tensor *t = sizes == self->sizes && ndim == self->ndim
-                       ? ct_tensor_make_geometry_of(self, self->storage, offset, strides, self->dtype)
-                       : ct_tensor_make(self->storage, offset, sizes, strides, ndim, self->dtype);
-    if (!t) return NULL;
-    /* a view carries its base's key set (TensorImpl(VIEW, storage, key_set, dtype)) */
-    t->keys = self->keys;
-    t->is_inference = self->is_inference;
-    return t;
-}
-
 static int fmt_list(char *buf, size_t size, const int64_t *v, int64_t n) {
     ct_format_shape(v, (int)n, buf, size);
     return 0;
