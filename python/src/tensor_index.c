@@ -1,6 +1,6 @@
 /* Indexing of torch._C.TensorBase: x[i], x[a:b], x[None], x[...], x[i] = v, len(x). Under a
  * Python function mode each is offered as TensorBase.__getitem__ / __setitem__ / __len__ first
- * (Note [torch functions and function modes] in mode.c). */
+ * (Note [torch functions and function modes] in torch_function.c). */
 #include <string.h>
 
 #include "ctpy.h"

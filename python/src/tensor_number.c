@@ -3,7 +3,7 @@
  *
  * Under a Python function mode each operator is offered as the method PyTorch's operator calls
  * (x + 1 is Tensor.add(x, 1), 1 + x too, 2 - x is Tensor.__rsub__(x, 2), x += 1 is
- * Tensor.add_(x, 1); Note [torch functions and function modes] in mode.c). As PyTorch's
+ * Tensor.add_(x, 1); Note [torch functions and function modes] in torch_function.c). As PyTorch's
  * TypeError_to_NotImplemented_ wrappers do, a TypeError from that call becomes NotImplemented,
  * so Python goes on to the other operand and finally raises its own "unsupported operand"
  * error. With no function mode the operator calls ctorch directly. */

@@ -15,7 +15,7 @@
  *        not return NotImplemented.
  *   torch._C.DisableTorchFunctionSubclass turns step 2 off, DisableTorchFunction both. Only
  *   calls ctorch's own C code makes (an optimizer step written in C calling operators) reach a
- *   Python mode through the C stack's handler (mode.c). */
+ *   Python mode through the C stack's handler (function_mode.c). */
 #include <string.h>
 
 #include "ctpy.h"
