@@ -118,8 +118,18 @@ ragged:
     return -1;
 }
 
+static PyObject *tensor_function; /* torch.tensor itself: the func a function mode receives */
+
 static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
     (void)unused;
+    /* Note [torch functions and function modes]: offered as called, before parsing, with the
+     * data as the one relevant argument */
+    PyObject *first = PyTuple_GET_SIZE(args) > 0 ? PyTuple_GET_ITEM(args, 0) : kwargs ? PyDict_GetItemString(kwargs, "data") : NULL;
+    if (first && ctpy_torch_function_wanted(&first, 1)) {
+        bool handled;
+        PyObject *r = ctpy_torch_function(tensor_function, "torch.tensor", args, kwargs, false, &handled);
+        if (handled) return r;
+    }
     static char *kw[] = {"data", "dtype", "device", "requires_grad", "pin_memory", NULL};
     PyObject *data, *dtype = Py_None, *device = Py_None, *rg = Py_False, *pin = Py_False;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OOOO:tensor", kw, &data, &dtype, &device, &rg, &pin)) return NULL;
@@ -187,8 +197,8 @@ static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
     PyMem_Free(st.d);
     PyMem_Free(st.i);
     if (!t) return ctpy_raise();
-    /* the calls internal_new_from_data and tensor_ctor make (a function mode sees only
-     * torch.tensor, which the Python package offers it) */
+    /* the calls internal_new_from_data and tensor_ctor make (a function mode has seen only
+     * torch.tensor, above) */
     ct_tensor *l = ct_tensor_lift(t, requires_grad != 0);
     ct_tensor_release(t);
     return l ? ctpy_wrap(l) : ctpy_raise();
@@ -198,4 +208,8 @@ static PyMethodDef tensor_new_functions[] = {
     {"tensor", (PyCFunction)(void (*)(void))py_tensor, METH_VARARGS | METH_KEYWORDS, "torch.tensor(data)"},
     {NULL, NULL, 0, NULL}};
 
-int ctpy_tensor_new_init(PyObject *m) { return ctpy_add_functions(m, tensor_new_functions); }
+int ctpy_tensor_new_init(PyObject *m) {
+    if (ctpy_add_functions(m, tensor_new_functions) < 0) return -1;
+    tensor_function = PyObject_GetAttrString(m, "tensor"); /* kept for the module's life */
+    return tensor_function ? 0 : -1;
+}

@@ -279,24 +279,6 @@ fail:
 
 /* ---- from Python ---- */
 
-static PyObject *not_handled;
-
-/* torch.overrides' _handle_torch_function(func, public_name, args, kwargs[, types]): the
- * protocol for a torch function written in Python. The mode's or subclass's result, or
- * _NOT_HANDLED when nothing takes the call (the caller then runs the function). */
-static PyObject *py_handle_torch_function(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
-    (void)unused;
-    if ((nargs != 4 && nargs != 5) || !PyUnicode_Check(args[1]) || !PyTuple_Check(args[2]) ||
-        (args[3] != Py_None && !PyDict_Check(args[3])) || (nargs == 5 && !PyTuple_Check(args[4])))
-        return PyErr_Format(PyExc_TypeError, "_handle_torch_function(func, name, args: tuple, kwargs: dict[, types: tuple])");
-    bool handled;
-    PyObject *r = torch_function(args[0], PyUnicode_AsUTF8(args[1]), args[2], args[3] == Py_None ? NULL : args[3],
-                                 nargs == 5 ? args[4] : NULL, false, &handled);
-    if (handled) return r;
-    Py_INCREF(not_handled);
-    return not_handled;
-}
-
 /* torch._C._has_torch_function(relevant_args): whether a torch function written in Python must
  * go through handle_torch_function (a Python mode innermost, or an overloaded argument) */
 static PyObject *py_has_torch_function(PyObject *unused, PyObject *arg) {
@@ -425,8 +407,6 @@ PyObject *ctpy_overloaded_arg_types(PyObject *args, PyObject *kwargs) {
 }
 
 static PyMethodDef torch_function_functions[] = {
-    {"_handle_torch_function", (PyCFunction)(void (*)(void))py_handle_torch_function, METH_FASTCALL,
-     "Offers a torch function written in Python to the innermost function mode or overloaded arguments."},
     {"handle_torch_function", (PyCFunction)(void (*)(void))py_handle_torch_function_public, METH_VARARGS | METH_KEYWORDS,
      "torch.overrides.handle_torch_function(public_api, relevant_args, *args, **kwargs)"},
     {"_has_torch_function", py_has_torch_function, METH_O, NULL},
@@ -438,13 +418,9 @@ static PyMethodDef torch_function_functions[] = {
 
 int ctpy_torch_function_init(PyObject *m) {
     str_torch_function = PyUnicode_InternFromString("__torch_function__");
-    not_handled = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
     ctpy_disabled_torch_function = PyCFunction_NewEx(&disabled_function_def, NULL, NULL);
-    if (!str_torch_function || !not_handled || !ctpy_disabled_torch_function) return -1;
-    Py_INCREF(not_handled);
+    if (!str_torch_function || !ctpy_disabled_torch_function) return -1;
     Py_INCREF(ctpy_disabled_torch_function);
-    if (PyModule_AddObject(m, "_NOT_HANDLED", not_handled) < 0 ||
-        PyModule_AddObject(m, "_disabled_torch_function_impl", ctpy_disabled_torch_function) < 0)
-        return -1;
+    if (PyModule_AddObject(m, "_disabled_torch_function_impl", ctpy_disabled_torch_function) < 0) return -1;
     return ctpy_add_functions(m, torch_function_functions);
 }
