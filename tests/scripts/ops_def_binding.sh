@@ -5,16 +5,22 @@
 # aten.x.default). The line's kernel is one the library has already (the CPU kernel of
 # aten::neg): registering an existing kernel under a new schema needs no other edit, so the
 # copy differs from the tree in that one line.
-#   ops_def_binding.sh SOURCE_DIR WORK_DIR [C_COMPILER]
+# The copy and its build go to a temporary folder outside the tree (a copy inside the build tree
+# would be one more set of sources to the globs that walk the tree, the source hash's among them),
+# removed afterwards; a failing step prints its log.
+#   ops_def_binding.sh SOURCE_DIR [C_COMPILER]
 set -eu
 src=$1
-work=$2
-cc=${3:-cc}
+cc=${2:-cc}
+work=$(mktemp -d "${TMPDIR:-/tmp}/ops_def_binding.XXXXXX")
+trap 'rm -rf "$work"' EXIT
 fail() {
     echo "FAIL: $*" >&2
+    for log in "$work/configure.log" "$work/build.log"; do
+        [ -f "$log" ] && tail -n 30 "$log" >&2
+    done
     exit 1
 }
-rm -rf "$work"
 mkdir -p "$work/src"
 # the tree as the build sees it, without build trees or outputs
 tar -C "$src" --exclude='./build' --exclude='./build-*' --exclude='./.git' --exclude='./experiments' -cf - . |
@@ -29,8 +35,8 @@ n=$(diff -r -x build -x 'build-*' -x .git -x experiments -x __pycache__ "$src" "
 [ "$n" = 1 ] || fail "the copy differs from the tree in $n lines, not the one added"
 cmake -S "$work/src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DCTORCH_LTO=OFF -DCTORCH_BUILD_TESTS=OFF \
     -DCTORCH_BUILD_SHARED=OFF -DCTORCH_INSTALL=OFF -DCMAKE_C_COMPILER="$cc" >"$work/configure.log" 2>&1 ||
-    fail "configure failed: $work/configure.log"
-cmake --build "$work/build" -j2 --target ctorch_cli >"$work/build.log" 2>&1 || fail "build failed: $work/build.log"
+    fail "configure failed"
+cmake --build "$work/build" -j2 --target ctorch_cli >"$work/build.log" 2>&1 || fail "build failed"
 "$work/build/bin/ctorch" python -c '
 import torch
 from torch.overrides import TorchFunctionMode
