@@ -50,6 +50,8 @@ class Size(tuple):
         return Size(tuple.__add__(self, other))
 
 
+_argparse.TYPES["Size"] = Size  # for the parser's messages
+
 # the classes that print as "tensor(...)": Tensor itself (below) and nn.Parameter
 _PLAIN_REPR = set()
 
