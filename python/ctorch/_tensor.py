@@ -131,36 +131,36 @@ class Tensor(_C.TensorBase):
             return self
         return _convert_to(self, dtype, non_blocking, copy, memory_format)
 
-    def _to_type(self, name, dtype, args, kwargs):
-        """float(), double(), ...: THPVariable_to_type, the to.dtype overload."""
+    def _to_type(self, name, args, kwargs):
+        """float(), double(), ...: THPVariable_to_type, the to.dtype overload to the dtype named name."""
         if has_torch_function_unary(self):
             return handle_torch_function(getattr(Tensor, name), (self,), self, *args, **kwargs)
         parser = _TO_TYPE.get(name)
         if parser is None:
             parser = _TO_TYPE[name] = _argparse.Parser([f"{name}(*, MemoryFormat? memory_format=None)"])
         _, v = parser.parse(args, kwargs)
-        return _convert_to(self, _dt[dtype], False, False, v["memory_format"])
+        return _convert_to(self, _dt[name], False, False, v["memory_format"])
 
     def half(self, *args, **kwargs):
-        return self._to_type("half", "float16", args, kwargs)
+        return self._to_type("half", args, kwargs)
 
     def float(self, *args, **kwargs):
-        return self._to_type("float", "float32", args, kwargs)
+        return self._to_type("float", args, kwargs)
 
     def double(self, *args, **kwargs):
-        return self._to_type("double", "float64", args, kwargs)
+        return self._to_type("double", args, kwargs)
 
     def bfloat16(self, *args, **kwargs):
-        return self._to_type("bfloat16", "bfloat16", args, kwargs)
+        return self._to_type("bfloat16", args, kwargs)
 
     def long(self, *args, **kwargs):
-        return self._to_type("long", "int64", args, kwargs)
+        return self._to_type("long", args, kwargs)
 
     def bool(self, *args, **kwargs):
-        return self._to_type("bool", "bool", args, kwargs)
+        return self._to_type("bool", args, kwargs)
 
     def int(self, *args, **kwargs):
-        return self._to_type("int", "int32", args, kwargs)
+        return self._to_type("int", args, kwargs)
 
     def cuda(self, *args, **kwargs):
         if has_torch_function_unary(self):

@@ -6,22 +6,6 @@
 
 #include "ctpy.h"
 
-/* CTPY_DTYPES(X): X(SCALAR_TYPE, NAME, ALIAS, SIZE, COMPLEX, SIGNED, PRESENT) for each dtype, the
- * columns the objects need, in c10::ScalarType order within each part. */
-#define CTPY_DTYPES(X)                                                                            \
-    X(CT_INT64, "int64", "long", 8, 0, 1, 1)                                                      \
-    X(CT_FLOAT16, "float16", "half", 2, 0, 1, 1)                                                  \
-    X(CT_FLOAT32, "float32", "float", 4, 0, 1, 1)                                                 \
-    X(CT_FLOAT64, "float64", "double", 8, 0, 1, 1)                                                \
-    X(CT_BOOL, "bool", NULL, 1, 0, 0, 1)                                                          \
-    X(CT_BFLOAT16, "bfloat16", NULL, 2, 0, 1, 1)                                                  \
-    X(0, "uint8", NULL, 1, 0, 0, 0)                                                               \
-    X(1, "int8", NULL, 1, 0, 1, 0)                                                                \
-    X(2, "int16", "short", 2, 0, 1, 0)                                                            \
-    X(3, "int32", "int", 4, 0, 1, 0)                                                              \
-    X(9, "complex64", "cfloat", 8, 1, 1, 0)                                                       \
-    X(10, "complex128", "cdouble", 16, 1, 1, 0)
-
 static PyObject *dtype_repr(PyObject *self) { return PyUnicode_FromFormat("torch.%s", ((CtDtypeObject *)self)->name); }
 
 static PyObject *dtype_get_is_floating(PyObject *self, void *c) {
@@ -63,10 +47,14 @@ PyTypeObject CtDtype_Type = {
     .tp_methods = dtype_methods,
 };
 
-#define CTPY_DTYPE_OBJECT_(st, name, alias, size, complex, is_signed, present)                   \
-    {PyObject_HEAD_INIT(&CtDtype_Type)(ct_dtype)(st), name, alias, size, complex, is_signed},
-static CtDtypeObject dtypes[] = {CTPY_DTYPES(CTPY_DTYPE_OBJECT_)};
+/* The objects: the dtypes of the dtype table (ctorch/dtype.h), then those ctorch lacks */
+#define CTPY_DTYPE_OBJECT_(e, st, c10, name, alias, size, kind, reduced, is_signed, ...)           \
+    {PyObject_HEAD_INIT(&CtDtype_Type) e, name, alias, size, kind == CT_DTYPE_KIND_COMPLEX, is_signed},
+#define CTPY_ABSENT_DTYPE_OBJECT_(st, name, alias, size, kind, is_signed, legacy)                  \
+    {PyObject_HEAD_INIT(&CtDtype_Type)(ct_dtype)(st), name, alias, size, kind == CT_DTYPE_KIND_COMPLEX, is_signed},
+static CtDtypeObject dtypes[] = {CT_DTYPE_TABLE(CTPY_DTYPE_OBJECT_) CT_DTYPE_ABSENT_TABLE(CTPY_ABSENT_DTYPE_OBJECT_)};
 #undef CTPY_DTYPE_OBJECT_
+#undef CTPY_ABSENT_DTYPE_OBJECT_
 #define N_DTYPES ((int)(sizeof dtypes / sizeof dtypes[0]))
 
 PyObject *ctpy_dtype_object(ct_dtype d) {
