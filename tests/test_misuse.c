@@ -1179,6 +1179,16 @@ static void nn_cases(void) {
     }
     CASE("step of NULL") EXPECT(ct_optimizer_step(NULL) == -1, CT_ERR_VALUE, "ct_optimizer_step: optimizer is NULL");
     CASE("zero_grad of NULL") EXPECT(ct_optimizer_zero_grad(NULL, true) == -1, CT_ERR_VALUE, "ct_optimizer_zero_grad: optimizer is NULL");
+    ct_sgd_numbers nums = {ct_double(0.1), ct_int(0), ct_int(0), ct_int(0), false, false};
+    CASE("sgd update without numbers") EXPECT(ct_sgd_update(&w, &w, NULL, 1, NULL) == -1, CT_ERR_VALUE, "ct_sgd_update: numbers is NULL");
+    CASE("sgd update of NULL lists") EXPECT(ct_sgd_update(NULL, NULL, NULL, 1, &nums) == -1, CT_ERR_VALUE, "ct_sgd_update: params or grads is NULL");
+    CASE("sgd update of a NULL gradient") {
+        ct_tensor *none = NULL;
+        EXPECT(ct_sgd_update(&w, &none, NULL, 1, &nums) == -1, CT_ERR_VALUE, "ct_sgd_update: parameter or gradient 0 is NULL");
+    }
+    nums.momentum = ct_double(0.9);
+    CASE("sgd update with momentum and no buffers")
+        EXPECT(ct_sgd_update(&w, &w, NULL, 1, &nums) == -1, CT_ERR_VALUE, "ct_sgd_update: momentum needs momentum_buffers");
     ct_tensor_release(w);
 }
 

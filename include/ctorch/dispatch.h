@@ -47,6 +47,11 @@ CT_API const char *ct_op_base_name(const ct_op *op);
 CT_API const char *ct_op_overload(const ct_op *op);
 /* Python's str(OpOverload): "aten.addmm.default", "aten.add.Tensor". */
 CT_API const char *ct_op_python_name(const ct_op *op);
+/* The Python module of the operator's torch function, native_functions.yaml's python_module:
+ * "nn" for aten::linear (torch._C._nn.linear, which function modes and their messages call
+ * torch.nn.linear), NULL for one in the torch namespace or with none (an operator a program
+ * defined). */
+CT_API const char *ct_op_python_module(const ct_op *op);
 /* What ct_call checks before dispatching, alone: 0 when args (ct_op_num_args(op) values; rets
  * may be NULL for an op without returns) are values of the schema's types, else -1 with the
  * error ct_call would set (PyTorch's words for the same mistake through torch.ops). Nothing runs. */

@@ -69,6 +69,22 @@ CT_API int ct_optimizer_num_groups(const ct_optimizer *opt);
 /* torch.optim.SGD(params, ...): NULL with PyTorch's ValueError for bad options or a non-leaf
  * parameter ("can't optimize a non-leaf Tensor"). */
 CT_API ct_optimizer *ct_sgd_new(ct_tensor *const *params, int n, ct_sgd_options options);
+/* SGD's numbers as the caller's language holds them, each a ct_int or a ct_double: PyTorch's
+ * update passes them on as they are (alpha=1 - dampening is an int for an int dampening, and
+ * an int momentum is an integer wrapped number), which a dispatch mode sees. */
+typedef struct ct_sgd_numbers {
+    ct_scalar lr, momentum, dampening, weight_decay;
+    bool nesterov, maximize;
+} ct_sgd_numbers;
+
+/* torch.optim.sgd.sgd, the functional form of SGD's update (the for-loop implementation) over n
+ * parameters with their gradients (not NULL), as SGD.step runs it for one group, with no range
+ * and no grad-mode change of its own. momentum_buffers (n entries; may be NULL when the
+ * momentum is 0) are the parameters' state["momentum_buffer"]: a NULL entry gets a new
+ * buffer, which the caller owns. The numbers are not checked (ct_sgd_new checks them). 0 or -1
+ * (the parameters before the failing one are updated, as in PyTorch). */
+CT_API int ct_sgd_update(ct_tensor *const *params, ct_tensor *const *grads, ct_tensor **momentum_buffers, int n,
+                         const ct_sgd_numbers *numbers);
 /* optimizer.step(). Parameters without a gradient are skipped. 0 or -1. */
 CT_API int ct_optimizer_step(ct_optimizer *opt);
 /* optimizer.zero_grad(set_to_none). 0 or -1. */

@@ -26,20 +26,9 @@ _C._register(tensor=Tensor, size=Size, strided=strided, contiguous_format=contig
 __version__ = f"{_C._pytorch_version}+ctorch{_C._ctorch_version}"
 
 dtype = _C.dtype
-_dt = _C._dtypes()
-float32 = float = _dt["float32"]
-float64 = double = _dt["float64"]
-float16 = half = _dt["float16"]
-bfloat16 = _dt["bfloat16"]
-int64 = long = _dt["int64"]
-bool = _dt["bool"]
-uint8 = _dt["uint8"]
-int8 = _dt["int8"]
-int16 = short = _dt["int16"]
-int32 = int = _dt["int32"]
-complex64 = cfloat = _dt["complex64"]
-complex128 = cdouble = _dt["complex128"]
-del _dt
+# torch.float32, torch.float, ..., torch.complex128: every name and alias of the dtype tables
+# (ctorch/dtype.h), each the extension's one object
+globals().update(_C._dtypes())
 
 from ._functions import *  # noqa: E402,F401,F403  (torch.add, torch.randn, ...)
 from ._functions import tensor, allclose  # noqa: E402,F401

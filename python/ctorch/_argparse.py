@@ -13,6 +13,11 @@ from . import _C
 
 _REQUIRED = object()
 
+# the package's own classes a check or message needs, put here by the modules that define them
+# (_device_mod: device, layout, memory_format; _tensor: Size), so this parser, which they use,
+# imports neither; () until then, which no value is an instance of
+TYPES = {"device": (), "layout": (), "memory_format": (), "Size": ()}
+
 # the type as a signature names it -> the name PyTorch's messages use
 _SHOWN = {"Device": "torch.device", "ScalarType": "torch.dtype", "MemoryFormat": "torch.memory_format",
           "Layout": "torch.layout", "Generator": "torch.Generator", "Tensor": "Tensor", "bool": "bool",
@@ -29,15 +34,13 @@ def _default(text):
 def py_typename(o):
     """Py_TYPE(o)->tp_name as PyTorch's messages show it: a tensor's class name, torch.* for its own
     types, the class name otherwise."""
-    from ._device_mod import device, layout, memory_format
-    from ._tensor import Size
-    if isinstance(o, Size):
+    if isinstance(o, TYPES["Size"]):
         return "torch.Size"
-    if isinstance(o, device):
+    if isinstance(o, TYPES["device"]):
         return "torch.device"
-    if isinstance(o, layout):
+    if isinstance(o, TYPES["layout"]):
         return "torch.layout"
-    if isinstance(o, memory_format):
+    if isinstance(o, TYPES["memory_format"]):
         return "torch.memory_format"
     if isinstance(o, (_C.dtype, _C.Generator)):
         return "torch." + type(o).__name__
@@ -46,7 +49,6 @@ def py_typename(o):
 
 def _check(kind, o, numbers_as_tensors):
     """FunctionParameter::check: whether o is a value of this type."""
-    from ._device_mod import device, memory_format
     if kind == "Tensor":
         if isinstance(o, _C.TensorBase):
             return True
@@ -62,11 +64,11 @@ def _check(kind, o, numbers_as_tensors):
             return o.dim() == 0 and not o.requires_grad
         return isinstance(o, (int, float))
     if kind == "Device":
-        return isinstance(o, (str, device)) or (isinstance(o, int) and not isinstance(o, bool))
+        return isinstance(o, (str, TYPES["device"])) or (isinstance(o, int) and not isinstance(o, bool))
     if kind == "ScalarType":
         return isinstance(o, _C.dtype) or o in (float, int, bool, complex)
     if kind == "MemoryFormat":
-        return isinstance(o, memory_format)
+        return isinstance(o, TYPES["memory_format"])
     if kind == "c10::string_view":
         return isinstance(o, str)
     return kind == "PyObject*"

@@ -112,6 +112,8 @@ class _unsupported_memory_format(memory_format):
     __ctorch_memory_format__ = True
 
 
+_argparse.TYPES.update(device=device, layout=layout, memory_format=memory_format)
+
 strided = layout("strided")
 sparse_coo = layout("sparse_coo")
 contiguous_format = memory_format("contiguous_format")

@@ -1,24 +1,20 @@
 """torch.Tensor and torch.Size: the Python class over ctorch._C.TensorBase.
 
-Methods that are operators are built from the operator table (_C._function): calling one picks
-the overload the way PyTorch's argument parser does, and function modes see it. Anything
-PyTorch's Tensor has that is not here raises NotImplementedInCtorch (a NotImplementedError that
-is also an AttributeError, so hasattr() stays False)."""
+Methods that are operators are _C.TensorBase's, made by the extension from the bindings
+src/ops/ops.def gives: calling one picks the overload the way PyTorch's argument parser does, and
+function modes see it. Anything PyTorch's Tensor has that is not here raises
+NotImplementedInCtorch (a NotImplementedError that is also an AttributeError, so hasattr() stays
+False)."""
 import builtins
 import re
 
 from . import _C, _argparse
 from ._missing import attribute as _missing_attribute
+from ._ops import ops as _ops
 from .overrides import handle_torch_function, has_torch_function_unary
 
 _missing = _C.NotImplementedInCtorch
 _dt = _C._dtypes()
-
-
-def _fn(name, overloads, options=False):
-    """A Tensor method backed by operators: function modes see it as torch.Tensor.<name>. options:
-    it takes TensorOptions (requires_grad=, pin_memory=False given), as Tensor.new_* do."""
-    return _C._function(name, overloads, public=f"torch.Tensor.{name}", options=options)
 
 
 class Size(tuple):
@@ -53,6 +49,8 @@ class Size(tuple):
     def __add__(self, other):
         return Size(tuple.__add__(self, other))
 
+
+_argparse.TYPES["Size"] = Size  # for the parser's messages
 
 # the classes that print as "tensor(...)": Tensor itself (below) and nn.Parameter
 _PLAIN_REPR = set()
@@ -133,36 +131,36 @@ class Tensor(_C.TensorBase):
             return self
         return _convert_to(self, dtype, non_blocking, copy, memory_format)
 
-    def _to_type(self, name, dtype, args, kwargs):
-        """float(), double(), ...: THPVariable_to_type, the to.dtype overload."""
+    def _to_type(self, name, args, kwargs):
+        """float(), double(), ...: THPVariable_to_type, the to.dtype overload to the dtype named name."""
         if has_torch_function_unary(self):
             return handle_torch_function(getattr(Tensor, name), (self,), self, *args, **kwargs)
         parser = _TO_TYPE.get(name)
         if parser is None:
             parser = _TO_TYPE[name] = _argparse.Parser([f"{name}(*, MemoryFormat? memory_format=None)"])
         _, v = parser.parse(args, kwargs)
-        return _convert_to(self, _dt[dtype], False, False, v["memory_format"])
+        return _convert_to(self, _dt[name], False, False, v["memory_format"])
 
     def half(self, *args, **kwargs):
-        return self._to_type("half", "float16", args, kwargs)
+        return self._to_type("half", args, kwargs)
 
     def float(self, *args, **kwargs):
-        return self._to_type("float", "float32", args, kwargs)
+        return self._to_type("float", args, kwargs)
 
     def double(self, *args, **kwargs):
-        return self._to_type("double", "float64", args, kwargs)
+        return self._to_type("double", args, kwargs)
 
     def bfloat16(self, *args, **kwargs):
-        return self._to_type("bfloat16", "bfloat16", args, kwargs)
+        return self._to_type("bfloat16", args, kwargs)
 
     def long(self, *args, **kwargs):
-        return self._to_type("long", "int64", args, kwargs)
+        return self._to_type("long", args, kwargs)
 
     def bool(self, *args, **kwargs):
-        return self._to_type("bool", "bool", args, kwargs)
+        return self._to_type("bool", args, kwargs)
 
     def int(self, *args, **kwargs):
-        return self._to_type("int", "int32", args, kwargs)
+        return self._to_type("int", args, kwargs)
 
     def cuda(self, *args, **kwargs):
         if has_torch_function_unary(self):
@@ -226,95 +224,20 @@ class Tensor(_C.TensorBase):
     def __array__(self, dtype=None):
         raise _missing("Tensor.__array__ (numpy interop) is not implemented in ctorch")
 
-    # ---- operators as methods (aten overloads PyTorch binds to each name) ----
-    add = _fn("add", ["aten::add.Tensor"])
-    add_ = _fn("add_", ["aten::add_.Tensor"])
-    sub = _fn("sub", ["aten::sub.Tensor"])
-    sub_ = _fn("sub_", ["aten::sub_.Tensor"])
-    mul = _fn("mul", ["aten::mul.Tensor"])
-    mul_ = _fn("mul_", ["aten::mul_.Tensor"])
-    div = _fn("div", ["aten::div.Tensor", "aten::div.Tensor_mode"])
-    div_ = _fn("div_", ["aten::div_.Tensor", "aten::div_.Tensor_mode"])
-    neg = _fn("neg", ["aten::neg"])
-    negative = neg
-    relu = _fn("relu", ["aten::relu"])
-    relu_ = _fn("relu_", ["aten::relu_"])
-    clamp_min = _fn("clamp_min", ["aten::clamp_min", "aten::clamp_min.Tensor"])
-    eq = _fn("eq", ["aten::eq.Scalar", "aten::eq.Tensor"])
-    bitwise_not = _fn("bitwise_not", ["aten::bitwise_not"])
-    masked_fill = _fn("masked_fill", ["aten::masked_fill.Scalar", "aten::masked_fill.Tensor"])
-    masked_fill_ = _fn("masked_fill_", ["aten::masked_fill_.Scalar", "aten::masked_fill_.Tensor"])
-    masked_select = _fn("masked_select", ["aten::masked_select"])
-    gather = _fn("gather", ["aten::gather"])
-    sum = _fn("sum", ["aten::sum", "aten::sum.dim_IntList"])
-    mm = _fn("mm", ["aten::mm"])
-    addmm = _fn("addmm", ["aten::addmm"])
-    matmul = _fn("matmul", ["aten::matmul"])
-    t = _fn("t", ["aten::t"])
-    transpose = _fn("transpose", ["aten::transpose.int"])
-    permute = _fn("permute", ["aten::permute"])
-    view = _fn("view", ["aten::view", "aten::view.dtype"])
-    reshape = _fn("reshape", ["aten::reshape"])
-    expand = _fn("expand", ["aten::expand"])
-    as_strided = _fn("as_strided", ["aten::as_strided"])
-    contiguous = _fn("contiguous", ["aten::contiguous"])
-    flatten = _fn("flatten", ["aten::flatten.using_ints"])
-    unsqueeze = _fn("unsqueeze", ["aten::unsqueeze"])
-    squeeze = _fn("squeeze", ["aten::squeeze.dim", "aten::squeeze", "aten::squeeze.dims"])
-    squeeze_ = _fn("squeeze_", ["aten::squeeze_.dim", "aten::squeeze_", "aten::squeeze_.dims"])
-    select = _fn("select", ["aten::select.int"])
-    detach = _fn("detach", ["aten::detach"])
-    detach_ = _fn("detach_", ["aten::detach_"])
-    clone = _fn("clone", ["aten::clone"])
-    log_softmax = _fn("log_softmax", ["aten::log_softmax.int"])
-    fill_ = _fn("fill_", ["aten::fill_.Scalar", "aten::fill_.Tensor"])
-    zero_ = _fn("zero_", ["aten::zero_"])
-    copy_ = _fn("copy_", ["aten::copy_"])
-    normal_ = _fn("normal_", ["aten::normal_"])
-    uniform_ = _fn("uniform_", ["aten::uniform_"])
-    random_ = _fn("random_", ["aten::random_.from", "aten::random_.to", "aten::random_"])
-    new_empty_strided = _fn("new_empty_strided", ["aten::new_empty_strided"], options=True)
-    resolve_conj = _fn("resolve_conj", ["aten::resolve_conj"])
-    resolve_neg = _fn("resolve_neg", ["aten::resolve_neg"])
-    # common ones ctorch lacks, so the error names the operator
-    mean = _fn("mean", ["aten::mean", "aten::mean.dim"])
-    exp = _fn("exp", ["aten::exp"])
-    log = _fn("log", ["aten::log"])
-    sqrt = _fn("sqrt", ["aten::sqrt"])
-    abs = _fn("abs", ["aten::abs"])
-    pow = _fn("pow", ["aten::pow.Tensor_Scalar", "aten::pow.Tensor_Tensor"])
-    max = _fn("max", ["aten::max", "aten::max.dim"])
-    min = _fn("min", ["aten::min", "aten::min.dim"])
-    argmax = _fn("argmax", ["aten::argmax"])
-    softmax = _fn("softmax", ["aten::softmax.int"])
-    sigmoid = _fn("sigmoid", ["aten::sigmoid"])
-    tanh = _fn("tanh", ["aten::tanh"])
-    bmm = _fn("bmm", ["aten::bmm"])
-    ne = _fn("ne", ["aten::ne.Scalar", "aten::ne.Tensor"])
-    expand_as = _fn("expand_as", ["aten::expand_as"])
-    view_as = _fn("view_as", ["aten::view_as"])
-    reshape_as = _fn("reshape_as", ["aten::reshape_as"])
-    new_zeros = _fn("new_zeros", ["aten::new_zeros"], options=True)
-    new_empty = _fn("new_empty", ["aten::new_empty"], options=True)
-    unbind = _fn("unbind", ["aten::unbind.int"])
-    tril = _fn("tril", ["aten::tril"])
-    multinomial = _fn("multinomial", ["aten::multinomial"])
-    narrow = _fn("narrow", ["aten::narrow"])
-    gelu = _fn("gelu", ["aten::gelu"])
-    _split = _fn("split", ["aten::split.Tensor"])
-    _split_with_sizes = _fn("split_with_sizes", ["aten::split_with_sizes"])
+    # ---- operators as methods: _C.TensorBase's (src/ops/ops.def), and one alias ----
+    negative = _C.TensorBase.neg
 
     def split(self, split_size, dim=0):
         """torch._VF.split / split_with_sizes, as Tensor.split calls them; a tuple of views."""
         if has_torch_function_unary(self):
             return handle_torch_function(Tensor.split, (self,), self, split_size, dim=dim)
         if isinstance(split_size, int):
-            return tuple(self._split(split_size, dim))
-        return tuple(self._split_with_sizes(split_size, dim))
+            return _C.TensorBase.split(self, split_size, dim)
+        return _C.TensorBase.split_with_sizes(self, split_size, dim)
 
 
-_to_dtype = _C._op_overload("aten::to.dtype")
-_to_dtype_layout = _C._op_overload("aten::to.dtype_layout")
+_to_dtype = _ops.aten.to.dtype
+_to_dtype_layout = _ops.aten.to.dtype_layout
 
 _TO = _argparse.Parser([
     "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, *, "

@@ -10,7 +10,6 @@ from . import _C
 
 _push_mode = _C._push_on_torch_function_stack
 _pop_mode = _C._pop_torch_function_stack
-_NOT_HANDLED = _C._NOT_HANDLED
 
 
 class TorchFunctionMode:
@@ -57,50 +56,11 @@ def has_torch_function(relevant_args):
     return _C._has_torch_function(relevant_args)
 
 
-def has_torch_function_unary(arg):
-    return _C._has_torch_function((arg,))
-
-
-def has_torch_function_variadic(*args):
-    return _C._has_torch_function(args)
-
-
-def _qualified_name(func):
-    module = getattr(func, "__module__", None) or "torch"
-    if module.startswith("ctorch"):
-        module = "torch" + module[len("ctorch"):]
-    return f"{module}.{getattr(func, '__qualname__', getattr(func, '__name__', repr(func)))}"
-
-
-def _relevant_types(relevant_args):
-    """The Tensor types among the relevant arguments, subclasses before their bases (PyTorch's
-    _get_overloaded_args for a mode: plain tensors count too)."""
-    types = []
-    for a in relevant_args:
-        t = type(a)
-        if isinstance(a, _C.TensorBase) and t not in types:
-            at = next((i for i, u in enumerate(types) if issubclass(t, u)), len(types))
-            types.insert(at, t)
-    return tuple(types)
-
-
-def handle_torch_function(public_api, relevant_args, *args, **kwargs):
-    """Offers public_api(*args, **kwargs) to the innermost function mode and returns its result."""
-    r = _C._handle_torch_function(public_api, _qualified_name(public_api), args, kwargs,
-                                  _relevant_types(relevant_args))
-    if r is _NOT_HANDLED:
-        return public_api(*args, **kwargs)
-    return r
-
-
-def _call_through_modes(func, args, kwargs, impl):
-    """A torch function written in Python: offered to the innermost Python function mode or the
-    overloaded arguments as func(*args, **kwargs), else impl(*args, **kwargs)."""
-    if _C._has_torch_function(tuple(args) + tuple(kwargs.values())):
-        r = _C._handle_torch_function(func, _qualified_name(func), tuple(args), kwargs)
-        if r is not _NOT_HANDLED:
-            return r
-    return impl(*args, **kwargs)
+has_torch_function_unary = _C._has_torch_function_unary
+has_torch_function_variadic = _C._has_torch_function_variadic
+# handle_torch_function(public_api, relevant_args, *args, **kwargs): the extension's protocol
+# (python/src/torch_function.c), the one the torch functions written in C go through
+handle_torch_function = _C.handle_torch_function
 
 
 from ._missing import module_getattr as _module_getattr  # noqa: E402

@@ -73,19 +73,6 @@ static int fixed_len(const char *type) {
     return b && b[1] >= '1' && b[1] <= '9' ? atoi(b + 1) : 0;
 }
 
-int ctpy_dtype_of(PyObject *o, ct_dtype *out) {
-    if (PyObject_TypeCheck(o, &CtDtype_Type)) {
-        *out = ((CtDtypeObject *)o)->dtype;
-        return 1;
-    }
-    /* Python's own types stand for dtypes, as in PyTorch (dtype=float is float64) */
-    if (o == (PyObject *)&PyFloat_Type) *out = CT_FLOAT64;
-    else if (o == (PyObject *)&PyBool_Type) *out = CT_BOOL;
-    else if (o == (PyObject *)&PyLong_Type) *out = CT_INT64;
-    else return 0;
-    return 1;
-}
-
 static bool int_like(PyObject *x) {
     return is_int(x) || (ctpy_is_tensor(x) && ct_tensor_numel(ctpy_tensor(x)) == 1 && ct_tensor_dtype(ctpy_tensor(x)) == CT_INT64);
 }
@@ -691,33 +678,6 @@ PyObject *ctpy_rets_to_py(const ctpy_schema *s, ct_value *rets) {
     }
     for (int k = 0; k < s->nrets; k++) PyTuple_SET_ITEM(tup, k, out[k]);
     return tup;
-}
-
-PyObject *ctpy_check_device_fn;
-
-int ctpy_check_device(PyObject *o) {
-    if (o == Py_None || o == ctpy_cpu_device) return 0;
-    if (!ctpy_check_device_fn) {
-        PyErr_SetString(PyExc_RuntimeError, "torch.device is not registered (import ctorch first)");
-        return -1;
-    }
-    PyObject *r = PyObject_CallOneArg(ctpy_check_device_fn, o);
-    Py_XDECREF(r);
-    return r ? 0 : -1;
-}
-
-const char *ctpy_memory_format_name(PyObject *fmt) {
-    if (fmt == ctpy_contiguous_format) return "contiguous_format";
-    if (fmt == ctpy_preserve_format) return "preserve_format";
-    if (PyObject_HasAttrString(fmt, "__ctorch_memory_format__")) {
-        PyObject *n = PyObject_GetAttrString(fmt, "name");
-        const char *s = n && PyUnicode_Check(n) ? PyUnicode_AsUTF8(n) : NULL; /* lives in the format object */
-        Py_XDECREF(n);
-        if (s) return s;
-    }
-    if (!PyErr_Occurred())
-        PyErr_Format(PyExc_TypeError, "argument 'memory_format' must be torch.memory_format, not %s", Py_TYPE(fmt)->tp_name);
-    return NULL;
 }
 
 /* ---- schema-free (function modes) ---- */

@@ -1,8 +1,30 @@
 /* ctorch errors as the Python exceptions PyTorch raises, and Python exceptions raised inside
  * handlers carried through ctorch unchanged (Note [Python exceptions inside handlers]). */
+#include <string.h>
+
 #include "ctpy.h"
 
 PyObject *ctpy_NotImplementedInCtorch, *ctpy_NotImplementedInCtorchAttribute;
+
+/* Each kind of ctorch error's Python class, found by the name the error-kind table gives it
+ * (ct_error_kind_exception: a builtin, or NotImplementedInCtorch), when the module is made. */
+static PyObject *kind_exception[CT_ERR_KIND_COUNT];
+
+static int find_kind_exceptions(void) {
+    PyObject *builtins = PyEval_GetBuiltins(); /* borrowed */
+    for (int k = 1; k < CT_ERR_KIND_COUNT; k++) {
+        const char *name = ct_error_kind_exception((ct_error_kind)k);
+        PyObject *cls = strcmp(name, "NotImplementedInCtorch") == 0 ? ctpy_NotImplementedInCtorch
+                                                                    : PyDict_GetItemString(builtins, name);
+        if (!cls || !PyExceptionClass_Check(cls)) {
+            PyErr_Format(PyExc_SystemError, "the error kind %s names no exception class: %s",
+                         ct_error_kind_name((ct_error_kind)k), name);
+            return -1;
+        }
+        kind_exception[k] = cls;
+    }
+    return 0;
+}
 
 /* The exception a handler raised, waiting for the extension call that entered ctorch. One per
  * thread, like ctorch's own error. */
@@ -46,22 +68,12 @@ PyObject *ctpy_raise(void) {
         return NULL;
     }
     if (PyErr_Occurred()) return NULL; /* raised by the binding itself */
-    PyObject *exc;
-    switch (ct_error_code()) {
-    case CT_ERR_VALUE: exc = PyExc_ValueError; break;
-    case CT_ERR_TYPE: exc = PyExc_TypeError; break;
-    case CT_ERR_INDEX: exc = PyExc_IndexError; break;
-    case CT_ERR_NOT_IMPLEMENTED: exc = PyExc_NotImplementedError; break;
-    case CT_ERR_UNSUPPORTED: exc = ctpy_NotImplementedInCtorch; break;
-    case CT_ERR_RECURSION: exc = PyExc_RecursionError; break;
-    case CT_ERR_KEY: exc = PyExc_KeyError; break;
-    case CT_ERR_NOMEM: exc = PyExc_RuntimeError; break; /* PyTorch's CPU allocator raises a RuntimeError */
-    case CT_ERR_IO: exc = PyExc_OSError; break;
-    case CT_OK: /* a failure without a message would be a library bug: say so */
+    const ct_error_kind kind = ct_error_code();
+    if (kind == CT_OK) { /* a failure without a message would be a library bug: say so */
         PyErr_SetString(PyExc_SystemError, "ctorch call failed without setting an error");
         return NULL;
-    default: exc = PyExc_RuntimeError; break;
     }
+    PyObject *exc = (int)kind > 0 && (int)kind < CT_ERR_KIND_COUNT ? kind_exception[kind] : PyExc_RuntimeError;
     PyErr_SetString(exc, ct_error_message());
     ct_error_clear();
     return NULL;
@@ -106,7 +118,7 @@ int ctpy_errors_init(PyObject *m) {
         "torch._C.NotImplementedInCtorch", "An attribute PyTorch has and ctorch does not (also an AttributeError).",
         bases, NULL);
     Py_DECREF(bases);
-    if (!ctpy_NotImplementedInCtorchAttribute) return -1;
+    if (!ctpy_NotImplementedInCtorchAttribute || find_kind_exceptions() < 0) return -1;
     Py_INCREF(ctpy_NotImplementedInCtorch);
     Py_INCREF(ctpy_NotImplementedInCtorchAttribute);
     if (PyModule_AddObject(m, "NotImplementedInCtorch", ctpy_NotImplementedInCtorch) < 0) return -1;

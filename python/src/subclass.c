@@ -294,38 +294,6 @@ static PyObject *disabled_impl(PyObject *unused, PyObject *args, PyObject *kwarg
 static PyMethodDef disabled_def = {"_disabled_torch_dispatch_impl", (PyCFunction)(void (*)(void))disabled_impl,
                                    METH_VARARGS | METH_KEYWORDS, "torch.Tensor's own __torch_dispatch__ (disabled)."};
 
-/* torch._C._disabled_torch_function_impl(func, types, args=(), kwargs=None): the
- * __torch_function__ of a class that opts out (nn.Parameter): runs func itself. */
-static PyObject *disabled_function_impl(PyObject *unused, PyObject *args, PyObject *kwargs) {
-    (void)unused;
-    static char *kw[] = {"func", "types", "args", "kwargs", NULL};
-    PyObject *func, *types, *fargs = NULL, *fkwargs = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OO:_disabled_torch_function_impl", kw, &func, &types, &fargs,
-                                     &fkwargs))
-        return NULL;
-    PyObject *tup = fargs ? PySequence_Tuple(fargs) : PyTuple_New(0);
-    if (!tup) return NULL;
-    PyObject *r = PyObject_Call(func, tup, fkwargs == Py_None ? NULL : fkwargs);
-    Py_DECREF(tup);
-    return r;
-}
-
-static PyMethodDef disabled_function_def = {"_disabled_torch_function_impl",
-                                            (PyCFunction)(void (*)(void))disabled_function_impl,
-                                            METH_VARARGS | METH_KEYWORDS,
-                                            "The __torch_function__ of a tensor class that opts out (runs func)."};
-PyObject *ctpy_disabled_torch_function;
-static PyObject *str_torch_function_attr;
-
-bool ctpy_has_torch_function_override(PyTypeObject *type) {
-    /* PyTorch's check_has_torch_function: any class but Tensor itself whose __torch_function__
-     * is not _disabled_torch_function_impl takes part, Tensor's default one included (that is
-     * what makes a plain `class Sub(torch.Tensor)` get Sub results back) */
-    if ((PyObject *)type == (PyObject *)ctpy_tensor_class) return false;
-    PyObject *mine = _PyType_Lookup(type, str_torch_function_attr);
-    return mine && mine != ctpy_disabled_torch_function;
-}
-
 int ctpy_subclass_init(PyObject *m) {
     str_torch_dispatch = PyUnicode_InternFromString("__torch_dispatch__");
     if (!str_torch_dispatch) return -1;
@@ -335,12 +303,8 @@ int ctpy_subclass_init(PyObject *m) {
         return -1;
     }
     ctpy_disabled_torch_dispatch = PyCFunction_NewEx(&disabled_def, NULL, NULL);
-    ctpy_disabled_torch_function = PyCFunction_NewEx(&disabled_function_def, NULL, NULL);
-    str_torch_function_attr = PyUnicode_InternFromString("__torch_function__");
-    if (!ctpy_disabled_torch_dispatch || !ctpy_disabled_torch_function || !str_torch_function_attr) return -1;
+    if (!ctpy_disabled_torch_dispatch) return -1;
     Py_INCREF(ctpy_disabled_torch_dispatch);
-    Py_INCREF(ctpy_disabled_torch_function);
-    if (PyModule_AddObject(m, "_disabled_torch_function_impl", ctpy_disabled_torch_function) < 0) return -1;
     if (PyModule_AddObject(m, "_disabled_torch_dispatch_impl", ctpy_disabled_torch_dispatch) < 0) return -1;
     return ctpy_add_functions(m, subclass_functions);
 }

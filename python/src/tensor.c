@@ -1,14 +1,13 @@
-/* torch._C.TensorBase: the Python object of a ctorch tensor (Note [Tensor objects and
- * ownership] in ctpy.h), its type, and the step that offers its methods to function modes. Its
+/* torch._C.TensorBase, the object: the Python object of a ctorch tensor (Note [Tensor objects
+ * and ownership] in ctpy.h), its lifetime and the slots a Python subclass takes over. Its
  * methods, properties, number protocol and indexing are in tensor_methods.c, tensor_attrs.c,
- * tensor_number.c and tensor_index.c. Methods that are operators (t, sum, view, ...) are
- * OpOverload-backed functions attached by the Python class torch.Tensor (ctorch/_tensor.py). */
+ * tensor_number.c and tensor_index.c (tensor_type.c puts them on the type); the methods that
+ * are operators (t, sum, view, ...) come from ops.def's bindings (bindings.c). */
 #include "ctpy.h"
 
 #include <structmember.h>
 
 PyTypeObject *ctpy_tensor_class;
-PyObject *ctpy_size_class;
 
 /* ---- identity and ownership ---- */
 
@@ -156,62 +155,7 @@ static void tensor_dealloc(PyObject *self) {
     if (type->tp_flags & Py_TPFLAGS_HEAPTYPE) Py_DECREF(type);
 }
 
-/* The function a class's __torch_function__ runs: a classmethod's __func__, or the attribute
- * itself. A new reference, or NULL with the error set. */
-static PyObject *torch_function_func(PyObject *cls) {
-    PyObject *impl = PyObject_GetAttrString(cls, "__torch_function__");
-    if (!impl) return NULL;
-    PyObject *func = PyObject_GetAttrString(impl, "__func__");
-    if (func) {
-        Py_DECREF(impl);
-        return func;
-    }
-    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) {
-        Py_DECREF(impl);
-        return NULL;
-    }
-    PyErr_Clear(); /* not a method */
-    return impl;
-}
-
-/* As PyTorch's Tensor metaclass does when it makes a subclass: one with its own
- * __torch_dispatch__ that keeps Tensor's default __torch_function__ gets
- * _disabled_torch_function_impl instead, so its torch functions go straight to the dispatcher
- * (and what its __torch_dispatch__ returns is not rewrapped into the class). */
-static int disable_default_torch_function(PyObject *cls) {
-    if (!ctpy_tensor_class) return 0; /* Tensor itself */
-    PyObject *dispatch = PyObject_GetAttrString(cls, "__torch_dispatch__");
-    if (!dispatch) return -1;
-    PyObject *dispatch_default = PyObject_GetAttrString((PyObject *)ctpy_tensor_class, "__torch_dispatch__");
-    if (!dispatch_default) {
-        Py_DECREF(dispatch);
-        return -1;
-    }
-    int own_dispatch = PyObject_RichCompareBool(dispatch, dispatch_default, Py_EQ);
-    Py_DECREF(dispatch);
-    Py_DECREF(dispatch_default);
-    if (own_dispatch < 0) return -1;
-    if (own_dispatch) return 0; /* the same: no __torch_dispatch__ of its own */
-    PyObject *mine = torch_function_func(cls);
-    if (!mine) return -1;
-    PyObject *base = torch_function_func((PyObject *)ctpy_tensor_class);
-    if (!base) {
-        Py_DECREF(mine);
-        return -1;
-    }
-    bool same = mine == base;
-    Py_DECREF(mine);
-    Py_DECREF(base);
-    if (!same) return 0;
-    return PyObject_SetAttrString(cls, "__torch_function__", ctpy_disabled_torch_function);
-}
-
-PyObject *ctpy_tensor_init_subclass(PyObject *cls, PyObject *args, PyObject *kwargs) {
-    (void)args;
-    PyTypeObject *t = (PyTypeObject *)cls;
-    /* keywords of a class statement reach object.__init_subclass__ in PyTorch, which takes none */
-    if (kwargs && PyDict_GET_SIZE(kwargs) > 0)
-        return PyErr_Format(PyExc_TypeError, "%s.__init_subclass__() takes no keyword arguments", t->tp_name);
+void ctpy_tensor_adopt_subclass(PyTypeObject *t) {
     t->tp_dealloc = tensor_dealloc;
     t->tp_traverse = tensor_traverse;
     t->tp_clear = tensor_clear;
@@ -226,8 +170,6 @@ PyObject *ctpy_tensor_init_subclass(PyObject *cls, PyObject *args, PyObject *kwa
         t->tp_as_sequence->sq_repeat = NULL;
         t->tp_as_sequence->sq_inplace_repeat = NULL;
     }
-    if (disable_default_torch_function(cls) < 0) return NULL;
-    Py_RETURN_NONE;
 }
 
 static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
@@ -236,30 +178,6 @@ static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     (void)kwargs;
     return ctpy_not_implemented("the legacy constructor torch.Tensor(...) (use torch.tensor, torch.empty, ...)");
 }
-
-/* ---- sizes ---- */
-
-PyObject *ctpy_size_from(const int64_t *v, int n) {
-    PyObject *tup = PyTuple_New(n);
-    if (!tup) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *x = PyLong_FromLongLong(v[i]);
-        if (!x) {
-            Py_DECREF(tup);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(tup, i, x);
-    }
-    if (!ctpy_size_class) return tup;
-    /* tuple's own constructor for the subclass: the ints need no check of torch.Size.__new__ */
-    PyObject *targs = PyTuple_Pack(1, tup);
-    Py_DECREF(tup);
-    if (!targs) return NULL;
-    PyObject *s = PyTuple_Type.tp_new((PyTypeObject *)ctpy_size_class, targs, NULL);
-    Py_DECREF(targs);
-    return s;
-}
-
 
 /* torch.FloatTensor, torch.LongTensor, ...: the legacy type names PyTorch's messages use */
 const char *ctpy_tensor_type_name(const ct_tensor *t) {
@@ -274,92 +192,10 @@ const char *ctpy_tensor_type_name(const ct_tensor *t) {
     }
 }
 
-/* ---- torch functions of the Tensor class (Note [torch functions and function modes]) ---- */
-
-static PyObject *tf_cache; /* "<kind>:<name>" -> the func object */
-
-static PyObject *tf_func(int kind, const char *name) {
-    PyObject *key = PyUnicode_FromFormat("%d:%s", kind, name);
-    if (!key) return NULL;
-    PyObject *f = PyDict_GetItemWithError(tf_cache, key);
-    if (f || PyErr_Occurred()) {
-        Py_DECREF(key);
-        return f;
-    }
-    if (kind == CTPY_TF_CLASS) {
-        f = ctpy_tensor_class ? PyObject_GetAttrString((PyObject *)ctpy_tensor_class, name) : NULL;
-        if (!f) {
-            /* a method the class lacks: its slot stands for it */
-            PyErr_Clear();
-            f = PyObject_GetAttrString((PyObject *)&CtTensorBase_Type, name);
-        }
-    } else if (kind == CTPY_TF_BASE) {
-        f = PyObject_GetAttrString((PyObject *)&CtTensorBase_Type, name);
-    } else {
-        PyObject *descr = PyDict_GetItemString(CtTensorBase_Type.tp_dict, name);
-        f = descr ? PyObject_GetAttrString(descr, kind == CTPY_TF_GET ? "__get__" : "__set__")
-                  : PyErr_Format(PyExc_AttributeError, "TensorBase has no property %s", name);
-    }
-    if (f && PyDict_SetItem(tf_cache, key, f) < 0) Py_CLEAR(f);
-    Py_XDECREF(f); /* the cache holds it */
-    Py_DECREF(key);
-    return f;
-}
-
-PyObject *ctpy_tensor_torch_function_tuple(int kind, const char *name, PyObject *self, PyObject *args, PyObject *kwargs,
-                                           bool *handled) {
-    *handled = false;
-    PyObject *func = tf_func(kind, name);
-    if (!func) {
-        *handled = true;
-        return NULL;
-    }
-    Py_ssize_t n = args ? PyTuple_GET_SIZE(args) : 0;
-    PyObject *all = PyTuple_New(n + 1);
-    if (!all) {
-        *handled = true;
-        return NULL;
-    }
-    Py_INCREF(self);
-    PyTuple_SET_ITEM(all, 0, self);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *x = PyTuple_GET_ITEM(args, i);
-        Py_INCREF(x);
-        PyTuple_SET_ITEM(all, i + 1, x);
-    }
-    char pub[128];
-    snprintf(pub, sizeof pub, "torch.Tensor.%s", name);
-    bool unary = n == 0 && (!kwargs || PyDict_GET_SIZE(kwargs) == 0);
-    PyObject *r = ctpy_torch_function(func, pub, all, kwargs, unary, handled);
-    Py_DECREF(all);
-    return r;
-}
-
-PyObject *ctpy_tensor_torch_function(int kind, const char *name, PyObject *self, PyObject *const *rest, Py_ssize_t nrest,
-                                     PyObject *kwnames, bool *handled) {
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    PyObject *args = PyTuple_New(nrest);
-    PyObject *kwargs = nkw ? PyDict_New() : NULL;
-    if (!args || (nkw && !kwargs)) goto fail;
-    for (Py_ssize_t i = 0; i < nrest; i++) {
-        Py_INCREF(rest[i]);
-        PyTuple_SET_ITEM(args, i, rest[i]);
-    }
-    for (Py_ssize_t k = 0; k < nkw; k++)
-        if (PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, k), rest[nrest + k]) < 0) goto fail;
-    PyObject *r = ctpy_tensor_torch_function_tuple(kind, name, self, args, kwargs, handled);
-    Py_DECREF(args);
-    Py_XDECREF(kwargs);
-    return r;
-fail:
-    *handled = true;
-    Py_XDECREF(args);
-    Py_XDECREF(kwargs);
-    return NULL;
-}
-
 /* ---- the type ---- */
 
+/* The slots of the object itself; tensor_type.c adds the methods, properties, number protocol,
+ * indexing and repr of the other tensor_*.c files and readies the type. */
 PyTypeObject CtTensorBase_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch._C.TensorBase",
     .tp_basicsize = sizeof(CtTensorObject),
@@ -368,24 +204,12 @@ PyTypeObject CtTensorBase_Type = {
     .tp_clear = tensor_clear,
     .tp_dictoffset = offsetof(CtTensorObject, dict),
     .tp_weaklistoffset = offsetof(CtTensorObject, weakrefs),
-    .tp_repr = ctpy_tensor_repr,
-    .tp_as_number = &ctpy_tensor_as_number,
-    .tp_as_mapping = &ctpy_tensor_as_mapping,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "The C part of torch.Tensor: a ctorch tensor.",
-    .tp_richcompare = ctpy_tensor_richcompare,
-    .tp_methods = ctpy_tensor_methods,
-    .tp_getset = ctpy_tensor_getset,
     .tp_new = tensor_new,
 };
 
-int ctpy_tensor_init(PyObject *m) {
+void ctpy_tensor_object_init(void) {
     CtTensorBase_Type.tp_hash = PyBaseObject_Type.tp_hash; /* hashed by identity, like torch.Tensor */
-    if (PyType_Ready(&CtTensorBase_Type) < 0) return -1;
-    tf_cache = PyDict_New();
-    if (!tf_cache) return -1;
-    Py_INCREF(&CtTensorBase_Type);
-    if (PyModule_AddObject(m, "TensorBase", (PyObject *)&CtTensorBase_Type) < 0) return -1;
     ct_set_tensor_binding_release_hook(binding_release);
-    return ctpy_add_functions(m, ctpy_tensor_functions);
 }

@@ -1,7 +1,7 @@
 /* The properties of torch._C.TensorBase (shape, dtype, grad, requires_grad, ...). Reading or
  * setting one is offered to a Python function mode first, as PyTorch's getters and setters do
  * (func: the property's __get__ / __set__; Note [torch functions and function modes] in
- * mode.c). */
+ * torch_function.c). */
 #include "ctpy.h"
 
 #define GETTER(fn, name, body)                                                                    \

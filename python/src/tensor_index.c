@@ -1,21 +1,10 @@
 /* Indexing of torch._C.TensorBase: x[i], x[a:b], x[None], x[...], x[i] = v, len(x). Under a
  * Python function mode each is offered as TensorBase.__getitem__ / __setitem__ / __len__ first
- * (Note [torch functions and function modes] in mode.c). */
+ * (Note [torch functions and function modes] in torch_function.c). */
 #include <string.h>
 
 #include "ctpy.h"
 
-
-static ct_tensor *call_view(const char *name, ct_value *args, int n) {
-    const ct_op *op = ct_op_find(name);
-    if (!op) return NULL;
-    ct_value full[8];
-    for (int i = 0; i < n; i++) full[i] = args[i];
-    if (ct_op_fill_defaults(op, full, n) != 0) return NULL;
-    ct_value r[1] = {ct_none()};
-    if (ct_op_invoke(op, full, r) != 0) return NULL;
-    return r[0].u.t;
-}
 
 /* applySlicing: ints select, slices slice, None unsqueezes, Ellipsis skips. Returns a new
  * reference (possibly t itself, retained), or NULL with a Python error. */
@@ -82,8 +71,7 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index) {
             expanded = true;
             continue;
         } else if (it == Py_None) {
-            ct_value a[2] = {ct_tensor_value(cur), ct_int(dim)};
-            next = call_view("aten::unsqueeze", a, 2);
+            next = ct_unsqueeze(cur, dim);
             dim++;
         } else if (PySlice_Check(it)) {
             Py_ssize_t start, stop, step;
@@ -101,8 +89,8 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index) {
                 real_dim++;
                 continue;
             }
-            ct_value a[5] = {ct_tensor_value(cur), ct_int(dim), ct_int(start), ct_int(stop), ct_int(step)};
-            next = call_view("aten::slice.Tensor", a, 5);
+            int64_t from = start, to = stop;
+            next = ct_slice(cur, dim, &from, &to, step);
             dim++;
             real_dim++;
         } else {
@@ -114,8 +102,7 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index) {
                              (long long)real_dim, (long long)size);
                 goto fail;
             }
-            ct_value a[3] = {ct_tensor_value(cur), ct_int(dim), ct_int(idx)};
-            next = call_view("aten::select.int", a, 3);
+            next = ct_select(cur, dim, idx);
             real_dim++;
         }
         if (!next) {
@@ -138,8 +125,7 @@ static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
     if (!r) return NULL;
     if (r == t) { /* x[...], x[:]: a shallow copy, as PyTorch's at::alias */
         ct_tensor_release(r);
-        ct_value a[1] = {ct_tensor_value(t)};
-        r = call_view("aten::alias", a, 1);
+        if (!(r = ct_alias(t))) return ctpy_raise();
     }
     return ctpy_wrap(r);
 }

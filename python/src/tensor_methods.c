@@ -1,6 +1,6 @@
 /* The methods of torch._C.TensorBase written in C: sizes and strides, item() and tolist(),
  * requires_grad_(). Each is offered to a Python function mode first, as PyTorch's methods are
- * (Note [torch functions and function modes] in mode.c). The methods that are operators
+ * (Note [torch functions and function modes] in torch_function.c). The methods that are operators
  * (t, sum, view, ...) are functions of the operator table attached by the Python class
  * torch.Tensor (ctorch/_tensor.py). */
 #include <string.h>

@@ -3,7 +3,7 @@
  *
  * Under a Python function mode each operator is offered as the method PyTorch's operator calls
  * (x + 1 is Tensor.add(x, 1), 1 + x too, 2 - x is Tensor.__rsub__(x, 2), x += 1 is
- * Tensor.add_(x, 1); Note [torch functions and function modes] in mode.c). As PyTorch's
+ * Tensor.add_(x, 1); Note [torch functions and function modes] in torch_function.c). As PyTorch's
  * TypeError_to_NotImplemented_ wrappers do, a TypeError from that call becomes NotImplemented,
  * so Python goes on to the other operand and finally raises its own "unsupported operand"
  * error. With no function mode the operator calls ctorch directly. */
@@ -163,18 +163,27 @@ static ct_tensor *operand(PyObject *o, bool *owned) {
     return w;
 }
 
-/* The operators' ops, found once. The call is boxed (not the typed wrapper) so that a result a
+/* The operators each operator dunder calls, as src/ops/ops.def's CT_PY names them (bindings.c),
+ * found once at import. The call is boxed (not the typed wrapper) so that a result a
  * dispatch-mode handler gave as None, an undefined tensor, comes back as None, as in PyTorch. */
 typedef struct {
-    const char *name;
+    const char *dunder;
     const ct_op *op;
-} op_ref;
+} dunder_op;
 
-static PyObject *call_op2(op_ref *ref, ct_tensor *a, ct_tensor *b) {
-    if (!ref->op && !(ref->op = ct_op_find(ref->name))) return ctpy_raise();
-    ct_value args[3] = {ct_tensor_value(a), ct_tensor_value(b), ct_int(1)}; /* alpha=1 where the op has it */
+static dunder_op d_add = {"__add__", NULL}, d_radd = {"__radd__", NULL}, d_sub = {"__sub__", NULL},
+                 d_mul = {"__mul__", NULL}, d_rmul = {"__rmul__", NULL}, d_div = {"__truediv__", NULL},
+                 d_matmul = {"__matmul__", NULL}, d_iadd = {"__iadd__", NULL}, d_isub = {"__isub__", NULL},
+                 d_imul = {"__imul__", NULL}, d_idiv = {"__itruediv__", NULL}, d_neg = {"__neg__", NULL},
+                 d_invert = {"__invert__", NULL};
+static const ct_op *eq_scalar, *eq_tensor; /* __eq__'s two overloads, told apart by their `other` */
+
+/* op(a, b[, alpha=1]) through the function modes and the dispatcher (an op of fewer arguments
+ * reads the first ones); its tensor result, None for none. */
+static PyObject *call_boxed(const ct_op *op, ct_tensor *a, ct_value b) {
+    ct_value args[3] = {ct_tensor_value(a), b, ct_int(1)}; /* alpha=1 where the op has it */
     ct_value r[1] = {ct_none()};
-    if (ct_op_invoke(ref->op, args, r) != 0) return ctpy_raise();
+    if (ct_op_invoke(op, args, r) != 0) return ctpy_raise();
     if (r[0].tag != CT_TAG_TENSOR) {
         ct_values_release(r, 1);
         Py_RETURN_NONE;
@@ -182,15 +191,16 @@ static PyObject *call_op2(op_ref *ref, ct_tensor *a, ct_tensor *b) {
     return ctpy_wrap(r[0].u.t);
 }
 
-static op_ref add_ref = {"aten::add.Tensor", NULL}, sub_ref = {"aten::sub.Tensor", NULL}, mul_ref = {"aten::mul.Tensor", NULL},
-              div_ref = {"aten::div.Tensor", NULL}, matmul_ref = {"aten::matmul", NULL};
+static PyObject *call_op2(const dunder_op *d, ct_tensor *a, ct_tensor *b) {
+    return call_boxed(d->op, a, ct_tensor_value(b));
+}
 
 typedef struct {
     const char *method;   /* tensor OP other: Tensor.<method>(self, other) */
     const char *rmethod;  /* other OP tensor: Tensor.<rmethod>(self, other), NULL for the rslot */
     const char *rslot;    /* the reflected slot PyTorch names (__rsub__), when rmethod is NULL */
-    op_ref *fn;           /* NULL: ctorch lacks the operator */
-    bool commutative;     /* other OP tensor is fn(tensor, other) */
+    const dunder_op *fn;  /* NULL: ctorch lacks the operator */
+    const dunder_op *rfn; /* number OP tensor is rfn(tensor, number); NULL: ctorch lacks it */
     const char *missing;  /* what to name when ctorch lacks it */
 } binary_op;
 
@@ -206,25 +216,25 @@ static PyObject *binary(PyObject *a, PyObject *b, const binary_op *bo) {
         Py_RETURN_NOTIMPLEMENTED;
     }
     PyObject *r;
-    if (!bo->fn || (!a_is && !ctpy_is_tensor(other) && !bo->commutative)) {
+    if (!bo->fn || (!a_is && !ctpy_is_tensor(other) && !bo->rfn)) {
         if (owned) ct_tensor_release(o);
         return ctpy_not_implemented("%s", bo->missing);
     }
     if (a_is) r = call_op2(bo->fn, ctpy_tensor(self), o);
     else if (ctpy_is_tensor(other)) r = call_op2(bo->fn, o, ctpy_tensor(self));
-    else r = call_op2(bo->fn, ctpy_tensor(self), o); /* 2 * x is mul(x, 2), as Tensor.__rmul__ does */
+    else r = call_op2(bo->rfn, ctpy_tensor(self), o); /* 2 * x is mul(x, 2), as Tensor.__rmul__ does */
     if (owned) ct_tensor_release(o);
     return r;
 }
 
-static const binary_op op_add = {"add", "add", NULL, &add_ref, true, ""};
-static const binary_op op_sub = {"sub", NULL, "__rsub__", &sub_ref, false, "Tensor.__rsub__ (aten::rsub.Scalar)"};
-static const binary_op op_mul = {"mul", "mul", NULL, &mul_ref, true, ""};
-static const binary_op op_div = {"div", NULL, "__rtruediv__", &div_ref, false,
+static const binary_op op_add = {"add", "add", NULL, &d_add, &d_radd, ""};
+static const binary_op op_sub = {"sub", NULL, "__rsub__", &d_sub, NULL, "Tensor.__rsub__ (aten::rsub.Scalar)"};
+static const binary_op op_mul = {"mul", "mul", NULL, &d_mul, &d_rmul, ""};
+static const binary_op op_div = {"div", NULL, "__rtruediv__", &d_div, NULL,
                                  "Tensor.__rtruediv__ (aten::reciprocal and aten::mul.Tensor)"};
-static const binary_op op_floordiv = {"floor_divide", NULL, "__rfloordiv__", NULL, false,
+static const binary_op op_floordiv = {"floor_divide", NULL, "__rfloordiv__", NULL, NULL,
                                       "Tensor.__floordiv__ (aten::floor_divide)"};
-static const binary_op op_mod = {"remainder", NULL, "__rmod__", NULL, false, "Tensor.__mod__ (aten::remainder)"};
+static const binary_op op_mod = {"remainder", NULL, "__rmod__", NULL, NULL, "Tensor.__mod__ (aten::remainder)"};
 
 static PyObject *nb_add(PyObject *a, PyObject *b) { return binary(a, b, &op_add); }
 static PyObject *nb_sub(PyObject *a, PyObject *b) { return binary(a, b, &op_sub); }
@@ -238,11 +248,7 @@ static PyObject *nb_matmul(PyObject *a, PyObject *b) {
     if (a_is) OFFER("matmul", NULL, a, b);
     else OFFER(NULL, "__rmatmul__", b, a);
     if (!ctpy_is_tensor(a) || !ctpy_is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
-    if (!matmul_ref.op && !(matmul_ref.op = ct_op_find(matmul_ref.name))) return ctpy_raise();
-    ct_value args[2] = {ct_tensor_value(ctpy_tensor(a)), ct_tensor_value(ctpy_tensor(b))}, r[1] = {ct_none()};
-    if (ct_op_invoke(matmul_ref.op, args, r) != 0) return ctpy_raise();
-    if (r[0].tag != CT_TAG_TENSOR) Py_RETURN_NONE;
-    return ctpy_wrap(r[0].u.t);
+    return call_op2(&d_matmul, ctpy_tensor(a), ctpy_tensor(b));
 }
 
 static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *c) {
@@ -255,13 +261,7 @@ static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *c) {
 
 /* ---- in-place operators ---- */
 
-typedef int (*inplace_fn)(ct_tensor *, ct_tensor *);
-static int do_add_(ct_tensor *a, ct_tensor *b) { return ct_add_(a, b, ct_int(1)); }
-static int do_sub_(ct_tensor *a, ct_tensor *b) { return ct_sub_(a, b, ct_int(1)); }
-static int do_mul_(ct_tensor *a, ct_tensor *b) { return ct_mul_(a, b); }
-static int do_div_(ct_tensor *a, ct_tensor *b) { return ct_div_(a, b); }
-
-static PyObject *inplace(PyObject *a, PyObject *b, const char *method, inplace_fn fn) {
+static PyObject *inplace(PyObject *a, PyObject *b, const char *method, const dunder_op *d) {
     if (!ctpy_is_tensor(a)) Py_RETURN_NOTIMPLEMENTED;
     OFFER(method, NULL, a, b);
     bool owned;
@@ -270,26 +270,29 @@ static PyObject *inplace(PyObject *a, PyObject *b, const char *method, inplace_f
         if (PyErr_Occurred()) return NULL;
         Py_RETURN_NOTIMPLEMENTED;
     }
-    int rc = fn(ctpy_tensor(a), o);
+    /* the result is self (x += y is x, whatever a handler returned) */
+    ct_value args[3] = {ct_tensor_value(ctpy_tensor(a)), ct_tensor_value(o), ct_int(1)}, r[1] = {ct_none()};
+    int rc = ct_op_invoke(d->op, args, r);
     if (owned) ct_tensor_release(o);
     if (rc != 0) return ctpy_raise();
+    ct_values_release(r, 1);
     Py_INCREF(a);
     return a;
 }
-static PyObject *nb_iadd(PyObject *a, PyObject *b) { return inplace(a, b, "add_", do_add_); }
-static PyObject *nb_isub(PyObject *a, PyObject *b) { return inplace(a, b, "sub_", do_sub_); }
-static PyObject *nb_imul(PyObject *a, PyObject *b) { return inplace(a, b, "mul_", do_mul_); }
-static PyObject *nb_itruediv(PyObject *a, PyObject *b) { return inplace(a, b, "div_", do_div_); }
+static PyObject *nb_iadd(PyObject *a, PyObject *b) { return inplace(a, b, "add_", &d_iadd); }
+static PyObject *nb_isub(PyObject *a, PyObject *b) { return inplace(a, b, "sub_", &d_isub); }
+static PyObject *nb_imul(PyObject *a, PyObject *b) { return inplace(a, b, "mul_", &d_imul); }
+static PyObject *nb_itruediv(PyObject *a, PyObject *b) { return inplace(a, b, "div_", &d_idiv); }
 
 /* ---- unary operators ---- */
 
 static PyObject *nb_neg(PyObject *a) {
     OFFER("neg", NULL, a, NULL);
-    return ctpy_wrap(ct_neg(ctpy_tensor(a)));
+    return call_boxed(d_neg.op, ctpy_tensor(a), ct_none());
 }
 static PyObject *nb_invert(PyObject *a) {
     OFFER("bitwise_not", NULL, a, NULL);
-    return ctpy_wrap(ct_bitwise_not(ctpy_tensor(a)));
+    return call_boxed(d_invert.op, ctpy_tensor(a), ct_none());
 }
 static PyObject *nb_pos(PyObject *a) {
     OFFER("positive", NULL, a, NULL);
@@ -321,9 +324,9 @@ PyObject *ctpy_tensor_richcompare(PyObject *a, PyObject *b, int op) {
         } else {
             s = ct_double(PyFloat_AS_DOUBLE(b));
         }
-        return ctpy_wrap(ct_eq_scalar(ctpy_tensor(a), s));
+        return call_boxed(eq_scalar, ctpy_tensor(a), s);
     }
-    if (op == Py_EQ) return ctpy_wrap(ct_eq_tensor(ctpy_tensor(a), ctpy_tensor(b)));
+    if (op == Py_EQ) return call_boxed(eq_tensor, ctpy_tensor(a), ct_tensor_value(ctpy_tensor(b)));
     return ctpy_not_implemented("Tensor.__%s__ (aten::%s.%s)", names[op], names[op], is_number ? "Scalar" : "Tensor");
 }
 
@@ -349,3 +352,34 @@ PyNumberMethods ctpy_tensor_as_number = {
     .nb_int = tensor_int,
     .nb_index = tensor_index,
 };
+
+/* The operators of the dunders above, from the bindings. A dunder ops.def does not name, or
+ * names more often than it is called here, is a mismatch between the two: import fails. */
+int ctpy_tensor_number_init(void) {
+    dunder_op *single[] = {&d_add, &d_radd, &d_sub, &d_mul, &d_rmul, &d_div, &d_matmul,
+                           &d_iadd, &d_isub, &d_imul, &d_idiv, &d_neg, &d_invert};
+    for (size_t i = 0; i < sizeof single / sizeof single[0]; i++) {
+        int n = ctpy_dunder_ops(single[i]->dunder, &single[i]->op, 1);
+        if (n != 1) {
+            if (n < 0) return ctpy_raise_int();
+            PyErr_Format(PyExc_SystemError, "ctorch._C: src/ops/ops.def gives %s %d operators; Tensor calls one",
+                         single[i]->dunder, n);
+            return -1;
+        }
+    }
+    const ct_op *eq[2];
+    int n = ctpy_dunder_ops("__eq__", eq, 2);
+    if (n < 0) return ctpy_raise_int();
+    eq_scalar = eq_tensor = NULL;
+    for (int i = 0; i < n && i < 2; i++) {
+        ct_arg_info other;
+        if (ct_op_arg_info(eq[i], 1, &other) != 0) return ctpy_raise_int();
+        if (other.kind == CT_ARG_SCALAR) eq_scalar = eq[i];
+        else if (other.kind == CT_ARG_TENSOR) eq_tensor = eq[i];
+    }
+    if (n != 2 || !eq_scalar || !eq_tensor) {
+        PyErr_SetString(PyExc_SystemError, "ctorch._C: src/ops/ops.def must give __eq__ its Scalar and Tensor overloads");
+        return -1;
+    }
+    return 0;
+}

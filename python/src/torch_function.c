@@ -15,7 +15,7 @@
  *        not return NotImplemented.
  *   torch._C.DisableTorchFunctionSubclass turns step 2 off, DisableTorchFunction both. Only
  *   calls ctorch's own C code makes (an optimizer step written in C calling operators) reach a
- *   Python mode through the C stack's handler (mode.c). */
+ *   Python mode through the C stack's handler (function_mode.c). */
 #include <string.h>
 
 #include "ctpy.h"
@@ -24,13 +24,54 @@ static PyObject *str_torch_function;
 static _Thread_local int subclasses_disabled; /* DisableTorchFunctionSubclass / DisableTorchFunction depth */
 static _Thread_local int all_disabled;        /* DisableTorchFunction depth */
 
+ct_function_mode_fn ctpy_python_function_mode_handler;
+
+void ctpy_torch_function_disable(bool all, int delta) {
+    subclasses_disabled += delta;
+    if (all) all_disabled += delta;
+}
+
 bool ctpy_function_mode_active(void) { return ct_function_mode_stack_len() > 0; }
 
 /* Whether the innermost function mode is a Python mode (one of ours). */
 static bool python_mode_innermost(void) {
     ct_function_mode_fn fn = NULL;
-    return ct_function_mode_top(&fn, NULL) && ctpy_is_python_function_mode(fn);
+    return ct_function_mode_top(&fn, NULL) && fn == ctpy_python_function_mode_handler;
 }
+
+/* ---- classes that take part ---- */
+
+/* torch._C._disabled_torch_function_impl(func, types, args=(), kwargs=None): the
+ * __torch_function__ of a class that opts out (nn.Parameter): runs func itself. */
+static PyObject *disabled_function_impl(PyObject *unused, PyObject *args, PyObject *kwargs) {
+    (void)unused;
+    static char *kw[] = {"func", "types", "args", "kwargs", NULL};
+    PyObject *func, *types, *fargs = NULL, *fkwargs = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OO:_disabled_torch_function_impl", kw, &func, &types, &fargs,
+                                     &fkwargs))
+        return NULL;
+    PyObject *tup = fargs ? PySequence_Tuple(fargs) : PyTuple_New(0);
+    if (!tup) return NULL;
+    PyObject *r = PyObject_Call(func, tup, fkwargs == Py_None ? NULL : fkwargs);
+    Py_DECREF(tup);
+    return r;
+}
+
+static PyMethodDef disabled_function_def = {"_disabled_torch_function_impl",
+                                            (PyCFunction)(void (*)(void))disabled_function_impl,
+                                            METH_VARARGS | METH_KEYWORDS,
+                                            "The __torch_function__ of a tensor class that opts out (runs func)."};
+PyObject *ctpy_disabled_torch_function;
+
+bool ctpy_has_torch_function_override(PyTypeObject *type) {
+    /* PyTorch's check_has_torch_function: any class but Tensor itself whose __torch_function__
+     * is not _disabled_torch_function_impl takes part, Tensor's default one included (that is
+     * what makes a plain `class Sub(torch.Tensor)` get Sub results back) */
+    if ((PyObject *)type == (PyObject *)ctpy_tensor_class) return false;
+    PyObject *mine = _PyType_Lookup(type, str_torch_function);
+    return mine && mine != ctpy_disabled_torch_function;
+}
+
 
 /* ---- overloaded arguments ---- */
 
@@ -110,38 +151,42 @@ static PyObject *types_of(PyObject **objs, int k) {
 
 /* ---- the protocol ---- */
 
+PyObject *ctpy_call_function_mode(PyObject *mode, PyObject *func, const char *public_name, PyObject *types,
+                                  PyObject *args, PyObject *kwargs) {
+    PyObject *call[5] = {mode, func, types, args, kwargs};
+    PyObject *r = PyObject_VectorcallMethod(str_torch_function, call, 5, NULL);
+    if (r != Py_NotImplemented) return r;
+    Py_DECREF(r);
+    return PyErr_Format(PyExc_TypeError,
+                        "Multiple dispatch failed for '%s'; all __torch_function__ handlers returned "
+                        "NotImplemented:\n\n  - mode object %R\n\nFor more information, try re-running with "
+                        "TORCH_LOGS=not_implemented",
+                        public_name, mode);
+}
+
 typedef struct {
     PyObject *func, *types, *args, *kwargs;
-    PyObject *mode, *result;
+    const char *public_name;
+    PyObject *result;
 } mode_call;
 
 static int run_mode(void *ctx, ct_function_mode_fn fn, void *ud) {
     (void)fn;
     mode_call *c = ctx;
-    c->mode = ud;
-    Py_INCREF(c->mode);
-    PyObject *call[5] = {c->mode, c->func, c->types, c->args, c->kwargs};
-    c->result = PyObject_VectorcallMethod(str_torch_function, call, 5, NULL);
+    PyObject *mode = ud;
+    Py_INCREF(mode); /* the stack's reference is off the stack while the handler runs */
+    c->result = ctpy_call_function_mode(mode, c->func, c->public_name, c->types, c->args, c->kwargs);
+    Py_DECREF(mode);
     return c->result ? 0 : -1;
 }
 
 static PyObject *offer_to_mode(PyObject *func, const char *public_name, PyObject *args, PyObject *kwargs, PyObject *types) {
-    mode_call c = {func, types, args, kwargs, NULL, NULL};
+    mode_call c = {func, types, args, kwargs, public_name, NULL};
     int rc = ct_function_mode_run_top(run_mode, &c);
     if (rc != 0 && !c.result) {
-        Py_XDECREF(c.mode);
         if (!PyErr_Occurred()) ctpy_raise();
         return NULL;
     }
-    if (c.result == Py_NotImplemented) {
-        Py_DECREF(c.result);
-        c.result = PyErr_Format(PyExc_TypeError,
-                                "Multiple dispatch failed for '%s'; all __torch_function__ handlers returned "
-                                "NotImplemented:\n\n  - mode object %R\n\nFor more information, try re-running with "
-                                "TORCH_LOGS=not_implemented",
-                                public_name, c.mode);
-    }
-    Py_XDECREF(c.mode);
     return c.result;
 }
 
@@ -234,24 +279,6 @@ fail:
 
 /* ---- from Python ---- */
 
-static PyObject *not_handled;
-
-/* torch.overrides' _handle_torch_function(func, public_name, args, kwargs[, types]): the
- * protocol for a torch function written in Python. The mode's or subclass's result, or
- * _NOT_HANDLED when nothing takes the call (the caller then runs the function). */
-static PyObject *py_handle_torch_function(PyObject *unused, PyObject *const *args, Py_ssize_t nargs) {
-    (void)unused;
-    if ((nargs != 4 && nargs != 5) || !PyUnicode_Check(args[1]) || !PyTuple_Check(args[2]) ||
-        (args[3] != Py_None && !PyDict_Check(args[3])) || (nargs == 5 && !PyTuple_Check(args[4])))
-        return PyErr_Format(PyExc_TypeError, "_handle_torch_function(func, name, args: tuple, kwargs: dict[, types: tuple])");
-    bool handled;
-    PyObject *r = torch_function(args[0], PyUnicode_AsUTF8(args[1]), args[2], args[3] == Py_None ? NULL : args[3],
-                                 nargs == 5 ? args[4] : NULL, false, &handled);
-    if (handled) return r;
-    Py_INCREF(not_handled);
-    return not_handled;
-}
-
 /* torch._C._has_torch_function(relevant_args): whether a torch function written in Python must
  * go through handle_torch_function (a Python mode innermost, or an overloaded argument) */
 static PyObject *py_has_torch_function(PyObject *unused, PyObject *arg) {
@@ -274,96 +301,126 @@ static PyObject *py_function_mode_enabled(PyObject *unused, PyObject *noargs) {
     return PyBool_FromLong(!all_disabled && python_mode_innermost());
 }
 
-/* torch._C.DisableTorchFunctionSubclass() / DisableTorchFunction(): context managers */
-typedef struct {
-    PyObject_HEAD
-    bool all;
-    int entered;
-} CtDisableObject;
-
-static PyObject *disable_enter(PyObject *self, PyObject *unused) {
-    (void)unused;
-    CtDisableObject *o = (CtDisableObject *)self;
-    subclasses_disabled++;
-    if (o->all) all_disabled++;
-    o->entered++;
-    Py_RETURN_NONE;
-}
-
-static PyObject *disable_exit(PyObject *self, PyObject *args) {
-    (void)args;
-    CtDisableObject *o = (CtDisableObject *)self;
-    if (o->entered > 0) {
-        o->entered--;
-        subclasses_disabled--;
-        if (o->all) all_disabled--;
-    }
-    Py_RETURN_FALSE;
-}
-
-static PyMethodDef disable_methods[] = {{"__enter__", disable_enter, METH_NOARGS, NULL},
-                                        {"__exit__", disable_exit, METH_VARARGS, NULL},
-                                        {NULL, NULL, 0, NULL}};
-
-static PyObject *disable_subclass_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    (void)args;
-    (void)kwargs;
-    CtDisableObject *o = (CtDisableObject *)type->tp_alloc(type, 0);
-    if (o) o->all = false;
-    return (PyObject *)o;
-}
-
-static PyObject *disable_all_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    (void)args;
-    (void)kwargs;
-    CtDisableObject *o = (CtDisableObject *)type->tp_alloc(type, 0);
-    if (o) o->all = true;
-    return (PyObject *)o;
-}
-
-static PyTypeObject CtDisableSubclass_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch._C.DisableTorchFunctionSubclass",
-    .tp_basicsize = sizeof(CtDisableObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Within it, tensor subclasses' __torch_function__ is not called (function modes still are).",
-    .tp_methods = disable_methods,
-    .tp_new = disable_subclass_new,
-};
-
-static PyTypeObject CtDisableAll_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch._C.DisableTorchFunction",
-    .tp_basicsize = sizeof(CtDisableObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Within it, no __torch_function__ is called (neither modes nor subclasses).",
-    .tp_methods = disable_methods,
-    .tp_new = disable_all_new,
-};
-
 static PyObject *py_is_torch_function_enabled(PyObject *unused, PyObject *noargs) {
     (void)unused;
     (void)noargs;
     return PyBool_FromLong(!subclasses_disabled);
 }
 
+/* The name handle_torch_function gives func in messages: "<module>.<qualname>", torch's modules
+ * under torch (ctorch.nn.functional.relu is torch.nn.functional.relu). New reference. */
+static PyObject *qualified_name(PyObject *func) {
+    PyObject *module = PyObject_GetAttrString(func, "__module__");
+    if (!module) PyErr_Clear();
+    if (!module || module == Py_None || !PyUnicode_Check(module) || PyUnicode_GET_LENGTH(module) == 0) {
+        Py_XDECREF(module);
+        module = PyUnicode_FromString("torch");
+        if (!module) return NULL;
+    }
+    PyObject *name = PyObject_GetAttrString(func, "__qualname__");
+    if (!name) {
+        PyErr_Clear();
+        name = PyObject_GetAttrString(func, "__name__");
+    }
+    if (!name) {
+        PyErr_Clear();
+        name = PyObject_Repr(func);
+    }
+    PyObject *r = NULL;
+    if (name) {
+        const char *m = PyUnicode_AsUTF8(module);
+        if (m && strncmp(m, "ctorch", 6) == 0) r = PyUnicode_FromFormat("torch%s.%S", m + 6, name);
+        else if (m) r = PyUnicode_FromFormat("%U.%S", module, name);
+    }
+    Py_DECREF(module);
+    Py_XDECREF(name);
+    return r;
+}
+
+/* The types handle_torch_function passes for a Python function's relevant arguments: every
+ * tensor's class (a plain Tensor's too), once, a subclass before the first of its bases, as
+ * PyTorch's _get_overloaded_args orders them for a mode. New tuple. */
+static PyObject *relevant_types(PyObject *relevant) {
+    PyObject *seq = PySequence_Fast(relevant, "relevant_args must be a sequence");
+    if (!seq) return NULL;
+    PyObject *types = PyList_New(0);
+    for (Py_ssize_t i = 0; types && i < PySequence_Fast_GET_SIZE(seq); i++) {
+        PyObject *a = PySequence_Fast_GET_ITEM(seq, i);
+        if (!ctpy_is_tensor(a)) continue;
+        PyObject *t = (PyObject *)Py_TYPE(a);
+        int seen = PySequence_Contains(types, t);
+        if (seen != 0) {
+            if (seen < 0) Py_CLEAR(types);
+            continue;
+        }
+        Py_ssize_t at = PyList_GET_SIZE(types);
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(types); j++)
+            if (PyType_IsSubtype((PyTypeObject *)t, (PyTypeObject *)PyList_GET_ITEM(types, j))) {
+                at = j;
+                break;
+            }
+        if (PyList_Insert(types, at, t) < 0) Py_CLEAR(types);
+    }
+    Py_DECREF(seq);
+    PyObject *r = types ? PyList_AsTuple(types) : NULL;
+    Py_XDECREF(types);
+    return r;
+}
+
+/* torch.overrides.handle_torch_function(public_api, relevant_args, *args, **kwargs): a torch
+ * function written in Python offered to the innermost Python function mode or the overloaded
+ * arguments as public_api(*args, **kwargs); when none takes it, public_api runs. */
+static PyObject *py_handle_torch_function_public(PyObject *unused, PyObject *args, PyObject *kwargs) {
+    (void)unused;
+    if (PyTuple_GET_SIZE(args) < 2)
+        return PyErr_Format(PyExc_TypeError, "handle_torch_function() missing required arguments: 'public_api' and "
+                                             "'relevant_args'");
+    PyObject *func = PyTuple_GET_ITEM(args, 0), *relevant = PyTuple_GET_ITEM(args, 1);
+    PyObject *rest = PyTuple_GetSlice(args, 2, PyTuple_GET_SIZE(args));
+    PyObject *name = rest ? qualified_name(func) : NULL;
+    PyObject *types = name ? relevant_types(relevant) : NULL;
+    PyObject *r = NULL;
+    if (types) {
+        bool handled;
+        r = torch_function(func, PyUnicode_AsUTF8(name), rest, kwargs, types, false, &handled);
+        if (!handled) r = PyObject_Call(func, rest, kwargs);
+    }
+    Py_XDECREF(rest);
+    Py_XDECREF(name);
+    Py_XDECREF(types);
+    return r;
+}
+
+/* torch._C._has_torch_function_unary(arg) / _has_torch_function_variadic(*args) */
+static PyObject *py_has_torch_function_unary(PyObject *unused, PyObject *arg) {
+    PyObject *t = PyTuple_Pack(1, arg);
+    if (!t) return NULL;
+    PyObject *r = py_has_torch_function(unused, t);
+    Py_DECREF(t);
+    return r;
+}
+static PyObject *py_has_torch_function_variadic(PyObject *unused, PyObject *args) { return py_has_torch_function(unused, args); }
+
+PyObject *ctpy_overloaded_arg_types(PyObject *args, PyObject *kwargs) {
+    PyObject *objs[MAX_OVERLOADED];
+    return types_of(objs, collect(args, kwargs, objs));
+}
+
 static PyMethodDef torch_function_functions[] = {
-    {"_handle_torch_function", (PyCFunction)(void (*)(void))py_handle_torch_function, METH_FASTCALL,
-     "Offers a torch function written in Python to the innermost function mode or overloaded arguments."},
+    {"handle_torch_function", (PyCFunction)(void (*)(void))py_handle_torch_function_public, METH_VARARGS | METH_KEYWORDS,
+     "torch.overrides.handle_torch_function(public_api, relevant_args, *args, **kwargs)"},
     {"_has_torch_function", py_has_torch_function, METH_O, NULL},
+    {"_has_torch_function_unary", py_has_torch_function_unary, METH_O, NULL},
+    {"_has_torch_function_variadic", py_has_torch_function_variadic, METH_VARARGS, NULL},
     {"_is_torch_function_mode_enabled", py_function_mode_enabled, METH_NOARGS, NULL},
     {"_is_torch_function_enabled", py_is_torch_function_enabled, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL}};
 
 int ctpy_torch_function_init(PyObject *m) {
     str_torch_function = PyUnicode_InternFromString("__torch_function__");
-    not_handled = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
-    if (!str_torch_function || !not_handled) return -1;
-    if (PyType_Ready(&CtDisableSubclass_Type) < 0 || PyType_Ready(&CtDisableAll_Type) < 0) return -1;
-    Py_INCREF(not_handled);
-    Py_INCREF(&CtDisableSubclass_Type);
-    Py_INCREF(&CtDisableAll_Type);
-    if (PyModule_AddObject(m, "_NOT_HANDLED", not_handled) < 0 ||
-        PyModule_AddObject(m, "DisableTorchFunctionSubclass", (PyObject *)&CtDisableSubclass_Type) < 0 ||
-        PyModule_AddObject(m, "DisableTorchFunction", (PyObject *)&CtDisableAll_Type) < 0)
-        return -1;
+    ctpy_disabled_torch_function = PyCFunction_NewEx(&disabled_function_def, NULL, NULL);
+    if (!str_torch_function || !ctpy_disabled_torch_function) return -1;
+    Py_INCREF(ctpy_disabled_torch_function);
+    if (PyModule_AddObject(m, "_disabled_torch_function_impl", ctpy_disabled_torch_function) < 0) return -1;
     return ctpy_add_functions(m, torch_function_functions);
 }

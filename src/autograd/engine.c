@@ -456,19 +456,18 @@ int ct_autograd_backward(ct_tensor *const *tensors, ct_tensor *const *grads, siz
     if (n == 0) return 0; /* torch.autograd.backward([]) does nothing */
     if (!tensors) return ct_error_set(CT_ERR_VALUE, "backward: tensors is NULL (n is %zu)", n);
     if (n > INT32_MAX) return ct_error_set(CT_ERR_VALUE, "backward: too many tensors");
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         if (!tensors[i]) return ct_error_set(CT_ERR_VALUE, "backward: tensor %zu is NULL", i);
-        if (!ct_tensor_requires_grad(tensors[i]))
-            return ct_error_set(CT_ERR_RUNTIME, "element %zu of tensors does not require grad and does not have a grad_fn", i);
-    }
     ct_tensor **gs = ct_calloc(n, sizeof *gs);
     ct_edge *roots = ct_calloc(n, sizeof *roots);
     int rc = gs && roots ? 0 : -1;
     for (size_t i = 0; i < n && rc == 0; i++) {
         ct_tensor *t = tensors[i];
         ct_tensor *g = grads ? grads[i] : NULL;
-        /* _make_grads */
+        /* _make_grads, before the engine's requires-grad check below (as PyTorch orders them: a
+         * wrong shape is reported for an output that does not require grad too) */
         if (!g) {
+            if (!ct_tensor_requires_grad(t)) continue; /* no implicit gradient: the check below refuses it */
             if (t->numel != 1) {
                 rc = ct_error_set(CT_ERR_RUNTIME, "grad can be implicitly created only for scalar outputs");
                 break;
@@ -490,6 +489,9 @@ int ct_autograd_backward(ct_tensor *const *tensors, ct_tensor *const *grads, siz
             gs[i] = ct_tensor_retain(g);
         }
     }
+    for (size_t i = 0; i < n && rc == 0; i++)
+        if (!ct_tensor_requires_grad(tensors[i]))
+            rc = ct_error_set(CT_ERR_RUNTIME, "element %zu of tensors does not require grad and does not have a grad_fn", i);
     for (size_t i = 0; i < n && rc == 0; i++) rc = ct_gradient_edge(tensors[i], &roots[i]);
     if (rc == 0 && n == 1) {
         rc = execute(roots[0], gs[0], retain_graph);

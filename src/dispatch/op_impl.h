@@ -73,6 +73,7 @@ struct ct_op {
     char *base_name;     /* "aten::add" */
     char *overload;      /* "Tensor" or "" */
     char *python_name;   /* "aten.add.Tensor" */
+    const char *python_module; /* "nn" (native_functions.yaml's python_module: torch.nn.<name>), or NULL */
     char *schema;        /* "aten::add.Tensor(Tensor self, ...) -> Tensor" */
     const char *def_where;
     int nargs, nrets;

@@ -63,6 +63,7 @@ const char *ct_op_name(const ct_op *op) { return op->name; }
 const char *ct_op_base_name(const ct_op *op) { return op->base_name; }
 const char *ct_op_overload(const ct_op *op) { return op->overload; }
 const char *ct_op_python_name(const ct_op *op) { return op->python_name; }
+const char *ct_op_python_module(const ct_op *op) { return op->python_module; }
 const char *ct_op_schema(const ct_op *op) { return op->schema; }
 int ct_op_num_args(const ct_op *op) { return op->nargs; }
 int ct_op_num_returns(const ct_op *op) { return op->nrets; }

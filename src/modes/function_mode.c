@@ -50,12 +50,14 @@ static int offer_to_mode(const ct_function *f, ct_value *args, ct_value *rets) {
     if (rc != 0) {
         ct_values_release(rets, f->nrets);
         /* Note [A handler that fails without an error] in dispatch_mode.c */
+        /* the torch function's name: torch.nn.linear for an op in python_module nn, as PyTorch's */
+        const char *module = f->op ? f->op->python_module : NULL;
         if (ct_error_serial() == errors)
             ct_error_set(CT_ERR_TYPE,
-                         "Multiple dispatch failed for 'torch.%s'; all __torch_function__ handlers returned "
+                         "Multiple dispatch failed for 'torch.%s%s%s'; all __torch_function__ handlers returned "
                          "NotImplemented:\n\n  - mode object <function mode handler %p, data %p>\n\n(the handler returned "
                          "-1 without setting an error)",
-                         f->name, (void *)(uintptr_t)m.fn.function, m.ud);
+                         module ? module : "", module ? "." : "", f->name, (void *)(uintptr_t)m.fn.function, m.ud);
         return -1;
     }
     return 0;

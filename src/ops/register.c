@@ -2,6 +2,7 @@
  * backend fallthroughs of ops' keys. The start-up (src/library/init.c) runs it once, before the
  * higher layers add theirs (autograd adds the generic Autograd and ADInplaceOrView kernels). */
 #include <stdio.h>
+#include <string.h>
 
 #include "ctorch/error.h"
 #include "ops/builtin.h"
@@ -31,6 +32,33 @@ static const op_def defs[CT_OPID_COUNT] = {
 #undef CT_NO_ADINPLACEORVIEW
 #undef CT_OTHER_BACKEND_KERNEL
 
+/* Each built-in's CT_PY words ("function, nn"), for its Python module */
+#define CT_IMPL(key, fn)
+#define CT_NO_ADINPLACEORVIEW
+#define CT_OTHER_BACKEND_KERNEL
+#define CT_PY(...) #__VA_ARGS__
+static const char *const py_reach[CT_OPID_COUNT] = {
+#define CT_OP(id, schema, ...) "" __VA_ARGS__,
+#include "ops/ops.def"
+#undef CT_OP
+};
+#undef CT_PY
+#undef CT_IMPL
+#undef CT_NO_ADINPLACEORVIEW
+#undef CT_OTHER_BACKEND_KERNEL
+
+/* Whether the comma-separated list of words holds `word` */
+static bool has_word(const char *list, const char *word) {
+    size_t n = strlen(word);
+    for (const char *p = list; *p;) {
+        while (*p == ',' || *p == ' ') p++;
+        size_t len = strcspn(p, ", ");
+        if (len == n && strncmp(p, word, n) == 0) return true;
+        p += len;
+    }
+    return false;
+}
+
 static int register_builtin(ct_opid id) {
     const op_def *d = &defs[id];
     const ct_op *op = ct_op_define(d->schema, d->where);
@@ -41,6 +69,7 @@ static int register_builtin(ct_opid id) {
         return -1;
     }
     ct_builtin_ops[id] = (ct_op *)op;
+    if (has_word(py_reach[id], "nn")) ((ct_op *)op)->python_module = "nn"; /* CT_PY(nn): torch.nn.<name> */
     for (const impl_def *im = d->impls; im->key != CT_KEY_Undefined; im++) {
         if (im->key == CT_KEY_COUNT) continue; /* the CT_NO_ADINPLACEORVIEW marker (read by autograd) */
         if ((int)im->key == CT_KEY_COUNT + 1) { /* the CT_OTHER_BACKEND_KERNEL marker */

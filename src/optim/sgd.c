@@ -52,20 +52,24 @@ ct_optimizer *ct_sgd_new(ct_tensor *const *params, int n, ct_sgd_options o) {
     return opt;
 }
 
-/* a Python float as PyTorch's bindings pass it to a Tensor overload */
-static int mul_(ct_tensor *t, double v) {
-    ct_tensor *w = ct_wrapped_number(ct_double(v));
+/* a number as PyTorch's bindings pass it to a Tensor overload (a wrapped number) */
+static int mul_(ct_tensor *t, ct_scalar v) {
+    ct_tensor *w = ct_wrapped_number(v);
     if (!w) return -1;
     int rc = ct_mul_(t, w);
     ct_tensor_release(w);
     return rc;
 }
 
-/* _single_tensor_sgd for one parameter */
-static int update(ct_opt_group *grp, int i) {
-    const ct_sgd_options *o = &grp->sgd;
-    ct_tensor *param = grp->params[i];
-    ct_tensor *grad = ct_tensor_retain(ct_tensor_grad(param));
+static double value_of(ct_scalar v) { return v.tag == CT_TAG_INT ? (double)v.u.i : v.u.d; }
+
+/* 1 - v and -v in v's kind, as Python computes 1 - dampening and -lr (an int stays an int) */
+static ct_scalar one_minus(ct_scalar v) { return v.tag == CT_TAG_INT ? ct_int(1 - v.u.i) : ct_double(1.0 - v.u.d); }
+static ct_scalar negated(ct_scalar v) { return v.tag == CT_TAG_INT ? ct_int(-v.u.i) : ct_double(-v.u.d); }
+
+/* _single_tensor_sgd for one parameter; *buf_io is its momentum buffer (made on the first step) */
+static int update_one(ct_tensor *param, ct_tensor *grad_in, ct_tensor **buf_io, const ct_sgd_numbers *o) {
+    ct_tensor *grad = ct_tensor_retain(grad_in);
     int rc = -1;
     if (o->maximize) {
         ct_tensor *ng = ct_neg(grad);
@@ -73,27 +77,27 @@ static int update(ct_opt_group *grp, int i) {
         grad = ng;
         if (!grad) return -1;
     }
-    if (o->weight_decay != 0.0) {
-        ct_tensor *g2 = ct_add(grad, param, ct_double(o->weight_decay));
+    if (value_of(o->weight_decay) != 0.0) {
+        ct_tensor *g2 = ct_add(grad, param, o->weight_decay);
         ct_tensor_release(grad);
         grad = g2;
         if (!grad) return -1;
     }
-    if (o->momentum != 0.0) {
-        ct_tensor *buf = grp->state[i].momentum_buffer;
+    if (value_of(o->momentum) != 0.0) {
+        ct_tensor *buf = *buf_io;
         if (!buf) {
             /* torch.clone(grad).detach() */
             ct_tensor *c = ct_clone(grad, CT_MEMORY_FORMAT_NONE);
             buf = c ? ct_detach(c) : NULL;
             ct_tensor_release(c);
             if (!buf) goto done;
-            grp->state[i].momentum_buffer = buf;
+            *buf_io = buf;
         } else {
             if (mul_(buf, o->momentum) != 0) goto done;
-            if (ct_add_(buf, grad, ct_double(1.0 - o->dampening)) != 0) goto done;
+            if (ct_add_(buf, grad, one_minus(o->dampening)) != 0) goto done;
         }
         if (o->nesterov) {
-            ct_tensor *g2 = ct_add(grad, buf, ct_double(o->momentum));
+            ct_tensor *g2 = ct_add(grad, buf, o->momentum);
             ct_tensor_release(grad);
             grad = g2;
             if (!grad) return -1;
@@ -102,15 +106,33 @@ static int update(ct_opt_group *grp, int i) {
             grad = ct_tensor_retain(buf);
         }
     }
-    rc = ct_add_(param, grad, ct_double(-o->lr));
+    rc = ct_add_(param, grad, negated(o->lr));
 done:
     ct_tensor_release(grad);
     return rc;
 }
 
+int ct_sgd_update(ct_tensor *const *params, ct_tensor *const *grads, ct_tensor **momentum_buffers, int n,
+                  const ct_sgd_numbers *numbers) {
+    if (!numbers) return ct_error_set(CT_ERR_VALUE, "ct_sgd_update: numbers is NULL");
+    if (n < 0 || (n > 0 && (!params || !grads))) return ct_error_set(CT_ERR_VALUE, "ct_sgd_update: params or grads is NULL");
+    if (value_of(numbers->momentum) != 0.0 && n > 0 && !momentum_buffers)
+        return ct_error_set(CT_ERR_VALUE, "ct_sgd_update: momentum needs momentum_buffers");
+    for (int i = 0; i < n; i++) {
+        if (!params[i] || !grads[i]) return ct_error_set(CT_ERR_VALUE, "ct_sgd_update: parameter or gradient %d is NULL", i);
+        ct_tensor *none = NULL;
+        if (update_one(params[i], grads[i], momentum_buffers ? &momentum_buffers[i] : &none, numbers) != 0) return -1;
+    }
+    return 0;
+}
+
 static int sgd_step_group(ct_opt_group *g) {
+    /* a C program's numbers are doubles */
+    ct_sgd_numbers numbers = {ct_double(g->sgd.lr), ct_double(g->sgd.momentum), ct_double(g->sgd.dampening),
+                              ct_double(g->sgd.weight_decay), g->sgd.nesterov, g->sgd.maximize};
     int rc = 0;
     for (int i = 0; i < g->n && rc == 0; i++)
-        if (ct_tensor_grad(g->params[i])) rc = update(g, i);
+        if (ct_tensor_grad(g->params[i]))
+            rc = update_one(g->params[i], ct_tensor_grad(g->params[i]), &g->state[i].momentum_buffer, &numbers);
     return rc;
 }

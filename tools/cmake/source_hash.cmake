@@ -5,7 +5,9 @@
 file(GLOB_RECURSE files
      ${SOURCE_DIR}/src/*.c ${SOURCE_DIR}/src/*.h ${SOURCE_DIR}/src/*.def ${SOURCE_DIR}/src/*.in
      ${SOURCE_DIR}/include/*.h ${SOURCE_DIR}/tools/*.c ${SOURCE_DIR}/tools/*.h
-     ${SOURCE_DIR}/examples/*.c ${SOURCE_DIR}/examples/*.h ${SOURCE_DIR}/CMakeLists.txt)
+     ${SOURCE_DIR}/examples/*.c ${SOURCE_DIR}/examples/*.h)
+# the top CMakeLists.txt by name: a recursive pattern would take any copy of the tree below it too
+list(APPEND files ${SOURCE_DIR}/CMakeLists.txt)
 list(SORT files)
 set(input "")
 foreach(f ${files})

@@ -1,7 +1,12 @@
 /* Build-time generator: reads the operator table (src/ops/ops.def), parses every schema and
  * writes the typed C wrappers, ct_<id>(), that box their arguments and call the dispatcher.
  *
- *   ctorch_opgen OUT_HEADER OUT_SOURCE
+ *   ctorch_opgen OUT_HEADER OUT_SOURCE [OUT_PYTHON_TABLE]
+ *
+ * OUT_PYTHON_TABLE, when given, receives the Python bindings: one row per name each operator's
+ * CT_PY(...) and each CT_PY_ONLY(...) line gives it (python/src/bindings.h says what a row is),
+ * which the extension ctorch._C turns into torch._C._VariableFunctions, torch._C._nn, TensorBase's
+ * methods and the operators of its number protocol.
  *
  * Type mapping (C argument for each schema type):
  *   Tensor -> ct_tensor * (must not be NULL)    Tensor? -> ct_tensor * (NULL = None)
@@ -34,17 +39,33 @@
 typedef struct entry {
     const char *id;
     const char *schema;
+    const char *py; /* CT_PY's words, "function, method" */
 } entry;
 
 #define CT_IMPL(key, fn)
 #define CT_NO_ADINPLACEORVIEW
 #define CT_OTHER_BACKEND_KERNEL
+#define CT_PY(...) #__VA_ARGS__
 static const entry entries[] = {
-#define CT_OP(id, schema, ...) {#id, schema},
+#define CT_OP(id, schema, ...) {#id, schema, "" __VA_ARGS__},
 #include "ops/ops.def"
 #undef CT_OP
 };
 #define N_ENTRIES ((int)(sizeof entries / sizeof entries[0]))
+
+/* CT_PY_ONLY(name, reach...): overloads PyTorch's Python API binds that ctorch lacks */
+typedef struct py_only {
+    const char *name;
+    const char *py;
+} py_only;
+static const py_only py_onlys[] = {
+#define CT_OP(id, schema, ...)
+#define CT_PY_ONLY(name, ...) {name, #__VA_ARGS__},
+#include "ops/ops.def"
+#undef CT_PY_ONLY
+#undef CT_OP
+};
+#define N_PY_ONLY ((int)(sizeof py_onlys / sizeof py_onlys[0]))
 
 static bool omitted(const ct_arg *a) {
     return (a->type == CT_TY_LAYOUT || a->type == CT_TY_DEVICE) ||
@@ -291,9 +312,149 @@ static void body(FILE *f, const entry *e, const ct_op *op) {
     fprintf(f, "}\n\n");
 }
 
+/* ---- the Python bindings (CT_PY, CT_PY_ONLY) ---- */
+
+enum { W_FUNCTION = 1, W_METHOD = 2, W_NN = 4, W_HIDDEN = 8, W_OPTIONS = 16 };
+
+/* The words of a CT_PY / CT_PY_ONLY list ("function, method, __add__"): the flags, and the
+ * dunders copied into dunders (space-separated). 0, or -1 with a message on stderr. */
+static int py_words(const char *what, const char *text, bool only, unsigned *flags, char *dunders, size_t size) {
+    *flags = 0;
+    dunders[0] = '\0';
+    const char *p = text;
+    int n = 0;
+    while (*p) {
+        while (*p == ',' || *p == ' ') p++;
+        if (!*p) break;
+        const char *e = p;
+        while (*e && *e != ',' && *e != ' ') e++;
+        size_t len = (size_t)(e - p);
+        n++;
+        if (len == 8 && strncmp(p, "function", 8) == 0) *flags |= W_FUNCTION;
+        else if (len == 6 && strncmp(p, "method", 6) == 0) *flags |= W_METHOD;
+        else if (len == 2 && strncmp(p, "nn", 2) == 0) *flags |= W_NN;
+        else if (len == 6 && strncmp(p, "hidden", 6) == 0 && !only) *flags |= W_HIDDEN;
+        else if (len == 7 && strncmp(p, "options", 7) == 0 && only) *flags |= W_OPTIONS;
+        else if (len > 4 && strncmp(p, "__", 2) == 0 && strncmp(e - 2, "__", 2) == 0 && !only) {
+            size_t have = strlen(dunders);
+            if (have + len + 2 > size) {
+                fprintf(stderr, "opgen: %s: too many operator dunders\n", what);
+                return -1;
+            }
+            if (have) strcat(dunders, " ");
+            strncat(dunders, p, len);
+        } else {
+            fprintf(stderr, "opgen: %s: '%.*s' is not a word of %s (function, method, nn, %s)\n", what, (int)len, p,
+                    only ? "CT_PY_ONLY" : "CT_PY", only ? "options" : "an operator dunder such as __add__, hidden");
+            return -1;
+        }
+        p = e;
+    }
+    if (n == 0) {
+        fprintf(stderr, "opgen: %s: says nothing of Python: add CT_PY(...) to its registrations (ops.def's header "
+                        "lists the words; hidden when no Python name reaches it)\n", what);
+        return -1;
+    }
+    if ((*flags & W_HIDDEN) && n > 1) {
+        fprintf(stderr, "opgen: %s: hidden goes alone\n", what);
+        return -1;
+    }
+    if (only && !(*flags & (W_FUNCTION | W_METHOD | W_NN))) {
+        fprintf(stderr, "opgen: %s: CT_PY_ONLY names no place (function, method, nn)\n", what);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *bind_flags(unsigned w, bool options, bool lacking) {
+    static char buf[160];
+    buf[0] = '\0';
+    if (w & W_FUNCTION) strcat(buf, " | CTPY_BIND_FUNCTION");
+    if (w & W_METHOD) strcat(buf, " | CTPY_BIND_METHOD");
+    if (w & W_NN) strcat(buf, " | CTPY_BIND_NN");
+    if (options) strcat(buf, " | CTPY_BIND_OPTIONS");
+    if (lacking) strcat(buf, " | CTPY_BIND_LACKING");
+    return buf + 3;
+}
+
+/* "aten::add" -> "add" */
+static const char *short_name(const char *base) {
+    const char *c = strstr(base, "::");
+    return c ? c + 2 : base;
+}
+
+static bool takes_options(const ct_op *op) {
+    for (int i = 0; i < op->nargs; i++)
+        if (op->args[i].type == CT_TY_LAYOUT) return true;
+    return false;
+}
+
+static int write_python(FILE *f) {
+    int rc = 0;
+    fprintf(f, "/* Generated from src/ops/ops.def by tools/opgen/opgen.c. Do not edit. */\n"
+               "#include <stddef.h>\n\n#include \"bindings.h\"\n\nconst ctpy_binding ctpy_bindings[] = {\n");
+    for (int i = 0; i < N_ENTRIES; i++) {
+        const entry *e = &entries[i];
+        ct_op op;
+        memset(&op, 0, sizeof op);
+        if (ct_schema_parse(e->schema, &op) != 0) continue; /* reported with the wrappers */
+        unsigned w;
+        char dunders[256];
+        if (py_words(e->id, e->py, false, &w, dunders, sizeof dunders) != 0) {
+            rc = 1;
+        } else if ((w & W_NN) && strncmp(op.base_name, "aten::", 6) != 0) {
+            fprintf(stderr, "opgen: %s: nn is for aten operators\n", e->id);
+            rc = 1;
+        } else if (!(w & W_HIDDEN)) {
+            const char *name = short_name(op.base_name);
+            if (w & (W_FUNCTION | W_METHOD | W_NN))
+                fprintf(f, "    {\"%s\", \"%s\", %s},\n", name, op.name, bind_flags(w, takes_options(&op), false));
+            for (char *d = dunders; *d;) {
+                char *sp = strchr(d, ' ');
+                int len = sp ? (int)(sp - d) : (int)strlen(d);
+                fprintf(f, "    {\"%.*s\", \"%s\", CTPY_BIND_DUNDER},\n", len, d, op.name);
+                d += len;
+                while (*d == ' ') d++;
+            }
+        }
+        ct_schema_free(&op);
+    }
+    for (int i = 0; i < N_PY_ONLY; i++) {
+        const py_only *p = &py_onlys[i];
+        unsigned w;
+        char dunders[8];
+        const char *dot = strchr(p->name, '.');
+        size_t base_len = dot ? (size_t)(dot - p->name) : strlen(p->name);
+        if (py_words(p->name, p->py, true, &w, dunders, sizeof dunders) != 0) {
+            rc = 1;
+            continue;
+        }
+        for (int k = 0; k < N_ENTRIES; k++) {
+            /* a CT_PY_ONLY line for an operator ctorch has is a line to delete */
+            const char *s = entries[k].schema, *paren = strchr(s, '(');
+            if (paren && (size_t)(paren - s) == strlen(p->name) && strncmp(s, p->name, strlen(p->name)) == 0) {
+                fprintf(stderr, "opgen: CT_PY_ONLY(\"%s\"): ctorch has the operator (%s): delete the line\n", p->name,
+                        entries[k].id);
+                rc = 1;
+            }
+        }
+        char name[128];
+        const char *colon = strstr(p->name, "::");
+        if (!colon || base_len >= sizeof name) {
+            fprintf(stderr, "opgen: CT_PY_ONLY(\"%s\"): not a qualified operator name\n", p->name);
+            rc = 1;
+            continue;
+        }
+        snprintf(name, sizeof name, "%.*s", (int)(base_len - (size_t)(colon + 2 - p->name)), colon + 2);
+        fprintf(f, "    {\"%s\", \"%s\", %s},\n", name, p->name, bind_flags(w, (w & W_OPTIONS) != 0, true));
+    }
+    fprintf(f, "    {NULL, NULL, 0},\n};\n");
+    return rc;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s OUT_HEADER OUT_SOURCE\n", argv[0]);
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: %s OUT_HEADER OUT_SOURCE [OUT_PYTHON_TABLE]\n", argv[0]);
         return 2;
     }
     FILE *h = fopen(argv[1], "w");
@@ -333,6 +494,18 @@ int main(int argc, char **argv) {
     if (fclose(h) != 0 || fclose(c) != 0) {
         perror("opgen: write failed");
         return 2;
+    }
+    if (argc == 4) {
+        FILE *py = fopen(argv[3], "w");
+        if (!py) {
+            perror("opgen: cannot open the Python table");
+            return 2;
+        }
+        if (write_python(py) != 0) rc = 1;
+        if (fclose(py) != 0) {
+            perror("opgen: write failed");
+            return 2;
+        }
     }
     return rc;
 }

@@ -7,7 +7,10 @@ from . import graph, profiler  # noqa: F401
 def _make_grads(outputs, grads):
     """The gradients backward starts from, as torch.autograd._make_grads makes them: each given one
     checked against its output (the output's dtype, is_nested and shape read first, in that
-    order, as a function mode sees), ones_like for a scalar output that requires grad."""
+    order, as a function mode sees), ones_like for a scalar output that requires grad. PyTorch's
+    is Python, and what a function mode sees of it (those reads, torch.ones_like with its
+    memory_format) is Python's to give; the C engine (ct_autograd_backward) makes the same
+    checks, in the same order, with the same messages, for a C caller."""
     from .._functions import ones_like
     from .._device_mod import preserve_format
     new_grads = []

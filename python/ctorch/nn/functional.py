@@ -7,19 +7,11 @@ from ..overrides import handle_torch_function, has_torch_function_unary, has_tor
 
 _missing = _C.NotImplementedInCtorch
 
-# torch._C._nn.linear: function modes see "linear"
-linear = _C._function("linear", ["aten::linear"], public="torch.nn.functional.linear")
-_relu = _C._function("relu", ["aten::relu"])
-_relu_ = _C._function("relu_", ["aten::relu_"])
-_log_softmax = _C._function("log_softmax", ["aten::log_softmax.int"])
-_nll_loss_nd = _C._function("nll_loss_nd", ["aten::nll_loss_nd"])
-_softmax = _C._function("softmax", ["aten::softmax.int"])
-gelu = _C._function("gelu", ["aten::gelu"], public="torch.nn.functional.gelu")
-_layer_norm = _C._function("layer_norm", ["aten::layer_norm"])
-_embedding = _C._function("embedding", ["aten::embedding"])
-_dropout = _C._function("dropout", ["aten::dropout"])
-scaled_dot_product_attention = _C._function("scaled_dot_product_attention", ["aten::scaled_dot_product_attention"],
-                                           public="torch.nn.functional.scaled_dot_product_attention")
+_VF = _C._VariableFunctions
+# torch._C._nn's functions are torch.nn.functional's (function modes see them as torch.nn.linear, ...)
+linear = _C._nn.linear
+gelu = _C._nn.gelu
+scaled_dot_product_attention = _C._nn.scaled_dot_product_attention
 
 
 def _get_enum(reduction):
@@ -62,7 +54,7 @@ def _get_softmax_dim(name, ndim, stacklevel):
 def relu(input, inplace=False):
     if has_torch_function_unary(input):
         return handle_torch_function(relu, (input,), input, inplace=inplace)
-    return _relu_(input) if inplace else _relu(input)
+    return _VF.relu_(input) if inplace else _VF.relu(input)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
@@ -81,7 +73,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         return handle_torch_function(nll_loss, (input, target, weight), input, target, weight=weight,
                                      size_average=size_average, ignore_index=ignore_index, reduce=reduce,
                                      reduction=reduction)
-    return _nll_loss_nd(input, target, weight, _reduction(reduction, size_average, reduce), ignore_index)
+    return _C._nn.nll_loss_nd(input, target, weight, _reduction(reduction, size_average, reduce), ignore_index)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
@@ -89,7 +81,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
         return handle_torch_function(log_softmax, (input,), input, dim=dim, _stacklevel=_stacklevel, dtype=dtype)
     if dim is None:
         dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
-    return _log_softmax(input, dim, dtype=dtype)
+    return _VF.log_softmax(input, dim, dtype=dtype)
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
@@ -97,7 +89,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
         return handle_torch_function(softmax, (input,), input, dim=dim, _stacklevel=_stacklevel, dtype=dtype)
     if dim is None:
         dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
-    return _softmax(input, dim, dtype=dtype)
+    return _VF.softmax(input, dim, dtype=dtype)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
@@ -116,25 +108,25 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
             padding_idx = weight.size(0) + padding_idx
     else:
         padding_idx = -1
-    return _embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+    return _VF.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if has_torch_function_variadic(input, weight, bias):
         return handle_torch_function(layer_norm, (input, weight, bias), input, normalized_shape, weight=weight, bias=bias,
                                      eps=eps)
-    return _layer_norm(input, normalized_shape, weight, bias, eps)
+    return _VF.layer_norm(input, normalized_shape, weight, bias, eps)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
-    """aten::dropout (ctorch's bernoulli_ draws in training mode; the input itself otherwise)."""
+    """F.dropout: aten::dropout (ctorch's bernoulli_ draws in training mode; the input itself otherwise)."""
     if has_torch_function_unary(input):
         return handle_torch_function(dropout, (input,), input, p=p, training=training, inplace=inplace)
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if inplace:
         raise _missing("F.dropout(inplace=True) (aten::dropout_) is not implemented in ctorch")
-    return _dropout(input, p, training)
+    return _VF.dropout(input, p, training)
 
 
 from .._missing import module_getattr as _module_getattr  # noqa: E402

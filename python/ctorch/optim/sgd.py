@@ -1,4 +1,5 @@
-"""torch.optim.SGD with PyTorch's for-loop update (the implementation PyTorch picks for CPU tensors)."""
+"""torch.optim.SGD: PyTorch's parameter groups and state, with the for-loop update (the implementation
+PyTorch picks for CPU tensors) done by ctorch's C SGD, the one C programs use."""
 from .. import _C
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
@@ -63,19 +64,7 @@ class SGD(Optimizer):
 
 def _single_tensor_sgd(params, grads, momentum_buffer_list, *, weight_decay, momentum, lr, dampening, nesterov,
                        maximize):
-    for i, param in enumerate(params):
-        grad = grads[i] if not maximize else -grads[i]
-        if weight_decay != 0:
-            grad = grad.add(param, alpha=weight_decay)
-        if momentum != 0:
-            buf = momentum_buffer_list[i]
-            if buf is None:
-                buf = grad.clone().detach()
-                momentum_buffer_list[i] = buf
-            else:
-                buf.mul_(momentum).add_(grad, alpha=1 - dampening)
-            if nesterov:
-                grad = grad.add(buf, alpha=momentum)
-            else:
-                grad = buf
-        param.add_(grad, alpha=-lr)
+    """PyTorch's for-loop update, run by ctorch's C SGD (ct_sgd_update, include/ctorch/optim.h):
+    the new momentum buffers come back into momentum_buffer_list."""
+    momentum_buffer_list[:] = _C._sgd(params, grads, momentum_buffer_list, lr, momentum, dampening, weight_decay,
+                                      nesterov, maximize)

@@ -1,0 +1,111 @@
+/* torch.dtype: the dtype objects, one per c10::ScalarType torch names, made from the dtype
+ * table: the dtypes ctorch has, and those it lacks with PyTorch's facts (so that code asking
+ * about one, nn.Module.to's dtype check say, gets PyTorch's answer and reaches the part that
+ * says what is missing). torch.float32 and its alias torch.float are the same object. */
+#include <string.h>
+
+#include "ctpy.h"
+
+static PyObject *dtype_repr(PyObject *self) { return PyUnicode_FromFormat("torch.%s", ((CtDtypeObject *)self)->name); }
+
+static PyObject *dtype_get_is_floating(PyObject *self, void *c) {
+    (void)c;
+    ct_dtype d = ((CtDtypeObject *)self)->dtype;
+    return PyBool_FromLong(ct_dtype_valid((int)d) && ct_dtype_is_floating(d));
+}
+static PyObject *dtype_get_is_complex(PyObject *self, void *c) {
+    (void)c;
+    return PyBool_FromLong(((CtDtypeObject *)self)->is_complex);
+}
+static PyObject *dtype_get_is_signed(PyObject *self, void *c) {
+    (void)c;
+    return PyBool_FromLong(((CtDtypeObject *)self)->is_signed);
+}
+static PyObject *dtype_get_itemsize(PyObject *self, void *c) {
+    (void)c;
+    return PyLong_FromLong(((CtDtypeObject *)self)->itemsize);
+}
+static PyObject *dtype_reduce(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyUnicode_FromString(((CtDtypeObject *)self)->name);
+}
+
+static PyGetSetDef dtype_getset[] = {{"is_floating_point", dtype_get_is_floating, NULL, NULL, NULL},
+                                     {"is_complex", dtype_get_is_complex, NULL, NULL, NULL},
+                                     {"is_signed", dtype_get_is_signed, NULL, NULL, NULL},
+                                     {"itemsize", dtype_get_itemsize, NULL, NULL, NULL},
+                                     {NULL, NULL, NULL, NULL, NULL}};
+static PyMethodDef dtype_methods[] = {{"__reduce__", dtype_reduce, METH_NOARGS, NULL}, {NULL, NULL, 0, NULL}};
+
+PyTypeObject CtDtype_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torch.dtype",
+    .tp_basicsize = sizeof(CtDtypeObject),
+    .tp_repr = dtype_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "An element type (torch.float32, ...).",
+    .tp_getset = dtype_getset,
+    .tp_methods = dtype_methods,
+};
+
+/* The objects: the dtypes of the dtype table (ctorch/dtype.h), then those ctorch lacks */
+#define CTPY_DTYPE_OBJECT_(e, st, c10, name, alias, size, kind, reduced, is_signed, ...)           \
+    {PyObject_HEAD_INIT(&CtDtype_Type) e, name, alias, size, kind == CT_DTYPE_KIND_COMPLEX, is_signed},
+#define CTPY_ABSENT_DTYPE_OBJECT_(st, name, alias, size, kind, is_signed, legacy)                  \
+    {PyObject_HEAD_INIT(&CtDtype_Type)(ct_dtype)(st), name, alias, size, kind == CT_DTYPE_KIND_COMPLEX, is_signed},
+static CtDtypeObject dtypes[] = {CT_DTYPE_TABLE(CTPY_DTYPE_OBJECT_) CT_DTYPE_ABSENT_TABLE(CTPY_ABSENT_DTYPE_OBJECT_)};
+#undef CTPY_DTYPE_OBJECT_
+#undef CTPY_ABSENT_DTYPE_OBJECT_
+#define N_DTYPES ((int)(sizeof dtypes / sizeof dtypes[0]))
+
+PyObject *ctpy_dtype_object(ct_dtype d) {
+    for (int i = 0; i < N_DTYPES; i++)
+        if (dtypes[i].dtype == d) return (PyObject *)&dtypes[i];
+    PyErr_Format(PyExc_RuntimeError, "unknown dtype %d", (int)d);
+    return NULL;
+}
+
+int ctpy_dtype_of(PyObject *o, ct_dtype *out) {
+    if (PyObject_TypeCheck(o, &CtDtype_Type)) {
+        *out = ((CtDtypeObject *)o)->dtype;
+        return 1;
+    }
+    /* Python's own types stand for dtypes, as in PyTorch (dtype=float is float64) */
+    if (o == (PyObject *)&PyFloat_Type) *out = CT_FLOAT64;
+    else if (o == (PyObject *)&PyBool_Type) *out = CT_BOOL;
+    else if (o == (PyObject *)&PyLong_Type) *out = CT_INT64;
+    else return 0;
+    return 1;
+}
+
+/* torch._C._dtypes(): {name: dtype} for every name and alias torch gives a dtype ("float32",
+ * "float", ...), from which the package makes torch.float32, torch.float, ... */
+static PyObject *py_dtypes(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    PyObject *d = PyDict_New();
+    for (int i = 0; d && i < N_DTYPES; i++) {
+        if (PyDict_SetItemString(d, dtypes[i].name, (PyObject *)&dtypes[i]) < 0 ||
+            (dtypes[i].alias && PyDict_SetItemString(d, dtypes[i].alias, (PyObject *)&dtypes[i]) < 0))
+            Py_CLEAR(d);
+    }
+    return d;
+}
+
+static PyObject *py_default_dtype(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    PyObject *d = ctpy_dtype_object(ct_default_dtype());
+    Py_XINCREF(d);
+    return d;
+}
+
+static PyMethodDef dtype_functions[] = {{"_dtypes", py_dtypes, METH_NOARGS, "{name: dtype} of every name torch has"},
+                                        {"get_default_dtype", py_default_dtype, METH_NOARGS, NULL},
+                                        {NULL, NULL, 0, NULL}};
+
+int ctpy_dtype_init(PyObject *m) {
+    if (PyType_Ready(&CtDtype_Type) < 0) return -1;
+    Py_INCREF(&CtDtype_Type);
+    if (PyModule_AddObject(m, "dtype", (PyObject *)&CtDtype_Type) < 0) return -1;
+    return ctpy_add_functions(m, dtype_functions);
+}
