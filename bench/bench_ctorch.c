@@ -16,8 +16,9 @@
  *
  * Uses only the public API (include/ctorch), and MiniGPT from examples/minigpt.c (itself on the
  * public API), so it measures what a program linking ctorch gets.
- * The thread count is pinned by the environment the caller sets (OPENBLAS_NUM_THREADS and
- * friends): ctorch runs its own work on the calling thread; only the BLAS may use more. */
+ * The thread count is pinned by --threads (ct_set_num_threads, as the peers call
+ * torch.set_num_threads) and by the environment the caller sets for the BLAS (OPENBLAS_NUM_THREADS
+ * and friends). */
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -552,6 +553,102 @@ static void rss_loop(const char *id, bool trace) {
     fflush(stdout);
 }
 
+/* ---- large float32 tensors: the intra-op threads ------------------------------------------- */
+
+/* Each case exists at two sizes, as ID_1e6 and ID_1e7: a [1000, 1000] or a [1000, 10000] float32
+ * tensor (10^6 or 10^7 elements) of randn values; the ops are those PyTorch splits over its
+ * intra-op threads (at::parallel_for) for tensors above the grain size. */
+typedef enum large_op {
+    L_ADD, L_ADD_INPLACE, L_MUL_BCAST, L_SUM, L_SUM0, L_SOFTMAX, L_SOFTMAX0, L_LAYER_NORM, L_GELU, L_ADAMW
+} large_op;
+
+static const struct {
+    const char *name;
+    large_op op;
+} LARGE[] = {
+    {"add", L_ADD},           {"add_inplace", L_ADD_INPLACE}, {"mul_bcast", L_MUL_BCAST}, {"sum", L_SUM},
+    {"sum0", L_SUM0},         {"softmax", L_SOFTMAX},         {"softmax0", L_SOFTMAX0},   {"layer_norm", L_LAYER_NORM},
+    {"gelu", L_GELU},         {"adamw", L_ADAMW},
+};
+
+typedef struct large_st {
+    large_op op;
+    int64_t cols;
+    ct_tensor *a, *b, *row, *w, *bias;
+    ct_optimizer *opt;
+} large_st;
+
+/* the case measure() is about to set up (run_case sets it; setup takes no argument) */
+static large_op large_next_op;
+static int64_t large_next_cols;
+
+static void large_teardown(void *p) {
+    large_st *s = p;
+    ct_optimizer_free(s->opt);
+    ct_tensor_release(s->a);
+    ct_tensor_release(s->b);
+    ct_tensor_release(s->row);
+    ct_tensor_release(s->w);
+    ct_tensor_release(s->bias);
+    free(s);
+}
+
+static void *large_setup(void) {
+    large_st *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->op = large_next_op;
+    s->cols = large_next_cols;
+    s->a = randn2(1000, s->cols);
+    s->b = randn2(1000, s->cols);
+    s->row = randn2(s->cols, 0);
+    s->w = randn2(s->cols, 0);
+    s->bias = randn2(s->cols, 0);
+    bool ok = s->a && s->b && s->row && s->w && s->bias;
+    if (ok && s->op == L_ADAMW) {
+        /* one parameter of the tensor's size with a gradient; AdamW with PyTorch's defaults */
+        ok = ct_tensor_set_requires_grad(s->a, true) == 0 && ct_tensor_set_grad(s->a, s->b) == 0 &&
+             (s->opt = ct_adamw_new(&s->a, 1, ct_adamw_defaults())) != NULL;
+    }
+    if (!ok) {
+        large_teardown(s);
+        return NULL;
+    }
+    return s;
+}
+
+static int large_run(void *p) {
+    large_st *s = p;
+    ct_tensor *r = NULL;
+    int64_t zero = 0, last = s->cols;
+    switch (s->op) {
+    case L_ADD: r = ct_add(s->a, s->b, ct_int(1)); break;
+    case L_ADD_INPLACE: return ct_add_(s->a, s->b, ct_int(1));
+    case L_MUL_BCAST: r = ct_mul(s->a, s->row); break;
+    case L_SUM: r = ct_sum(s->a, CT_DTYPE_UNDEFINED); break;
+    case L_SUM0: r = ct_sum_dim(s->a, &zero, 1, false, CT_DTYPE_UNDEFINED); break;
+    case L_SOFTMAX: r = ct_softmax(s->a, -1, CT_DTYPE_UNDEFINED); break;
+    case L_SOFTMAX0: r = ct_softmax(s->a, 0, CT_DTYPE_UNDEFINED); break;
+    case L_LAYER_NORM: r = ct_layer_norm(s->a, &last, 1, s->w, s->bias, 1e-5, true); break;
+    case L_GELU: r = ct_gelu(s->a, "none"); break;
+    case L_ADAMW: return ct_optimizer_step(s->opt);
+    }
+    ct_tensor_release(r);
+    return r ? 0 : -1;
+}
+
+/* "add_1e7" -> L_ADD with 10000 columns; false when id is no large case */
+static bool large_case(const char *id, large_op *op, int64_t *cols) {
+    const char *u = strrchr(id, '_');
+    if (!u || (strcmp(u, "_1e6") != 0 && strcmp(u, "_1e7") != 0)) return false;
+    for (size_t i = 0; i < sizeof LARGE / sizeof LARGE[0]; i++)
+        if (strlen(LARGE[i].name) == (size_t)(u - id) && strncmp(LARGE[i].name, id, (size_t)(u - id)) == 0) {
+            *op = LARGE[i].op;
+            *cols = u[3] == '6' ? 1000 : 10000;
+            return true;
+        }
+    return false;
+}
+
 /* ---- the case table ------------------------------------------------------------------------ */
 
 static const timed_case TIMED[] = {
@@ -582,6 +679,13 @@ static void run_case(const char *id, const bench_opts *o) {
             measure(&TIMED[i], o);
             return;
         }
+    large_op op;
+    if (large_case(id, &op, &large_next_cols)) {
+        large_next_op = op;
+        const timed_case c = {id, large_setup, large_run, NULL, NULL, large_teardown};
+        measure(&c, o);
+        return;
+    }
     if (strcmp(id, "rss_loop_trace") == 0) {
         rss_loop(id, true);
         return;
@@ -617,9 +721,9 @@ static void print_meta(int threads) {
     }
     for (char *q = blas_buf; *q; q++)
         if (*q == '"' || *q == '\\') *q = ' ';
-    printf("{\"meta\": {\"program\": \"ctorch\", \"version\": \"%s\", \"threads\": %d, \"intra_op_threads\": 1, "
+    printf("{\"meta\": {\"program\": \"ctorch\", \"version\": \"%s\", \"threads\": %d, \"intra_op_threads\": %d, "
            "\"blas\": \"%s\", \"blas_threads\": %d}}\n",
-           CT_BENCH_VERSION, threads, blas, blas_threads);
+           CT_BENCH_VERSION, threads, ct_get_num_threads(), blas, blas_threads);
     fflush(stdout);
     if (self) dlclose(self);
 }
@@ -630,7 +734,9 @@ static void usage(void) {
             "       bench_ctorch --threads T --cases ID[,ID...] --calls N   (untimed, for instruction counts)\n"
             "cases:");
     for (size_t i = 0; i < sizeof TIMED / sizeof TIMED[0]; i++) fprintf(stderr, " %s", TIMED[i].id);
-    fprintf(stderr, " rss_loop rss_loop_trace\n");
+    fprintf(stderr, " rss_loop rss_loop_trace\n      ");
+    for (size_t i = 0; i < sizeof LARGE / sizeof LARGE[0]; i++) fprintf(stderr, " %s_1e6 %s_1e7", LARGE[i].name, LARGE[i].name);
+    fprintf(stderr, "\n");
 }
 
 int main(int argc, char **argv) {
@@ -660,6 +766,12 @@ int main(int argc, char **argv) {
         i++;
     }
     if (!cases || o.batches < 1 || o.calls < 0) {
+        usage();
+        free(cases);
+        return 2;
+    }
+    /* torch.set_num_threads(T), as the peers do */
+    if (threads < 1 || ct_set_num_threads(threads) != 0) {
         usage();
         free(cases);
         return 2;

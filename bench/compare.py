@@ -66,6 +66,18 @@ CASES = [
     Case("rss_loop_trace", "  the same, decision trace collected", group="loop_trace", values=True),
     Case("fma_peak", "FMA peak", group="peak", values=True),
 ]
+# Large float32 tensors, the ops PyTorch splits over its intra-op threads: [1000, 1000] (1e6) and
+# [1000, 10000] (1e7) elements of randn values, one call per unit (AdamW: one step of one parameter
+# of that size, PyTorch's default options). Group "large": the PyTorch columns run it at 1 and 2
+# threads whatever --python-threads says.
+LARGE_OPS = [
+    ("add", "add (new output)"), ("add_inplace", "add_ (in place)"), ("mul_bcast", "mul, [1000, C] * [C]"),
+    ("sum", "sum of all"), ("sum0", "sum over dim 0"), ("softmax", "softmax over the last dim"),
+    ("softmax0", "softmax over dim 0"), ("layer_norm", "layer_norm over the last dim"), ("gelu", "gelu"),
+    ("adamw", "AdamW step, one parameter"),
+]
+for _size, _cols in (("1e6", 1000), ("1e7", 10000)):
+    CASES += [Case("%s_%s" % (_op, _size), "%s, 1000x%d" % (_label, _cols), group="large") for _op, _label in LARGE_OPS]
 GROUP_LABELS = {"small": "max RSS, small cases (MB)", "gemm": "max RSS, 2048 GEMM cases (MB)"}
 # batches per round where --batches would take too long: a 2048 GEMM call takes 0.1-0.3 s
 GROUP_BATCHES = {"gemm": 3}
@@ -96,7 +108,7 @@ def thread_env(t):
 
 def programs(a):
     b = os.path.join(a.build, "bench")
-    small = ["small", "gpt", "gemm"]
+    small = ["small", "gpt", "gemm", "large"]
     out = []
 
     def exe(name):
@@ -111,14 +123,25 @@ def programs(a):
         out.append(Program("libtorch", t, [os.path.join(b, "libtorch_bench")], small, thread_env(t),
                            exe("libtorch_bench")))
     script = os.path.relpath(os.path.join(HERE, "peer", "torch_bench.py"), ROOT)
-    for t in a.python_threads:
+    # the large cases at 1 and 2 threads in every PyTorch column; the others at --python-threads
+    py_threads = sorted(set(a.python_threads) | {1, 2})
+
+    def py_groups(t):
+        return small if t in a.python_threads else ["large"]
+    for t in py_threads:
         miss = None if os.access(a.python, os.X_OK) else "%s not found" % a.python
-        out.append(Program("PyTorch 1.13", t, [a.python, script], small, thread_env(t), miss))
-    for t in a.python_threads:
+        out.append(Program("PyTorch 1.13", t, [a.python, script], py_groups(t), thread_env(t), miss))
+    for t in py_threads:
         miss = None if os.access(a.torchref, os.X_OK) else "%s not found" % a.torchref
         # the reference runner is shared by everyone on the machine: a lock serialises its runs
-        out.append(Program("PyTorch 2.6", t, ["flock", a.torchref_lock, a.torchref, script], small,
+        out.append(Program("PyTorch 2.6", t, ["flock", a.torchref_lock, a.torchref, script], py_groups(t),
                            thread_env(t), miss))
+    if a.baseline:
+        # another build of ctorch (e.g. main's), as a peer: its ratio says how this one compares
+        bb = os.path.join(os.path.abspath(a.baseline), "bench", "bench_ctorch")
+        for t in (1, 2):
+            out.append(Program("ctorch base", t, [bb], small, thread_env(t),
+                               None if os.access(bb, os.X_OK) else "%s not built" % bb))
     for t in (1, 2):
         out.append(Program("FMA peak", t, [os.path.join(b, "fma_peak")], ["peak"], thread_env(t),
                            exe("fma_peak"), column=False))
@@ -251,8 +274,10 @@ def source_state():
 def describe(p):
     m = p.meta or {}
     bits = []
-    if p.name == "ctorch":
-        bits.append("ctorch %s (C); its own work on the calling thread" % m.get("version", "?"))
+    if p.name in ("ctorch", "ctorch base"):
+        bits.append("ctorch %s (C)%s, ct_set_num_threads(%d) -> %s intra-op thread(s)" % (
+            m.get("version", "?"), " from --baseline" if p.name == "ctorch base" else "", p.threads,
+            m.get("intra_op_threads", "?")))
     elif p.name == "libtorch":
         bits.append("libtorch %s (C++), at::set_num_threads(%d) -> %s" % (m.get("version", "?"), p.threads,
                                                                            m.get("intra_op_threads", "?")))
@@ -440,6 +465,11 @@ TARGETS = [
     ("addmm256", "addmm 256", "best", 0.9, ">="),
     ("rss_loop_trace", "training loop, trace on", "rss", 256.0, "<="),
 ]
+# the large cases: at least PyTorch 2.6's speed at each thread count, and (1e7 elements) the
+# 2-thread run at least 1.6x faster than the 1-thread one
+for _size in ("1e6", "1e7"):
+    TARGETS += [("%s_%s" % (_op, _size), "%s %s" % (_op, _size), "PyTorch 2.6", 1.0, ">=") for _op, _ in LARGE_OPS]
+TARGETS += [("%s_1e7" % _op, "%s 1e7" % _op, "threads", 1.6, ">=") for _op, _ in LARGE_OPS]
 
 
 def target_lines(progs, cases):
@@ -469,6 +499,11 @@ def target_lines(progs, cases):
                     c = next(c for c in CASES if c.id == cid)
                     vals.append((p.key, 100.0 * (c.flops / med(p.runs[cid])) / peak_of(pk)))
             what, unit = "share of the FMA peak", "%"
+        elif kind == "threads":
+            one = [p for p in cts if p.threads == 1 and p.runs.get(cid)]
+            two = [p for p in cts if p.threads == 2 and p.runs.get(cid)]
+            vals = [("ctorch 1t / 2t", med(one[0].runs[cid]) / med(two[0].runs[cid]))] if one and two else []
+            what, unit = "ctorch's 1-thread time / its 2-thread time", "x"
         elif kind == "rss":
             vals = []
             for p in cts:
@@ -480,7 +515,8 @@ def target_lines(progs, cases):
             # touched page by page until it is full, a few hundred steps in
             what, unit = "RSS growth from step 1,000 to 10,000 (KiB)", ""
         else:
-            pool = [p for p in peers if kind == "best" or p.name == kind]
+            # "best": the other libraries (a --baseline build of ctorch is no peer to beat)
+            pool = [p for p in peers if (kind == "best" and p.name != "ctorch base") or p.name == kind]
             vals = [(p.key, r) for p in pool for r in [ratio(p, cid)] if r is not None]
             what = "vs the best peer" if kind == "best" else "vs " + kind
             unit = "x"
@@ -497,7 +533,8 @@ def target_lines(progs, cases):
 
 
 def short(p):
-    return {"ctorch": "ct", "libtorch": "lt", "PyTorch 1.13": "py1.13", "PyTorch 2.6": "py2.6"}.get(p.name, p.name)[:6] + \
+    return {"ctorch": "ct", "ctorch base": "base", "libtorch": "lt", "PyTorch 1.13": "py1.13",
+            "PyTorch 2.6": "py2.6"}.get(p.name, p.name)[:6] + \
         ("/%d" % p.threads)
 
 
@@ -519,6 +556,8 @@ def main():
     ap.add_argument("--keep-blas-pin", action="store_true",
                     help="keep an inherited OPENBLAS_CORETYPE (by default it is removed for every program)")
     ap.add_argument("--json-out", default="", help="also write every raw round value here")
+    ap.add_argument("--baseline", default="",
+                    help="another ctorch build folder (e.g. main's) whose bench_ctorch runs as a peer column")
     a = ap.parse_args()
     a.build, a.torchref = os.path.abspath(a.build), os.path.abspath(a.torchref)
     a.python_threads = [int(t) for t in a.python_threads.split(",") if t]

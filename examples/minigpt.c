@@ -33,6 +33,7 @@ void ct_gpt_args_defaults(ct_gpt_args *a) {
     a->lr = 3e-3;
     a->clip = 1.0;
     a->generate = 16;
+    a->threads = 1;
 }
 
 ct_gpt_config ct_gpt_config_from_args(const ct_gpt_args *a) {
@@ -523,7 +524,10 @@ int ct_example_minigpt(const ct_gpt_args *a, char **json, char **summary, double
     phase_log log;
     memset(&log, 0, sizeof log);
     cJSON *out = NULL;
-    if (!losses) goto done;
+    /* torch.set_num_threads(1) as main() begins (a->threads: 1 but for the 2-thread recordings); the
+     * caller's count comes back at the end */
+    const int caller_threads = ct_get_num_threads();
+    if (!losses || ct_set_num_threads(a->threads) != 0) goto done;
 
     /* torch.manual_seed(seed); model = MiniGPT(c); opt = make_optimizer(model, lr, 0.1) */
     ct_manual_seed(a->seed);
@@ -643,5 +647,6 @@ done:
     ct_tensor_release(idx);
     ct_optimizer_free(opt);
     ct_module_free(model);
+    ct_set_num_threads(caller_threads);
     return rc;
 }

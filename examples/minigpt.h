@@ -28,6 +28,8 @@ typedef struct ct_gpt_args {
     double lr;             /* --lr 3e-3 */
     double clip;           /* --clip 1.0 */
     int64_t generate;      /* --generate 16 */
+    int threads;           /* main()'s torch.set_num_threads(1): the intra-op threads of the run (the
+                              recordings exist at 1 and 2); not an option of minigpt.py */
 } ct_gpt_args;
 
 void ct_gpt_args_defaults(ct_gpt_args *a);

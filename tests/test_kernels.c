@@ -18,7 +18,8 @@
  *     general strided loops, bit for bit;
  *   - float32 native_layer_norm (+ backward), _softmax, _softmax_backward_data, _log_softmax
  *     (+ backward) and nll_loss_forward against PyTorch 2.6's bits recorded at the same level
- *     (tests/golden/torch-2.6/float_kernels.json: these results differ between its levels);
+ *     (tests/golden/torch-2.6/float_kernels.json: these results differ between its levels), at
+ *     one and at two intra-op threads (layer norm's weight gradient differs between them);
  *   - the small float32 GEMM kernels: every transpose combination, sizes around each block and
  *     vector width, padded leading dimensions, alpha and beta, with integer-valued matrices
  *     (exact in any order) against a double reference, bit for bit; and which shapes they take.
@@ -520,6 +521,8 @@ static ct_tensor *fk_input(const int64_t *shape, int nd, int64_t salt, double di
     return t;
 }
 
+static int fk_threads; /* the intra-op threads of the float_kernels.json run being compared */
+
 /* out's float32 elements against PyTorch's bit patterns (little-endian hex); the number that differ */
 static int fk_compare(const char *what, int k, const ct_tensor *out, const cJSON *want) {
     CHECK_MSG(out != NULL, "%s %s output %d: %s", level_name, what, k, ct_error_message());
@@ -535,14 +538,14 @@ static int fk_compare(const char *what, int k, const ct_tensor *out, const cJSON
         bad += strcmp(hex, cJSON_GetStringValue(e)) != 0;
         i++;
     }
-    CHECK_MSG(bad == 0 && i == out->numel, "%s %s output %d: %d of %d float32 values differ from PyTorch's bits", level_name, what,
-              k, bad, i);
+    CHECK_MSG(bad == 0 && i == out->numel, "%s %s output %d at %d thread(s): %d of %d float32 values differ from PyTorch's bits",
+              level_name, what, k, fk_threads, bad, i);
     return bad;
 }
 
 /* PyTorch 2.6's own float32 results at this level (tests/golden/torch-2.6/float_kernels.json):
  * layer norm, softmax, log_softmax and nll_loss follow its kernels' order bit for bit */
-static void float_kernels_golden(ct_cpu_capability level) {
+static void float_kernels_golden(ct_cpu_capability level, int threads) {
     size_t len;
     char *text = ct_test_read_file(ct_test_source("tests/golden/torch-2.6/float_kernels.json"), &len);
     CHECK_MSG(text != NULL, "cannot read float_kernels.json");
@@ -550,9 +553,12 @@ static void float_kernels_golden(ct_cpu_capability level) {
     cJSON *root = cJSON_Parse(text);
     free(text);
     const char *key = level == CT_CPU_DEFAULT ? "default" : level == CT_CPU_AVX2 ? "avx2" : "avx512";
-    cJSON *cases = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "levels"), key),
+    const char *recording = threads == 1 ? "levels" : "levels_2threads";
+    cJSON *cases = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, recording), key),
                                                     "cases");
-    CHECK_MSG(cases != NULL, "float_kernels.json has no level %s", key);
+    CHECK_MSG(cases != NULL, "float_kernels.json has no level %s in %s", key, recording);
+    CHECK_INT_EQ(ct_set_num_threads(threads), 0);
+    fk_threads = threads;
     int checked = 0;
     static const struct { int64_t rows, n; bool affine; } ln[] = {{6, 64, true}, {3, 37, true}, {3, 37, false}, {2, 300, true}, {1, 2100, true}};
     for (size_t c = 0; cases && c < sizeof ln / sizeof ln[0]; c++) {
@@ -887,7 +893,10 @@ int main(void) {
         pointwise_cases();
         copy_fill_cases();
         cascade_golden(level_name);
-        float_kernels_golden(level);
+        const int threads = ct_get_num_threads();
+        float_kernels_golden(level, 1);
+        float_kernels_golden(level, 2);
+        CHECK_INT_EQ(ct_set_num_threads(threads), 0);
         sum_layouts();
         log_softmax_cases();
         gemm_cases(level);

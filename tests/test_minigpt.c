@@ -12,7 +12,11 @@
  *     flash kernel), losses within rtol 1e-5 and the rest within rtol 1e-4 / atol 1e-6;
  *   - the configuration echoed in the JSON.
  * It also checks the JSON and summary texts are what json.dumps writes, that bad options fail
- * with PyTorch's errors, and that nothing leaks. */
+ * with PyTorch's errors, and that nothing leaks.
+ *
+ * `test_minigpt 2` (the test test_minigpt_2threads) instead trains the runs recorded with two
+ * intra-op threads (minigpt_runs.py --threads 2, in tests/golden/torch-2.6/minigpt-2threads/) at
+ * two threads and compares them in the same way; the rest is thread-independent and runs once. */
 #include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
@@ -94,10 +98,14 @@ static void compare_exact(const char *run, const char *what, const cJSON *got, c
 }
 
 static int run_count;
+static int run_threads = 1;                                    /* the intra-op threads of the runs */
+static const char *rec_dir = "tests/golden/torch-2.6/minigpt"; /* their recordings */
 
 /* Whether this run's conditions are those the recordings were made under (conditions.json). */
 static bool recorded_conditions(void) {
-    cJSON *c = ct_json_parse_file(ct_test_source("tests/golden/torch-2.6/minigpt/conditions.json"));
+    char path[1024];
+    snprintf(path, sizeof path, "%s/conditions.json", rec_dir);
+    cJSON *c = ct_json_parse_file(ct_test_source(path));
     CHECK_MSG(c != NULL, "conditions.json: %s", ct_error_message());
     if (!c) return false;
     const char *cap = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "cpu_capability"));
@@ -118,13 +126,14 @@ static int exact_runs;
 
 static void run_recording(const char *file) {
     char path[1024];
-    snprintf(path, sizeof path, "tests/golden/torch-2.6/minigpt/%s", file);
+    snprintf(path, sizeof path, "%s/%s", rec_dir, file);
     cJSON *want = ct_json_parse_file(ct_test_source(path));
     CHECK_MSG(want != NULL, "%s: %s", file, ct_error_message());
     if (!want) return;
     const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(want, "config");
     ct_gpt_args a;
     args_from_config(cfg, &a);
+    a.threads = run_threads;
     /* sdpa without dropout trains through the CPU flash kernel, which ctorch computes in double
      * (docs/experiments.md): its values agree to rounding, not bit for bit */
     const bool exact = exact_floats && !(a.sdpa && a.dropout == 0.0);
@@ -173,11 +182,19 @@ static void run_recording(const char *file) {
 
 static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-int main(void) {
+int main(int argc, char **argv) {
     CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
+    if (argc > 1) {
+        run_threads = atoi(argv[1]);
+        if (run_threads != 2) {
+            fprintf(stderr, "usage: test_minigpt [2]  (the runs recorded at two threads)\n");
+            return 2;
+        }
+        rec_dir = "tests/golden/torch-2.6/minigpt-2threads";
+    }
     int64_t live0 = ct_testing_live_tensors();
-    DIR *d = opendir(ct_test_source("tests/golden/torch-2.6/minigpt"));
-    CHECK_MSG(d != NULL, "cannot list tests/golden/torch-2.6/minigpt");
+    DIR *d = opendir(ct_test_source(rec_dir));
+    CHECK_MSG(d != NULL, "cannot list %s", rec_dir);
     char *files[64];
     int n = 0;
     struct dirent *e;
@@ -192,9 +209,14 @@ int main(void) {
     }
     /* the acceptance set: seeds 0-2 x {default, sdpa, dropout0, tied} */
     CHECK_MSG(run_count >= 12, "only %d recorded runs compared", run_count);
-    printf("%d recorded runs: op logs, counts, parameter counts and tokens equal; losses within a relative %.3g of PyTorch's; "
-           "%d runs required to give the same floats\n",
-           run_count, worst_loss_rel, exact_runs);
+    printf("%d recorded runs at %d thread(s): op logs, counts, parameter counts and tokens equal; losses within a relative %.3g of "
+           "PyTorch's; %d runs required to give the same floats\n",
+           run_count, run_threads, worst_loss_rel, exact_runs);
+    if (run_threads != 1) {
+        CHECK_INT_EQ(ct_testing_live_tensors(), live0);
+        CHECK_INT_EQ(ct_testing_live_nodes(), 0);
+        return ct_test_finish("test_minigpt_2threads");
+    }
 
     /* the default run prints the JSON as json.dumps(out, indent=2): the config block verbatim */
     ct_gpt_args a;

@@ -229,6 +229,23 @@ struct GptStep {
     }
 };
 
+// "add_1e7" -> ("add", 10000 columns); false when id is no large case (bench/bench_ctorch.c's list)
+bool large_case(const std::string& id, std::string& name, int64_t& cols) {
+    static const char* names[] = {"add", "add_inplace", "mul_bcast", "sum", "sum0",
+                                  "softmax", "softmax0", "layer_norm", "gelu", "adamw"};
+    size_t u = id.rfind('_');
+    if (u == std::string::npos) return false;
+    std::string size = id.substr(u + 1);
+    if (size != "1e6" && size != "1e7") return false;
+    for (const char* n : names)
+        if (id.compare(0, u, n) == 0 && std::strlen(n) == u) {
+            name = n;
+            cols = size == "1e6" ? 1000 : 10000;
+            return true;
+        }
+    return false;
+}
+
 void run_case(const std::string& id, const Opts& o) {
     static const std::map<std::string, std::string> skipped = {
         {"add1_mode", "no dispatch modes in the C++ API"},
@@ -246,6 +263,10 @@ void run_case(const std::string& id, const Opts& o) {
     at::Tensor x, w, bias;
     std::shared_ptr<Step> step;
     std::shared_ptr<GptStep> gpt;
+    std::shared_ptr<torch::optim::AdamW> adamw;
+    at::Tensor row;
+    std::string large_name;
+    int64_t cols = 0;
     auto square = [&](int64_t n) {
         x = at::randn({n, n});
         w = at::randn({n, n});
@@ -288,6 +309,30 @@ void run_case(const std::string& id, const Opts& o) {
     } else if (id == "mm2048") {
         square(2048);
         c.run = [&] { auto r = at::mm(x, w); };
+    } else if (large_case(id, large_name, cols)) {
+        // ID_1e6 / ID_1e7: a [1000, 1000] or [1000, 10000] float32 tensor of randn values
+        x = at::randn({1000, cols});
+        w = at::randn({1000, cols});
+        row = at::randn({cols});
+        bias = at::randn({cols});
+        at::Tensor gamma = at::randn({cols});
+        const std::string& n = large_name;
+        if (n == "add") c.run = [&] { auto r = at::add(x, w); };
+        else if (n == "add_inplace") c.run = [&] { x.add_(w); };
+        else if (n == "mul_bcast") c.run = [&] { auto r = at::mul(x, row); };
+        else if (n == "sum") c.run = [&] { auto r = at::sum(x); };
+        else if (n == "sum0") c.run = [&] { auto r = at::sum(x, std::vector<int64_t>{0}); };
+        else if (n == "softmax") c.run = [&] { auto r = at::softmax(x, -1); };
+        else if (n == "softmax0") c.run = [&] { auto r = at::softmax(x, 0); };
+        else if (n == "layer_norm") c.run = [&, gamma] { auto r = at::layer_norm(x, {cols}, gamma, bias, 1e-5); };
+        else if (n == "gelu") c.run = [&] { auto r = at::gelu(x); };
+        else {
+            // adamw: one parameter with a gradient, AdamW with PyTorch's defaults, one step per call
+            x.set_requires_grad(true);
+            x.mutable_grad() = w;
+            adamw = std::make_shared<torch::optim::AdamW>(std::vector<at::Tensor>{x}, torch::optim::AdamWOptions());
+            c.run = [&] { adamw->step(); };
+        }
     } else {
         std::printf("{\"case\": \"%s\", \"skip\": \"not a case of this program\"}\n", id.c_str());
         return;

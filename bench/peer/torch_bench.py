@@ -205,7 +205,46 @@ SKIPPED = {
 }
 
 
+LARGE = ("add", "add_inplace", "mul_bcast", "sum", "sum0", "softmax", "softmax0", "layer_norm", "gelu", "adamw")
+
+
+def build_large(case_id):
+    """ID_1e6 / ID_1e7: a [1000, 1000] or [1000, 10000] float32 tensor of randn values (as
+    bench/bench_ctorch.c builds them); None when case_id is no such case."""
+    name, _, size = case_id.rpartition("_")
+    if name not in LARGE or size not in ("1e6", "1e7"):
+        return None
+    cols = 1000 if size == "1e6" else 10000
+    a, b, row, w, bias = torch.randn(1000, cols), torch.randn(1000, cols), torch.randn(cols), torch.randn(cols), torch.randn(cols)
+    if name == "add":
+        return Case(lambda: torch.add(a, b))
+    if name == "add_inplace":
+        return Case(lambda: a.add_(b))
+    if name == "mul_bcast":
+        return Case(lambda: torch.mul(a, row))
+    if name == "sum":
+        return Case(lambda: torch.sum(a))
+    if name == "sum0":
+        return Case(lambda: torch.sum(a, 0))
+    if name == "softmax":
+        return Case(lambda: torch.softmax(a, -1))
+    if name == "softmax0":
+        return Case(lambda: torch.softmax(a, 0))
+    if name == "layer_norm":
+        return Case(lambda: F.layer_norm(a, (cols,), w, bias, 1e-5))
+    if name == "gelu":
+        return Case(lambda: F.gelu(a))
+    # adamw: one parameter with a gradient, AdamW with PyTorch's defaults, one step per call
+    p = nn.Parameter(a)
+    p.grad = b
+    opt = torch.optim.AdamW([p])
+    return Case(opt.step)
+
+
 def build(case_id):
+    large = build_large(case_id)
+    if large is not None:
+        return large
     a, b = torch.ones(1), torch.ones(1)
     if case_id == "add1":
         return Case(lambda: torch.add(a, b))

@@ -1,8 +1,8 @@
 /*
  * ctorch/ctorch.h - everything public: tensors, the dispatcher and its trace, the operators,
  * autograd, dispatch and function modes, wrapper subclasses, the profiler, nn, optim, random
- * numbers, testing hooks and the version. A program needs no other ctorch header, and calls
- * ct_init() (ctorch/init.h) once before anything else.
+ * numbers, the intra-op threads, testing hooks and the version. A program needs no other ctorch
+ * header, and calls ct_init() (ctorch/init.h) once before anything else.
  */
 #ifndef CTORCH_CTORCH_H
 #define CTORCH_CTORCH_H
@@ -23,6 +23,7 @@
 #include "ctorch/nn.h"
 #include "ctorch/ops_generated.h"
 #include "ctorch/optim.h"
+#include "ctorch/parallel.h"
 #include "ctorch/profiler.h"
 #include "ctorch/random.h"
 #include "ctorch/subclass.h"

@@ -1,10 +1,11 @@
 /* The runtime's settings and counters as torch._C shows them: the thread count, the CPU
  * capability the kernels run at, the trace level, the live objects (for the tests), and the
  * versions. */
-#include "build_info.h"
-#include "ctpy.h"
+#include <limits.h>
 
-static int num_threads = 1;
+#include "build_info.h"
+#include "ctorch/parallel.h"
+#include "ctpy.h"
 
 static PyObject *py_set_num_threads(PyObject *unused, PyObject *arg) {
     (void)unused;
@@ -12,14 +13,14 @@ static PyObject *py_set_num_threads(PyObject *unused, PyObject *arg) {
         return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects an int, but got %s", Py_TYPE(arg)->tp_name);
     long n = PyLong_AsLong(arg);
     if (n == -1 && PyErr_Occurred()) return NULL;
-    if (n <= 0) return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects a positive integer");
-    num_threads = (int)n; /* ctorch's kernels run on the calling thread; recorded for get_num_threads */
+    if (n <= 0 || n > INT_MAX) return PyErr_Format(PyExc_RuntimeError, "set_num_threads expects a positive integer");
+    ct_set_num_threads((int)n); /* the intra-op threads of ctorch's kernels (ctorch/parallel.h) */
     Py_RETURN_NONE;
 }
 static PyObject *py_get_num_threads(PyObject *unused, PyObject *noargs) {
     (void)unused;
     (void)noargs;
-    return PyLong_FromLong(num_threads);
+    return PyLong_FromLong(ct_get_num_threads());
 }
 
 static PyObject *py_live_tensors(PyObject *unused, PyObject *noargs) {

@@ -95,6 +95,13 @@ float *ct_to_float_buffer(const ct_tensor *t) {
     return buf;
 }
 
+const float *ct_float_elements(const ct_tensor *t, float **owned) {
+    *owned = NULL;
+    if (t->dtype == CT_FLOAT32 && ct_is_contiguous_nn(t)) return (const float *)t->storage->data + t->storage_offset;
+    *owned = ct_to_float_buffer(t);
+    return *owned;
+}
+
 /* c10::checked_convert<scalar_t>: a value outside scalar_t's range (numeric_limits' lowest()
  * to max()) overflows; an infinity fits a floating type, a NaN only a floating one; bool takes
  * anything. */

@@ -122,6 +122,10 @@ int ct_copy_into(ct_tensor *dst, const ct_tensor *src);
 double *ct_to_double_buffer(const ct_tensor *t);
 /* The same as floats (the float32 kernels that follow PyTorch's float arithmetic). */
 float *ct_to_float_buffer(const ct_tensor *t);
+/* t's elements in logical order as floats: t's own data when it is a contiguous float32 tensor
+ * (*owned NULL), else a ct_to_float_buffer copy that *owned also points to, for the caller to
+ * ct_free. NULL when out of memory. t must have elements. */
+const float *ct_float_elements(const ct_tensor *t, float **owned);
 
 /* The version counter bump every in-place kernel path ends with (ADInplaceOrView). */
 static inline void ct_bump_version(ct_tensor *t) { ct_tensor_bump_version(t); }

@@ -1,6 +1,7 @@
 /* Element-wise iteration layout: Note [Iteration layout] in iter.h. */
 #include <string.h>
 
+#include "ctorch/parallel.h"
 #include "ops/cpu/iter.h"
 #include "ops/kernel_util.h"
 
@@ -112,7 +113,7 @@ void ct_iter_init_reduce(ct_iter *it, const ct_tensor *out, const ct_tensor *in)
     build(it, in->sizes, in->ndim, ts, 2, true);
 }
 
-void ct_iter_run(const ct_iter *it, ct_loop2d_fn loop, const void *ctx) {
+void ct_iter_run_serial(const ct_iter *it, ct_loop2d_fn loop, const void *ctx) {
     if (it->numel == 0) return;
     const int n = it->ntensors;
     int64_t s[2 * CT_ITER_MAX_OPERANDS];
@@ -147,4 +148,80 @@ void ct_iter_run(const ct_iter *it, ct_loop2d_fn loop, const void *ctx) {
         }
         if (d == it->ndim) return;
     }
+}
+
+/* serial_for_each over [begin, end) with DimCounter's steps: from the range's first element to
+ * the end of its row, whole rows (up to the end of the second dimension), then the start of the
+ * range's last row. The block shapes matter to a reduction's loop (its sums are taken per block),
+ * so they are TensorIterator's. */
+void ct_iter_run_range(const ct_iter *it, ct_loop2d_fn loop, const void *ctx, int64_t begin, int64_t end) {
+    if (begin >= end) return;
+    const int n = it->ntensors;
+    int64_t s[2 * CT_ITER_MAX_OPERANDS] = {0};
+    char *ptrs[CT_ITER_MAX_OPERANDS] = {NULL};
+    if (it->ndim <= 1) {
+        for (int k = 0; k < n; k++) {
+            s[k] = it->ndim == 0 ? 0 : it->strides[0][k];
+            ptrs[k] = it->data[k] + begin * s[k];
+        }
+        loop(ptrs, s, end - begin, 1, ctx);
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        s[k] = it->strides[0][k];
+        s[n + k] = it->strides[1][k];
+    }
+    int64_t values[CT_MAX_DIMS] = {0}, lin = begin;
+    for (int d = 0; d < it->ndim; d++) {
+        values[d] = lin % it->shape[d];
+        lin /= it->shape[d];
+    }
+    for (int64_t offset = begin; offset < end;) {
+        for (int k = 0; k < n; k++) {
+            ptrs[k] = it->data[k];
+            for (int d = 0; d < it->ndim; d++) ptrs[k] += values[d] * it->strides[d][k];
+        }
+        /* max_2d_step */
+        int64_t step0 = it->shape[0] - values[0] < end - offset ? it->shape[0] - values[0] : end - offset, step1 = 1;
+        if (step0 == it->shape[0]) {
+            step1 = (end - offset) / it->shape[0];
+            if (it->shape[1] - values[1] < step1) step1 = it->shape[1] - values[1];
+        }
+        loop(ptrs, s, step0, step1, ctx);
+        /* increment */
+        offset += step0 * step1;
+        int d = 0;
+        int64_t carry = step0;
+        if (step1 != 1) {
+            d = 1;
+            carry = step1;
+        }
+        for (; d < it->ndim && carry > 0; d++) {
+            int64_t v = values[d] + carry;
+            carry = v >= it->shape[d] ? 1 : 0;
+            values[d] = v >= it->shape[d] ? v - it->shape[d] : v;
+        }
+    }
+}
+
+typedef struct range_job {
+    const ct_iter *it;
+    ct_loop2d_fn loop;
+    const void *ctx;
+} range_job;
+
+static int range_chunk(void *vjob, int64_t begin, int64_t end) {
+    const range_job *j = vjob;
+    ct_iter_run_range(j->it, j->loop, j->ctx, begin, end);
+    return 0;
+}
+
+void ct_iter_run(const ct_iter *it, ct_loop2d_fn loop, const void *ctx) {
+    /* TensorIterator::for_each: more than a grain of elements is split over the threads */
+    if (it->numel > CT_GRAIN_SIZE && !ct_in_parallel_region() && ct_get_num_threads() > 1) {
+        range_job j = {it, loop, ctx};
+        ct_parallel_for(0, it->numel, CT_GRAIN_SIZE, range_chunk, &j);
+        return;
+    }
+    ct_iter_run_serial(it, loop, ctx);
 }

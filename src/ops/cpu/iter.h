@@ -35,7 +35,19 @@ void ct_iter_init(ct_iter *it, const int64_t *shape, int ndim, const ct_tensor *
  * stride) on the reduced dimensions, is broadcast over in's shape; the reduced dimensions go
  * innermost (the output's stride 0 decides first). */
 void ct_iter_init_reduce(ct_iter *it, const ct_tensor *out, const ct_tensor *in);
-/* Runs loop over every element, calling it once per 2-d block. */
+/* Runs an element-wise loop over every element, calling it once per 2-d block: split over the
+ * intra-op threads when there are more than CT_GRAIN_SIZE elements (TensorIterator::for_each),
+ * so loop must compute each element on its own (not a reduction's loop: ct_iter_reduce). */
 void ct_iter_run(const ct_iter *it, ct_loop2d_fn loop, const void *ctx);
+/* The same on the calling thread. */
+void ct_iter_run_serial(const ct_iter *it, ct_loop2d_fn loop, const void *ctx);
+/* The elements [begin, end) of the iteration, in the 2-d blocks serial_for_each makes of them. */
+void ct_iter_run_range(const ct_iter *it, ct_loop2d_fn loop, const void *ctx, int64_t begin, int64_t end);
+/* A reduction's loop over a ct_iter_init_reduce layout whose output holds the identity
+ * (TensorIteratorBase::parallel_reduce, Note [Parallel reduction] in iter_reduce.c): a grain of
+ * elements or more is split over the threads as PyTorch splits it, so a float sum is PyTorch's
+ * at the same thread count. elem_size: the bytes of an element of the output and of the input
+ * (one dtype). 0, or -1 (out of memory for the per-thread partial results). */
+int ct_iter_reduce(const ct_iter *it, ct_loop2d_fn loop, const void *ctx, size_t elem_size);
 
 #endif

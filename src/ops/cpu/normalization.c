@@ -1,6 +1,9 @@
 /* native_layer_norm and native_layer_norm_backward (layer_norm.cpp, cpu/layer_norm_kernel.cpp).
  * float32 runs PyTorch's float kernel, operation for operation, in src/ops/cpu/vec/norm_vec.c
- * (Note [Layer norm order]): the same bits at every CPU capability. Other types compute in
+ * (Note [Layer norm order]): the same bits at every CPU capability; rows are split over the
+ * threads as the kernel's parallel_for(0, M, 1) splits them, and the backward's weight and bias
+ * gradients are summed as PyTorch sums them (Note [Layer norm's two-pass gradients]), so they
+ * are PyTorch's at the same thread count. Other types compute in
  * double and round once to the tensor's type (mean and rstd first, as the kernel keeps them in
  * its accumulate type). */
 #include <math.h>
@@ -8,6 +11,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "ctorch/parallel.h"
 #include "ops/cpu/capability.h"
 #include "ops/kernel_util.h"
 
@@ -72,14 +76,6 @@ static double *load_all(const ct_tensor *t, bool *fail) {
     return v;
 }
 
-/* The elements of t in logical order as floats (NULL t: NULL). */
-static float *load_all_f32(const ct_tensor *t, bool *fail) {
-    if (!t) return NULL;
-    float *v = ct_to_float_buffer(t);
-    if (!v) *fail = true;
-    return v;
-}
-
 /* float32 throughout: PyTorch's float kernel (Note [Layer norm order]) */
 static bool all_f32(const ct_tensor *a, const ct_tensor *b, const ct_tensor *c) {
     return a->dtype == CT_FLOAT32 && (!b || b->dtype == CT_FLOAT32) && (!c || c->dtype == CT_FLOAT32);
@@ -92,6 +88,60 @@ static int stat_shape(const ct_tensor *input, int64_t nn, int64_t *shape) {
     int axis = input->ndim - (int)nn;
     for (int i = 0; i < input->ndim; i++) shape[i] = i < axis ? input->sizes[i] : 1;
     return input->ndim;
+}
+
+/* Note [Layer norm's two-pass gradients]
+ *   LayerNormBackwardKernelImplInternal sums the weight and bias gradients in two passes: a
+ *   zeroed buffer of one row of N per thread (get_num_threads() of them), rows split by
+ *   parallel_for(0, M, 1), each thread adding its rows' dy*(x-mean)*rstd and dy into its own
+ *   buffer row; then, per column, 0 plus the threads' rows in order. With one thread that is
+ *   0 + (the rows' sum); with two, (0 + the first half's) + the second half's, which can differ
+ *   in the last bit. */
+
+/* The float32 rows of both passes (ct_parallel_for jobs): the inputs, the outputs, and the
+ * backward's per-thread accumulators (acc: threads rows of N for dgamma, then as many for dbeta). */
+typedef struct ln_job {
+    const ct_vec_kernels *vk;
+    int64_t N;
+    float eps;
+    const float *x, *gamma, *beta, *dy, *mean_in, *rstd_in; /* mean_in, rstd_in: the saved stats */
+    float *y, *mean, *rstd; /* forward: its outputs; backward: dx, dgamma, dbeta (each may be NULL) */
+    float *acc_g, *acc_b;   /* backward: threads x N each, or NULL */
+    int threads;
+} ln_job;
+
+static int ln_rows(void *vjob, int64_t begin, int64_t end) {
+    const ln_job *j = vjob;
+    const int64_t N = j->N;
+    for (int64_t i = begin; i < end; i++)
+        j->vk->layer_norm_row_f32(j->x + i * N, j->gamma, j->beta, N, j->eps, j->y + i * N, j->mean + i, j->rstd + i);
+    return 0;
+}
+
+static int ln_bw_rows(void *vjob, int64_t begin, int64_t end) {
+    const ln_job *j = vjob;
+    const int64_t N = j->N, t = ct_get_thread_num();
+    float *ag = j->acc_g ? j->acc_g + t * N : NULL, *ab = j->acc_b ? j->acc_b + t * N : NULL;
+    for (int64_t i = begin; i < end; i++)
+        j->vk->layer_norm_bw_row_f32(j->dy + i * N, j->x + i * N, j->mean_in[i], j->rstd_in[i], j->gamma, N,
+                                     j->y ? j->y + i * N : NULL, ag, ab);
+    return 0;
+}
+
+/* the second pass: columns [begin, end) of the threads' rows into dgamma and dbeta */
+static int ln_bw_columns(void *vjob, int64_t begin, int64_t end) {
+    const ln_job *j = vjob;
+    const int64_t N = j->N;
+    for (int64_t c = begin; c < end; c++) {
+        float g = 0.0f, b = 0.0f;
+        for (int t = 0; t < j->threads; t++) {
+            if (j->acc_g) g += j->acc_g[t * N + c];
+            if (j->acc_b) b += j->acc_b[t * N + c];
+        }
+        if (j->acc_g) j->mean[c] = g;
+        if (j->acc_b) j->rstd[c] = b;
+    }
+    return 0;
 }
 
 /* native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps)
@@ -124,16 +174,13 @@ int ct_k_native_layer_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     ct_tensor *rstd = ct_tensor_alloc(ss, sn, stat_dt, false);
     bool fail = !y || !mean || !rstd;
     if (!fail && N > 0 && all_f32(input, weight, bias)) { /* N == 0: the general path below */
-        float *xf = load_all_f32(input, &fail);
-        float *gf = fail ? NULL : load_all_f32(weight, &fail);
-        float *bf = fail ? NULL : load_all_f32(bias, &fail);
-        const ct_vec_kernels *vk = ct_vec();
-        for (int64_t i = 0; !fail && i < M; i++)
-            vk->layer_norm_row_f32(xf + i * N, gf, bf, N, (float)eps, f32_data(y) + i * N, f32_data(mean) + i,
-                                   f32_data(rstd) + i);
-        ct_free(xf);
-        ct_free(gf);
-        ct_free(bf);
+        float *own[3] = {NULL, NULL, NULL};
+        ln_job j = {ct_vec(), N, (float)eps, ct_float_elements(input, &own[0]), NULL, NULL, NULL, NULL, NULL, f32_data(y),
+                    f32_data(mean), f32_data(rstd), NULL, NULL, 0};
+        fail = !j.x || (weight && !(j.gamma = ct_float_elements(weight, &own[1]))) ||
+               (bias && !(j.beta = ct_float_elements(bias, &own[2])));
+        if (!fail) ct_parallel_for(0, M, 1, ln_rows, &j);
+        for (int k = 0; k < 3; k++) ct_free(own[k]);
         goto done;
     }
     double *x = fail ? NULL : load_all(input, &fail);
@@ -199,31 +246,20 @@ int ct_k_native_layer_norm_backward(const ct_op *op, ct_keyset ks, ct_value *arg
     }
     if (mask[2] && !fail) fail = !(dbeta = ct_tensor_alloc(bias ? bias->sizes : ns, bias ? bias->ndim : (int)nn, input->dtype, true));
     if (!fail && N > 0 && all_f32(input, weight, dy) && mean->dtype == CT_FLOAT32 && rstd->dtype == CT_FLOAT32) {
-        /* rows in order into float accumulators starting at 0, then added to a 0 (the kernel's
-         * one-thread buffer and its second pass) */
-        float *xf = load_all_f32(input, &fail);
-        float *gf = fail ? NULL : load_all_f32(weight, &fail);
-        float *df = fail ? NULL : load_all_f32(dy, &fail);
-        float *mf = fail ? NULL : load_all_f32(mean, &fail);
-        float *rf = fail ? NULL : load_all_f32(rstd, &fail);
-        float *ag = NULL, *ab = NULL;
-        if (!fail && dg) fail = !(ag = ct_calloc((size_t)(N ? N : 1), sizeof(float)));
-        if (!fail && dbeta) fail = !(ab = ct_calloc((size_t)(N ? N : 1), sizeof(float)));
-        const ct_vec_kernels *vk = ct_vec();
-        for (int64_t i = 0; !fail && i < M; i++)
-            vk->layer_norm_bw_row_f32(df + i * N, xf + i * N, mf[i], rf[i], gf, N, dx ? f32_data(dx) + i * N : NULL, ag,
-                                      ab);
-        for (int64_t j = 0; !fail && j < N; j++) {
-            if (dg) f32_data(dg)[j] = 0.0f + ag[j];
-            if (dbeta) f32_data(dbeta)[j] = 0.0f + ab[j];
-        }
-        ct_free(xf);
-        ct_free(gf);
-        ct_free(df);
-        ct_free(mf);
-        ct_free(rf);
-        ct_free(ag);
-        ct_free(ab);
+        /* Note [Layer norm's two-pass gradients] */
+        float *own[5] = {NULL, NULL, NULL, NULL, NULL};
+        const int threads = ct_get_num_threads();
+        ln_job j = {ct_vec(), N, 0.0f, ct_float_elements(input, &own[0]), NULL, NULL, NULL, NULL, NULL, dx ? f32_data(dx) : NULL,
+                    dg ? f32_data(dg) : NULL, dbeta ? f32_data(dbeta) : NULL, NULL, NULL, threads};
+        fail = !j.x || (weight && !(j.gamma = ct_float_elements(weight, &own[1]))) || !(j.dy = ct_float_elements(dy, &own[2])) ||
+               !(j.mean_in = ct_float_elements(mean, &own[3])) || !(j.rstd_in = ct_float_elements(rstd, &own[4]));
+        if (!fail && dg) fail = !(j.acc_g = ct_calloc((size_t)threads * (size_t)N, sizeof(float)));
+        if (!fail && dbeta) fail = !(j.acc_b = ct_calloc((size_t)threads * (size_t)N, sizeof(float)));
+        if (!fail) ct_parallel_for(0, M, 1, ln_bw_rows, &j);
+        if (!fail && (dg || dbeta)) ct_parallel_for(0, N, 1, ln_bw_columns, &j);
+        for (int k = 0; k < 5; k++) ct_free(own[k]);
+        ct_free(j.acc_g);
+        ct_free(j.acc_b);
         goto done;
     }
     double *x = fail ? NULL : load_all(input, &fail);

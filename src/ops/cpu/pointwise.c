@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "ctorch/parallel.h"
 #include "ops/cpu/capability.h"
 #include "ops/cpu/iter.h"
 #include "ops/kernel_util.h"
@@ -153,8 +154,25 @@ static ct_loop2d_fn vec_loop(const pw_ctx *c, bool binary_op) {
     return ct_vec()->pointwise[vop][vt];
 }
 
+/* A contiguous run split over the threads: f over elements [begin, end) of every operand. */
+typedef struct run_job {
+    ct_loop2d_fn f;
+    char *data[3];
+    int64_t strides[6];
+    ct_vec_scalars s;
+} run_job;
+
+static int run_chunk(void *vjob, int64_t begin, int64_t end) {
+    const run_job *j = vjob;
+    char *data[3];
+    for (int k = 0; k < 3; k++) data[k] = j->data[k] ? j->data[k] + begin * j->strides[k] : NULL;
+    j->f(data, j->strides, end - begin, 1, &j->s);
+    return 0;
+}
+
 /* Runs the loop: out (already allocated with the broadcast shape) = f(a, b), laid out as
- * TensorIterator lays it out (Note [Iteration layout] in iter.h). */
+ * TensorIterator lays it out (Note [Iteration layout] in iter.h); over the threads when it has
+ * more than a grain of elements (ct_iter_run). */
 static void run(ct_tensor *out, const ct_tensor *a, const ct_tensor *b, pw_ctx *c) {
     if (out->numel == 0) return;
     const ct_tensor *ts[3] = {out, a, b};
@@ -171,6 +189,11 @@ static void run(ct_tensor *out, const ct_tensor *a, const ct_tensor *b, pw_ctx *
                              b ? (char *)b->storage->data + b->storage_offset * es : NULL};
             const int64_t strides[6] = {es, es, b ? es : 0, 0, 0, 0};
             const ct_vec_scalars s = {c->alpha, (float)c->alpha, c->alpha_i};
+            if (out->numel > CT_GRAIN_SIZE) { /* TensorIterator::for_each's split */
+                run_job j = {f, {data[0], data[1], data[2]}, {es, es, b ? es : 0, 0, 0, 0}, s};
+                ct_parallel_for(0, out->numel, CT_GRAIN_SIZE, run_chunk, &j);
+                return;
+            }
             f(data, strides, out->numel, 1, &s);
             return;
         }

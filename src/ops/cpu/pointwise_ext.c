@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ctorch/parallel.h"
 #include "ops/cpu/capability.h"
 #include "ops/kernel_util.h"
 
@@ -125,55 +126,74 @@ static void elem(char **p, void *vctx) {
     ct_store_from_double(p[0], c->out, r);
 }
 
+/* The contiguous float32 loops below over elements [begin, end) of a split (or all of them). */
+typedef struct f32_job {
+    pw_kind kind;
+    const float *in[3];
+    float *o;
+    float v;
+    bool one_element; /* GELU of one element: elem's double formula, not oneDNN's kernel */
+    const ct_vec_kernels *vk;
+} f32_job;
+
+static int f32_chunk(void *vjob, int64_t begin, int64_t end) {
+    const f32_job *j = vjob;
+    const ct_vec_kernels *vk = j->vk;
+    const float *a = j->in[0] ? j->in[0] + begin : NULL, *b = j->in[1] ? j->in[1] + begin : NULL,
+                *c = j->in[2] ? j->in[2] + begin : NULL;
+    float *o = j->o + begin;
+    const int64_t n = end - begin;
+    switch (j->kind) {
+    case PW_LERP: /* Note [Float formulas of the optimizer ops]; vec/optim_vec.c */
+        vk->lerp_f32(a, b, j->v, n, o);
+        break;
+    case PW_ADDCMUL:
+        vk->addcmul_f32(a, b, c, j->v, n, o);
+        break;
+    case PW_ADDCDIV:
+        vk->addcdiv_f32(a, b, c, j->v, n, o);
+        break;
+    case PW_SQRT:
+        vk->sqrt_f32(a, n, o);
+        break;
+    case PW_GELU: /* oneDNN's kernel where PyTorch uses it (numel > 1), elem's double formula else */
+        if (!j->one_element) vk->gelu_f32(a, n, o);
+        else o[0] = (float)gelu((double)a[0]);
+        break;
+    case PW_GELU_TANH:
+        for (int64_t k = 0; k < n; k++) o[k] = (float)gelu_tanh((double)a[k]);
+        break;
+    case PW_GELU_BW:
+        if (!j->one_element) vk->gelu_bw_f32(a, b, n, o);
+        else o[0] = (float)gelu_bw((double)a[0], (double)b[0]);
+        break;
+    case PW_GELU_TANH_BW:
+        for (int64_t k = 0; k < n; k++) o[k] = (float)gelu_tanh_bw((double)a[k], (double)b[k]);
+        break;
+    default: /* PW_RECIPROCAL */
+        vk->reciprocal_f32(a, n, o);
+        break;
+    }
+    return 0;
+}
+
 /* The float32 loop of the optimizer's ops, sqrt/reciprocal and GELU when out and every input are
  * contiguous float32 tensors of out's size (no broadcasting): the same arithmetic as elem, in
  * the same types and order, without the per-element dtype switches and the odometer, so the
- * same bits. Returns false when the case is not one of these. */
+ * same bits; over the threads beyond a grain of elements (every element is computed on its
+ * own, so the split changes no bit). Returns false when the case is not one of these. */
 static bool run_contiguous_f32(ct_tensor *out, ct_tensor *const *ins, const pwx *c) {
     if (out->dtype != CT_FLOAT32 || c->compute != CT_FLOAT32 || !ct_tensor_is_contiguous(out)) return false;
     if (c->kind != PW_LERP && c->kind != PW_ADDCMUL && c->kind != PW_ADDCDIV && c->kind != PW_SQRT && c->kind != PW_RECIPROCAL &&
         c->kind != PW_GELU && c->kind != PW_GELU_TANH && c->kind != PW_GELU_BW && c->kind != PW_GELU_TANH_BW)
         return false;
-    const float *in[3] = {NULL, NULL, NULL};
+    f32_job j = {c->kind, {NULL, NULL, NULL}, ct_tensor_data_ptr(out), (float)c->a, out->numel == 1, ct_vec()};
     for (int i = 0; i < c->nin; i++) {
         if (ins[i]->dtype != CT_FLOAT32 || ins[i]->numel != out->numel || !ct_tensor_is_contiguous(ins[i])) return false;
-        in[i] = ct_tensor_data_ptr(ins[i]);
+        j.in[i] = ct_tensor_data_ptr(ins[i]);
     }
-    float *o = ct_tensor_data_ptr(out);
-    const int64_t n = out->numel;
-    const float v = (float)c->a;
-    const ct_vec_kernels *vk = ct_vec();
-    switch (c->kind) {
-    case PW_LERP: /* Note [Float formulas of the optimizer ops]; vec/optim_vec.c */
-        vk->lerp_f32(in[0], in[1], v, n, o);
-        break;
-    case PW_ADDCMUL:
-        vk->addcmul_f32(in[0], in[1], in[2], v, n, o);
-        break;
-    case PW_ADDCDIV:
-        vk->addcdiv_f32(in[0], in[1], in[2], v, n, o);
-        break;
-    case PW_SQRT:
-        vk->sqrt_f32(in[0], n, o);
-        break;
-    case PW_GELU: /* oneDNN's kernel where PyTorch uses it (numel > 1), elem's double formula else */
-        if (n > 1) vk->gelu_f32(in[0], n, o);
-        else o[0] = (float)gelu((double)in[0][0]);
-        break;
-    case PW_GELU_TANH:
-        for (int64_t k = 0; k < n; k++) o[k] = (float)gelu_tanh((double)in[0][k]);
-        break;
-    case PW_GELU_BW:
-        if (n > 1) vk->gelu_bw_f32(in[0], in[1], n, o);
-        else o[0] = (float)gelu_bw((double)in[0][0], (double)in[1][0]);
-        break;
-    case PW_GELU_TANH_BW:
-        for (int64_t k = 0; k < n; k++) o[k] = (float)gelu_tanh_bw((double)in[0][k], (double)in[1][k]);
-        break;
-    default: /* PW_RECIPROCAL */
-        vk->reciprocal_f32(in[0], n, o);
-        break;
-    }
+    if (out->numel > CT_GRAIN_SIZE) ct_parallel_for(0, out->numel, CT_GRAIN_SIZE, f32_chunk, &j);
+    else f32_chunk(&j, 0, out->numel);
     return true;
 }
 

@@ -4,7 +4,8 @@
  * the result is viewed with the kept dimensions (as_strided, only when keepdim is false),
  * the view is filled with the identity (fill_, as cascade_sum does), then accumulated.
  * float32 and float64 sums are PyTorch's cascade sum, addition for addition (Note [Cascade
- * sum] in vec/sum_vec.c); other dtypes, and sums into another dtype, accumulate in double
+ * sum] in vec/sum_vec.c), split over the threads as PyTorch splits them (Note [Parallel
+ * reduction] in iter_reduce.c); other dtypes, and sums into another dtype, accumulate in double
  * (int64 exactly), which can differ from PyTorch's in the last bit of a float16/bfloat16. */
 #include <string.h>
 
@@ -55,8 +56,12 @@ static int do_sum(ct_tensor *self, const bool *mask, bool keepdim, ct_dtype out_
         ct_iter it;
         ct_iter_init_reduce(&it, viewed, self);
         ct_vec_sum ctx = {out_dt};
-        ct_iter_run(&it, ct_vec()->cascade_sum, &ctx);
+        int rc = ct_iter_reduce(&it, ct_vec()->cascade_sum, &ctx, ct_dtype_size(out_dt));
         ct_tensor_release(viewed);
+        if (rc != 0) {
+            ct_tensor_release(result);
+            return -1;
+        }
         return ct_ret(rets, 0, result);
     }
     /* other dtypes: walk self in logical order, adding into the kept-dims position */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "ctorch/parallel.h"
 #include "ops/cpu/capability.h"
 #include "ops/kernel_util.h"
 
@@ -27,49 +28,100 @@ static inline void stf(void *base, bool f64, int64_t i, double v) {
     else ((float *)base)[i] = (float)v;
 }
 
+/* The dense loops below, split over the threads by rows (the last dimension) or columns. */
+typedef struct ls_job {
+    const ct_vec_kernels *vk;
+    const void *x, *g; /* forward: x = self; backward: g = grad, x = output */
+    void *y;
+    bool xf, gf, yf; /* float64 operands */
+    int64_t len, inner;
+} ls_job;
+
+static int log_softmax_rows_f32(void *vjob, int64_t begin, int64_t end) {
+    const ls_job *j = vjob;
+    for (int64_t o = begin; o < end; o++)
+        j->vk->log_softmax_lastdim_f32((const float *)j->x + o * j->len, j->len, (float *)j->y + o * j->len);
+    return 0;
+}
+
+static int log_softmax_columns(void *vjob, int64_t begin, int64_t end) {
+    const ls_job *j = vjob;
+    const int64_t len = j->len, inner = j->inner;
+    for (int64_t c = begin; c < end; c++) {
+        const int64_t base = c / inner * len * inner + c % inner;
+        double mx = -INFINITY;
+        for (int64_t k = 0; k < len; k++) {
+            double v = ldf(j->x, j->xf, base + k * inner);
+            if (v > mx || isnan(v)) mx = v;
+        }
+        double sum = 0;
+        for (int64_t k = 0; k < len; k++) sum += exp(ldf(j->x, j->xf, base + k * inner) - mx);
+        double lse = log(sum);
+        for (int64_t k = 0; k < len; k++) stf(j->y, j->yf, base + k * inner, ldf(j->x, j->xf, base + k * inner) - mx - lse);
+    }
+    return 0;
+}
+
+static int log_softmax_bw_rows_f32(void *vjob, int64_t begin, int64_t end) {
+    const ls_job *j = vjob;
+    for (int64_t o = begin; o < end; o++)
+        j->vk->log_softmax_bw_lastdim_f32((const float *)j->g + o * j->len, (const float *)j->x + o * j->len, j->len,
+                                          (float *)j->y + o * j->len);
+    return 0;
+}
+
+static int log_softmax_bw_columns(void *vjob, int64_t begin, int64_t end) {
+    const ls_job *j = vjob;
+    const int64_t len = j->len, inner = j->inner;
+    for (int64_t c = begin; c < end; c++) {
+        const int64_t base = c / inner * len * inner + c % inner;
+        double sum = 0;
+        for (int64_t k = 0; k < len; k++) sum += ldf(j->g, j->gf, base + k * inner);
+        for (int64_t k = 0; k < len; k++)
+            stf(j->y, j->yf, base + k * inner, ldf(j->g, j->gf, base + k * inner) - exp(ldf(j->x, j->xf, base + k * inner)) * sum);
+    }
+    return 0;
+}
+
+/* GRAIN_SIZE / (16 * len) rows or columns, at least one (SoftMaxKernel.cpp's grain) */
+static int64_t ls_grain(int64_t len) {
+    int64_t g = CT_GRAIN_SIZE / (16 * len);
+    return g > 1 ? g : 1;
+}
+
+/* _vec_log_softmax_lastdim's grain: the rows shared by all threads but one, fewer threads when
+ * there are fewer than threads x GRAIN_SIZE "computations" (16 per element per vector lane),
+ * one thread up to GRAIN_SIZE of them */
+static int64_t ls_lastdim_grain(int64_t outer, int64_t len, int lanes) {
+    const int threads = ct_get_num_threads();
+    int64_t grain = (outer - 1) / (threads > 1 ? threads - 1 : 1);
+    const int64_t computations = 16 * outer * len / lanes;
+    if (computations < (int64_t)threads * CT_GRAIN_SIZE && computations > CT_GRAIN_SIZE) grain = (outer - 1) / (computations / CT_GRAIN_SIZE);
+    else if (computations <= CT_GRAIN_SIZE) grain = outer;
+    return grain;
+}
+
 static void log_softmax_dense(const ct_tensor *self, ct_tensor *out, int64_t outer, int64_t len, int64_t inner) {
-    const void *x = ct_tensor_data_ptr(self);
-    void *y = ct_tensor_data_ptr(out);
-    const bool xf = self->dtype == CT_FLOAT64, yf = out->dtype == CT_FLOAT64;
-    if (!xf && !yf && inner == 1) { /* float32 over the last dimension: PyTorch's kernel order */
-        const ct_vec_kernels *vk = ct_vec();
-        for (int64_t o = 0; o < outer; o++) vk->log_softmax_lastdim_f32((const float *)x + o * len, len, (float *)y + o * len);
+    const ct_vec_kernels *vk = ct_vec();
+    ls_job j = {vk, ct_tensor_data_ptr(self), NULL, ct_tensor_data_ptr(out), self->dtype == CT_FLOAT64, false,
+                out->dtype == CT_FLOAT64, len, inner};
+    if (!j.xf && !j.yf && inner == 1) { /* float32 over the last dimension: PyTorch's kernel order */
+        const int lanes = vk == ct_vec_for(CT_CPU_AVX512) ? 16 : 8;
+        ct_parallel_for(0, outer, ls_lastdim_grain(outer, len, lanes), log_softmax_rows_f32, &j);
         return;
     }
-    for (int64_t o = 0; o < outer; o++)
-        for (int64_t in = 0; in < inner; in++) {
-            const int64_t base = o * len * inner + in;
-            double mx = -INFINITY;
-            for (int64_t k = 0; k < len; k++) {
-                double v = ldf(x, xf, base + k * inner);
-                if (v > mx || isnan(v)) mx = v;
-            }
-            double sum = 0;
-            for (int64_t k = 0; k < len; k++) sum += exp(ldf(x, xf, base + k * inner) - mx);
-            double lse = log(sum);
-            for (int64_t k = 0; k < len; k++) stf(y, yf, base + k * inner, ldf(x, xf, base + k * inner) - mx - lse);
-        }
+    ct_parallel_for(0, outer * inner, ls_grain(len), log_softmax_columns, &j);
 }
 
 static void log_softmax_backward_dense(const ct_tensor *g, const ct_tensor *out, ct_tensor *gi, int64_t outer, int64_t len,
                                        int64_t inner) {
-    const void *gp = ct_tensor_data_ptr(g), *op = ct_tensor_data_ptr(out);
-    void *ip = ct_tensor_data_ptr(gi);
-    const bool gf = g->dtype == CT_FLOAT64, of = out->dtype == CT_FLOAT64, fi = gi->dtype == CT_FLOAT64;
-    if (!gf && !of && !fi && inner == 1) { /* float32 over the last dimension: PyTorch's kernel order */
-        const ct_vec_kernels *vk = ct_vec();
-        for (int64_t o = 0; o < outer; o++)
-            vk->log_softmax_bw_lastdim_f32((const float *)gp + o * len, (const float *)op + o * len, len, (float *)ip + o * len);
+    ls_job j = {ct_vec(), ct_tensor_data_ptr(out), ct_tensor_data_ptr(g), ct_tensor_data_ptr(gi), out->dtype == CT_FLOAT64,
+                g->dtype == CT_FLOAT64, gi->dtype == CT_FLOAT64, len, inner};
+    if (!j.gf && !j.xf && !j.yf && inner == 1) { /* float32 over the last dimension: PyTorch's kernel order */
+        ct_parallel_for(0, outer, ls_grain(len), log_softmax_bw_rows_f32, &j);
         return;
     }
-    for (int64_t o = 0; o < outer; o++)
-        for (int64_t in = 0; in < inner; in++) {
-            const int64_t base = o * len * inner + in;
-            double sum = 0;
-            for (int64_t k = 0; k < len; k++) sum += ldf(gp, gf, base + k * inner);
-            for (int64_t k = 0; k < len; k++)
-                stf(ip, fi, base + k * inner, ldf(gp, gf, base + k * inner) - exp(ldf(op, of, base + k * inner)) * sum);
-        }
+    ct_parallel_for(0, outer * inner, ls_grain(len), log_softmax_bw_columns, &j);
 }
 
 /* _log_softmax(Tensor self, int dim, bool half_to_float) */

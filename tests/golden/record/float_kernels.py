@@ -4,7 +4,8 @@ _log_softmax_backward_data (over the last dimension; the softmax backward over a
 nll_loss_forward, GELU and its backward (oneDNN's kernel for a contiguous float32 tensor) and
 linalg_vector_norm's 2-norm over contiguous runs, with ATEN_CPU_CAPABILITY=default, avx2 and
 avx512 and oneDNN's instruction set capped to match (ONEDNN_MAX_CPU_ISA=SSE41, AVX2, and none at
-avx512) (one process per level, one thread). Inputs: v(i, salt) = (((i * 7919 + salt * 104729) % 1999) - 999) / 37.0 / div, rounded
+avx512) (one process per level and thread count: one thread, "levels", and two, "levels_2threads",
+where layer norm's weight and bias gradients are summed per thread and can differ). Inputs: v(i, salt) = (((i * 7919 + salt * 104729) % 1999) - 999) / 37.0 / div, rounded
 to float32, which a C program rebuilds bit for bit. Output: {"torch": version, "levels": {level:
 {"capability": what PyTorch reports, "cases": {name: [outputs as lists of float32 bit patterns
 in hex, row-major]}}}}."""
@@ -13,9 +14,9 @@ import json, os, struct, subprocess, sys
 def v(n, salt, div):
     return [(((i * 7919 + salt * 104729) % 1999) - 999) / 37.0 / div for i in range(n)]
 
-def run():
+def run(threads):
     import torch
-    torch.set_num_threads(1)
+    torch.set_num_threads(threads)
     f32 = torch.float32
     def t(shape, salt, div):
         n = 1
@@ -66,16 +67,19 @@ def run():
                             hx(torch.linalg.vector_norm(m.reshape(37, 1, 53), dim=(1, 2), keepdim=True))]
     return {"capability": torch.backends.cpu.get_cpu_capability(), "cases": cases}
 
-if len(sys.argv) > 2 and sys.argv[1] == "--level":
-    print(json.dumps(run()))
+if len(sys.argv) > 3 and sys.argv[1] == "--level":
+    print(json.dumps(run(int(sys.argv[3]))))
     sys.exit(0)
-levels = {}
-for level in ("default", "avx2", "avx512"):
-    env = dict(os.environ, ATEN_CPU_CAPABILITY=level)
-    if level != "avx512":
-        env["ONEDNN_MAX_CPU_ISA"] = {"default": "SSE41", "avx2": "AVX2"}[level]
-    res = subprocess.run([sys.executable, __file__, "--level", level], env=env, capture_output=True, text=True, check=True)
-    levels[level] = json.loads(res.stdout)
+out = {}
+for key, threads in (("levels", 1), ("levels_2threads", 2)):
+    levels = out[key] = {}
+    for level in ("default", "avx2", "avx512"):
+        env = dict(os.environ, ATEN_CPU_CAPABILITY=level)
+        if level != "avx512":
+            env["ONEDNN_MAX_CPU_ISA"] = {"default": "SSE41", "avx2": "AVX2"}[level]
+        res = subprocess.run([sys.executable, __file__, "--level", level, str(threads)], env=env, capture_output=True, text=True,
+                             check=True)
+        levels[level] = json.loads(res.stdout)
 import torch
-json.dump({"torch": torch.__version__, "levels": levels}, open(sys.argv[1], "w"))
-print({k: v["capability"] for k, v in levels.items()})
+json.dump(dict(torch=torch.__version__, **out), open(sys.argv[1], "w"))
+print({k: v["capability"] for k, v in out["levels"].items()})

@@ -8,11 +8,26 @@ ordered logs, parameter count, losses, first logits, sampled tokens, head weight
 
 Usage (from tests/golden):
     torchref record/minigpt_runs.py torch-2.6/minigpt
+    torchref record/minigpt_runs.py torch-2.6/minigpt-2threads --threads 2
+
+minigpt.py's main() pins one intra-op thread (torch.set_num_threads(1)); with --threads N that call
+sets N instead, so the same runs are recorded as PyTorch computes them on N threads (layer norm's
+weight and bias gradients, summed per thread, then differ in the last bits, and so the losses).
+The misuse errors are recorded with one thread only.
 """
 import json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import minigpt  # noqa: E402
+import torch  # noqa: E402
+
+THREADS = 1
+if "--threads" in sys.argv:
+    at = sys.argv.index("--threads")
+    THREADS = int(sys.argv[at + 1])
+    del sys.argv[at:at + 2]
+    pin = torch.set_num_threads
+    torch.set_num_threads = lambda n: pin(THREADS)  # main()'s set_num_threads(1) sets THREADS
 
 VARIANTS = {"default": [], "sdpa": ["--attention", "sdpa"], "dropout0": ["--dropout", "0"], "tied": ["--tied"]}
 EXTRA = {
@@ -56,7 +71,11 @@ for seed, name, extra in RUNS:
             f.write("{\n")
             f.write(",\n".join("%s:%s" % (json.dumps(k), json.dumps(v, separators=(",", ":"))) for k, v in d.items()))
             f.write("\n}\n")
+        assert torch.get_num_threads() == THREADS
         print(path, "losses", d["losses"], "generated", d["generated"][4:])
+
+if THREADS != 1:
+    sys.exit(0)
 
 # Misuse: the error PyTorch raises for a few bad option values (type and message), written to
 # ../minigpt_errors.json beside the runs' folder.

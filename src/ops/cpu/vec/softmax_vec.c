@@ -22,8 +22,10 @@
 #define SM_L 8
 #endif
 
-#if defined(CTORCH_HAVE_SLEEF) && (defined(CT_CPU_CAP_IS_AVX512) || defined(CT_CPU_CAP_IS_AVX2))
+#if defined(CT_CPU_CAP_IS_AVX512) || defined(CT_CPU_CAP_IS_AVX2)
 #include <immintrin.h>
+#endif
+#if defined(CTORCH_HAVE_SLEEF) && (defined(CT_CPU_CAP_IS_AVX512) || defined(CT_CPU_CAP_IS_AVX2))
 #include <sleef.h>
 #endif
 
@@ -122,18 +124,49 @@ static float row_sum(const float *v, int64_t n) {
     }
     float acc[SM_L];
     for (int l = 0; l < SM_L; l++) acc[l] = v[l];
-    for (int64_t d = SM_L; d < n; d += SM_L) {
-        const int64_t k = n - d < SM_L ? n - d : SM_L;
-        for (int64_t l = 0; l < k; l++) acc[l] = acc[l] + v[d + l];
-    }
+    int64_t d = SM_L;
+    for (; d + SM_L <= n; d += SM_L) /* whole vectors: a fixed-width loop kept in a register */
+        for (int l = 0; l < SM_L; l++) acc[l] = acc[l] + v[d + l];
+    for (int64_t l = 0; l < n - d; l++) acc[l] = acc[l] + v[d + l];
     return fold_lanes(acc);
 }
 
-/* vec::maximum over a row: NaN wins */
+/* vec::maximum over a row: NaN wins. The maximum is exact in any order, so it is taken lane by
+ * lane with vector max instructions where the level has them, with a flag for a NaN seen; only a
+ * row with a NaN is scanned again, one element at a time, for the NaN it returns (the last). */
 static float row_max(const float *x, int64_t n) {
     float mx = -INFINITY;
-    for (int64_t j = 0; j < n; j++)
-        if (x[j] > mx || x[j] != x[j]) mx = x[j];
+    int nan = 0;
+    int64_t j = 0;
+#if defined(CT_CPU_CAP_IS_AVX512)
+    __m512 m = _mm512_set1_ps(-INFINITY);
+    __mmask16 un = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __m512 v = _mm512_loadu_ps(x + j);
+        m = _mm512_max_ps(v, m);
+        un |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    }
+    mx = _mm512_reduce_max_ps(m);
+    nan = un != 0;
+#elif defined(CT_CPU_CAP_IS_AVX2)
+    __m256 m = _mm256_set1_ps(-INFINITY), un = _mm256_setzero_ps();
+    for (; j + 8 <= n; j += 8) {
+        const __m256 v = _mm256_loadu_ps(x + j);
+        m = _mm256_max_ps(v, m);
+        un = _mm256_or_ps(un, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    }
+    float lanes[8];
+    _mm256_storeu_ps(lanes, m);
+    for (int l = 0; l < 8; l++) mx = lanes[l] > mx ? lanes[l] : mx;
+    nan = _mm256_movemask_ps(un) != 0;
+#endif
+    for (; j < n; j++) {
+        mx = x[j] > mx ? x[j] : mx;
+        nan |= x[j] != x[j];
+    }
+    if (nan)
+        for (j = 0; j < n; j++)
+            if (x[j] != x[j]) mx = x[j];
     return mx;
 }
 
@@ -163,4 +196,69 @@ void CT_VEC(ct_vec_log_softmax_bw_lastdim_f32)(const float *g, const float *y, i
     const float sum = row_sum(g, n);
     vec_exp(y, gi, n);
     for (int64_t j = 0; j < n; j++) gi[j] = MADD(-gi[j], sum, g[j]);
+}
+
+/* Note [Softmax over a dimension]
+ *   Over a dimension other than the last, PyTorch's float kernel (_vec_softmax in
+ *   SoftMaxKernel.cpp) walks the columns of [outer, len, inner] a chunk of parallel_for at a
+ *   time: from the chunk's first column, a group of L adjacent columns (one Vectorized<float>,
+ *   16 lanes at AVX512) whenever the group fits in its row of inner columns and in the chunk,
+ *   otherwise single columns up to the row's end or the chunk's. A group takes the lane-wise
+ *   maximum (vec::maximum: a NaN wins), exp(x - max) with SLEEF's vector exp (the C library's at
+ *   DEFAULT), a lane-wise sum and a division by it; a single column takes std::max (a later NaN
+ *   is passed over), the C library's expf, a float sum and the division. A column's last bits
+ *   thus depend on whether it fell in a group, i.e. on where the chunks start: at 2 threads the
+ *   columns just before the cut are single ones. ctorch runs the same walk over the same chunks. */
+static inline float vec_maximum(float a, float b) { return a != a ? a : (a > b ? a : b); }
+
+/* L adjacent columns of len elements, inner apart, from x into y */
+static void softmax_group(const float *x, int64_t len, int64_t inner, float *y) {
+    float m[SM_L], s[SM_L], t[SM_L];
+    for (int l = 0; l < SM_L; l++) m[l] = x[l];
+    for (int64_t d = 1; d < len; d++) {
+        const float *r = x + d * inner;
+        for (int l = 0; l < SM_L; l++) m[l] = vec_maximum(m[l], r[l]);
+    }
+    for (int l = 0; l < SM_L; l++) s[l] = 0.0f;
+    for (int64_t d = 0; d < len; d++) {
+        const float *r = x + d * inner;
+        float *o = y + d * inner;
+        for (int l = 0; l < SM_L; l++) t[l] = r[l] - m[l];
+        vec_exp(t, o, SM_L);
+        for (int l = 0; l < SM_L; l++) s[l] = s[l] + o[l];
+    }
+    for (int64_t d = 0; d < len; d++) {
+        float *o = y + d * inner;
+        for (int l = 0; l < SM_L; l++) o[l] = o[l] / s[l];
+    }
+}
+
+/* one column, as host_softmax's scalar code */
+static void softmax_column(const float *x, int64_t len, int64_t inner, float *y) {
+    float m = x[0], s = 0.0f;
+    for (int64_t d = 1; d < len; d++) m = m < x[d * inner] ? x[d * inner] : m;
+    for (int64_t d = 0; d < len; d++) {
+        y[d * inner] = expf(x[d * inner] - m);
+        s += y[d * inner];
+    }
+    for (int64_t d = 0; d < len; d++) y[d * inner] = y[d * inner] / s;
+}
+
+/* columns [begin, end) of the outer * inner columns of a contiguous [outer, len, inner] */
+void CT_VEC(ct_vec_softmax_dim_f32)(const float *x, int64_t len, int64_t inner, int64_t begin, int64_t end, float *y) {
+    const int64_t outer_stride = len * inner;
+    for (int64_t idx = begin; idx < end;) {
+        const int64_t o = idx / inner, in = idx % inner;
+        if (in + SM_L <= inner && idx + SM_L <= end) {
+            softmax_group(x + o * outer_stride + in, len, inner, y + o * outer_stride + in);
+            idx += SM_L;
+            continue;
+        }
+        const int64_t tail = idx + SM_L > end ? end - idx : inner - in;
+        for (int64_t i = 0; i < tail; i++) {
+            const int64_t oo = (idx + i) / inner, ii = (idx + i) % inner;
+            softmax_column(x + oo * outer_stride + ii, len, inner, y + oo * outer_stride + ii);
+        }
+        idx += tail;
+    }
 }

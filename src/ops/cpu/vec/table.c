@@ -30,6 +30,7 @@ const ct_vec_kernels CT_VEC(ct_vec_kernels) = {
     .softmax_bw_lastdim_f32 = CT_VEC(ct_vec_softmax_bw_lastdim_f32),
     .softmax_bw_dim_f32 = CT_VEC(ct_vec_softmax_bw_dim_f32),
     .softmax_lastdim_f32 = CT_VEC(ct_vec_softmax_lastdim_f32),
+    .softmax_dim_f32 = CT_VEC(ct_vec_softmax_dim_f32),
     .log_softmax_lastdim_f32 = CT_VEC(ct_vec_log_softmax_lastdim_f32),
     .log_softmax_bw_lastdim_f32 = CT_VEC(ct_vec_log_softmax_bw_lastdim_f32),
     .gelu_f32 = CT_VEC(ct_vec_gelu_f32),

@@ -77,6 +77,7 @@ void CT_VEC(ct_vec_layer_norm_bw_row_f32)(const float *dy, const float *x, float
 void CT_VEC(ct_vec_softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
 void CT_VEC(ct_vec_softmax_bw_dim_f32)(const float *g, const float *y, int64_t len, int64_t inner, float *gi);
 void CT_VEC(ct_vec_softmax_lastdim_f32)(const float *x, int64_t n, float *y);
+void CT_VEC(ct_vec_softmax_dim_f32)(const float *x, int64_t len, int64_t inner, int64_t begin, int64_t end, float *y);
 void CT_VEC(ct_vec_log_softmax_lastdim_f32)(const float *x, int64_t n, float *y);
 void CT_VEC(ct_vec_log_softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
 

@@ -95,6 +95,10 @@ typedef struct ct_vec_kernels {
     void (*softmax_bw_dim_f32)(const float *g, const float *y, int64_t len, int64_t inner, float *gi);
     /* float32 softmax, log_softmax and log_softmax backward over a row of n contiguous elements */
     void (*softmax_lastdim_f32)(const float *x, int64_t n, float *y);
+    /* float32 softmax over another dimension of a contiguous [outer, len, inner], columns
+     * [begin, end) of its outer * inner (one chunk of the split: Note [Softmax over a dimension]
+     * in softmax_vec.c) */
+    void (*softmax_dim_f32)(const float *x, int64_t len, int64_t inner, int64_t begin, int64_t end, float *y);
     void (*log_softmax_lastdim_f32)(const float *x, int64_t n, float *y);
     void (*log_softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
     /* float32 GELU (approximate='none') and its backward dx = dy * gelu'(x) over n contiguous
