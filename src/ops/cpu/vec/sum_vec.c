@@ -74,6 +74,44 @@ static inline int64_t ceil_log2(int64_t x) {
         memcpy(out, acc[0], sizeof(T) * 4 * L);                                                                 \
     }
 
+/* COLUMN_SUM(name, T): multi_row_sum of vectorized_outer_sum over several of its groups of 4
+ * vectors at once: ncols contiguous columns (a multiple of 4 vectors, at most COLUMN_BLOCK), each
+ * summed down `size` rows row_stride apart with exactly the additions multi_row_sum does for its
+ * lane (each column is its own chain, so the bits are those of one group at a time). Reading a
+ * wider piece of each row keeps the accumulators in L1 and the rows' reads long enough for the
+ * prefetcher. */
+#define COLUMN_BLOCK 256
+#define COLUMN_SUM(NAME, T)                                                                                     \
+    static void NAME(const char *in, int64_t row_stride, int64_t ncols, int64_t size, T *out) {                \
+        const int64_t level_power = ceil_log2(size) / 4 > 4 ? ceil_log2(size) / 4 : 4;                          \
+        const int64_t level_step = (int64_t)1 << level_power;                                                   \
+        const int64_t level_mask = level_step - 1;                                                              \
+        T acc[4][COLUMN_BLOCK];                                                                                 \
+        for (int a = 0; a < 4; a++)                                                                             \
+            for (int64_t c = 0; c < ncols; c++) acc[a][c] = 0;                                                  \
+        int64_t i = 0;                                                                                          \
+        for (; i + level_step <= size;) {                                                                       \
+            for (int64_t j = 0; j < level_step; ++j, ++i) {                                                     \
+                const T *p = (const T *)(in + i * row_stride);                                                  \
+                for (int64_t c = 0; c < ncols; c++) acc[0][c] += p[c];                                          \
+            }                                                                                                   \
+            for (int j = 1; j < 4; ++j) {                                                                       \
+                for (int64_t c = 0; c < ncols; c++) {                                                           \
+                    acc[j][c] += acc[j - 1][c];                                                                 \
+                    acc[j - 1][c] = 0;                                                                          \
+                }                                                                                               \
+                if ((i & (level_mask << (j * level_power))) != 0) break;                                        \
+            }                                                                                                   \
+        }                                                                                                       \
+        for (; i < size; ++i) {                                                                                 \
+            const T *p = (const T *)(in + i * row_stride);                                                      \
+            for (int64_t c = 0; c < ncols; c++) acc[0][c] += p[c];                                              \
+        }                                                                                                       \
+        for (int j = 1; j < 4; ++j)                                                                             \
+            for (int64_t c = 0; c < ncols; c++) acc[0][c] += acc[j][c];                                         \
+        memcpy(out, acc[0], sizeof(T) * (size_t)ncols);                                                         \
+    }
+
 #define ROW_SUM(NAME, T, L, MRS)                                                                                \
     static void NAME(const char *in, int64_t in_stride, int64_t size, T out[L]) {                               \
         const int64_t size_ilp = size / 4;                                                                      \
@@ -89,7 +127,7 @@ static inline int64_t ceil_log2(int64_t x) {
     }
 
 /* CASCADE(T, VL, ...): the loop2d body of cascade_sum for one type, VL its vector lanes */
-#define CASCADE(NAME, T, VL, MRS_S, MRS_V, ROW_S, ROW_V)                                                        \
+#define CASCADE(NAME, T, VL, MRS_S, COL_V, ROW_S, ROW_V)                                                        \
     static void NAME(char **data, const int64_t *strides, int64_t size0, int64_t size1) {                       \
         int64_t in_s[2] = {strides[1], strides[3]}, out_s[2] = {strides[0], strides[2]};                        \
         const int64_t es = (int64_t)sizeof(T);                                                                  \
@@ -128,11 +166,12 @@ static inline int64_t ceil_log2(int64_t x) {
             }                                                                                                   \
         } else if (in_s[1] == es && size1 >= VL) { /* vectorized_outer_sum */                                   \
             int64_t j = 0;                                                                                      \
-            for (; j + 4 * VL <= size1; j += 4 * VL) {                                                          \
-                T sums[4][VL];                                                                                  \
-                MRS_V(in + j * es, in_s[0], VL * es, size0, sums);                                              \
-                for (int r = 0; r < 4; r++)                                                                     \
-                    for (int l = 0; l < VL; l++) *(T *)(out + (j + r * VL + l) * out_stride) += sums[r][l];     \
+            for (const int64_t groups = size1 - size1 % (4 * VL); j < groups;) {                                \
+                const int64_t ncols = groups - j < COLUMN_BLOCK ? groups - j : COLUMN_BLOCK;                    \
+                T sums[COLUMN_BLOCK];                                                                           \
+                COL_V(in + j * es, in_s[0], ncols, size0, sums);                                                \
+                for (int64_t c = 0; c < ncols; c++) *(T *)(out + (j + c) * out_stride) += sums[c];              \
+                j += ncols;                                                                                     \
             }                                                                                                   \
             for (; j + VL <= size1; j += VL) {                                                                  \
                 T sums[VL];                                                                                     \
@@ -170,15 +209,17 @@ static inline int64_t ceil_log2(int64_t x) {
 
 MULTI_ROW_SUM(mrs_f32_s, float, 1)
 MULTI_ROW_SUM(mrs_f32_v, float, F32_LANES)
+COLUMN_SUM(col_f32_v, float)
 ROW_SUM(row_f32_s, float, 1, mrs_f32_s)
 ROW_SUM(row_f32_v, float, F32_LANES, mrs_f32_v)
-CASCADE(cascade_f32, float, F32_LANES, mrs_f32_s, mrs_f32_v, row_f32_s, row_f32_v)
+CASCADE(cascade_f32, float, F32_LANES, mrs_f32_s, col_f32_v, row_f32_s, row_f32_v)
 
 MULTI_ROW_SUM(mrs_f64_s, double, 1)
 MULTI_ROW_SUM(mrs_f64_v, double, F64_LANES)
+COLUMN_SUM(col_f64_v, double)
 ROW_SUM(row_f64_s, double, 1, mrs_f64_s)
 ROW_SUM(row_f64_v, double, F64_LANES, mrs_f64_v)
-CASCADE(cascade_f64, double, F64_LANES, mrs_f64_s, mrs_f64_v, row_f64_s, row_f64_v)
+CASCADE(cascade_f64, double, F64_LANES, mrs_f64_s, col_f64_v, row_f64_s, row_f64_v)
 
 CT_VEC_LOOP(ct_vec_cascade_sum) {
     const ct_vec_sum *s = ctx;
