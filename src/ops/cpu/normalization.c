@@ -113,8 +113,8 @@ typedef struct ln_job {
 static int ln_rows(void *vjob, int64_t begin, int64_t end) {
     const ln_job *j = vjob;
     const int64_t N = j->N;
-    for (int64_t i = begin; i < end; i++)
-        j->vk->layer_norm_row_f32(j->x + i * N, j->gamma, j->beta, N, j->eps, j->y + i * N, j->mean + i, j->rstd + i);
+    j->vk->layer_norm_rows_f32(j->x + begin * N, j->gamma, j->beta, end - begin, N, j->eps, j->y + begin * N,
+                               j->mean + begin, j->rstd + begin);
     return 0;
 }
 

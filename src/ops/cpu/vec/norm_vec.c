@@ -23,6 +23,7 @@
 #define LN_L (CT_VEC_BYTES / 4) /* lanes of Vectorized<float> in the kernel that runs */
 #define LN_CHUNK 16             /* kChunkSize */
 #define LN_MAX_DEPTH 64
+#define LN_ROWS 4               /* rows whose moments are taken together */
 
 
 /* utils::CeilLog2 */
@@ -44,44 +45,54 @@ static inline void add_moments(int64_t m0_add, float m1_add, float m2_add, int64
     *m0 = n;
 }
 
-/* RowwiseMoments(x, N): the row's mean and biased variance */
-static void rowwise_moments(const float *x, int64_t N, float *mean, float *var) {
+/* RowwiseMoments(x, N) of `rows` rows N apart: each row's mean and biased variance. Each row is
+ * its own Welford chain, in PyTorch's order; a chain's steps wait on each other, so rows are
+ * taken LN_ROWS at a time, their chains interleaved (the counts m0 depend on N only, so the rows
+ * share them). Always inlined so that `rows` is a constant in each caller. */
+static inline __attribute__((always_inline)) void rowwise_moments(const float *x, int64_t N, int rows, float *mean,
+                                                                   float *var) {
     const int64_t n = N / LN_L;
     const int64_t m = (n + LN_CHUNK - 1) / LN_CHUNK;
     const int64_t depth = ceil_log2(m);
     int64_t m0_stk[LN_MAX_DEPTH];
-    float m1_stk[LN_MAX_DEPTH][LN_L], m2_stk[LN_MAX_DEPTH][LN_L];
+    float m1_stk[LN_ROWS][LN_MAX_DEPTH][LN_L], m2_stk[LN_ROWS][LN_MAX_DEPTH][LN_L];
     for (int64_t d = 0; d < depth; d++) {
         m0_stk[d] = 0;
-        for (int l = 0; l < LN_L; l++) m1_stk[d][l] = m2_stk[d][l] = 0.0f;
+        for (int r = 0; r < rows; r++)
+            for (int l = 0; l < LN_L; l++) m1_stk[r][d][l] = m2_stk[r][d][l] = 0.0f;
     }
     for (int64_t i = 0; i < m; i++) {
-        const float *xp = x + i * LN_CHUNK * LN_L;
         const int64_t m0 = n - i * LN_CHUNK < LN_CHUNK ? n - i * LN_CHUNK : LN_CHUNK;
-        float m1v[LN_L] = {0}, m2v[LN_L] = {0};
+        float m1v[LN_ROWS][LN_L] = {{0}}, m2v[LN_ROWS][LN_L] = {{0}};
         for (int64_t j = 0; j < m0; j++) {
             const float c = 1.0f / (float)(j + 1);
-            for (int l = 0; l < LN_L; l++) {
-                const float xv = xp[j * LN_L + l];
-                const float delta = xv - m1v[l];
-                m1v[l] = MADD(delta, c, m1v[l]);
-                m2v[l] = MADD(delta, xv - m1v[l], m2v[l]);
+            for (int r = 0; r < rows; r++) {
+                const float *xp = x + r * N + (i * LN_CHUNK + j) * LN_L;
+                for (int l = 0; l < LN_L; l++) {
+                    const float xv = xp[l];
+                    const float delta = xv - m1v[r][l];
+                    m1v[r][l] = MADD(delta, c, m1v[r][l]);
+                    m2v[r][l] = MADD(delta, xv - m1v[r][l], m2v[r][l]);
+                }
             }
         }
         int64_t s0 = m0_stk[0];
-        for (int l = 0; l < LN_L; l++) {
-            s0 = m0_stk[0];
-            add_moments(m0, m1v[l], m2v[l], &s0, &m1_stk[0][l], &m2_stk[0][l]);
-        }
+        for (int r = 0; r < rows; r++)
+            for (int l = 0; l < LN_L; l++) {
+                s0 = m0_stk[0];
+                add_moments(m0, m1v[r][l], m2v[r][l], &s0, &m1_stk[r][0][l], &m2_stk[r][0][l]);
+            }
         m0_stk[0] = s0;
         int64_t mask = i + 1;
         for (int64_t j = 1; j < depth && (mask & 1) == 0; ++j) {
             int64_t t0 = m0_stk[j];
-            for (int l = 0; l < LN_L; l++) {
-                t0 = m0_stk[j];
-                add_moments(m0_stk[j - 1], m1_stk[j - 1][l], m2_stk[j - 1][l], &t0, &m1_stk[j][l], &m2_stk[j][l]);
-                m1_stk[j - 1][l] = m2_stk[j - 1][l] = 0.0f;
-            }
+            for (int r = 0; r < rows; r++)
+                for (int l = 0; l < LN_L; l++) {
+                    t0 = m0_stk[j];
+                    add_moments(m0_stk[j - 1], m1_stk[r][j - 1][l], m2_stk[r][j - 1][l], &t0, &m1_stk[r][j][l],
+                                &m2_stk[r][j][l]);
+                    m1_stk[r][j - 1][l] = m2_stk[r][j - 1][l] = 0.0f;
+                }
             m0_stk[j] = t0;
             m0_stk[j - 1] = 0;
             mask >>= 1;
@@ -89,29 +100,32 @@ static void rowwise_moments(const float *x, int64_t N, float *mean, float *var) 
     }
     for (int64_t d = 1; d < depth; d++) {
         int64_t t0 = m0_stk[0];
-        for (int l = 0; l < LN_L; l++) {
-            t0 = m0_stk[0];
-            add_moments(m0_stk[d], m1_stk[d][l], m2_stk[d][l], &t0, &m1_stk[0][l], &m2_stk[0][l]);
-        }
+        for (int r = 0; r < rows; r++)
+            for (int l = 0; l < LN_L; l++) {
+                t0 = m0_stk[0];
+                add_moments(m0_stk[d], m1_stk[r][d][l], m2_stk[r][d][l], &t0, &m1_stk[r][0][l], &m2_stk[r][0][l]);
+            }
         m0_stk[0] = t0;
     }
-    int64_t m0 = 0;
-    float m1 = 0.0f, m2 = 0.0f;
-    for (int64_t i = n * LN_L; i < N; i++) {
-        const float delta = x[i] - m1;
-        ++m0;
-        m1 += delta / (float)m0;
-        m2 = MADD(delta, x[i] - m1, m2);
+    for (int r = 0; r < rows; r++) {
+        const float *xr = x + r * N;
+        int64_t m0 = 0;
+        float m1 = 0.0f, m2 = 0.0f;
+        for (int64_t i = n * LN_L; i < N; i++) {
+            const float delta = xr[i] - m1;
+            ++m0;
+            m1 += delta / (float)m0;
+            m2 = MADD(delta, xr[i] - m1, m2);
+        }
+        for (int l = 0; l < LN_L; l++) add_moments(n, m1_stk[r][0][l], m2_stk[r][0][l], &m0, &m1, &m2);
+        mean[r] = m1;
+        var[r] = m2 / (float)N;
     }
-    for (int l = 0; l < LN_L; l++) add_moments(n, m1_stk[0][l], m2_stk[0][l], &m0, &m1, &m2);
-    *mean = m1;
-    *var = m2 / (float)N;
 }
 
-void CT_VEC(ct_vec_layer_norm_row_f32)(const float *x, const float *gamma, const float *beta, int64_t N, float eps,
-                                       float *y, float *mean, float *rstd) {
-    float mu, var;
-    rowwise_moments(x, N, &mu, &var);
+/* y = (x - mean) * rstd * gamma + beta of one row, from its moments */
+static void normalize_row(const float *x, const float *gamma, const float *beta, int64_t N, float eps, float mu,
+                          float var, float *y, float *mean, float *rstd) {
     const float r = 1.0f / sqrtf(var + eps);
     const float bias = -mu;
     for (int64_t j = 0; j < N; j++) {
@@ -120,6 +134,22 @@ void CT_VEC(ct_vec_layer_norm_row_f32)(const float *x, const float *gamma, const
     }
     *mean = mu;
     *rstd = r;
+}
+
+void CT_VEC(ct_vec_layer_norm_rows_f32)(const float *x, const float *gamma, const float *beta, int64_t M, int64_t N,
+                                        float eps, float *y, float *mean, float *rstd) {
+    float mu[LN_ROWS], var[LN_ROWS];
+    int64_t i = 0;
+    for (; i + LN_ROWS <= M; i += LN_ROWS) {
+        rowwise_moments(x + i * N, N, LN_ROWS, mu, var);
+        for (int r = 0; r < LN_ROWS; r++)
+            normalize_row(x + (i + r) * N, gamma, beta, N, eps, mu[r], var[r], y + (i + r) * N, mean + i + r,
+                          rstd + i + r);
+    }
+    for (; i < M; i++) {
+        rowwise_moments(x + i * N, N, 1, mu, var);
+        normalize_row(x + i * N, gamma, beta, N, eps, mu[0], var[0], y + i * N, mean + i, rstd + i);
+    }
 }
 
 /* vec_reduce_all(+) of one Vectorized<float>: the AVX2 kernel folds halves (lane i with i+4,

@@ -68,8 +68,8 @@ void CT_VEC(ct_vec_gelu_f32)(const float *x, int64_t n, float *y);
 void CT_VEC(ct_vec_gelu_bw_f32)(const float *dy, const float *x, int64_t n, float *dx);
 
 /* norm_vec.c */
-void CT_VEC(ct_vec_layer_norm_row_f32)(const float *x, const float *gamma, const float *beta, int64_t N, float eps,
-                                       float *y, float *mean, float *rstd);
+void CT_VEC(ct_vec_layer_norm_rows_f32)(const float *x, const float *gamma, const float *beta, int64_t M, int64_t N,
+                                        float eps, float *y, float *mean, float *rstd);
 void CT_VEC(ct_vec_layer_norm_bw_row_f32)(const float *dy, const float *x, float mean, float rstd, const float *gamma,
                                           int64_t N, float *dx, float *acc_gamma, float *acc_beta);
 

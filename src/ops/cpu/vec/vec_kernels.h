@@ -81,10 +81,10 @@ typedef struct ct_vec_kernels {
     ct_loop2d_fn fill;
     /* cascade sum (out, in) with ct_vec_sum, see Note [Cascade sum] */
     ct_loop2d_fn cascade_sum;
-    /* float32 layer norm of one row of N (Note [Layer norm order] in norm_vec.c): y, mean and
-     * rstd; gamma/beta may be NULL */
-    void (*layer_norm_row_f32)(const float *x, const float *gamma, const float *beta, int64_t N, float eps, float *y,
-                               float *mean, float *rstd);
+    /* float32 layer norm of M contiguous rows of N (Note [Layer norm order] in norm_vec.c): y, and
+     * mean and rstd per row; gamma/beta may be NULL */
+    void (*layer_norm_rows_f32)(const float *x, const float *gamma, const float *beta, int64_t M, int64_t N, float eps,
+                                float *y, float *mean, float *rstd);
     /* its backward for one row: dx (when not NULL), and dy*(x-mean)*rstd / dy added into
      * acc_gamma / acc_beta (when not NULL) */
     void (*layer_norm_bw_row_f32)(const float *dy, const float *x, float mean, float rstd, const float *gamma, int64_t N,
