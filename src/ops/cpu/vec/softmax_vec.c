@@ -211,25 +211,31 @@ void CT_VEC(ct_vec_log_softmax_bw_lastdim_f32)(const float *g, const float *y, i
  *   columns just before the cut are single ones. ctorch runs the same walk over the same chunks. */
 static inline float vec_maximum(float a, float b) { return a != a ? a : (a > b ? a : b); }
 
-/* L adjacent columns of len elements, inner apart, from x into y */
-static void softmax_group(const float *x, int64_t len, int64_t inner, float *y) {
-    float m[SM_L], s[SM_L], t[SM_L];
-    for (int l = 0; l < SM_L; l++) m[l] = x[l];
+/* Groups taken together by softmax_groups: each column's steps are its group's, in its group's
+ * order, but the groups' passes over the rows read SM_GROUPS vectors of adjacent columns instead
+ * of one, so a pass's rows are still in the cache for the next pass. */
+#define SM_GROUPS 8
+
+/* n groups of L adjacent columns (n <= SM_GROUPS) of len elements, inner apart, from x into y */
+static void softmax_groups(const float *x, int64_t len, int64_t inner, int64_t n, float *y) {
+    const int64_t w = n * SM_L;
+    float m[SM_GROUPS * SM_L], s[SM_GROUPS * SM_L], t[SM_GROUPS * SM_L];
+    for (int64_t c = 0; c < w; c++) m[c] = x[c];
     for (int64_t d = 1; d < len; d++) {
         const float *r = x + d * inner;
-        for (int l = 0; l < SM_L; l++) m[l] = vec_maximum(m[l], r[l]);
+        for (int64_t c = 0; c < w; c++) m[c] = vec_maximum(m[c], r[c]);
     }
-    for (int l = 0; l < SM_L; l++) s[l] = 0.0f;
+    for (int64_t c = 0; c < w; c++) s[c] = 0.0f;
     for (int64_t d = 0; d < len; d++) {
         const float *r = x + d * inner;
         float *o = y + d * inner;
-        for (int l = 0; l < SM_L; l++) t[l] = r[l] - m[l];
-        vec_exp(t, o, SM_L);
-        for (int l = 0; l < SM_L; l++) s[l] = s[l] + o[l];
+        for (int64_t c = 0; c < w; c++) t[c] = r[c] - m[c];
+        vec_exp(t, o, w);
+        for (int64_t c = 0; c < w; c++) s[c] = s[c] + o[c];
     }
     for (int64_t d = 0; d < len; d++) {
         float *o = y + d * inner;
-        for (int l = 0; l < SM_L; l++) o[l] = o[l] / s[l];
+        for (int64_t c = 0; c < w; c++) o[c] = o[c] / s[c];
     }
 }
 
@@ -249,9 +255,11 @@ void CT_VEC(ct_vec_softmax_dim_f32)(const float *x, int64_t len, int64_t inner, 
     const int64_t outer_stride = len * inner;
     for (int64_t idx = begin; idx < end;) {
         const int64_t o = idx / inner, in = idx % inner;
-        if (in + SM_L <= inner && idx + SM_L <= end) {
-            softmax_group(x + o * outer_stride + in, len, inner, y + o * outer_stride + in);
-            idx += SM_L;
+        if (in + SM_L <= inner && idx + SM_L <= end) { /* the groups that follow, up to SM_GROUPS */
+            int64_t n = 1;
+            while (n < SM_GROUPS && in + (n + 1) * SM_L <= inner && idx + (n + 1) * SM_L <= end) n++;
+            softmax_groups(x + o * outer_stride + in, len, inner, n, y + o * outer_stride + in);
+            idx += n * SM_L;
             continue;
         }
         const int64_t tail = idx + SM_L > end ? end - idx : inner - in;
