@@ -599,6 +599,31 @@ static void float_kernels_golden(ct_cpu_capability level, int threads) {
         ct_tensor_release(g);
         checked++;
     }
+    /* over a leading or middle dimension: the forward's columns fall in vector groups or single
+     * columns by where the threads' pieces start (Note [Softmax over a dimension]) */
+    static const struct { int64_t shape[3]; int nd, dim; } smd[] = {{{37, 203}, 2, 0}, {{3, 11, 29}, 3, 1}, {{3, 11, 29}, 3, 0}, {{2, 16400}, 2, 0}};
+    for (size_t c = 0; cases && c < sizeof smd / sizeof smd[0]; c++) {
+        char name[64];
+        int at = snprintf(name, sizeof name, "softmax_dim%d", smd[c].dim);
+        for (int d = 0; d < smd[c].nd; d++) at += snprintf(name + at, sizeof name - (size_t)at, "%s%lld", d ? "x" : "_", (long long)smd[c].shape[d]);
+        cJSON *want = cJSON_GetObjectItemCaseSensitive(cases, name);
+        CHECK_MSG(want != NULL, "float_kernels.json has no case %s", name);
+        ct_tensor *x = fk_input(smd[c].shape, smd[c].nd, 15, 3.0), *g = fk_input(smd[c].shape, smd[c].nd, 16, 10.0);
+        ct_tensor *o[4] = {ct__softmax(x, smd[c].dim, false), NULL, NULL, NULL};
+        const int outs = cJSON_GetArraySize(want); /* the large case: the forward only */
+        if (outs == 4) {
+            o[1] = o[0] ? ct__softmax_backward_data(g, o[0], smd[c].dim, CT_FLOAT32) : NULL;
+            o[2] = ct__log_softmax(x, smd[c].dim, false);
+            o[3] = o[2] ? ct__log_softmax_backward_data(g, o[2], smd[c].dim, CT_FLOAT32) : NULL;
+        }
+        /* outputs 2 and 3, log_softmax and its backward, are computed in double over a dimension
+         * other than the last (softmax_loss.c), so only the softmax ones are compared */
+        for (int k = 0; k < outs && k < 2; k++) fk_compare(name, k, o[k], cJSON_GetArrayItem(want, k));
+        for (int k = 0; k < 4; k++) ct_tensor_release(o[k]);
+        ct_tensor_release(x);
+        ct_tensor_release(g);
+        checked++;
+    }
     if (cases) {
         int64_t shape[3] = {4, 6, 5};
         ct_tensor *x = NULL, *g = fk_input(shape, 3, 7, 10.0);
@@ -699,7 +724,7 @@ static void float_kernels_golden(ct_cpu_capability level, int threads) {
         ct_tensor_release(m);
         checked += 2;
     }
-    CHECK_MSG(checked == 16, "float_kernels.json: %d of 16 cases checked", checked);
+    CHECK_MSG(checked == 20, "float_kernels.json: %d of 20 cases checked", checked);
     cJSON_Delete(root);
 }
 

@@ -151,9 +151,8 @@ int ct_k__softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
         sm_job j = {ct_vec(), xf, NULL, (float *)out->storage->data + out->storage_offset, len, inner};
         if (d == self->ndim - 1) { /* softmax_lastdim_kernel: rows, a grain of GRAIN_SIZE / (16 * len) */
             ct_parallel_for(0, outer, row_grain(len), softmax_rows, &j);
-        } else { /* softmax_kernel: columns, a grain of GRAIN_SIZE / len */
-            const int64_t grain = CT_GRAIN_SIZE / len > 1 ? CT_GRAIN_SIZE / len : 1;
-            ct_parallel_for(0, outer * inner, grain, softmax_columns, &j);
+        } else { /* softmax_kernel: columns, a grain of 0 (every thread a piece, however few the columns) */
+            ct_parallel_for(0, outer * inner, 0, softmax_columns, &j);
         }
         ct_free(own);
         return ct_ret(rets, 0, out);

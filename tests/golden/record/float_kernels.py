@@ -1,6 +1,8 @@
 """The float32 kernels ctorch runs in PyTorch's own order, as PyTorch 2.6 computes them at each CPU
 capability: native_layer_norm (+ backward), _softmax, _softmax_backward_data, _log_softmax,
-_log_softmax_backward_data (over the last dimension; the softmax backward over another one too)
+_log_softmax_backward_data (over the last dimension; over dim 0 and a middle one of a few shapes,
+"softmax_dim{d}_{shape}", whose softmax forward depends on the threads' split, the large one's
+forward only; the softmax backward over another one too)
 nll_loss_forward, GELU and its backward (oneDNN's kernel for a contiguous float32 tensor) and
 linalg_vector_norm's 2-norm over contiguous runs, with ATEN_CPU_CAPABILITY=default, avx2 and
 avx512 and oneDNN's instruction set capped to match (ONEDNN_MAX_CPU_ISA=SSE41, AVX2, and none at
@@ -42,6 +44,16 @@ def run(threads):
         ly = torch.ops.aten._log_softmax(x, -1, False)
         lgi = torch.ops.aten._log_softmax_backward_data(g, ly, -1, f32)
         cases["softmax_" + "x".join(map(str, shape))] = [hx(y), hx(gi), hx(ly), hx(lgi)]
+    for shape, d in (([37, 203], 0), ([3, 11, 29], 1), ([3, 11, 29], 0), ([2, 16400], 0)):
+        x = t(shape, 15, 3.0)
+        y = torch.ops.aten._softmax(x, d, False)
+        outs = [hx(y)]
+        if x.numel() < 32768:  # the large one: the forward only, to keep the file small
+            g = t(shape, 16, 10.0)
+            ly = torch.ops.aten._log_softmax(x, d, False)
+            outs += [hx(torch.ops.aten._softmax_backward_data(g, y, d, f32)), hx(ly),
+                     hx(torch.ops.aten._log_softmax_backward_data(g, ly, d, f32))]
+        cases[f"softmax_dim{d}_" + "x".join(map(str, shape))] = outs
     y = t([4, 6, 5], 6, 30.0)  # any output: the backward's arithmetic over dim 1
     cases["softmax_backward_dim1_4x6x5"] = [hx(torch.ops.aten._softmax_backward_data(t([4, 6, 5], 7, 10.0), y, 1, f32))]
     for batch, classes in ((40, 7), (300, 11)):
