@@ -2,8 +2,9 @@
  * _to_copy. Values are computed in double and rounded once to the result type; PyTorch's
  * float kernels accumulate in float, so the last bit can differ. Exceptions, in float32: the
  * reductions of nll_loss_forward follow PyTorch's float cascade (the same bits), and
- * log_softmax and its backward over the last dimension run PyTorch's kernel order
- * (src/ops/cpu/vec/softmax_vec.c; only its vectorised exp/log can differ in the last bit). */
+ * log_softmax and its backward run PyTorch's kernel order over the last dimension and, in
+ * blocks of columns, over another one (src/ops/cpu/vec/softmax_vec.c: Note [Log softmax over a
+ * dimension]). */
 #include <math.h>
 #include <string.h>
 
@@ -83,6 +84,43 @@ static int log_softmax_bw_columns(void *vjob, int64_t begin, int64_t end) {
     return 0;
 }
 
+/* float32 over another dimension: blocks of PyTorch's block columns (Note [Log softmax over a
+ * dimension] in softmax_vec.c), items [begin, end) of outer x blocks per row */
+typedef struct ls_block_job {
+    const ct_vec_kernels *vk;
+    const float *x, *g; /* forward: x = self; backward: g = grad, x = output */
+    float *y;
+    int64_t len, inner, block, blocks;
+} ls_block_job;
+
+static int log_softmax_blocks(void *vjob, int64_t begin, int64_t end, bool backward) {
+    const ls_block_job *j = vjob;
+    float *scratch = ct_malloc(sizeof(float) * 2 * (size_t)j->block);
+    if (!scratch) return -1;
+    for (int64_t i = begin; i < end; i++) {
+        const int64_t first = i % j->blocks * j->block, size = j->inner - first < j->block ? j->inner - first : j->block;
+        const int64_t at = i / j->blocks * j->len * j->inner + first;
+        if (backward) j->vk->log_softmax_bw_dim_f32(j->g + at, j->x + at, j->len, j->inner, size, scratch, j->y + at);
+        else j->vk->log_softmax_dim_f32(j->x + at, j->len, j->inner, size, scratch, j->y + at);
+    }
+    ct_free(scratch);
+    return 0;
+}
+
+static int log_softmax_blocks_fw(void *vjob, int64_t begin, int64_t end) { return log_softmax_blocks(vjob, begin, end, false); }
+static int log_softmax_blocks_bw(void *vjob, int64_t begin, int64_t end) { return log_softmax_blocks(vjob, begin, end, true); }
+
+/* The float32 blocks over another dimension, split with a grain of 0: -1 when out of memory */
+static int log_softmax_dim_f32(const void *x, const void *g, void *y, int64_t outer, int64_t len, int64_t inner, bool backward) {
+    const ct_vec_kernels *vk = ct_vec();
+    const int64_t lanes = vk == ct_vec_for(CT_CPU_AVX512) ? 16 : 8;
+    int64_t block = 128 * 1024 / len / (int64_t)sizeof(float);
+    block = (block > lanes ? block : lanes) / lanes * lanes;
+    if (block > inner) block = inner;
+    ls_block_job j = {vk, x, g, y, len, inner, block, (inner + block - 1) / block};
+    return ct_parallel_for(0, outer * j.blocks, 0, backward ? log_softmax_blocks_bw : log_softmax_blocks_fw, &j);
+}
+
 /* GRAIN_SIZE / (16 * len) rows or columns, at least one (SoftMaxKernel.cpp's grain) */
 static int64_t ls_grain(int64_t len) {
     int64_t g = CT_GRAIN_SIZE / (16 * len);
@@ -110,6 +148,8 @@ static void log_softmax_dense(const ct_tensor *self, ct_tensor *out, int64_t out
         ct_parallel_for(0, outer, ls_lastdim_grain(outer, len, lanes), log_softmax_rows_f32, &j);
         return;
     }
+    /* float32 over another dimension: PyTorch's blocks (without scratch memory, the loop in double) */
+    if (!j.xf && !j.yf && log_softmax_dim_f32(j.x, NULL, j.y, outer, len, inner, false) == 0) return;
     ct_parallel_for(0, outer * inner, ls_grain(len), log_softmax_columns, &j);
 }
 
@@ -121,6 +161,7 @@ static void log_softmax_backward_dense(const ct_tensor *g, const ct_tensor *out,
         ct_parallel_for(0, outer, ls_grain(len), log_softmax_bw_rows_f32, &j);
         return;
     }
+    if (!j.gf && !j.xf && !j.yf && log_softmax_dim_f32(j.x, j.g, j.y, outer, len, inner, true) == 0) return;
     ct_parallel_for(0, outer * inner, ls_grain(len), log_softmax_bw_columns, &j);
 }
 
@@ -150,7 +191,7 @@ int ct_k__log_softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
         log_softmax_dense(self, out, outer, len, inner);
         return ct_ret(rets, 0, out);
     }
-    if (self->dtype == CT_FLOAT32 && out->dtype == CT_FLOAT32 && inner == 1) { /* strided float32: a copy */
+    if (self->dtype == CT_FLOAT32 && out->dtype == CT_FLOAT32) { /* strided float32: a copy */
         float *xf = ct_to_float_buffer(self);
         if (!xf) {
             ct_tensor_release(out);
@@ -158,8 +199,15 @@ int ct_k__log_softmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
         }
         const ct_vec_kernels *vk = ct_vec();
         float *y = ct_tensor_data_ptr(out);
-        for (int64_t o = 0; o < outer; o++) vk->log_softmax_lastdim_f32(xf + o * len, len, y + o * len);
+        int rc = 0;
+        if (inner == 1)
+            for (int64_t o = 0; o < outer; o++) vk->log_softmax_lastdim_f32(xf + o * len, len, y + o * len);
+        else rc = log_softmax_dim_f32(xf, NULL, y, outer, len, inner, false);
         ct_free(xf);
+        if (rc != 0) {
+            ct_tensor_release(out);
+            return -1;
+        }
         return ct_ret(rets, 0, out);
     }
     for (int64_t o = 0; o < outer; o++) {
@@ -199,7 +247,7 @@ int ct_k__log_softmax_backward_data(const ct_op *op, ct_keyset ks, ct_value *arg
         log_softmax_backward_dense(g, out, gi, outer, len, inner);
         return ct_ret(rets, 0, gi);
     }
-    if (g->dtype == CT_FLOAT32 && out->dtype == CT_FLOAT32 && gi->dtype == CT_FLOAT32 && inner == 1) {
+    if (g->dtype == CT_FLOAT32 && out->dtype == CT_FLOAT32 && gi->dtype == CT_FLOAT32) {
         float *gf = ct_to_float_buffer(g), *of = gf ? ct_to_float_buffer(out) : NULL;
         if (!of) {
             ct_free(gf);
@@ -208,9 +256,16 @@ int ct_k__log_softmax_backward_data(const ct_op *op, ct_keyset ks, ct_value *arg
         }
         const ct_vec_kernels *vk = ct_vec();
         float *r = ct_tensor_data_ptr(gi);
-        for (int64_t o = 0; o < outer; o++) vk->log_softmax_bw_lastdim_f32(gf + o * len, of + o * len, len, r + o * len);
+        int rc = 0;
+        if (inner == 1)
+            for (int64_t o = 0; o < outer; o++) vk->log_softmax_bw_lastdim_f32(gf + o * len, of + o * len, len, r + o * len);
+        else rc = log_softmax_dim_f32(of, gf, r, outer, len, inner, true);
         ct_free(gf);
         ct_free(of);
+        if (rc != 0) {
+            ct_tensor_release(gi);
+            return -1;
+        }
         return ct_ret(rets, 0, gi);
     }
     for (int64_t o = 0; o < outer; o++) {

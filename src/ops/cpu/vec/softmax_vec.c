@@ -270,3 +270,63 @@ void CT_VEC(ct_vec_softmax_dim_f32)(const float *x, int64_t len, int64_t inner, 
         idx += tail;
     }
 }
+
+/* Note [Log softmax over a dimension]
+ *   Over a dimension other than the last, PyTorch's float log_softmax (_vec_logsoftmax) and its
+ *   backward cut each row of inner columns into blocks of min(inner, C) columns, C being
+ *   128 KB / (len * 4 bytes) rounded down to whole vectors (at least one), and hand the
+ *   outer x blocks to the threads with a grain of 0. The blocks do not depend on the threads, so
+ *   neither do the bits. In a block, the columns of its whole vectors and those of its last
+ *   size % L take the same steps, except that the first take SLEEF's vector exp (the C
+ *   library's at DEFAULT) and the last the C library's expf. Forward: max = -inf, then
+ *   max = x > max ? x : max down the column (a NaN is passed over), sum of exp(x - max) in
+ *   order, the vector log of the block's sums, out = (x - max) - log. Backward: the sum of grad
+ *   in order, then grad - exp(out) * sum, one multiply-add where the level has FMA. */
+
+/* the columns of a block of `size` that PyTorch's vector loop takes */
+static inline int64_t block_vector_columns(int64_t size) { return size - size % SM_L; }
+
+void CT_VEC(ct_vec_log_softmax_dim_f32)(const float *x, int64_t len, int64_t inner, int64_t size, float *scratch, float *y) {
+    float *m = scratch, *s = scratch + size;
+    const int64_t nv = block_vector_columns(size);
+    for (int64_t c = 0; c < size; c++) {
+        m[c] = -INFINITY;
+        s[c] = 0.0f;
+    }
+    for (int64_t d = 0; d < len; d++) {
+        const float *r = x + d * inner;
+        for (int64_t c = 0; c < size; c++) m[c] = r[c] > m[c] ? r[c] : m[c];
+    }
+    for (int64_t d = 0; d < len; d++) {
+        const float *r = x + d * inner;
+        float *o = y + d * inner; /* the exponentials pass through the output row */
+        for (int64_t c = 0; c < nv; c++) o[c] = r[c] - m[c];
+        vec_exp(o, o, nv);
+        for (int64_t c = 0; c < nv; c++) s[c] = s[c] + o[c];
+        for (int64_t c = nv; c < size; c++) s[c] = s[c] + expf(r[c] - m[c]);
+    }
+    vec_log(s, s, size);
+    for (int64_t d = 0; d < len; d++) {
+        const float *r = x + d * inner;
+        float *o = y + d * inner;
+        for (int64_t c = 0; c < size; c++) o[c] = (r[c] - m[c]) - s[c];
+    }
+}
+
+void CT_VEC(ct_vec_log_softmax_bw_dim_f32)(const float *g, const float *y, int64_t len, int64_t inner, int64_t size,
+                                           float *scratch, float *gi) {
+    float *s = scratch;
+    const int64_t nv = block_vector_columns(size);
+    for (int64_t c = 0; c < size; c++) s[c] = 0.0f;
+    for (int64_t d = 0; d < len; d++) {
+        const float *r = g + d * inner;
+        for (int64_t c = 0; c < size; c++) s[c] = s[c] + r[c];
+    }
+    for (int64_t d = 0; d < len; d++) {
+        const float *gr = g + d * inner, *yr = y + d * inner;
+        float *o = gi + d * inner;
+        vec_exp(yr, o, nv);
+        for (int64_t c = 0; c < nv; c++) o[c] = MADD(-o[c], s[c], gr[c]);
+        for (int64_t c = nv; c < size; c++) o[c] = MADD(-expf(yr[c]), s[c], gr[c]);
+    }
+}

@@ -79,6 +79,9 @@ void CT_VEC(ct_vec_softmax_bw_dim_f32)(const float *g, const float *y, int64_t l
 void CT_VEC(ct_vec_softmax_lastdim_f32)(const float *x, int64_t n, float *y);
 void CT_VEC(ct_vec_softmax_dim_f32)(const float *x, int64_t len, int64_t inner, int64_t begin, int64_t end, float *y);
 void CT_VEC(ct_vec_log_softmax_lastdim_f32)(const float *x, int64_t n, float *y);
+void CT_VEC(ct_vec_log_softmax_dim_f32)(const float *x, int64_t len, int64_t inner, int64_t size, float *scratch, float *y);
+void CT_VEC(ct_vec_log_softmax_bw_dim_f32)(const float *g, const float *y, int64_t len, int64_t inner, int64_t size,
+                                           float *scratch, float *gi);
 void CT_VEC(ct_vec_log_softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
 
 /* gemm_vec.c */

@@ -100,6 +100,12 @@ typedef struct ct_vec_kernels {
      * in softmax_vec.c) */
     void (*softmax_dim_f32)(const float *x, int64_t len, int64_t inner, int64_t begin, int64_t end, float *y);
     void (*log_softmax_lastdim_f32)(const float *x, int64_t n, float *y);
+    /* float32 log_softmax and its backward over another dimension: one block of `size` adjacent
+     * columns of len elements `inner` apart, with 2 * size (forward) or size (backward) floats of
+     * scratch (Note [Log softmax over a dimension] in softmax_vec.c) */
+    void (*log_softmax_dim_f32)(const float *x, int64_t len, int64_t inner, int64_t size, float *scratch, float *y);
+    void (*log_softmax_bw_dim_f32)(const float *g, const float *y, int64_t len, int64_t inner, int64_t size, float *scratch,
+                                   float *gi);
     void (*log_softmax_bw_lastdim_f32)(const float *g, const float *y, int64_t n, float *gi);
     /* float32 GELU (approximate='none') and its backward dx = dy * gelu'(x) over n contiguous
      * elements, as oneDNN runs them for PyTorch (Note [GELU as oneDNN runs it] in gelu_vec.c) */
