@@ -100,6 +100,11 @@ int main(void) {
     /* a count below one is refused and changes nothing */
     CHECK_INT_EQ(ct_set_num_threads(0), -1);
     CHECK_INT_EQ(ct_error_code(), CT_ERR_RUNTIME);
+    /* a NULL chunk function is refused, whatever the range */
+    ct_error_clear();
+    CHECK_INT_EQ(ct_parallel_for(0, 100000, 1, NULL, NULL), -1);
+    CHECK_INT_EQ(ct_error_code(), CT_ERR_VALUE);
+    CHECK(strstr(ct_error_message(), "f is NULL") != NULL);
     CHECK_INT_EQ(ct_set_num_threads(-3), -1);
     CHECK_INT_EQ(ct_get_num_threads(), caller);
 

@@ -44,7 +44,8 @@ typedef int (*ct_parallel_fn)(void *ctx, int64_t begin, int64_t end);
  * when called from inside a chunk (nested loops run inline); otherwise the range is cut into
  * ceil(n / t) pieces for t = min(threads, ceil(n / grain_size)) (t = threads for a grain_size of
  * 0), piece k on thread k (ct_get_thread_num()). Returns 0 after every chunk ran, or -1 with the
- * error of the first chunk that failed (the others still ran). grain_size must be >= 0. */
+ * error of the first chunk that failed (the others still ran); -1 (ValueError) for a NULL f.
+ * grain_size must be >= 0. */
 CT_API int ct_parallel_for(int64_t begin, int64_t end, int64_t grain_size, ct_parallel_fn f, void *ctx);
 
 /* torch.set_num_threads: the intra-op threads from now on (a team is resized on its next loop).

@@ -212,6 +212,7 @@ static void run_region(job *j, int threads) {
 #endif /* CTORCH_HAVE_OPENMP */
 
 int ct_parallel_for(int64_t begin, int64_t end, int64_t grain_size, ct_parallel_fn f, void *ctx) {
+    if (!f) return ct_error_set(CT_ERR_VALUE, "ct_parallel_for: f is NULL");
     if (begin >= end) return 0;
     if (grain_size < 0) grain_size = 0;
     const int64_t n = end - begin;
