@@ -1,5 +1,8 @@
-"""For every op ctorch implements: its schema, the keys it has registrations for, and the computed
-dispatch-table entry (kernel kind) for each runtime key ctorch implements. Output: op_tables.json."""
+"""For every aten operator PyTorch 2.6 registers (and the profiler's two): its schema, the keys it
+has registrations for, and the computed dispatch-table entry (kernel kind) for each runtime key
+ctorch implements. tests/test_op_tables.c compares ctorch's ops with their entries; recording every
+operator, not only ctorch's, means an operator added to src/ops/ops.def finds its entry here
+already. Output: op_tables.json."""
 import json, re, torch
 C = torch._C
 OPS = """aten::empty.memory_format aten::empty_strided aten::empty_like aten::zeros aten::ones aten::ones_like
@@ -34,6 +37,8 @@ aten::tanh aten::erf aten::rsqrt aten::lerp_.Tensor aten::clamp_max aten::_forea
 aten::where.ScalarSelf aten::ones.names aten::full.names aten::addcmul aten::addcdiv aten::lerp.Tensor
 aten::slice_backward aten::lerp.Scalar
 profiler::_record_function_enter_new profiler::_record_function_exit._RecordFunction""".split()
+# every other aten operator, in name order after the list above
+OPS += sorted(n for n in C._dispatch_get_all_op_names() if n.startswith("aten::"))
 KEYS = ["Undefined", "CPU", "BackendSelect", "Python", "ADInplaceOrView", "AutogradOther", "AutogradCPU",
         "AutocastCPU", "PythonTLSSnapshot", "PythonDispatcher"]
 REGKEYS = ["CPU", "BackendSelect", "ADInplaceOrView", "Autograd", "AutogradCPU", "CompositeImplicitAutograd",
