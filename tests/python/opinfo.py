@@ -6,7 +6,8 @@ Usage (ctorch importable as torch):
                                           [--write-floor] [--only KEY ...] [--timeout S]
 
 Every recorded sample is rebuilt (each tensor from its bytes, as storage.as_strided(shape, strides)),
-its operator called as the recording says (torch.<dotted name> or a Tensor method), and the result
+its operator called as the recording says (torch.<dotted name>, a Tensor method or attribute, with
+the recording's argument order), and the result
 compared with PyTorch's: the same structure, dtypes and shapes, values within torch.testing's
 default tolerance for the output's dtype (NaN equal to NaN, integers and bools exactly), and for
 outputs that are views of an input, the strides (of dimensions longer than one); a sample the
@@ -25,7 +26,8 @@ ten passes. Entries the recording could not call (the database's op is a lambda)
 It prints `opinfo: E/694 entries, S/N samples pass` (S/N counts samples of every dtype and error
 inputs), the count of entries passing in every dtype, per-dtype counts and the failing entries by
 family with their first reason. The run fails only when an entry FLOOR.json lists as passing (in
-float32, or in every dtype) no longer does; --write-floor writes the current passing entries there."""
+float32, in every dtype, or in one dtype: every recorded sample of that dtype) no longer does;
+--write-floor writes the current passing entries there."""
 import base64
 import gzip
 import json
@@ -173,12 +175,14 @@ class Comparer:
         shape = list(got.shape)
         if shape != list(exp["sh"]):
             raise Mismatch(f"{where}: shape {shape}, PyTorch's is {list(exp['sh'])}")
-        want = logical_values(exp)
-        have = flatten_list(got.detach().tolist())
-        if len(have) != len(want):
-            raise Mismatch(f"{where}: {len(have)} values, PyTorch has {len(want)}")
-        rtol, atol = self.tol.get(exp["T"], (0.0, 0.0)) if exp["T"] in FLOATS else (0.0, 0.0)
-        bad = [i for i, (a, b) in enumerate(zip(have, want)) if not close(a, b, rtol, atol)] if self.values else []
+        bad = []
+        if self.values:
+            want = logical_values(exp)
+            have = flatten_list(got.detach().tolist())
+            if len(have) != len(want):
+                raise Mismatch(f"{where}: {len(have)} values, PyTorch has {len(want)}")
+            rtol, atol = self.tol.get(exp["T"], (0.0, 0.0)) if exp["T"] in FLOATS else (0.0, 0.0)
+            bad = [i for i, (a, b) in enumerate(zip(have, want)) if not close(a, b, rtol, atol)]
         if bad:
             i = bad[0]
             raise Mismatch(f"{where}: {len(bad)} of {len(want)} values differ (first at {i}: {have[i]!r}, "
@@ -223,13 +227,24 @@ class Comparer:
 
 # ---- calling ----------------------------------------------------------------------------------
 def resolve(call):
+    """The recording's call as a function of (input, *args, **kwargs)."""
+    if "attr" in call:
+        name = call["attr"]
+        return lambda inp: getattr(inp, name)
     if "method" in call:
-        name = call["method"]
-        return lambda inp, *a, **k: getattr(inp, name)(*a, **k)
+        name, clone = call["method"], call.get("clone")
+        return lambda inp, *a, **k: getattr(inp.clone() if clone else inp, name)(*a, **k)
     target = torch
     for part in call["fn"].split(".")[1:]:
         target = getattr(target, part)
-    return target
+    order = call.get("order")
+    if not order:
+        return target
+
+    def reordered(*pos, **k):
+        pos = [pos[i] for i in order] + list(pos[len(order):])
+        return target(*pos, **k)
+    return reordered
 
 
 def first_line(exc):
@@ -432,8 +447,9 @@ def verdict(entry, res):
     if st == 0:
         return False, False, f"no {p} sample recorded ({'; '.join(entry['skipped'].get(p, [])[:1]) or 'none made'})"
     prim = sp == st and ep == et
-    every = prim and all(res["samples"].get(d, [0, 0])[0] == res["samples"].get(d, [0, 0])[1]
-                         for d in entry["dtypes"])
+    # a dtype passes when every recorded sample passes and one was, or the database made none for it
+    every = prim and all((lambda p_n: p_n[0] == p_n[1] and (p_n[1] > 0 or entry["generated"].get(d, 0) == 0))(
+        res["samples"].get(d, [0, 0])) for d in entry["dtypes"])
     reason = r.get(p) or r.get("errors") or next((r[d] for d in entry["dtypes"] if d in r), "")
     return prim, every, reason
 
@@ -488,8 +504,10 @@ def main(argv):
     for e in entries:
         res = results[e["key"]]
         prim, every, reason = verdict(e, res)
+        dtype_pass = [d for d, (p, n) in res.get("samples", {}).items() if n and p == n and "crash" not in res]
         per[e["key"]] = {"family": e["family"], "class": e["class"], "aten_name": e["aten_name"], "float32": prim,
-                         "all_dtypes": every, "reason": reason, "samples": res.get("samples", {}),
+                         "all_dtypes": every, "dtypes_passing": dtype_pass, "reason": reason,
+                         "samples": res.get("samples", {}),
                          "errors": res.get("errors", [0, len(e["errors"])]), "reasons": res.get("reasons", {})}
         not_recorded += sum(len(v) for v in e["skipped"].values())
         for d in e["dtypes"]:
@@ -540,11 +558,15 @@ def main(argv):
 
     if "--write-floor" in flags:
         floor = {"float32": sorted(k for k, v in per.items() if v["float32"]),
-                 "all_dtypes": sorted(k for k, v in per.items() if v["all_dtypes"])}
+                 "all_dtypes": sorted(k for k, v in per.items() if v["all_dtypes"]),
+                 "dtypes": {k: v["dtypes_passing"] for k, v in sorted(per.items()) if v["dtypes_passing"]}}
         with open(floor_path, "w") as f:
             f.write('{"float32": [\n' + ",\n".join(json.dumps(k) for k in floor["float32"]) +
-                    '\n],\n"all_dtypes": [\n' + ",\n".join(json.dumps(k) for k in floor["all_dtypes"]) + "\n]}\n")
-        print(f"floor written: {len(floor['float32'])} entries in float32, {len(floor['all_dtypes'])} in every dtype")
+                    '\n],\n"all_dtypes": [\n' + ",\n".join(json.dumps(k) for k in floor["all_dtypes"]) +
+                    '\n],\n"dtypes": {\n' + ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}"
+                                                        for k, v in floor["dtypes"].items()) + "\n}}\n")
+        print(f"floor written: {len(floor['float32'])} entries in float32, {len(floor['all_dtypes'])} in every dtype, "
+              f"{sum(len(v) for v in floor['dtypes'].values())} (entry, dtype) pairs")
         return 0
     with open(floor_path) as f:
         floor = json.load(f)
@@ -555,14 +577,22 @@ def main(argv):
                 if not only:
                     regressed.append(f"{k} ({crit}): no longer in the recording")
             elif not per[k][crit]:
-                regressed.append(f"{k} ({crit}): {short(per[k]['reason'])}")
+                label = "entry" if crit == "float32" else "every dtype"
+                regressed.append(f"{k} ({label}): {short(per[k]['reason'])}")
+    for k, dts in floor.get("dtypes", {}).items():
+        if k in per:
+            for d in dts:
+                if d not in per[k]["dtypes_passing"]:
+                    why = per[k]["reasons"].get(d) or per[k]["reason"]
+                    regressed.append(f"{k} ({d}): {short(why)}")
     if regressed:
         print(f"FAIL: {len(regressed)} entries of the floor no longer pass:")
         for r in regressed:
             print("  " + r)
         return 1
     print(f"floor kept: {len(floor.get('float32', []))} entries in float32, "
-          f"{len(floor.get('all_dtypes', []))} in every dtype")
+          f"{len(floor.get('all_dtypes', []))} in every dtype, "
+          f"{sum(len(v) for v in floor.get('dtypes', {}).values())} (entry, dtype) pairs")
     return 0
 
 

@@ -28,8 +28,9 @@ and random operators can be replayed under the same seed.
 How to call an entry is recorded with it (replay needs no op_db): "call" is {"fn": "torch.x"}
 (a dotted name under torch: torch.nn.functional.x, torch.linalg.x, torch.special.x, ...), or
 {"method": "x"} (Tensor.x with the sample's input as self) where the database's op is a lambda and
-its method variant is a Tensor method. An entry whose op is neither is recorded without samples,
-with "skip" saying why.
+its method variant is a Tensor method, or for a few lambdas what BY_HAND says ("order" permutes
+the positional arguments, "clone" calls the method on a copy of the input, "attr" reads an
+attribute). An entry whose op is none of these is recorded without samples, with "skip" saying why.
 
 A value is encoded as JSON: None, bool, int, float (NaN and infinities as Python's json writes
 them) and str as themselves; {"l": [...]} a list, {"u": [...]} a tuple (torch.Size and PyTorch's
@@ -44,8 +45,9 @@ inputs' tensors of a sample are numbered in the order written, and a tensor met 
 output the bytes are storage[offset : offset + span] (span: the elements the view reaches), and
 "view": 1 where it shares storage with an input (its strides are then part of what PyTorch
 defines). A sample whose call, made twice under the same seed, gives two different outputs (or
-whose operator returns uninitialised memory, UNINITIALISED) has "values": 0: its values are not
-compared. float16 and bfloat16 are stored as their 16-bit patterns, bool as bytes.
+whose operator returns uninitialised memory, UNINITIALISED) has "values": 0 and its output tensors no "b": their values are not compared. The recording is
+reproducible byte for byte but for the values of uninitialised tensors some error inputs pass
+(out= tensors made by torch.empty) and of results LAPACK computes with NaNs (which compare unequal). float16 and bfloat16 are stored as their 16-bit patterns, bool as bytes.
 A sample with a value that cannot be encoded (a callable, a complex or sparse tensor, a dtype
 outside the ten, an object of another kind) is recorded in "skipped" with the reason, and so is a
 sample whose tensors together exceed MAX_SAMPLE_BYTES.
@@ -72,7 +74,8 @@ MAX_SAMPLES = {d: (24 if d == "float32" else 4) for d in DTYPES}
 MAX_SAMPLE_BYTES = 48 * 1024
 MAX_ERRORS = 32
 # operators whose outputs hold whatever memory they were given
-UNINITIALISED = {"empty", "empty_like", "empty_strided", "empty_permuted", "new_empty", "new_empty_strided"}
+UNINITIALISED = {"empty", "empty_like", "empty_strided", "empty_permuted", "new_empty", "new_empty_strided",
+                 "resize_", "resize_as_"}
 
 
 class Unencodable(Exception):
@@ -167,8 +170,30 @@ def _call_spaces():
 SPACES = _call_spaces()
 
 
+# Entries whose op is a lambda, said in the calls' own terms (read from what each lambda does):
+# "order" permutes the positional arguments (input, *args), "clone" calls the method on a copy of
+# the input, "attr" reads an attribute. The seeding wrapper some of them use is replaced by the
+# recording's own seed, set before every call.
+BY_HAND = {
+    "item": {"method": "item"}, "cauchy": {"method": "cauchy_"}, "exponential": {"method": "exponential_"},
+    "geometric": {"method": "geometric_"}, "log_normal": {"method": "log_normal_"},
+    "normal.in_place": {"method": "normal_"}, "uniform": {"method": "uniform_"},
+    "einsum": {"fn": "torch.einsum", "order": [1, 0]}, "randn": {"fn": "torch.randn"},
+    "empty_strided": {"fn": "torch.empty_strided"},
+    "resize_": {"method": "resize_", "clone": 1}, "resize_as_": {"method": "resize_as_", "clone": 1},
+    "zero_": {"method": "zero_", "clone": 1},
+    "T": {"attr": "T"}, "H": {"attr": "H"}, "mT": {"attr": "mT"}, "mH": {"attr": "mH"},
+    "nn.functional.embedding": {"fn": "torch.nn.functional.embedding", "order": [1, 0]},
+    "nn.functional.embedding_bag": {"fn": "torch.nn.functional.embedding_bag", "order": [1, 0]},
+    "special.polygamma.special_polygamma_n_0": {"fn": "torch.special.polygamma", "order": [1, 0]},
+}
+
+
 def call_of(op):
     """({"fn": name} or {"method": name}, None) or (None, why not)."""
+    key = op.name + ("." + op.variant_test_name if op.variant_test_name else "")
+    if key in BY_HAND:
+        return dict(BY_HAND[key]), None
     f = op.op
     fname = getattr(f, "__name__", None)
     target = torch
@@ -192,12 +217,18 @@ def call_of(op):
 
 
 def invoke(call, sample_input, args, kwargs):
+    if "attr" in call:
+        return getattr(sample_input, call["attr"])
     if "method" in call:
-        return getattr(sample_input, call["method"])(*args, **kwargs)
+        self = sample_input.clone() if call.get("clone") else sample_input
+        return getattr(self, call["method"])(*args, **kwargs)
     target = torch
     for part in call["fn"].split(".")[1:]:
         target = getattr(target, part)
-    return target(sample_input, *args, **kwargs)
+    pos = [sample_input, *args]
+    if "order" in call:
+        pos = [pos[i] for i in call["order"]] + pos[len(call["order"]):]
+    return target(*pos, **kwargs)
 
 
 # ---- encoding ---------------------------------------------------------------------------------
@@ -308,6 +339,15 @@ def flat_tensors(v, out):
     return out
 
 
+def strip_bytes(v):
+    """An output without its tensors' bytes (uninitialised memory: they would differ every run)."""
+    if isinstance(v, dict):
+        return {k: strip_bytes(x) for k, x in v.items() if k != "b"}
+    if isinstance(v, list):
+        return [strip_bytes(x) for x in v]
+    return v
+
+
 def first_line(exc):
     return str(exc).split("\n", 1)[0]
 
@@ -345,6 +385,7 @@ def record_sample(call, s, seed, grads, uninitialised):
             again = rec["out"]
         if uninitialised or again != rec["out"]:
             rec["values"] = 0
+            rec["out"] = strip_bytes(rec["out"])
     if not grads:
         return rec
     outs = flat_tensors(out, [])
