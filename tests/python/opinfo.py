@@ -454,6 +454,23 @@ def verdict(entry, res):
     return prim, every, reason
 
 
+def kind_of(reason):
+    """A failing entry's first reason in a word or two, for the families' lines."""
+    if reason.startswith(("not recorded", "no ")):
+        return "not recordable"
+    if "crashed" in reason or "timed out" in reason or "left without" in reason:
+        return "crashed"
+    if "derivative for" in reason:
+        return "missing derivative"
+    if "missing:" in reason or "NotImplementedInCtorch" in reason or "AttributeError" in reason:
+        return "missing operator"
+    if "values differ" in reason:
+        return "wrong values"
+    if "raises" in reason or "raised nothing" in reason:
+        return "other exception"
+    return "other"
+
+
 def load(recdir):
     entries, tolerances = [], None
     for name in sorted(os.listdir(recdir)):
@@ -539,7 +556,12 @@ def main(argv):
     for fam in sorted(fams):
         keys = fams[fam]
         bad = [k for k in keys if not per[k]["float32"]]
-        print(f"  {fam}: {len(keys) - len(bad)}/{len(keys)} pass")
+        kinds = {}
+        for k in bad:
+            kd = kind_of(per[k]["reason"])
+            kinds[kd] = kinds.get(kd, 0) + 1
+        detail = ", ".join(f"{n} {kd}" for kd, n in sorted(kinds.items(), key=lambda x: -x[1]))
+        print(f"  {fam}: {len(keys) - len(bad)}/{len(keys)} pass" + (f" ({detail})" if detail else ""))
         for k in bad:
             print(f"    {k}: {short(per[k]['reason'])}")
     print(f"replay time: {elapsed:.1f} s ({opts['--jobs']} job{'s' if opts['--jobs'] != '1' else ''})")
