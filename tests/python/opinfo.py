@@ -38,6 +38,7 @@ import select
 import signal
 import struct
 import sys
+import tempfile
 import time
 
 import torch
@@ -373,14 +374,16 @@ def replay_entry(entry, tolerances):
 
 # ---- children ---------------------------------------------------------------------------------
 def start_child(entry, tolerances):
+    """The child's stdout is dropped; its stderr goes to a file whose last line a crash reports."""
     r, w = os.pipe()
+    err = tempfile.TemporaryFile()
     pid = os.fork()
     if pid == 0:
         os.close(r)
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
-            os.dup2(devnull, 2)
+            os.dup2(err.fileno(), 2)
             res = replay_entry(entry, tolerances)
             data = json.dumps(res).encode()
         except BaseException as e:  # noqa: BLE001 - the child reports whatever happened
@@ -389,7 +392,14 @@ def start_child(entry, tolerances):
             f.write(data)
         os._exit(0)
     os.close(w)
-    return pid, r
+    return pid, r, err
+
+
+def stderr_tail(err):
+    err.seek(0)
+    lines = [ln for ln in err.read().decode(errors="replace").splitlines() if ln.strip()]
+    err.close()
+    return f": {short(lines[-1].strip(), 120)}" if lines else ""
 
 
 def run_all(entries, tolerances, jobs, timeout):
@@ -397,30 +407,34 @@ def run_all(entries, tolerances, jobs, timeout):
     while pending or running:
         while pending and len(running) < jobs:
             e = pending.pop(0)
-            pid, r = start_child(e, tolerances)
-            running[r] = [e, pid, bytearray(), time.time()]
+            pid, r, err = start_child(e, tolerances)
+            running[r] = [e, pid, bytearray(), time.time(), err]
         ready, _, _ = select.select(list(running), [], [], 0.5)
         for r in ready:
             chunk = os.read(r, 1 << 16)
             if chunk:
                 running[r][2].extend(chunk)
                 continue
-            e, pid, buf, _ = running.pop(r)
+            e, pid, buf, _, err = running.pop(r)
             os.close(r)
             _, status = os.waitpid(pid, 0)
             if os.WIFSIGNALED(status):
-                results[e["key"]] = {"crash": f"crashed ({signal.Signals(os.WTERMSIG(status)).name})"}
-            else:
-                try:
-                    results[e["key"]] = json.loads(bytes(buf))
-                except ValueError:
-                    results[e["key"]] = {"crash": f"left without a report (exit status {os.WEXITSTATUS(status)})"}
+                results[e["key"]] = {"crash": f"crashed ({signal.Signals(os.WTERMSIG(status)).name})"
+                                              f"{stderr_tail(err)}"}
+                continue
+            try:
+                results[e["key"]] = json.loads(bytes(buf))
+                err.close()
+            except ValueError:
+                results[e["key"]] = {"crash": f"left without a report (exit status {os.WEXITSTATUS(status)})"
+                                              f"{stderr_tail(err)}"}
         now = time.time()
         for r in [r for r, v in running.items() if now - v[3] > timeout]:
-            e, pid, _, _ = running.pop(r)
+            e, pid, _, _, err = running.pop(r)
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
             os.close(r)
+            err.close()
             results[e["key"]] = {"crash": f"timed out after {timeout:.0f} s"}
     return results
 
@@ -546,6 +560,9 @@ def main(argv):
     print(f"opinfo: {n_every}/{n_entries} entries pass in every dtype they support among the ten")
     print("samples by dtype: " + ", ".join(f"{d} {v[0]}/{v[1]}" for d, v in by_dtype.items() if v[1]) +
           f"; error inputs {err[0]}/{err[1]}")
+    crashed = sorted(k for k in per if "crash" in results[k])
+    if crashed:
+        print(f"crashed, hung or left without a report: {len(crashed)} entries: {', '.join(crashed)}")
     print(f"not recorded: {not_recorded} samples the recording could not encode, "
           f"{sum(1 for e in entries if e.get('call') is None)} entries with no callable name; "
           f"outputs (not views) whose strides differ from PyTorch's: {stride_notes}")
