@@ -336,7 +336,7 @@ def replay_entry(entry, tolerances):
         return res
     try:
         fn = resolve(entry["call"])
-    except AttributeError as e:
+    except Exception as e:  # noqa: BLE001 - AttributeError, or NotImplementedInCtorch from torch.ops
         fn = None
         missing = f"missing: {entry['call'].get('fn')} ({describe_exc(e)})"
     notes = []
@@ -560,7 +560,7 @@ def main(argv):
     print(f"opinfo: {n_every}/{n_entries} entries pass in every dtype they support among the ten")
     print("samples by dtype: " + ", ".join(f"{d} {v[0]}/{v[1]}" for d, v in by_dtype.items() if v[1]) +
           f"; error inputs {err[0]}/{err[1]}")
-    crashed = sorted(k for k in per if "crash" in results[k])
+    crashed = sorted(k for k in per if "crash" in results[k] and kind_of(results[k]["crash"]) == "crashed")
     if crashed:
         print(f"crashed, hung or left without a report: {len(crashed)} entries: {', '.join(crashed)}")
     print(f"not recorded: {not_recorded} samples the recording could not encode, "

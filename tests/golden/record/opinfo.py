@@ -30,7 +30,11 @@ How to call an entry is recorded with it (replay needs no op_db): "call" is {"fn
 {"method": "x"} (Tensor.x with the sample's input as self) where the database's op is a lambda and
 its method variant is a Tensor method, or for a few lambdas what BY_HAND says ("order" permutes
 the positional arguments, "clone" calls the method on a copy of the input, "attr" reads an
-attribute). An entry whose op is none of these is recorded without samples, with "skip" saying why.
+attribute), or for a lambda that only wraps torch.x in the database's seeding wrapper, torch.x
+(with its two first arguments swapped where that is what reproduces the lambda). Every call read
+from a lambda (the method variant too) is checked: it must give what the lambda gives on the
+entry's first sample. An
+entry whose op is none of these is recorded without samples, with "skip" saying why.
 
 A value is encoded as JSON: None, bool, int, float (NaN and infinities as Python's json writes
 them) and str as themselves; {"l": [...]} a list, {"u": [...]} a tuple (torch.Size and PyTorch's
@@ -192,11 +196,63 @@ BY_HAND = {
 }
 
 
+def same_result(a, b, values):
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+            return False
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return False
+        return not values or torch.equal(a.detach(), b.detach()) or bool(
+            (a.detach().isnan() & b.detach().isnan() | (a.detach() == b.detach())).all())
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same_result(x, y, values) for x, y in zip(a, b))
+    return type(a) is type(b) and (not values or a == b)
+
+
+def reproduces(op, call):
+    """Whether the call gives what the database's op gives on its first sample (under the seed the
+    database's seeding wrapper sets, 42), so a call read from a lambda is checked, not trusted."""
+    dtypes = [d for d in DTYPES if getattr(torch, d) in op.supported_dtypes("cpu")]
+    if not dtypes:
+        return False
+    torch.manual_seed(0)
+    try:
+        s = next(iter(op.sample_inputs("cpu", getattr(torch, dtypes[0]))))
+    except Exception:  # noqa: BLE001
+        return False
+    try:
+        torch.manual_seed(42)
+        ref = op.op(s.input, *s.args, **s.kwargs)
+        torch.manual_seed(42)
+        got = invoke(call, s.input, s.args, s.kwargs)
+    except Exception:  # noqa: BLE001
+        return False
+    try:
+        return same_result(ref, got, op.name not in UNINITIALISED)
+    except Exception:  # noqa: BLE001 - results that cannot be compared (sparse) are not reproduced
+        return False
+
+
+def call_from_code(op):
+    """A lambda that calls wrapper_set_seed(torch.a.b, ...) names its function in its code object:
+    the candidates are that function with the positional arguments as they are or swapped."""
+    code = getattr(op.op, "__code__", None)
+    if code is None or code.co_names[:2] != ("wrapper_set_seed", "torch") or len(code.co_names) < 3:
+        return None
+    name = "torch." + ".".join(code.co_names[2:])
+    for cand in ({"fn": name}, {"fn": name, "order": [1, 0]}):
+        if reproduces(op, cand):
+            return cand
+    return None
+
+
 def call_of(op):
     """({"fn": name} or {"method": name}, None) or (None, why not)."""
     key = op.name + ("." + op.variant_test_name if op.variant_test_name else "")
     if key in BY_HAND:
-        return dict(BY_HAND[key]), None
+        if reproduces(op, BY_HAND[key]):
+            return dict(BY_HAND[key]), None
+        return None, "the call written for its lambda does not give what the lambda gives"
     f = op.op
     fname = getattr(f, "__name__", None)
     target = torch
@@ -212,10 +268,15 @@ def call_of(op):
             return {"method": fname}, None
     if isinstance(f, torch._ops.OpOverloadPacket) or isinstance(f, torch._ops.OpOverload):
         return {"fn": "torch.ops." + str(f).replace("aten::", "aten.").replace("::", ".")}, None
+    from_code = call_from_code(op)
+    if from_code is not None:
+        return from_code, None
     mv = op.method_variant
     mname = getattr(mv, "__name__", None)
     if mv is not None and mname and mname != "<lambda>" and getattr(torch.Tensor, mname, None) is mv:
-        return {"method": mname}, None
+        if reproduces(op, {"method": mname}):
+            return {"method": mname}, None
+        return None, f"its method variant Tensor.{mname} does not give what its lambda gives"
     return None, f"the database's op is a Python {('lambda' if fname == '<lambda>' else type(f).__name__)} with no torch name or Tensor method"
 
 
