@@ -17,11 +17,12 @@ entries with supports_autograd also run backward with the recorded cotangents an
 input's gradient. Every error input must raise PyTorch's exception type with its first line.
 
 Each entry runs in a child forked from this process (which has read the recording and run no
-operator), so that a crash, a hang (--timeout, default 60 s) or any exception fails that entry
-only, with its reason. An entry passes when every recorded sample of its float32 (or, for an entry
-without float32, of its first dtype) and every error input pass, and at least one was recorded; it
-passes in every dtype when, besides, every recorded sample of every dtype it supports among the
-ten passes. Entries the recording could not call (the database's op is a lambda) fail.
+operator), so that a crash, a hang (--timeout: 300 s of wall time by default, for a shared
+machine and the sanitizer build) or any exception fails that entry only, with its reason. An
+entry passes when every recorded sample of its float32 (or, for an entry without float32, of its
+first dtype) and every error input pass, and at least one was recorded; it passes in every dtype
+when, besides, every recorded sample of every dtype it supports among the ten passes (and one was
+recorded where the database made any). Entries the recording could not call fail.
 
 It prints `opinfo: E/694 entries, S/N samples pass` (S/N counts samples of every dtype and error
 inputs), the count of entries passing in every dtype, per-dtype counts and the failing entries by
@@ -499,7 +500,7 @@ def load(recdir):
 
 def main(argv):
     args = argv[1:]
-    opts = {"--summary": None, "--jobs": "1", "--timeout": "60"}
+    opts = {"--summary": None, "--jobs": "1", "--timeout": "300"}
     flags, only, pos = set(), [], []
     i = 0
     while i < len(args):
