@@ -1,0 +1,533 @@
+/* The reduction family over rows (Note [Reduction rows] in reduce_rows.h): amax, amin, aminmax,
+ * max.dim, min.dim, argmin, prod, any, all, count_nonzero, logsumexp, var and std (with
+ * var_mean and std_mean), and mean (sum, then a division, as PyTorch's CPU mean.dim is). Each op
+ * is its checks (PyTorch's messages), its result dtype and one row function.
+ *
+ * Orders: the extremes compare in the row's order, the first of equal values winning and the
+ * first NaN propagating (max.dim's and argmax's index is the first); var and std accumulate
+ * Welford's mean and M2 in double (WelfordOps<scalar_t, double>), except a float32/float64
+ * reduction to one element, which is PyTorch's two passes (std_var_all_cpu: the float mean of
+ * self.mean(), then the squared deviations summed in double); mean is sum's cascade divided in
+ * the result's dtype, so its float32 bits are PyTorch's; prod and logsumexp accumulate in double
+ * and round once (PyTorch's float kernels work in float: the last bit can differ). */
+#include <math.h>
+#include <string.h>
+
+#include "ops/cpu/reduce_rows.h"
+#include "ops/kernel_util.h"
+
+static ct_tensor *alloc_out(const ct_rrows *p, ct_dtype dt) { return ct_tensor_alloc(p->oshape, p->oshape_n, dt, false); }
+
+/* the first reduced dimension of size 0, or -1 */
+static int64_t zero_reduced_dim(const ct_tensor *self, const bool *mask) {
+    for (int d = 0; d < self->ndim; d++)
+        if (mask[d] && self->sizes[d] == 0) return d;
+    return -1;
+}
+
+/* ---- extremes: amax, amin, aminmax, max.dim, min.dim, argmin ---- */
+
+typedef struct extreme_ctx {
+    bool want_max;
+    char *vals;    /* the values, in self's dtype, or NULL */
+    int64_t *idx;  /* the indices, or NULL */
+} extreme_ctx;
+
+static void extreme_row(const ct_rrows *p, const char *base, int64_t o, void *vctx) {
+    const extreme_ctx *c = vctx;
+    const ct_dtype dt = p->self->dtype;
+    const size_t es = ct_dtype_size(dt);
+    int64_t best = 0;
+    const char *bp = ct_rrow_at(p, base, 0);
+    if (ct_dtype_is_floating(dt)) {
+        double bv = ct_elem_load(bp, dt);
+        for (int64_t r = 1; r < p->rlen && !isnan(bv); r++) {
+            const char *q = ct_rrow_at(p, base, r);
+            double v = ct_elem_load(q, dt);
+            if (isnan(v) || (c->want_max ? v > bv : v < bv)) {
+                bv = v;
+                best = r;
+                bp = q;
+            }
+        }
+    } else {
+        int64_t bv = ct_rload_i64(bp, dt);
+        for (int64_t r = 1; r < p->rlen; r++) {
+            const char *q = ct_rrow_at(p, base, r);
+            int64_t v = ct_rload_i64(q, dt);
+            if (c->want_max ? v > bv : v < bv) {
+                bv = v;
+                best = r;
+                bp = q;
+            }
+        }
+    }
+    if (c->vals) memcpy(c->vals + (size_t)o * es, bp, es);
+    if (c->idx) c->idx[o] = best;
+}
+
+/* Runs the extreme rows of self over mask into new values (vals_out) and/or indices tensors. */
+static int extremes(ct_tensor *self, const bool *mask, bool keepdim, bool want_max, ct_tensor **vals_out,
+                    ct_tensor **idx_out) {
+    ct_rrows p;
+    ct_rrows_plan(&p, self, mask, keepdim);
+    ct_tensor *v = vals_out ? alloc_out(&p, self->dtype) : NULL;
+    ct_tensor *ix = idx_out ? alloc_out(&p, CT_INT64) : NULL;
+    if ((vals_out && !v) || (idx_out && !ix)) {
+        ct_tensor_release(v);
+        ct_tensor_release(ix);
+        return -1;
+    }
+    extreme_ctx c = {want_max, v ? ct_tensor_data_ptr(v) : NULL, ix ? ct_tensor_data_ptr(ix) : NULL};
+    if (p.rlen > 0 && ct_rrows_run(&p, extreme_row, &c) != 0) {
+        ct_tensor_release(v);
+        ct_tensor_release(ix);
+        return -1;
+    }
+    if (vals_out) *vals_out = v;
+    if (idx_out) *idx_out = ix;
+    return 0;
+}
+
+/* amax / amin(Tensor self, int[1] dim=[], bool keepdim=False) */
+static int amax_amin(ct_value *args, ct_value *rets, bool want_max) {
+    ct_tensor *self = ARG_T(0);
+    const char *name = want_max ? "amax" : "amin";
+    bool mask[CT_MAX_DIMS];
+    if (ct_rrows_mask_arg(self, &args[1], true, mask) != 0) return -1;
+    if (self->numel == 0) {
+        if (args[1].tag != CT_TAG_INTLIST || args[1].u.list.len == 0)
+            return ct_error_set(CT_ERR_RUNTIME,
+                                "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
+                                "dim with the 'dim' argument.",
+                                name);
+        int64_t z = zero_reduced_dim(self, mask);
+        if (z >= 0) return ct_error_set(CT_ERR_INDEX, "%s(): Expected reduction dim %lld to have non-zero size.", name, (long long)z);
+    }
+    ct_tensor *v = NULL;
+    if (extremes(self, mask, ARG_B(2), want_max, &v, NULL) != 0) return -1;
+    return ct_ret(rets, 0, v);
+}
+
+int ct_k_amax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return amax_amin(args, rets, true);
+}
+
+int ct_k_amin(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return amax_amin(args, rets, false);
+}
+
+/* max.dim / min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static int max_min_dim(ct_value *args, ct_value *rets, bool want_max) {
+    ct_tensor *self = ARG_T(0);
+    bool mask[CT_MAX_DIMS];
+    if (ct_rrows_mask_arg(self, &args[1], false, mask) != 0) return -1;
+    int64_t z = zero_reduced_dim(self, mask);
+    if (z >= 0)
+        return ct_error_set(CT_ERR_INDEX, "%s(): Expected reduction dim %lld to have non-zero size.", want_max ? "max" : "min",
+                            (long long)z);
+    ct_tensor *v = NULL, *ix = NULL;
+    if (extremes(self, mask, ARG_B(2), want_max, &v, &ix) != 0) return -1;
+    rets[0] = ct_tensor_value(v);
+    rets[1] = ct_tensor_value(ix);
+    return 0;
+}
+
+int ct_k_max_dim(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return max_min_dim(args, rets, true);
+}
+
+int ct_k_min_dim(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return max_min_dim(args, rets, false);
+}
+
+/* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
+int ct_k_argmin(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    bool mask[CT_MAX_DIMS];
+    if (ct_rrows_mask_arg(self, &args[1], true, mask) != 0) return -1;
+    if (ARG_IS_NONE(1) && self->numel == 0)
+        return ct_error_set(CT_ERR_INDEX, "argmin(): Expected reduction dim to be specified for input.numel() == 0.");
+    int64_t z = zero_reduced_dim(self, mask);
+    if (z >= 0) return ct_error_set(CT_ERR_INDEX, "argmin(): Expected reduction dim %lld to have non-zero size.", (long long)z);
+    if (self->dtype == CT_BOOL && self->numel > 0) return ct_error_set(CT_ERR_RUNTIME, "\"argmin_cpu\" not implemented for 'Bool'");
+    /* dim=None: the flattened tensor, its shape kept as 1s only with keepdim */
+    ct_tensor *ix = NULL;
+    if (extremes(self, mask, ARG_B(2), false, NULL, &ix) != 0) return -1;
+    return ct_ret(rets, 0, ix);
+}
+
+/* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) */
+int ct_k_aminmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    bool mask[CT_MAX_DIMS];
+    if (ct_rrows_mask_arg(self, &args[1], true, mask) != 0) return -1;
+    if (self->numel == 0) {
+        if (ARG_IS_NONE(1))
+            return ct_error_set(CT_ERR_RUNTIME, "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.");
+        int64_t z = zero_reduced_dim(self, mask);
+        if (z >= 0) return ct_error_set(CT_ERR_INDEX, "aminmax: Expected reduction dim %lld to have non-zero size.", (long long)z);
+    }
+    ct_tensor *mn = NULL, *mx = NULL;
+    if (extremes(self, mask, ARG_B(2), false, &mn, NULL) != 0) return -1;
+    if (extremes(self, mask, ARG_B(2), true, &mx, NULL) != 0) {
+        ct_tensor_release(mn);
+        return -1;
+    }
+    rets[0] = ct_tensor_value(mn);
+    rets[1] = ct_tensor_value(mx);
+    return 0;
+}
+
+/* ---- folds: prod, any, all, count_nonzero, logsumexp ---- */
+
+typedef enum fold_kind { FOLD_PROD, FOLD_ANY, FOLD_ALL, FOLD_COUNT, FOLD_LOGSUMEXP } fold_kind;
+
+typedef struct fold_ctx {
+    fold_kind kind;
+    ct_dtype in_dt;  /* what the elements are converted to first (the dtype= argument), or self's */
+    ct_dtype out_dt;
+    char *out;
+} fold_ctx;
+
+/* v converted to dt and back, as an input cast to dt would hold it */
+static double as_dtype(double v, ct_dtype dt) {
+    char tmp[16] = {0};
+    ct_elem_store(tmp, dt, v);
+    return ct_elem_load(tmp, dt);
+}
+
+static void fold_row(const ct_rrows *p, const char *base, int64_t o, void *vctx) {
+    const fold_ctx *c = vctx;
+    const ct_dtype dt = p->self->dtype;
+    char *out = c->out + (size_t)o * ct_dtype_size(c->out_dt);
+    switch (c->kind) {
+    case FOLD_PROD:
+        if (ct_dtype_is_integral(c->out_dt, true)) {
+            uint64_t acc = 1; /* int64 products wrap around as PyTorch's do */
+            for (int64_t r = 0; r < p->rlen; r++) acc *= (uint64_t)ct_rload_i64(ct_rrow_at(p, base, r), dt);
+            int64_t v = (int64_t)acc;
+            memcpy(out, &v, sizeof v);
+        } else {
+            double acc = 1.0;
+            const bool cast = c->in_dt != dt;
+            for (int64_t r = 0; r < p->rlen; r++) {
+                double v = ct_elem_load(ct_rrow_at(p, base, r), dt);
+                acc *= cast ? as_dtype(v, c->in_dt) : v;
+            }
+            ct_elem_store(out, c->out_dt, acc);
+        }
+        break;
+    case FOLD_ANY:
+    case FOLD_ALL: {
+        bool any = false, all = true;
+        for (int64_t r = 0; r < p->rlen; r++) {
+            bool nz = ct_elem_load(ct_rrow_at(p, base, r), dt) != 0.0;
+            any |= nz;
+            all &= nz;
+            if (c->kind == FOLD_ANY ? any : !all) break;
+        }
+        ct_elem_store(out, c->out_dt, c->kind == FOLD_ANY ? any : all);
+        break;
+    }
+    case FOLD_COUNT: {
+        int64_t n = 0;
+        for (int64_t r = 0; r < p->rlen; r++) n += ct_elem_load(ct_rrow_at(p, base, r), dt) != 0.0;
+        memcpy(out, &n, sizeof n);
+        break;
+    }
+    case FOLD_LOGSUMEXP: {
+        /* PyTorch's steps, each rounded to the dtype: maxes = amax (infinite ones taken as 0),
+         * exp(self - maxes) summed, log, + maxes */
+        const ct_dtype t = c->in_dt;
+        double m = -INFINITY;
+        for (int64_t r = 0; r < p->rlen; r++) {
+            double v = as_dtype(ct_elem_load(ct_rrow_at(p, base, r), dt), t);
+            if (isnan(v) || v > m) m = v;
+            if (isnan(m)) break;
+        }
+        if (p->rlen == 0 || isinf(m)) m = 0.0;
+        double s = 0.0;
+        for (int64_t r = 0; r < p->rlen; r++) {
+            double d = as_dtype(as_dtype(ct_elem_load(ct_rrow_at(p, base, r), dt), t) - m, t);
+            s += as_dtype(exp(d), t);
+        }
+        ct_elem_store(out, c->out_dt, as_dtype(as_dtype(log(as_dtype(s, t)), t) + m, t));
+        break;
+    }
+    }
+}
+
+static int fold(ct_tensor *self, const bool *mask, bool keepdim, fold_kind kind, ct_dtype in_dt, ct_dtype out_dt,
+                ct_value *rets) {
+    ct_rrows p;
+    ct_rrows_plan(&p, self, mask, keepdim);
+    ct_tensor *out = alloc_out(&p, out_dt);
+    if (!out) return -1;
+    fold_ctx c = {kind, in_dt, out_dt, ct_tensor_data_ptr(out)};
+    if (ct_rrows_run(&p, fold_row, &c) != 0) {
+        ct_tensor_release(out);
+        return -1;
+    }
+    return ct_ret(rets, 0, out);
+}
+
+/* sum's and prod's result dtype: the dtype= argument, else integral (and bool) inputs give int64 */
+static ct_dtype int_to_long(const ct_tensor *self, const ct_value *dtype_arg) {
+    if (dtype_arg->tag == CT_TAG_INT) return (ct_dtype)dtype_arg->u.i;
+    return ct_dtype_is_integral(self->dtype, true) ? CT_INT64 : self->dtype;
+}
+
+/* prod(Tensor self, *, ScalarType? dtype=None) */
+int ct_k_prod(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    bool mask[CT_MAX_DIMS];
+    ct_rrows_mask(self, NULL, 0, true, mask);
+    ct_dtype out_dt = int_to_long(self, &args[1]);
+    return fold(self, mask, false, FOLD_PROD, out_dt, out_dt, rets);
+}
+
+/* prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) */
+int ct_k_prod_dim_int(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    bool mask[CT_MAX_DIMS];
+    if (ct_rrows_mask_arg(self, &args[1], false, mask) != 0) return -1;
+    ct_dtype out_dt = int_to_long(self, &args[3]);
+    return fold(self, mask, ARG_B(2), FOLD_PROD, out_dt, out_dt, rets);
+}
+
+/* any/all over a mask: bool results */
+static int any_all(ct_tensor *self, const ct_value *dims, bool keepdim, bool want_any, ct_value *rets) {
+    bool mask[CT_MAX_DIMS]; /* None reduces every dimension, an empty list none */
+    if (ct_rrows_mask_arg(self, dims, false, mask) != 0) return -1;
+    return fold(self, mask, keepdim, want_any ? FOLD_ANY : FOLD_ALL, self->dtype, CT_BOOL, rets);
+}
+
+int ct_k_any(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_value none = ct_none();
+    return any_all(ARG_T(0), &none, false, true, rets);
+}
+
+int ct_k_all(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_value none = ct_none();
+    return any_all(ARG_T(0), &none, false, false, rets);
+}
+
+int ct_k_any_dim(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return any_all(ARG_T(0), &args[1], ARG_B(2), true, rets);
+}
+
+int ct_k_any_dims(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return any_all(ARG_T(0), &args[1], ARG_B(2), true, rets);
+}
+
+int ct_k_all_dims(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return any_all(ARG_T(0), &args[1], ARG_B(2), false, rets);
+}
+
+/* count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor (int64) */
+int ct_k_count_nonzero_dim_IntList(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    bool mask[CT_MAX_DIMS];
+    if (ct_rrows_mask_arg(self, &args[1], true, mask) != 0) return -1;
+    return fold(self, mask, false, FOLD_COUNT, self->dtype, CT_INT64, rets);
+}
+
+/* count_nonzero(Tensor self, int? dim=None): the dim_IntList overload, through the dispatcher */
+int ct_k_count_nonzero(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    int64_t d = ARG_IS_NONE(1) ? 0 : ARG_I(1);
+    return ct_ret(rets, 0, ct_count_nonzero_dim_IntList(ARG_T(0), &d, ARG_IS_NONE(1) ? 0 : 1));
+}
+
+/* logsumexp(Tensor self, int[1] dim, bool keepdim=False): integral inputs in the default dtype */
+int ct_k_logsumexp(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    bool mask[CT_MAX_DIMS];
+    if (ct_rrows_mask_arg(self, &args[1], true, mask) != 0) return -1;
+    ct_dtype dt = ct_dtype_is_integral(self->dtype, true) ? ct_default_dtype() : self->dtype;
+    return fold(self, mask, ARG_B(2), FOLD_LOGSUMEXP, dt, dt, rets);
+}
+
+/* ---- mean: sum, then a division ---- */
+
+/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) */
+int ct_k_mean_dim(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    ct_dtype dt = args[3].tag == CT_TAG_INT ? (ct_dtype)args[3].u.i : self->dtype;
+    if (!ct_dtype_is_floating(dt))
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "mean(): could not infer output dtype. %s dtype must be either a floating point or complex dtype. Got: %s",
+                            args[3].tag == CT_TAG_INT ? "Optional" : "Input", ct_dtype_name(dt));
+    bool mask[CT_MAX_DIMS];
+    if (ct_rrows_mask_arg(self, &args[1], true, mask) != 0) return -1;
+    int64_t n = 1;
+    for (int d = 0; d < self->ndim; d++)
+        if (mask[d]) n *= self->sizes[d];
+    /* the 16-bit floats are summed and divided in float32, then converted */
+    const ct_dtype sum_dt = ct_dtype_is_reduced_floating(dt) ? CT_FLOAT32 : dt;
+    ct_tensor *x = self->dtype == sum_dt ? ct_tensor_retain(self) : ct_to_dtype(self, sum_dt, false, false, CT_MEMORY_FORMAT_NONE);
+    if (!x) return -1;
+    const ct_value *dims = &args[1];
+    ct_tensor *s = dims->tag == CT_TAG_INTLIST ? ct_sum_dim(x, dims->u.list.data, dims->u.list.len, ARG_B(2), sum_dt)
+                                               : ct_sum_dim(x, NULL, 0, ARG_B(2), sum_dt);
+    ct_tensor_release(x);
+    if (!s) return -1;
+    char *data = ct_tensor_data_ptr(s);
+    for (int64_t i = 0; i < s->numel; i++) {
+        if (sum_dt == CT_FLOAT32) ((float *)data)[i] = ((float *)data)[i] / (float)n;
+        else ct_elem_store(data + (size_t)i * ct_dtype_size(sum_dt), sum_dt,
+                           ct_elem_load(data + (size_t)i * ct_dtype_size(sum_dt), sum_dt) / (double)n);
+    }
+    if (sum_dt != dt) {
+        ct_tensor *r = ct_to_dtype(s, dt, false, false, CT_MEMORY_FORMAT_NONE);
+        ct_tensor_release(s);
+        s = r;
+    }
+    return ct_ret(rets, 0, s);
+}
+
+/* mean(Tensor self, *, ScalarType? dtype=None): mean.dim over every dimension */
+int ct_k_mean(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    static const int64_t no_dims[1] = {0};
+    ct_dtype dt = args[1].tag == CT_TAG_INT ? (ct_dtype)args[1].u.i : CT_DTYPE_UNDEFINED;
+    return ct_ret(rets, 0, ct_mean_dim(ARG_T(0), no_dims, 0, false, dt));
+}
+
+/* ---- var and std ---- */
+
+typedef struct welford_ctx {
+    double correction;
+    bool take_sqrt;
+    ct_dtype dt;
+    char *var, *mean; /* mean NULL for var/std alone */
+} welford_ctx;
+
+static void welford_row(const ct_rrows *p, const char *base, int64_t o, void *vctx) {
+    const welford_ctx *c = vctx;
+    const ct_dtype dt = p->self->dtype;
+    double mean = 0.0, m2 = 0.0;
+    for (int64_t r = 0; r < p->rlen; r++) {
+        double v = ct_elem_load(ct_rrow_at(p, base, r), dt);
+        double delta = v - mean;
+        mean += delta / (double)(r + 1);
+        m2 += delta * (v - mean);
+    }
+    double dof = (double)p->rlen - c->correction;
+    double var = m2 / (dof > 0 ? dof : 0.0);
+    if (p->rlen == 0) var = mean = NAN;
+    const size_t es = ct_dtype_size(c->dt);
+    ct_elem_store(c->var + (size_t)o * es, c->dt, c->take_sqrt ? sqrt(var) : var);
+    if (c->mean) ct_elem_store(c->mean + (size_t)o * es, c->dt, mean);
+}
+
+/* std_var_all_cpu: the float/double reduction to one element */
+static int var_all(ct_tensor *self, double correction, bool take_sqrt, ct_tensor *out) {
+    ct_tensor *m = ct_mean(self, CT_DTYPE_UNDEFINED);
+    if (!m) return -1;
+    const double mean = ct_elem_load(ct_tensor_data_ptr(m), m->dtype);
+    ct_tensor_release(m);
+    double s = 0.0;
+    for (int64_t i = 0; i < self->numel; i++) {
+        double dx = ct_elem_load(ct_tensor_elem_ptr(self, i), self->dtype) - mean;
+        s += dx * dx;
+    }
+    double dof = (double)self->numel - correction;
+    double var = s / (dof > 0 ? dof : 0.0);
+    ct_elem_store(ct_tensor_data_ptr(out), out->dtype, take_sqrt ? sqrt(var) : var);
+    return 0;
+}
+
+/* var/std(.correction) and var_mean/std_mean(.correction): self, int[1]? dim, Scalar? correction, keepdim */
+static int var_family(ct_value *args, ct_value *rets, bool take_sqrt, bool with_mean, const char *name) {
+    ct_tensor *self = ARG_T(0);
+    if (!ct_dtype_is_floating(self->dtype)) {
+        if (with_mean) return ct_error_set(CT_ERR_RUNTIME, "%s only support floating point and complex dtypes", name);
+        return ct_error_set(CT_ERR_RUNTIME, "std and var only support floating point and complex dtypes");
+    }
+    bool mask[CT_MAX_DIMS];
+    if (ct_rrows_mask_arg(self, &args[1], true, mask) != 0) return -1;
+    const double correction = args[2].tag == CT_TAG_NONE ? 1.0 : ct_scalar_to_double(args[2]);
+    ct_rrows p;
+    ct_rrows_plan(&p, self, mask, ARG_B(3));
+    ct_tensor *var = alloc_out(&p, self->dtype), *mean = with_mean ? alloc_out(&p, self->dtype) : NULL;
+    if (!var || (with_mean && !mean)) {
+        ct_tensor_release(var);
+        ct_tensor_release(mean);
+        return -1;
+    }
+    int rc;
+    if (!with_mean && p.nout == 1 && p.rlen > 0 && (self->dtype == CT_FLOAT32 || self->dtype == CT_FLOAT64)) {
+        rc = var_all(self, correction, take_sqrt, var);
+    } else {
+        welford_ctx c = {correction, take_sqrt, self->dtype, ct_tensor_data_ptr(var), mean ? ct_tensor_data_ptr(mean) : NULL};
+        rc = ct_rrows_run(&p, welford_row, &c);
+    }
+    if (rc != 0) {
+        ct_tensor_release(var);
+        ct_tensor_release(mean);
+        return -1;
+    }
+    rets[0] = ct_tensor_value(var);
+    if (with_mean) rets[1] = ct_tensor_value(mean);
+    return 0;
+}
+
+int ct_k_var_correction(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return var_family(args, rets, false, false, "var");
+}
+
+int ct_k_std_correction(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return var_family(args, rets, true, false, "std");
+}
+
+int ct_k_var_mean_correction(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return var_family(args, rets, false, true, "var_mean");
+}
+
+int ct_k_std_mean_correction(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return var_family(args, rets, true, true, "std_mean");
+}
