@@ -95,7 +95,12 @@ def _ops():
         inputs=("A", "T", "N"), grad=False)
     add("argmin", ["x.argmin()", "x.argmin(1)", "torch.argmin(x, -1, keepdim=True)", "x.argmin(dim=0)"],
         inputs=("A", "T", "N"), grad=False)
-    add("arg_e", ["x.argmax()", "x.argmin(1)", "x.argmax(0)"], inputs=("E", "S"), grad=False, views=False)
+    add("arg_e", ["x.argmax()", "x.argmin(1)", "x.argmax(0)", "x.argmin()", "x.argmin(0)"], inputs=("E", "S"),
+        grad=False, views=False)
+    # the named tuples as Python shows them
+    add("repr", ["repr(torch.max(x, 1))", "repr(x.min(0, keepdim=True))", "repr(torch.aminmax(x, dim=1))",
+                 "type(torch.max(x, 1)).__name__", "torch.max(x, 1).indices.tolist()", "repr(torch.var_mean(x, 1))"],
+        inputs=("T",), grad=False, views=False)
     add("max", ["x.max()", "torch.max(x, 1)", "x.max(-1, keepdim=True)", "x.max(dim=0)"],
         inputs=("A", "T", "N"))
     add("min", ["x.min()", "torch.min(x, 1)", "x.min(-1, keepdim=True)", "x.min(dim=0)"],
