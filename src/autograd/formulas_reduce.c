@@ -319,28 +319,11 @@ int ct_d_max_dim(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
 
 /* ---- prod ---- */
 
-/* grad * result / self where self has no zero (PyTorch's prod_backward); with zeros, each element's
- * gradient is grad times the product of the others (computed here) */
-typedef struct prod_ctx {
-    const ct_tensor *self;
-    const bool *mask;
-    double *prod_nz; /* per output: the product of the non-zero elements */
-    int64_t *zeros;  /* per output: the zero count */
-} prod_ctx;
-
-static int64_t out_of(const ct_tensor *t, const bool *mask, int64_t lin) {
-    int64_t idx = 0, mul = 1;
-    for (int d = t->ndim - 1; d >= 0; d--) {
-        int64_t c = lin % t->sizes[d];
-        lin /= t->sizes[d];
-        if (!mask[d]) {
-            idx += c * mul;
-            mul *= t->sizes[d];
-        }
-    }
-    return idx;
-}
-
+/* prod_backward(grad, self, result[, dim, keepdim]): grad * (result / self) where self has no zero;
+ * else prod_safe_zeros_backward, each element's gradient grad times the product of the elements
+ * before it (from the first) and of those after it (from the last) in its slice (the whole
+ * flattened tensor for prod over everything, where two zeros or more give zeros as PyTorch's
+ * first-order path does), computed here line by line */
 static ct_tensor *prod_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, const ct_value *dims, bool keepdim) {
     if (self->ndim == 0) return ct_tensor_retain(grad);
     ct_tensor *g = restore_dims(grad, dims, self->ndim, keepdim);
@@ -350,44 +333,61 @@ static ct_tensor *prod_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *res
         ct_tensor_release(res);
         return NULL;
     }
-    bool has_zero = false;
-    for (int64_t i = 0; i < self->numel && !has_zero; i++) has_zero = ct_elem_load(ct_tensor_elem_ptr(self, i), self->dtype) == 0.0;
+    int64_t zeros = 0;
+    for (int64_t i = 0; i < self->numel; i++) zeros += ct_elem_load(ct_tensor_elem_ptr(self, i), self->dtype) == 0.0;
     ct_tensor *r = NULL;
-    if (!has_zero) {
-        ct_tensor *gr = ct_mul(g, res);
-        r = gr ? ct_div(gr, self) : NULL;
-        ct_tensor_release(gr);
+    const bool full = dims->tag != CT_TAG_INT;
+    if (zeros == 0) {
+        ct_tensor *q = ct_div(res, self);
+        r = q ? ct_mul(g, q) : NULL;
+        ct_tensor_release(q);
+    } else if (full && zeros > 1) {
+        r = ct_zeros_like(self, g->dtype, CT_MEMORY_FORMAT_NONE);
     } else {
-        bool mask[CT_MAX_DIMS] = {false};
-        if (dims->tag == CT_TAG_INT) mask[dims->u.i < 0 ? dims->u.i + self->ndim : dims->u.i] = true;
-        else
-            for (int d = 0; d < self->ndim; d++) mask[d] = true;
         ct_tensor *ge = ct_expand(g, self->sizes, self->ndim, false);
-        int64_t nout = 1;
-        for (int d = 0; d < self->ndim; d++)
-            if (!mask[d]) nout *= self->sizes[d];
-        double *pnz = ct_malloc(sizeof(double) * (size_t)(nout ? nout : 1));
-        int64_t *nz = ct_calloc((size_t)(nout ? nout : 1), sizeof(int64_t));
-        r = ge && pnz && nz ? ct_tensor_alloc(self->sizes, self->ndim, g->dtype, false) : NULL;
-        if (r) {
-            for (int64_t o = 0; o < nout; o++) pnz[o] = 1.0;
-            for (int64_t i = 0; i < self->numel; i++) {
-                double v = ct_elem_load(ct_tensor_elem_ptr(self, i), self->dtype);
-                int64_t o = out_of(self, mask, i);
-                if (v == 0.0) nz[o]++;
-                else pnz[o] *= v;
-            }
-            char *dst = ct_tensor_data_ptr(r);
-            for (int64_t i = 0; i < self->numel; i++) {
-                double v = ct_elem_load(ct_tensor_elem_ptr(self, i), self->dtype);
-                double gv = ct_elem_load(ct_tensor_elem_ptr(ge, i), ge->dtype);
-                int64_t o = out_of(self, mask, i);
-                double d = nz[o] == 0 ? gv * pnz[o] / v : (nz[o] == 1 && v == 0.0) ? gv * pnz[o] : 0.0;
-                ct_elem_store(dst + (size_t)i * ct_dtype_size(r->dtype), r->dtype, d);
-            }
+        r = ge ? ct_tensor_alloc(self->sizes, self->ndim, g->dtype, false) : NULL;
+        const int64_t dim = full ? 0 : (dims->u.i < 0 ? dims->u.i + self->ndim : dims->u.i);
+        int64_t outer = 1, inner = 1, len = self->numel;
+        if (!full) {
+            ct_dim_outer_inner(self, (int)dim, &outer, &inner);
+            len = self->sizes[dim];
         }
-        ct_free(pnz);
-        ct_free(nz);
+        double *left = r ? ct_malloc(sizeof(double) * (size_t)(2 * len + 1)) : NULL;
+        if (r && !left) {
+            ct_tensor_release(r);
+            r = NULL;
+        }
+        const ct_dtype dt = r ? r->dtype : CT_FLOAT32;
+        char *dst = r ? ct_tensor_data_ptr(r) : NULL;
+        for (int64_t o = 0; r && o < outer; o++)
+            for (int64_t i = 0; i < inner; i++) {
+                double *right = left + len;
+#define PX(k) (full ? ct_elem_load(ct_tensor_elem_ptr(self, (k)), self->dtype) : ct_elem_ld(self, ct_dim_offset(self, (int)dim, o, i, (k))))
+#define PG(k) (full ? ct_elem_load(ct_tensor_elem_ptr(ge, (k)), ge->dtype) : ct_elem_ld(ge, ct_dim_offset(ge, (int)dim, o, i, (k))))
+                double acc = 1.0;
+                for (int64_t k = 0; k < len; k++) { /* exclusive products, each rounded as cumprod stores it */
+                    char t[16] = {0};
+                    ct_elem_store(t, dt, acc);
+                    left[k] = ct_elem_load(t, dt);
+                    acc *= PX(k);
+                }
+                acc = 1.0;
+                for (int64_t k = len - 1; k >= 0; k--) {
+                    char t[16] = {0};
+                    ct_elem_store(t, dt, acc);
+                    right[k] = ct_elem_load(t, dt);
+                    acc *= PX(k);
+                }
+                for (int64_t k = 0; k < len; k++) {
+                    char t[16] = {0};
+                    ct_elem_store(t, dt, left[k] * right[k]);
+                    const double v = PG(k) * ct_elem_load(t, dt);
+                    ct_elem_store(dst + (size_t)((o * len + k) * inner + i) * ct_dtype_size(dt), dt, v);
+                }
+#undef PX
+#undef PG
+            }
+        ct_free(left);
         ct_tensor_release(ge);
     }
     ct_tensor_release(g);
@@ -479,13 +479,25 @@ static ct_tensor *scan_backward(ct_tensor *grad, ct_tensor *x, ct_tensor *result
                 if (kind == SG_CUMSUM) {
                     for (int64_t j = k; j < len; j++) s += gl[j];
                 } else if (kind == SG_CUMPROD) {
-                    /* d out_j / d x_k = prod_{i <= j, i != k} x_i */
-                    double before = 1.0;
-                    for (int64_t q = 0; q < k; q++) before *= xl[q];
-                    double p = before;
-                    for (int64_t j = k; j < len; j++) {
-                        if (j > k) p *= xl[j];
-                        s += gl[j] * p;
+                    /* cumprod_backward: before the line's first zero z1, the reversed cumsum of
+                     * output * grad (up to z1) over self; at z1, the products of the elements
+                     * after it up to the second zero times the grads, times output[z1 - 1];
+                     * after it, 0 */
+                    int64_t z1 = 0;
+                    while (z1 < len && xl[z1] != 0.0) z1++;
+                    if (k < z1) {
+                        for (int64_t j = k; j < z1; j++) s += rl[j] * gl[j];
+                        s /= xl[k];
+                    } else if (k == z1) {
+                        double p = 1.0;
+                        for (int64_t j = z1; j < len; j++) {
+                            if (j > z1) {
+                                if (xl[j] == 0.0) break;
+                                p *= xl[j];
+                            }
+                            s += p * gl[j];
+                        }
+                        s *= z1 > 0 ? rl[z1 - 1] : 1.0;
                     }
                 } else {
                     for (int64_t j = k; j < len; j++) s += gl[j] * exp(xl[k] - rl[j]);

@@ -29,6 +29,10 @@ INPUTS = {
     "T": ((2, 4), lambda i: [1, 3, 3, 2, 5, 5, 1, 5][i]),
     # NaNs (floating only: the ints and bools see the cast of nan)
     "N": ((2, 3), lambda i: [1.0, math.nan, 3.0, math.nan, 2.0, 0.0][i]),
+    # longer rows with NaNs and ties (the float32 kernels work 8 elements at a time)
+    "M": ((3, 12), lambda i: [0.5, 2.0, -1.0, 2.0, 0.25, -3.0, 1.0, 2.0, -0.5, 1.5, 0.0, -2.0,
+                              1.0, 1.0, math.nan, 3.0, 3.0, -1.0, 0.0, 2.5, math.nan, 1.0, -4.0, 0.75,
+                              -0.0, 0.0, -1.5, 1.25, -2.5, 0.5, 1.75, -0.25, 2.25, -1.25, 0.0, -0.0][i]),
     # zeros among the values, for prod's and cumprod's derivatives
     "Z": ((2, 3), lambda i: [2.0, 0.0, 3.0, 0.0, 0.0, 1.5][i]),
     # a vector and a scalar
@@ -97,6 +101,9 @@ def _ops():
         inputs=("A", "T", "N"), grad=False)
     add("arg_e", ["x.argmax()", "x.argmin(1)", "x.argmax(0)", "x.argmin()", "x.argmin(0)"], inputs=("E", "S"),
         grad=False, views=False)
+    add("long", ["x.amax(1)", "x.amin(-1)", "x.argmax(1)", "x.argmin(1)", "x.max(1)", "x.min(0)", "x.amax(0)",
+                 "x.argmax(0)", "x.logsumexp(1)", "x.logsumexp(0)", "x.prod(1)", "x.prod(0)", "x.cumsum(1)",
+                 "x.cumsum(0)", "x.cumprod(1)", "x.amax()", "x.argmax()"], inputs=("M",), views=False)
     # the named tuples as Python shows them
     add("repr", ["repr(torch.max(x, 1))", "repr(x.min(0, keepdim=True))", "repr(torch.aminmax(x, dim=1))",
                  "type(torch.max(x, 1)).__name__", "torch.max(x, 1).indices.tolist()", "repr(torch.var_mean(x, 1))"],
@@ -130,7 +137,7 @@ CASES = _ops()
 def case_dtypes(name, inp):
     """The dtypes a case runs in: every dtype; the NaN input only in the floating ones."""
     base = inp.split("/")[0]
-    if base == "N":
+    if base in ("N", "M"):
         return FLOATING
     return DTYPES
 

@@ -1,4 +1,4 @@
-/* Reductions beyond sum: all.dim, argmax, max, min (ReduceOps.cpp, TensorCompare.cpp),
+/* Reductions beyond sum: all.dim, max, min (ReduceOps.cpp, TensorCompare.cpp),
  * linalg_vector_norm (LinearAlgebra.cpp), and _local_scalar_dense (Scalar.cpp). The float32
  * 2-norm over a contiguous run follows PyTorch's float kernel (Note [2-norm order] in
  * vec/sum_vec.c); other norms are accumulated in double and rounded once, where PyTorch's float
@@ -54,55 +54,6 @@ int ct_k_all_dim(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) 
     for (int64_t i = 0; i < out->numel; i++) o[i] = true;
     for (int64_t i = 0; i < self->numel; i++)
         if (ct_load_as_double(ct_tensor_elem_ptr(self, i), self->dtype) == 0) o[out_index(self, mask, i)] = false;
-    return ct_ret(rets, 0, out);
-}
-
-/* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor: the first index of the
- * maximum (NaN counts as the maximum) */
-int ct_k_argmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)op;
-    (void)ks;
-    ct_tensor *self = ARG_T(0);
-    bool keepdim = ARG_B(2);
-    bool mask[CT_MAX_DIMS] = {false};
-    int64_t dim = -1;
-    if (!ARG_IS_NONE(1)) {
-        if (ct_wrap_dim(ARG_I(1), self->ndim, &dim) != 0) return -1;
-        if (self->ndim > 0) {
-            mask[dim] = true;
-            if (self->sizes[dim] == 0)
-                return ct_error_set(CT_ERR_INDEX, "argmax(): Expected reduction dim %lld to have non-zero size.", (long long)dim);
-        }
-    } else {
-        for (int d = 0; d < self->ndim; d++) mask[d] = true;
-        if (self->numel == 0)
-            return ct_error_set(CT_ERR_INDEX, "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
-    }
-    if (self->dtype == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "\"argmax_cpu\" not implemented for 'Bool'");
-    int64_t shape[CT_MAX_DIMS];
-    int n = ARG_IS_NONE(1) && keepdim ? reduced_shape(self, mask, true, shape) : ARG_IS_NONE(1) ? 0 : reduced_shape(self, mask, keepdim, shape);
-    ct_tensor *out = ct_tensor_alloc(shape, n, CT_INT64, false);
-    double *best = ct_malloc(sizeof(double) * (size_t)(out && out->numel ? out->numel : 1));
-    int64_t *seen = ct_calloc((size_t)(out && out->numel ? out->numel : 1), sizeof(int64_t));
-    if (!out || !best || !seen) {
-        ct_tensor_release(out);
-        ct_free(best);
-        ct_free(seen);
-        return -1;
-    }
-    int64_t *o = ct_tensor_data_ptr(out);
-    for (int64_t i = 0; i < self->numel; i++) {
-        int64_t oi = out_index(self, mask, i);
-        /* the position along the reduced dimension(s): the element's index within its group */
-        int64_t pos = seen[oi]++;
-        double v = ct_load_as_double(ct_tensor_elem_ptr(self, i), self->dtype);
-        if (pos == 0 || (!isnan(best[oi]) && (isnan(v) || v > best[oi]))) {
-            best[oi] = v;
-            o[oi] = pos;
-        }
-    }
-    ct_free(best);
-    ct_free(seen);
     return ct_ret(rets, 0, out);
 }
 

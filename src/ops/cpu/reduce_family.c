@@ -1,5 +1,5 @@
 /* The reduction family over rows (Note [Reduction rows] in reduce_rows.h): amax, amin, aminmax,
- * max.dim, min.dim, argmin, prod, any, all, count_nonzero, logsumexp, var and std (with
+ * max.dim, min.dim, argmax, argmin, prod, any, all, count_nonzero, logsumexp, var and std (with
  * var_mean and std_mean), and mean (sum, then a division, as PyTorch's CPU mean.dim is). Each op
  * is its checks (PyTorch's messages), its result dtype and one row function.
  *
@@ -25,7 +25,7 @@ static int64_t zero_reduced_dim(const ct_tensor *self, const bool *mask) {
     return -1;
 }
 
-/* ---- extremes: amax, amin, aminmax, max.dim, min.dim, argmin ---- */
+/* ---- extremes: amax, amin, aminmax, max.dim, min.dim, argmax, argmin ---- */
 
 typedef struct extreme_ctx {
     bool want_max;
@@ -33,13 +33,74 @@ typedef struct extreme_ctx {
     int64_t *idx;  /* the indices, or NULL */
 } extreme_ctx;
 
+/* the first index of the extreme of n contiguous floats: the extreme found over 8 lanes (a loop
+ * the compiler vectorises), then its first occurrence (the first NaN when there is one) */
+static int64_t extreme_index_f32(const float *x, int64_t n, bool want_max) {
+    float m[8];
+    int nan[8];
+    int64_t i = 0;
+    if (n >= 8) {
+        for (int l = 0; l < 8; l++) {
+            m[l] = x[l];
+            nan[l] = x[l] != x[l];
+        }
+        for (i = 8; i + 8 <= n; i += 8)
+            for (int l = 0; l < 8; l++) {
+                const float v = x[i + l];
+                m[l] = want_max ? (v > m[l] ? v : m[l]) : (v < m[l] ? v : m[l]);
+                nan[l] |= v != v;
+            }
+        for (int l = 1; l < 8; l++) {
+            m[0] = want_max ? (m[l] > m[0] ? m[l] : m[0]) : (m[l] < m[0] ? m[l] : m[0]);
+            nan[0] |= nan[l];
+        }
+    } else {
+        m[0] = x[0];
+        nan[0] = x[0] != x[0];
+        i = 1;
+    }
+    for (; i < n; i++) {
+        m[0] = want_max ? (x[i] > m[0] ? x[i] : m[0]) : (x[i] < m[0] ? x[i] : m[0]);
+        nan[0] |= x[i] != x[i];
+    }
+    for (int64_t k = 0; k < n; k++)
+        if (nan[0] ? x[k] != x[k] : x[k] == m[0]) return k;
+    return 0;
+}
+
+/* ncols neighbouring columns at once (Note [Reduction rows]): float32 */
+static void extreme_col_f32(const ct_rrows *p, const char *base, int64_t o0, int64_t nc, void *vctx) {
+    const extreme_ctx *c = vctx;
+    float m[CT_RROWS_COLUMNS];
+    int64_t ix[CT_RROWS_COLUMNS];
+    const float *x0 = (const float *)base;
+    for (int64_t k = 0; k < nc; k++) {
+        m[k] = x0[k];
+        ix[k] = 0;
+    }
+    for (int64_t r = 1; r < p->rlen; r++) {
+        const float *x = (const float *)(base + r * p->rstride[0]);
+        for (int64_t k = 0; k < nc; k++) {
+            const float v = x[k];
+            const bool take = (c->want_max ? v > m[k] : v < m[k]) || (v != v && m[k] == m[k]);
+            m[k] = take ? v : m[k];
+            ix[k] = take ? r : ix[k];
+        }
+    }
+    if (c->vals) memcpy(c->vals + (size_t)o0 * sizeof(float), m, sizeof(float) * (size_t)nc);
+    if (c->idx) memcpy(c->idx + o0, ix, sizeof(int64_t) * (size_t)nc);
+}
+
 static void extreme_row(const ct_rrows *p, const char *base, int64_t o, void *vctx) {
     const extreme_ctx *c = vctx;
     const ct_dtype dt = p->self->dtype;
     const size_t es = ct_dtype_size(dt);
     int64_t best = 0;
     const char *bp = ct_rrow_at(p, base, 0);
-    if (ct_dtype_is_floating(dt)) {
+    if (dt == CT_FLOAT32 && p->nred == 1 && p->rstride[0] == 4) {
+        best = extreme_index_f32((const float *)base, p->rlen, c->want_max);
+        bp = base + best * 4;
+    } else if (ct_dtype_is_floating(dt)) {
         double bv = ct_elem_load(bp, dt);
         for (int64_t r = 1; r < p->rlen && !isnan(bv); r++) {
             const char *q = ct_rrow_at(p, base, r);
@@ -79,7 +140,7 @@ static int extremes(ct_tensor *self, const bool *mask, bool keepdim, bool want_m
         return -1;
     }
     extreme_ctx c = {want_max, v ? ct_tensor_data_ptr(v) : NULL, ix ? ct_tensor_data_ptr(ix) : NULL};
-    if (p.rlen > 0 && ct_rrows_run(&p, extreme_row, &c) != 0) {
+    if (p.rlen > 0 && ct_rrows_run_cols(&p, extreme_row, self->dtype == CT_FLOAT32 ? extreme_col_f32 : NULL, &c) != 0) {
         ct_tensor_release(v);
         ct_tensor_release(ix);
         return -1;
@@ -149,22 +210,34 @@ int ct_k_min_dim(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) 
     return max_min_dim(args, rets, false);
 }
 
-/* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
-int ct_k_argmin(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)op;
-    (void)ks;
+/* argmax / argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
+static int arg_extreme(ct_value *args, ct_value *rets, bool want_max) {
     ct_tensor *self = ARG_T(0);
+    const char *name = want_max ? "argmax" : "argmin";
     bool mask[CT_MAX_DIMS];
     if (ct_rrows_mask_arg(self, &args[1], true, mask) != 0) return -1;
     if (ARG_IS_NONE(1) && self->numel == 0)
-        return ct_error_set(CT_ERR_INDEX, "argmin(): Expected reduction dim to be specified for input.numel() == 0.");
+        return ct_error_set(CT_ERR_INDEX, "%s(): Expected reduction dim to be specified for input.numel() == 0.", name);
     int64_t z = zero_reduced_dim(self, mask);
-    if (z >= 0) return ct_error_set(CT_ERR_INDEX, "argmin(): Expected reduction dim %lld to have non-zero size.", (long long)z);
-    if (self->dtype == CT_BOOL && self->numel > 0) return ct_error_set(CT_ERR_RUNTIME, "\"argmin_cpu\" not implemented for 'Bool'");
+    if (z >= 0) return ct_error_set(CT_ERR_INDEX, "%s(): Expected reduction dim %lld to have non-zero size.", name, (long long)z);
+    if (self->dtype == CT_BOOL && self->numel > 0)
+        return ct_error_set(CT_ERR_RUNTIME, "\"%s_cpu\" not implemented for 'Bool'", name);
     /* dim=None: the flattened tensor, its shape kept as 1s only with keepdim */
     ct_tensor *ix = NULL;
-    if (extremes(self, mask, ARG_B(2), false, NULL, &ix) != 0) return -1;
+    if (extremes(self, mask, ARG_B(2), want_max, NULL, &ix) != 0) return -1;
     return ct_ret(rets, 0, ix);
+}
+
+int ct_k_argmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return arg_extreme(args, rets, true);
+}
+
+int ct_k_argmin(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return arg_extreme(args, rets, false);
 }
 
 /* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) */
@@ -209,10 +282,71 @@ static double as_dtype(double v, ct_dtype dt) {
     return ct_elem_load(tmp, dt);
 }
 
+/* float32 in and out, a contiguous row: prod in 8 double lanes, logsumexp in PyTorch's float steps
+ * (x - max and exp in float, the sum in double) */
+static bool fold_row_f32(const ct_rrows *p, const char *base, float *out, fold_kind kind) {
+    const float *x = (const float *)base;
+    const int64_t n = p->rlen;
+    if (kind == FOLD_PROD) {
+        double acc[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+        int64_t i = 0;
+        for (; i + 8 <= n; i += 8)
+            for (int l = 0; l < 8; l++) acc[l] *= x[i + l];
+        for (; i < n; i++) acc[0] *= x[i];
+        for (int l = 1; l < 8; l++) acc[0] *= acc[l];
+        *out = (float)acc[0];
+        return true;
+    }
+    if (kind == FOLD_LOGSUMEXP && n > 0) {
+        float m = x[extreme_index_f32(x, n, true)];
+        if (isinf(m)) m = 0.0f;
+        double s = 0.0;
+        for (int64_t i = 0; i < n; i++) s += expf(x[i] - m);
+        *out = logf((float)s) + m;
+        return true;
+    }
+    return false;
+}
+
+static void fold_col_f32(const ct_rrows *p, const char *base, int64_t o0, int64_t nc, void *vctx) {
+    const fold_ctx *c = vctx;
+    float *out = (float *)c->out + o0;
+    double acc[CT_RROWS_COLUMNS];
+    float m[CT_RROWS_COLUMNS];
+    if (c->kind == FOLD_PROD) {
+        for (int64_t k = 0; k < nc; k++) acc[k] = 1.0;
+        for (int64_t r = 0; r < p->rlen; r++) {
+            const float *x = (const float *)(base + r * p->rstride[0]);
+            for (int64_t k = 0; k < nc; k++) acc[k] *= x[k];
+        }
+        for (int64_t k = 0; k < nc; k++) out[k] = (float)acc[k];
+        return;
+    }
+    /* logsumexp: the maxima (NaN propagating), then the sums */
+    const float *x0 = (const float *)base;
+    for (int64_t k = 0; k < nc; k++) m[k] = x0[k];
+    for (int64_t r = 1; r < p->rlen; r++) {
+        const float *x = (const float *)(base + r * p->rstride[0]);
+        for (int64_t k = 0; k < nc; k++) m[k] = (x[k] > m[k] || (x[k] != x[k])) && m[k] == m[k] ? x[k] : m[k];
+    }
+    for (int64_t k = 0; k < nc; k++) {
+        if (isinf(m[k])) m[k] = 0.0f;
+        acc[k] = 0.0;
+    }
+    for (int64_t r = 0; r < p->rlen; r++) {
+        const float *x = (const float *)(base + r * p->rstride[0]);
+        for (int64_t k = 0; k < nc; k++) acc[k] += expf(x[k] - m[k]);
+    }
+    for (int64_t k = 0; k < nc; k++) out[k] = logf((float)acc[k]) + m[k];
+}
+
 static void fold_row(const ct_rrows *p, const char *base, int64_t o, void *vctx) {
     const fold_ctx *c = vctx;
     const ct_dtype dt = p->self->dtype;
     char *out = c->out + (size_t)o * ct_dtype_size(c->out_dt);
+    if (dt == CT_FLOAT32 && c->out_dt == CT_FLOAT32 && c->in_dt == CT_FLOAT32 && p->nred == 1 && p->rstride[0] == 4 &&
+        fold_row_f32(p, base, (float *)out, c->kind))
+        return;
     switch (c->kind) {
     case FOLD_PROD:
         if (ct_dtype_is_integral(c->out_dt, true)) {
@@ -277,7 +411,9 @@ static int fold(ct_tensor *self, const bool *mask, bool keepdim, fold_kind kind,
     ct_tensor *out = alloc_out(&p, out_dt);
     if (!out) return -1;
     fold_ctx c = {kind, in_dt, out_dt, ct_tensor_data_ptr(out)};
-    if (ct_rrows_run(&p, fold_row, &c) != 0) {
+    const bool f32 = self->dtype == CT_FLOAT32 && in_dt == CT_FLOAT32 && out_dt == CT_FLOAT32 &&
+                     (kind == FOLD_PROD || kind == FOLD_LOGSUMEXP);
+    if (ct_rrows_run_cols(&p, fold_row, f32 ? fold_col_f32 : NULL, &c) != 0) {
         ct_tensor_release(out);
         return -1;
     }
@@ -463,9 +599,23 @@ static int var_all(ct_tensor *self, double correction, bool take_sqrt, ct_tensor
     const double mean = ct_elem_load(ct_tensor_data_ptr(m), m->dtype);
     ct_tensor_release(m);
     double s = 0.0;
-    for (int64_t i = 0; i < self->numel; i++) {
-        double dx = ct_elem_load(ct_tensor_elem_ptr(self, i), self->dtype) - mean;
-        s += dx * dx;
+    if (ct_tensor_is_contiguous(self)) {
+        const char *x = ct_tensor_data_ptr(self);
+        if (self->dtype == CT_FLOAT32)
+            for (int64_t i = 0; i < self->numel; i++) {
+                const double dx = (double)((const float *)x)[i] - mean;
+                s += dx * dx;
+            }
+        else
+            for (int64_t i = 0; i < self->numel; i++) {
+                const double dx = ((const double *)x)[i] - mean;
+                s += dx * dx;
+            }
+    } else {
+        for (int64_t i = 0; i < self->numel; i++) {
+            double dx = ct_elem_load(ct_tensor_elem_ptr(self, i), self->dtype) - mean;
+            s += dx * dx;
+        }
     }
     double dof = (double)self->numel - correction;
     double var = s / (dof > 0 ? dof : 0.0);

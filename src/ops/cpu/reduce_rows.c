@@ -93,3 +93,44 @@ int ct_rrows_run(const ct_rrows *p, ct_rrow_fn fn, void *ctx) {
     if (grain < 1) grain = 1;
     return ct_parallel_for(0, p->nout, grain, rows_chunk, &j);
 }
+
+bool ct_rrows_columnar(const ct_rrows *p) {
+    const int64_t es = (int64_t)ct_dtype_size(p->self->dtype);
+    return p->nred == 1 && p->nkept >= 1 && p->kstride[p->nkept - 1] == es && p->rstride[0] != es && p->rlen > 1 &&
+           p->kshape[p->nkept - 1] > 1;
+}
+
+typedef struct cols_job {
+    const ct_rrows *p;
+    ct_rcol_fn fn;
+    void *ctx;
+    int64_t ncols, nblocks; /* the innermost kept dimension's size, its blocks per outer position */
+} cols_job;
+
+static int cols_chunk(void *vjob, int64_t begin, int64_t end) {
+    const cols_job *j = vjob;
+    const ct_rrows *p = j->p;
+    const int64_t es = (int64_t)ct_dtype_size(p->self->dtype);
+    for (int64_t u = begin; u < end; u++) {
+        const int64_t q = u / j->nblocks, c0 = (u % j->nblocks) * CT_RROWS_COLUMNS;
+        const int64_t n = j->ncols - c0 < CT_RROWS_COLUMNS ? j->ncols - c0 : CT_RROWS_COLUMNS;
+        int64_t off = c0 * es, rem = q;
+        for (int d = p->nkept - 2; d >= 0; d--) {
+            off += (rem % p->kshape[d]) * p->kstride[d];
+            rem /= p->kshape[d];
+        }
+        j->fn(p, p->data + off, q * j->ncols + c0, n, j->ctx);
+    }
+    return 0;
+}
+
+int ct_rrows_run_cols(const ct_rrows *p, ct_rrow_fn row, ct_rcol_fn col, void *ctx) {
+    if (!col || !ct_rrows_columnar(p)) return ct_rrows_run(p, row, ctx);
+    if (p->nout == 0) return 0;
+    cols_job j = {p, col, ctx, p->kshape[p->nkept - 1], 0};
+    j.nblocks = (j.ncols + CT_RROWS_COLUMNS - 1) / CT_RROWS_COLUMNS;
+    const int64_t units = p->nout / j.ncols * j.nblocks;
+    int64_t grain = CT_GRAIN_SIZE / (p->rlen * CT_RROWS_COLUMNS);
+    if (grain < 1) grain = 1;
+    return ct_parallel_for(0, units, grain, cols_chunk, &j);
+}

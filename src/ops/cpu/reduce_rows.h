@@ -49,6 +49,17 @@ typedef void (*ct_rrow_fn)(const ct_rrows *p, const char *base, int64_t o, void 
 /* Calls fn for every output element (in parallel where there is a grain's work). */
 int ct_rrows_run(const ct_rrows *p, ct_rrow_fn fn, void *ctx);
 
+/* The column function: ncols outputs o0, o0 + 1, ... whose rows start at base, base + es, ...
+ * (neighbouring columns of a contiguous innermost kept dimension), each row's element r at
+ * + r * rstride[0]: a reduction over dim 0 of a row-major matrix reads whole rows at a time. */
+#define CT_RROWS_COLUMNS 256
+typedef void (*ct_rcol_fn)(const ct_rrows *p, const char *base, int64_t o0, int64_t ncols, void *ctx);
+/* Whether p's outputs can be taken as columns (one reduced run, strided; the innermost kept
+ * dimension contiguous). */
+bool ct_rrows_columnar(const ct_rrows *p);
+/* ct_rrows_run by blocks of at most CT_RROWS_COLUMNS columns, where ct_rrows_columnar; else rows. */
+int ct_rrows_run_cols(const ct_rrows *p, ct_rrow_fn row, ct_rcol_fn col, void *ctx);
+
 /* Element r of the row at base. */
 static inline const char *ct_rrow_at(const ct_rrows *p, const char *base, int64_t r) {
     if (p->nred == 1) return base + r * p->rstride[0];

@@ -68,6 +68,37 @@ static int scan_chunk(void *vjob, int64_t begin, int64_t end) {
     return 0;
 }
 
+/* float32 to float32 over a contiguous self: blocks of up to 256 neighbouring lines (one line when
+ * dim is the last), each partial result accumulated in double and rounded as it is stored */
+#define SCAN_BLOCK 256
+typedef struct scan_f32_job {
+    const float *x;
+    float *y;
+    int64_t len, inner, nblocks;
+    scan_kind kind;
+} scan_f32_job;
+
+static int scan_f32_chunk(void *vjob, int64_t begin, int64_t end) {
+    const scan_f32_job *j = vjob;
+    double acc[SCAN_BLOCK];
+    for (int64_t u = begin; u < end; u++) {
+        const int64_t o = u / j->nblocks, i0 = (u % j->nblocks) * SCAN_BLOCK;
+        const int64_t nb = j->inner - i0 < SCAN_BLOCK ? j->inner - i0 : SCAN_BLOCK;
+        const float *x = j->x + o * j->len * j->inner + i0;
+        float *y = j->y + o * j->len * j->inner + i0;
+        for (int64_t b = 0; b < nb; b++) acc[b] = j->kind == SCAN_PROD ? 1.0 : 0.0;
+        for (int64_t k = 0; k < j->len; k++) {
+            const float *xk = x + k * j->inner;
+            float *yk = y + k * j->inner;
+            if (j->kind == SCAN_PROD)
+                for (int64_t b = 0; b < nb; b++) yk[b] = (float)(acc[b] *= xk[b]);
+            else
+                for (int64_t b = 0; b < nb; b++) yk[b] = (float)(acc[b] += xk[b]);
+        }
+    }
+    return 0;
+}
+
 /* the scan of self along dim into a new tensor of dtype dt */
 static ct_tensor *scan(ct_tensor *self, int64_t dim_arg, ct_dtype dt, scan_kind kind) {
     int64_t dim;
@@ -77,6 +108,16 @@ static ct_tensor *scan(ct_tensor *self, int64_t dim_arg, ct_dtype dt, scan_kind 
     scan_job j = {self, out, (int)dim, self->ndim ? self->sizes[dim] : 1, 1, kind};
     int64_t outer = 1;
     if (self->ndim) ct_dim_outer_inner(self, (int)dim, &outer, &j.inner);
+    if (self->dtype == CT_FLOAT32 && dt == CT_FLOAT32 && kind != SCAN_LOGADDEXP && ct_tensor_is_contiguous(self)) {
+        scan_f32_job f = {ct_tensor_data_ptr(self), ct_tensor_data_ptr(out), j.len, j.inner, 0, kind};
+        f.nblocks = (j.inner + SCAN_BLOCK - 1) / SCAN_BLOCK;
+        int64_t g = CT_GRAIN_SIZE / (j.len * (j.inner < SCAN_BLOCK ? j.inner : SCAN_BLOCK));
+        if (ct_parallel_for(0, outer * f.nblocks, g < 1 ? 1 : g, scan_f32_chunk, &f) != 0) {
+            ct_tensor_release(out);
+            return NULL;
+        }
+        return out;
+    }
     int64_t grain = CT_GRAIN_SIZE / (j.len > 0 ? j.len : 1);
     if (ct_parallel_for(0, outer * j.inner, grain < 1 ? 1 : grain, scan_chunk, &j) != 0) {
         ct_tensor_release(out);
