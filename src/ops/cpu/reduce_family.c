@@ -33,62 +33,104 @@ typedef struct extreme_ctx {
     int64_t *idx;  /* the indices, or NULL */
 } extreme_ctx;
 
-/* the first index of the extreme of n contiguous floats: the extreme found over 8 lanes (a loop
- * the compiler vectorises), then its first occurrence (the first NaN when there is one) */
+/* The first index of the extreme of n contiguous floats: the extreme over two vectors of 4 lanes
+ * (GCC's and Clang's vector extensions, so the baseline build runs it 4 floats a step), a NaN
+ * anywhere making the answer the first NaN; then its first occurrence. */
+typedef float ct_f4_ __attribute__((vector_size(16)));
+typedef int32_t ct_i4_ __attribute__((vector_size(16)));
+
+#define EXTREME_F32(NAME, CMP)                                                                       \
+    static int64_t NAME(const float *x, int64_t n) {                                                 \
+        float best = x[0];                                                                           \
+        int nan = x[0] != x[0];                                                                      \
+        int64_t i = 1;                                                                               \
+        if (n >= 16) {                                                                               \
+            ct_f4_ m0, m1;                                                                           \
+            ct_i4_ nn = {0, 0, 0, 0};                                                                \
+            memcpy(&m0, x, 16);                                                                      \
+            memcpy(&m1, x + 4, 16);                                                                  \
+            for (i = 8; i + 8 <= n; i += 8) {                                                        \
+                ct_f4_ a, b;                                                                         \
+                memcpy(&a, x + i, 16);                                                               \
+                memcpy(&b, x + i + 4, 16);                                                           \
+                const ct_i4_ ka = a CMP m0, kb = b CMP m1;                                           \
+                m0 = (ct_f4_)(((ct_i4_)m0 & ~ka) | ((ct_i4_)a & ka));                                \
+                m1 = (ct_f4_)(((ct_i4_)m1 & ~kb) | ((ct_i4_)b & kb));                                \
+                nn |= (a != a) | (b != b);                                                           \
+            }                                                                                        \
+            float r[8];                                                                              \
+            memcpy(r, &m0, 16);                                                                      \
+            memcpy(r + 4, &m1, 16);                                                                  \
+            best = r[0];                                                                             \
+            for (int l = 1; l < 8; l++) best = r[l] CMP best ? r[l] : best;                          \
+            nan = (nn[0] | nn[1] | nn[2] | nn[3] | (r[0] != r[0])) != 0;                             \
+        }                                                                                            \
+        for (; i < n; i++) {                                                                         \
+            best = x[i] CMP best ? x[i] : best;                                                      \
+            nan |= x[i] != x[i];                                                                     \
+        }                                                                                            \
+        int64_t k = 0;                                                                               \
+        if (!nan) { /* the first block of 4 holding the extreme, 4 comparisons a step */            \
+            const ct_f4_ bv = {best, best, best, best};                                              \
+            for (; k + 4 <= n; k += 4) {                                                             \
+                ct_f4_ a;                                                                            \
+                memcpy(&a, x + k, 16);                                                               \
+                const ct_i4_ eq = a == bv;                                                           \
+                if (eq[0] | eq[1] | eq[2] | eq[3]) break;                                            \
+            }                                                                                        \
+        }                                                                                            \
+        for (; k < n; k++)                                                                           \
+            if (nan ? x[k] != x[k] : x[k] == best) return k;                                         \
+        return 0;                                                                                    \
+    }
+EXTREME_F32(max_index_f32, >)
+EXTREME_F32(min_index_f32, <)
+
 static int64_t extreme_index_f32(const float *x, int64_t n, bool want_max) {
-    float m[8];
-    int nan[8];
-    int64_t i = 0;
-    if (n >= 8) {
-        for (int l = 0; l < 8; l++) {
-            m[l] = x[l];
-            nan[l] = x[l] != x[l];
-        }
-        for (i = 8; i + 8 <= n; i += 8)
-            for (int l = 0; l < 8; l++) {
-                const float v = x[i + l];
-                m[l] = want_max ? (v > m[l] ? v : m[l]) : (v < m[l] ? v : m[l]);
-                nan[l] |= v != v;
-            }
-        for (int l = 1; l < 8; l++) {
-            m[0] = want_max ? (m[l] > m[0] ? m[l] : m[0]) : (m[l] < m[0] ? m[l] : m[0]);
-            nan[0] |= nan[l];
-        }
-    } else {
-        m[0] = x[0];
-        nan[0] = x[0] != x[0];
-        i = 1;
-    }
-    for (; i < n; i++) {
-        m[0] = want_max ? (x[i] > m[0] ? x[i] : m[0]) : (x[i] < m[0] ? x[i] : m[0]);
-        nan[0] |= x[i] != x[i];
-    }
-    for (int64_t k = 0; k < n; k++)
-        if (nan[0] ? x[k] != x[k] : x[k] == m[0]) return k;
-    return 0;
+    return want_max ? max_index_f32(x, n) : min_index_f32(x, n);
 }
 
-/* ncols neighbouring columns at once (Note [Reduction rows]): float32 */
+/* ncols neighbouring columns at once (Note [Reduction rows]): float32, 4 columns a step */
+#define EXTREME_COL_F32(NAME, CMP)                                                                   \
+    static void NAME(const ct_rrows *p, const char *base, float *m, int32_t *ix, int64_t nc) {       \
+        memcpy(m, base, sizeof(float) * (size_t)nc);                                                 \
+        memset(ix, 0, sizeof(int32_t) * (size_t)nc);                                                 \
+        for (int64_t r = 1; r < p->rlen; r++) {                                                      \
+            const float *x = (const float *)(base + r * p->rstride[0]);                              \
+            const ct_i4_ rv = {(int32_t)r, (int32_t)r, (int32_t)r, (int32_t)r};                      \
+            int64_t k = 0;                                                                           \
+            for (; k + 4 <= nc; k += 4) {                                                            \
+                ct_f4_ v, mv;                                                                        \
+                ct_i4_ iv;                                                                           \
+                memcpy(&v, x + k, 16);                                                               \
+                memcpy(&mv, m + k, 16);                                                              \
+                memcpy(&iv, ix + k, 16);                                                             \
+                const ct_i4_ take = (v CMP mv) | ((v != v) & (mv == mv));                           \
+                mv = (ct_f4_)(((ct_i4_)mv & ~take) | ((ct_i4_)v & take));                            \
+                iv = (iv & ~take) | (rv & take);                                                     \
+                memcpy(m + k, &mv, 16);                                                              \
+                memcpy(ix + k, &iv, 16);                                                             \
+            }                                                                                        \
+            for (; k < nc; k++) {                                                                    \
+                const float v = x[k];                                                                \
+                const bool take = (v CMP m[k]) || (v != v && m[k] == m[k]);                          \
+                m[k] = take ? v : m[k];                                                              \
+                ix[k] = take ? (int32_t)r : ix[k];                                                   \
+            }                                                                                        \
+        }                                                                                            \
+    }
+EXTREME_COL_F32(max_cols_f32, >)
+EXTREME_COL_F32(min_cols_f32, <)
+
 static void extreme_col_f32(const ct_rrows *p, const char *base, int64_t o0, int64_t nc, void *vctx) {
     const extreme_ctx *c = vctx;
     float m[CT_RROWS_COLUMNS];
-    int64_t ix[CT_RROWS_COLUMNS];
-    const float *x0 = (const float *)base;
-    for (int64_t k = 0; k < nc; k++) {
-        m[k] = x0[k];
-        ix[k] = 0;
-    }
-    for (int64_t r = 1; r < p->rlen; r++) {
-        const float *x = (const float *)(base + r * p->rstride[0]);
-        for (int64_t k = 0; k < nc; k++) {
-            const float v = x[k];
-            const bool take = (c->want_max ? v > m[k] : v < m[k]) || (v != v && m[k] == m[k]);
-            m[k] = take ? v : m[k];
-            ix[k] = take ? r : ix[k];
-        }
-    }
+    int32_t ix[CT_RROWS_COLUMNS];
+    if (c->want_max) max_cols_f32(p, base, m, ix, nc);
+    else min_cols_f32(p, base, m, ix, nc);
     if (c->vals) memcpy(c->vals + (size_t)o0 * sizeof(float), m, sizeof(float) * (size_t)nc);
-    if (c->idx) memcpy(c->idx + o0, ix, sizeof(int64_t) * (size_t)nc);
+    if (c->idx)
+        for (int64_t k = 0; k < nc; k++) c->idx[o0 + k] = ix[k];
 }
 
 static void extreme_row(const ct_rrows *p, const char *base, int64_t o, void *vctx) {
@@ -140,7 +182,8 @@ static int extremes(ct_tensor *self, const bool *mask, bool keepdim, bool want_m
         return -1;
     }
     extreme_ctx c = {want_max, v ? ct_tensor_data_ptr(v) : NULL, ix ? ct_tensor_data_ptr(ix) : NULL};
-    if (p.rlen > 0 && ct_rrows_run_cols(&p, extreme_row, self->dtype == CT_FLOAT32 ? extreme_col_f32 : NULL, &c) != 0) {
+    const bool cols_f32 = self->dtype == CT_FLOAT32 && p.rlen < INT32_MAX; /* the row index in 32 bits */
+    if (p.rlen > 0 && ct_rrows_run_cols(&p, extreme_row, cols_f32 ? extreme_col_f32 : NULL, &c) != 0) {
         ct_tensor_release(v);
         ct_tensor_release(ix);
         return -1;

@@ -86,6 +86,14 @@ static int scan_f32_chunk(void *vjob, int64_t begin, int64_t end) {
         const int64_t nb = j->inner - i0 < SCAN_BLOCK ? j->inner - i0 : SCAN_BLOCK;
         const float *x = j->x + o * j->len * j->inner + i0;
         float *y = j->y + o * j->len * j->inner + i0;
+        if (nb == 1) { /* one line: the accumulator in a register */
+            double a = j->kind == SCAN_PROD ? 1.0 : 0.0;
+            if (j->kind == SCAN_PROD)
+                for (int64_t k = 0; k < j->len; k++) y[k * j->inner] = (float)(a *= x[k * j->inner]);
+            else
+                for (int64_t k = 0; k < j->len; k++) y[k * j->inner] = (float)(a += x[k * j->inner]);
+            continue;
+        }
         for (int64_t b = 0; b < nb; b++) acc[b] = j->kind == SCAN_PROD ? 1.0 : 0.0;
         for (int64_t k = 0; k < j->len; k++) {
             const float *xk = x + k * j->inner;
