@@ -72,6 +72,7 @@ int ct_d_var(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_std(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_var_mean(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_std_mean(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_nansum(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_amax(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_amin(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_max_all(ct_node *n, ct_tensor *const *grads, ct_tensor **out);

@@ -1,5 +1,5 @@
 /* Backward formulas of the reduction family (derivatives.yaml and FunctionsManual.cpp): mean,
- * mean.dim, var/std (and var_mean/std_mean) with correction, prod, prod.dim_int, amax, amin,
+ * mean.dim, var/std (and var_mean/std_mean) with correction, prod, prod.dim_int, nansum, amax, amin,
  * max/min over everything and over a dim, cumsum, cumprod, logsumexp and logcumsumexp.
  *
  * One pattern serves them all: the gradient of a reduction's output is first given back the
@@ -214,6 +214,27 @@ static ct_tensor *map3(const ct_tensor_meta *m, ct_dtype dt, ct_tensor *a, ct_te
 fail:
     for (int k = 0; k < 3; k++) ct_tensor_release(ex[k]);
     return NULL;
+}
+
+/* ---- nansum ---- */
+
+static double not_nan_times(double g, double x, double unused, void *ctx) {
+    (void)unused;
+    (void)ctx;
+    return isnan(x) ? 0.0 : g;
+}
+
+/* nansum_backward(grad, self, dim, keepdim): sum_backward(grad, ...) * self.isnan().logical_not() */
+int ct_d_nansum(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    ct_tensor *self = NULL;
+    if (ct_saved_unpack(n, &n->saved_args[0], &self) != 0) return -1;
+    const ct_tensor_meta *m = ct_f_meta(n, 0);
+    ct_tensor *g = restore_dims(grads[0], &n->args[1], m->ndim, n->args[2].u.b);
+    out[0] = g ? map3(m, m->dtype, g, self, NULL, not_nan_times, NULL) : NULL;
+    ct_tensor_release(g);
+    ct_tensor_release(self);
+    CT_F_NEED(out[0]);
+    return 0;
 }
 
 /* ---- amax, amin, max, min ---- */

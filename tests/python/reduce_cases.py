@@ -122,6 +122,8 @@ def _ops():
                       "x.logsumexp(0)"])
     add("logsumexp_t", ["x.logsumexp(1)", "x.logsumexp(0)"], inputs=("N", "S"), views=False)
     add("logcumsumexp", ["x.logcumsumexp(1)", "torch.logcumsumexp(x, -1)"], views=False)
+    add("nansum", ["torch.nansum(x)", "x.nansum(1)", "x.nansum((0, -1), keepdim=True)", "x.nansum(0, dtype=torch.float64)"])
+    add("nansum_t", ["x.nansum()", "x.nansum(1)", "x.nansum(0)"], inputs=("N", "M", "E"), views=False)
     add("count_nonzero", ["torch.count_nonzero(x)", "x.count_nonzero(1)", "torch.count_nonzero(x, (0, 2))",
                           "x.count_nonzero(dim=-1)"], grad=False)
     # errors: dims out of range, repeated, reductions of zero-sized dimensions

@@ -1,5 +1,5 @@
 /* The reduction family over rows (Note [Reduction rows] in reduce_rows.h): amax, amin, aminmax,
- * max.dim, min.dim, argmax, argmin, prod, any, all, count_nonzero, logsumexp, var and std (with
+ * max.dim, min.dim, argmax, argmin, prod, nansum, any, all, count_nonzero, logsumexp, var and std (with
  * var_mean and std_mean), and mean (sum, then a division, as PyTorch's CPU mean.dim is). Each op
  * is its checks (PyTorch's messages), its result dtype and one row function.
  *
@@ -309,7 +309,7 @@ int ct_k_aminmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) 
 
 /* ---- folds: prod, any, all, count_nonzero, logsumexp ---- */
 
-typedef enum fold_kind { FOLD_PROD, FOLD_ANY, FOLD_ALL, FOLD_COUNT, FOLD_LOGSUMEXP } fold_kind;
+typedef enum fold_kind { FOLD_PROD, FOLD_NANSUM, FOLD_ANY, FOLD_ALL, FOLD_COUNT, FOLD_LOGSUMEXP } fold_kind;
 
 typedef struct fold_ctx {
     fold_kind kind;
@@ -407,6 +407,21 @@ static void fold_row(const ct_rrows *p, const char *base, int64_t o, void *vctx)
             ct_elem_store(out, c->out_dt, acc);
         }
         break;
+    case FOLD_NANSUM:
+        if (ct_dtype_is_integral(c->out_dt, true)) {
+            uint64_t acc = 0;
+            for (int64_t r = 0; r < p->rlen; r++) acc += (uint64_t)ct_rload_i64(ct_rrow_at(p, base, r), dt);
+            int64_t v = (int64_t)acc;
+            memcpy(out, &v, sizeof v);
+        } else {
+            double acc = 0.0;
+            for (int64_t r = 0; r < p->rlen; r++) {
+                double v = as_dtype(ct_elem_load(ct_rrow_at(p, base, r), dt), c->in_dt);
+                if (!isnan(v)) acc += v;
+            }
+            ct_elem_store(out, c->out_dt, acc);
+        }
+        break;
     case FOLD_ANY:
     case FOLD_ALL: {
         bool any = false, all = true;
@@ -489,6 +504,18 @@ int ct_k_prod_dim_int(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
     if (ct_rrows_mask_arg(self, &args[1], false, mask) != 0) return -1;
     ct_dtype out_dt = int_to_long(self, &args[3]);
     return fold(self, mask, ARG_B(2), FOLD_PROD, out_dt, out_dt, rets);
+}
+
+/* nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None): sum's dtypes,
+ * the NaNs left out (accumulated in double and rounded once, where PyTorch's float32 is its cascade) */
+int ct_k_nansum(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    bool mask[CT_MAX_DIMS];
+    if (ct_rrows_mask_arg(self, &args[1], true, mask) != 0) return -1;
+    ct_dtype out_dt = int_to_long(self, &args[3]);
+    return fold(self, mask, ARG_B(2), FOLD_NANSUM, out_dt, out_dt, rets);
 }
 
 /* any/all over a mask: bool results */
