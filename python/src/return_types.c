@@ -11,7 +11,7 @@
 #define MAX_RETURN_TYPES 64
 
 static struct {
-    char *base;
+    char *base, *qualified; /* the type's name points into qualified, kept for the process */
     PyTypeObject *type;
 } types[MAX_RETURN_TYPES];
 static int ntypes;
@@ -71,7 +71,7 @@ static PyTypeObject *type_for(const ct_op *op) {
         return NULL;
     }
     int n = ct_op_num_returns(op);
-    /* the descriptor lives as long as the type: for the process */
+    /* the descriptor is read while the type is made; the name stays (tp_name points into it) */
     PyStructSequence_Field *fields = PyMem_Calloc((size_t)n + 1, sizeof *fields);
     PyStructSequence_Desc *desc = PyMem_Calloc(1, sizeof *desc);
     char *qual = PyMem_Malloc(strlen(base) + sizeof "torch.return_types.");
@@ -93,13 +93,17 @@ static PyTypeObject *type_for(const ct_op *op) {
     desc->fields = fields;
     desc->n_in_sequence = n;
     PyTypeObject *t = PyStructSequence_NewType(desc);
+    PyMem_Free(fields);
+    PyMem_Free(desc);
     if (!t) {
+        PyMem_Free(qual);
         PyMem_Free(base);
         return NULL;
     }
     t->tp_repr = structseq_repr;
     PyType_Modified(t);
     types[ntypes].base = base;
+    types[ntypes].qualified = qual;
     types[ntypes++].type = t;
     return t;
 }

@@ -45,6 +45,7 @@ static int64_t meta_numel(const ct_tensor_meta *m) {
 /* _safe_size(sizes, dims): the number of elements a reduction over dims reduces (1 for none) */
 static int64_t reduced_count(const ct_tensor_meta *m, const ct_value *dims) {
     if (dims->tag == CT_TAG_NONE) return meta_numel(m);
+    if (m->ndim == 0) return 1; /* a 0-dim tensor's dims 0 and -1 reduce its one element */
     if (dims->tag == CT_TAG_INT) return m->ndim ? m->sizes[dims->u.i < 0 ? dims->u.i + m->ndim : dims->u.i] : 1;
     bool mask[CT_MAX_DIMS];
     ct_f_dim_mask(dims, m->ndim, mask);
