@@ -42,6 +42,27 @@ static int64_t meta_numel(const ct_tensor_meta *m) {
     return n;
 }
 
+/* restore_reduced_dims(t, dims, keepdim): t viewed with size 1 at the reduced dims (a view, as
+ * amax's and amin's formula does it, where the others unsqueeze); dims an int list of an
+ * ndim-dimensional input (empty: t is 0-dim, viewed as []) */
+static ct_tensor *restore_view(ct_tensor *t, const ct_value *dims, int ndim, bool keepdim) {
+    if (keepdim) return ct_tensor_retain(t);
+    const int64_t nd = dims->tag == CT_TAG_INTLIST ? dims->u.list.len : 0;
+    const int64_t total = t->ndim + nd;
+    int64_t shape[CT_MAX_DIMS] = {0};
+    (void)ndim;
+    for (int64_t k = 0; k < nd; k++) {
+        int64_t d = dims->u.list.data[k];
+        shape[d < 0 ? d + total : d] = 1;
+    }
+    int64_t j = 0;
+    for (int i = 0; i < t->ndim; i++) {
+        while (shape[j] > 0) j++;
+        shape[j++] = t->sizes[i];
+    }
+    return ct_view(t, shape, total);
+}
+
 /* _safe_size(sizes, dims): the number of elements a reduction over dims reduces (1 for none) */
 static int64_t reduced_count(const ct_tensor_meta *m, const ct_value *dims) {
     if (dims->tag == CT_TAG_NONE) return meta_numel(m);
@@ -119,9 +140,10 @@ static ct_tensor *var_backward(ct_tensor *grad, ct_tensor *self, const ct_value 
         mean = dims->tag == CT_TAG_INT ? ct_mean_dim(self, &dims->u.i, 1, true, CT_DTYPE_UNDEFINED)
                                        : ct_mean_dim(self, dims->u.list.data, dims->u.list.len, true, CT_DTYPE_UNDEFINED);
     }
-    ct_tensor *scaled = g && mean ? ct_mul_scalar(g, ct_double(2.0 / dof)) : NULL;
-    ct_tensor *centred = scaled ? ct_sub(self, mean, ct_int(1)) : NULL;
-    ct_tensor *r = centred ? ct_mul(scaled, centred) : NULL;
+    /* PyTorch's order: self - mean, then (2 / dof) * grad, then their product */
+    ct_tensor *centred = g && mean ? ct_sub(self, mean, ct_int(1)) : NULL;
+    ct_tensor *scaled = centred ? ct_mul_scalar(g, ct_double(2.0 / dof)) : NULL;
+    ct_tensor *r = scaled ? ct_mul(scaled, centred) : NULL;
     ct_tensor_release(g);
     ct_tensor_release(mean);
     ct_tensor_release(scaled);
@@ -137,7 +159,8 @@ static ct_tensor *std_backward(ct_tensor *result, ct_tensor *grad, ct_tensor *se
     ct_tensor *q = twice ? ct_div(grad, twice) : NULL;
     ct_tensor *zero = q ? ct_zeros_like(result, CT_DTYPE_UNDEFINED, CT_MEMORY_FORMAT_NONE) : NULL;
     ct_tensor *is0 = zero ? ct_eq_tensor(result, zero) : NULL;
-    ct_tensor *gv = is0 ? ct_masked_fill(q, is0, ct_int(0)) : NULL;
+    ct_tensor *gv = NULL;
+    if (is0 && ct_masked_fill_(q, is0, ct_int(0)) == 0) gv = ct_tensor_retain(q);
     ct_tensor *r = gv ? var_backward(gv, self, dims, correction, keepdim) : NULL;
     ct_tensor_release(twice);
     ct_tensor_release(q);
@@ -250,11 +273,12 @@ static int amax_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     }
     const ct_value *dims = &n->args[1];
     const bool keepdim = n->args[2].u.b;
-    ct_tensor *g = restore_dims(grads[0], dims, self->ndim, keepdim);
-    ct_tensor *r = restore_dims(result, dims, self->ndim, keepdim);
-    ct_tensor *mask = g && r ? ct_eq_tensor(r, self) : NULL;
+    /* the arguments as the compiler PyTorch is built with evaluates them: the mask first */
+    ct_tensor *r = restore_view(result, dims, self->ndim, keepdim);
+    ct_tensor *mask = r ? ct_eq_tensor(r, self) : NULL;
+    ct_tensor *g = mask ? restore_view(grads[0], dims, self->ndim, keepdim) : NULL;
     ct_tensor *count = NULL;
-    if (mask) {
+    if (g) {
         if (dims->tag == CT_TAG_INTLIST && dims->u.list.len > 0) count = ct_sum_dim(mask, dims->u.list.data, dims->u.list.len, true, CT_DTYPE_UNDEFINED);
         else count = ct_sum_dim(mask, NULL, 0, true, CT_DTYPE_UNDEFINED);
     }

@@ -208,3 +208,33 @@ def run_case(torch, name, expr, inp, dtype, grad):
         except Exception as e:
             rec["grad_error"] = {"type": type(e).__name__, "message": str(e)}
     return rec
+
+
+# expressions whose operator log under a dispatch mode (forward and backward) is compared: what the
+# composite forms decompose to and what the formulas call, in PyTorch's order. Not among them, as
+# they differ: std's backward (PyTorch's eq.Scalar, which ctorch lacks: eq.Tensor against zeros),
+# prod and cumsum (under a mode PyTorch takes the paths with flip, which ctorch lacks)
+OPLOG_CASES = [
+    "x.mean()", "x.mean(1)", "torch.var(x, 0, False)", "x.std(1, keepdim=True)", "torch.std_mean(x, 1)",
+    "torch.var_mean(x, unbiased=False)", "torch.count_nonzero(x)", "x.logcumsumexp(1)", "x.max(1)",
+    "x.var().backward()", "x.var(1).sum().backward()", "x.mean(1).sum().backward()",
+    "x.mean().backward()", "x.amax(1).sum().backward()", "x.amin().backward()",
+    "torch.var_mean(x, 1)[1].sum().backward()",
+]
+
+
+def run_oplog(torch, expr):
+    """The operators a dispatch mode sees while expr runs on a fixed [3, 4] float32 input."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    ops = []
+
+    class Log(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            ops.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    x = torch.tensor([((i * 7) % 5 + 1) / 4 for i in range(12)]).reshape(3, 4).requires_grad_(True)
+    with Log():
+        eval(expr, {"torch": torch, "x": x})
+    return ops

@@ -8,7 +8,8 @@ Compared, per case and dtype: an error's exception type and message exactly; a r
 (a tensor, or a tuple of the same type: torch.return_types.max, ...), dtypes, shapes and values:
 integers and bools exactly, floats within the dtype's tolerance (reduce_cases.TOLS, NaN matching
 NaN), except mean and sum in float32 and float64, which must be PyTorch's bits; and x.grad (or the
-error backward raised) within the same tolerances. Prints the counts and every difference; exits
+error backward raised) within the same tolerances; and the operator log a dispatch mode sees for
+each of reduce_cases.OPLOG_CASES, exactly. Prints the counts and every difference; exits
 1 on any."""
 import json
 import math
@@ -84,7 +85,8 @@ def main(argv):
         raise SystemExit("usage: reduce_ops.py reduce_ops.json")
     torch.set_num_threads(1)
     with open(argv[1]) as f:
-        recorded = json.load(f)["cases"]
+        table = json.load(f)
+    recorded = table["cases"]
     counts = {"values": 0, "errors": 0, "grads": 0}
     fails = []
     for rec in recorded:
@@ -119,11 +121,18 @@ def main(argv):
             counts[kind] += 1
         else:
             fails.append(f"{rec['id']} [{rec['expr']} on {rec['input']}]: {diff}")
+    logs_same = 0
+    for rec in table["oplogs"]:
+        got = reduce_cases.run_oplog(torch, rec["expr"])
+        if got == rec["ops"]:
+            logs_same += 1
+        else:
+            fails.append(f"op log of {rec['expr']}: {got}, want {rec['ops']}")
     for line in fails:
         print("FAIL", line)
     total = len(recorded)
-    print(f"reduce_ops: {total - len(fails)}/{total} cases pass ({counts['values']} results, {counts['errors']} errors, "
-          f"{counts['grads']} gradients)")
+    print(f"reduce_ops: {counts['values'] + counts['errors']}/{total} cases pass ({counts['values']} results, "
+          f"{counts['errors']} errors, {counts['grads']} gradients); {logs_same}/{len(table['oplogs'])} op logs the same")
     return 1 if fails else 0
 
 

@@ -9,7 +9,8 @@ Output: a JSON object with "torch" (the version) and "cases": a list, one per ca
 {"id": "NAME:DTYPE", "expr", "input", "dtype", "grad" (whether the gradient is asked for), then
 "out" (the result: a tensor's dtype, shape and flat values, or a tuple's type and items) or
 "error" ({"type", "message"}), and for floating float32/float64 cases with grad, "grad" (x.grad)
-or "grad_error"}. NaN and infinities are the strings "nan", "inf", "-inf". One thread, so the
+or "grad_error"}, and "oplogs": the operators a dispatch mode sees for each of
+reduce_cases.OPLOG_CASES. NaN and infinities are the strings "nan", "inf", "-inf". One thread, so the
 float sums are the serial ones."""
 import json
 import os
@@ -32,8 +33,9 @@ def main(argv):
             rec = {"id": f"{name}:{dtype}", "expr": expr, "input": inp, "dtype": dtype, "want_grad": grad}
             rec.update(reduce_cases.run_case(torch, name, expr, inp, dtype, grad))
             cases.append(rec)
+    oplogs = [{"expr": e, "ops": reduce_cases.run_oplog(torch, e)} for e in reduce_cases.OPLOG_CASES]
     with open(argv[1], "w") as f:
-        f.write('{"torch": %s, "cases": [\n' % json.dumps(torch.__version__))
+        f.write('{"torch": %s, "oplogs": %s, "cases": [\n' % (json.dumps(torch.__version__), json.dumps(oplogs)))
         f.write(",\n".join(json.dumps(c, sort_keys=True) for c in cases))
         f.write("\n]}\n")
     print(f"{len(cases)} cases")
