@@ -1,5 +1,5 @@
 /* The reduction family over rows (Note [Reduction rows] in reduce_rows.h): amax, amin, aminmax,
- * max.dim, min.dim, argmax, argmin, prod, nansum, any, all, count_nonzero, logsumexp, var and std (with
+ * max, min, max.dim, min.dim, argmax, argmin, prod, nansum, any, all, count_nonzero, logsumexp, var and std (with
  * var_mean and std_mean), and mean (sum, then a division, as PyTorch's CPU mean.dim is). Each op
  * is its checks (PyTorch's messages), its result dtype and one row function.
  *
@@ -25,7 +25,7 @@ static int64_t zero_reduced_dim(const ct_tensor *self, const bool *mask) {
     return -1;
 }
 
-/* ---- extremes: amax, amin, aminmax, max.dim, min.dim, argmax, argmin ---- */
+/* ---- extremes: amax, amin, aminmax, max, min, max.dim, min.dim, argmax, argmin ---- */
 
 typedef struct extreme_ctx {
     bool want_max;
@@ -223,6 +223,33 @@ int ct_k_amin(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return amax_amin(args, rets, false);
+}
+
+/* max / min(Tensor self): over every element, NaN propagating */
+static int max_min_all(ct_value *args, ct_value *rets, bool want_max) {
+    ct_tensor *self = ARG_T(0);
+    if (self->numel == 0)
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
+                            "with the 'dim' argument.",
+                            want_max ? "max" : "min");
+    bool mask[CT_MAX_DIMS];
+    ct_rrows_mask(self, NULL, 0, true, mask);
+    ct_tensor *v = NULL;
+    if (extremes(self, mask, false, want_max, &v, NULL) != 0) return -1;
+    return ct_ret(rets, 0, v);
+}
+
+int ct_k_max(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return max_min_all(args, rets, true);
+}
+
+int ct_k_min(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return max_min_all(args, rets, false);
 }
 
 /* max.dim / min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
@@ -543,6 +570,12 @@ int ct_k_any_dim(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) 
     (void)op;
     (void)ks;
     return any_all(ARG_T(0), &args[1], ARG_B(2), true, rets);
+}
+
+int ct_k_all_dim(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return any_all(ARG_T(0), &args[1], ARG_B(2), false, rets);
 }
 
 int ct_k_any_dims(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
