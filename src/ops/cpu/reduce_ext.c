@@ -1,7 +1,7 @@
 /* Reductions beyond sum and the family of reduce_family.c: linalg_vector_norm (LinearAlgebra.cpp)
- * and _local_scalar_dense (Scalar.cpp). The float32 2-norm over a contiguous run follows PyTorch's float kernel (Note [2-norm order] in
- * vec/sum_vec.c); other norms are accumulated in double and rounded once, where PyTorch's float
- * kernels accumulate in float. */
+ * and _local_scalar_dense (Scalar.cpp). The float32 2-norm over a contiguous run follows
+ * PyTorch's float kernel (Note [2-norm order] in vec/sum_vec.c); other norms are accumulated in
+ * double and rounded once, where PyTorch's float kernels accumulate in float. */
 #include <math.h>
 #include <string.h>
 
