@@ -40,7 +40,7 @@ typedef float ct_f4_ __attribute__((vector_size(16)));
 typedef int32_t ct_i4_ __attribute__((vector_size(16)));
 
 #define EXTREME_F32(NAME, CMP)                                                                       \
-    static int64_t NAME(const float *x, int64_t n) {                                                 \
+    static int64_t NAME(const float *x, int64_t n, bool need_index, float *value) {                  \
         float best = x[0];                                                                           \
         int nan = x[0] != x[0];                                                                      \
         int64_t i = 1;                                                                               \
@@ -69,6 +69,10 @@ typedef int32_t ct_i4_ __attribute__((vector_size(16)));
             best = x[i] CMP best ? x[i] : best;                                                      \
             nan |= x[i] != x[i];                                                                     \
         }                                                                                            \
+        if (!need_index) { /* amax: the value alone (a NaN when there is one) */                    \
+            *value = nan ? NAN : best;                                                               \
+            return -1;                                                                               \
+        }                                                                                            \
         int64_t k = 0;                                                                               \
         if (!nan) { /* the first block of 4 holding the extreme, 4 comparisons a step */            \
             const ct_f4_ bv = {best, best, best, best};                                              \
@@ -86,8 +90,14 @@ typedef int32_t ct_i4_ __attribute__((vector_size(16)));
 EXTREME_F32(max_index_f32, >)
 EXTREME_F32(min_index_f32, <)
 
+/* the index of the extreme (need_index), or -1 with the extreme in *value */
+static int64_t extreme_f32(const float *x, int64_t n, bool want_max, bool need_index, float *value) {
+    return want_max ? max_index_f32(x, n, need_index, value) : min_index_f32(x, n, need_index, value);
+}
+
 static int64_t extreme_index_f32(const float *x, int64_t n, bool want_max) {
-    return want_max ? max_index_f32(x, n) : min_index_f32(x, n);
+    float unused;
+    return extreme_f32(x, n, want_max, true, &unused);
 }
 
 /* ncols neighbouring columns at once (Note [Reduction rows]): float32, 4 columns a step */
@@ -140,6 +150,12 @@ static void extreme_row(const ct_rrows *p, const char *base, int64_t o, void *vc
     int64_t best = 0;
     const char *bp = ct_rrow_at(p, base, 0);
     if (dt == CT_FLOAT32 && p->nred == 1 && p->rstride[0] == 4) {
+        if (!c->idx) { /* the value alone */
+            float v;
+            extreme_f32((const float *)base, p->rlen, c->want_max, false, &v);
+            memcpy(c->vals + (size_t)o * es, &v, es);
+            return;
+        }
         best = extreme_index_f32((const float *)base, p->rlen, c->want_max);
         bp = base + best * 4;
     } else if (ct_dtype_is_floating(dt)) {
