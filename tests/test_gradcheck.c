@@ -106,6 +106,80 @@ static ct_tensor *f_sum_dim_keep(ct_tensor **in) {
     int64_t d[1] = {-1};
     return ct_sum_dim(in[0], d, 1, true, CT_DTYPE_UNDEFINED);
 }
+/* the reductions (formulas_reduce.c) */
+static ct_tensor *f_mean(ct_tensor **in) { return ct_mean(in[0], CT_DTYPE_UNDEFINED); }
+static ct_tensor *f_mean_dim(ct_tensor **in) {
+    int64_t d[2] = {-1, 0};
+    return ct_mean_dim(in[0], d, 2, false, CT_DTYPE_UNDEFINED);
+}
+static ct_tensor *f_var(ct_tensor **in) {
+    int64_t d[1] = {1};
+    ct_scalar c = ct_int(0);
+    return ct_var_correction(in[0], d, 1, &c, false);
+}
+static ct_tensor *f_var_all(ct_tensor **in) { return ct_var_correction(in[0], NULL, 0, NULL, false); }
+static ct_tensor *f_std(ct_tensor **in) {
+    int64_t d[2] = {0, 2};
+    ct_scalar c = ct_double(1.5);
+    return ct_std_correction(in[0], d, 2, &c, true);
+}
+static ct_tensor *both(int rc, ct_tensor *a, ct_tensor *b) { /* a + b of a two-result op */
+    ct_tensor *r = rc == 0 ? ct_add(a, b, ct_double(0.5)) : NULL;
+    ct_tensor_release(a);
+    ct_tensor_release(b);
+    return r;
+}
+static ct_tensor *f_var_mean(ct_tensor **in) {
+    int64_t d[1] = {-1};
+    ct_tensor *a = NULL, *b = NULL;
+    int rc = ct_var_mean_correction(in[0], d, 1, NULL, false, &a, &b);
+    return both(rc, a, b);
+}
+static ct_tensor *f_std_mean(ct_tensor **in) {
+    ct_tensor *a = NULL, *b = NULL;
+    int rc = ct_std_mean_correction(in[0], NULL, 0, NULL, false, &a, &b);
+    return both(rc, a, b);
+}
+static ct_tensor *f_prod(ct_tensor **in) { return ct_prod(in[0], CT_DTYPE_UNDEFINED); }
+static ct_tensor *f_prod_dim(ct_tensor **in) { return ct_prod_dim_int(in[0], 1, false, CT_DTYPE_UNDEFINED); }
+static ct_tensor *f_nansum(ct_tensor **in) {
+    int64_t d[1] = {0};
+    return ct_nansum(in[0], d, 1, true, CT_DTYPE_UNDEFINED);
+}
+static ct_tensor *f_amax(ct_tensor **in) {
+    int64_t d[1] = {1};
+    return ct_amax(in[0], d, 1, false);
+}
+static ct_tensor *f_amin(ct_tensor **in) { return ct_amin(in[0], NULL, 0, true); }
+static ct_tensor *f_max_all(ct_tensor **in) { return ct_max(in[0]); }
+static ct_tensor *f_min_all(ct_tensor **in) { return ct_min(in[0]); }
+static ct_tensor *f_max_dim(ct_tensor **in) {
+    ct_tensor *v = NULL, *ix = NULL;
+    ct_max_dim(in[0], -1, false, &v, &ix);
+    ct_tensor_release(ix);
+    return v;
+}
+static ct_tensor *f_min_dim(ct_tensor **in) {
+    ct_tensor *v = NULL, *ix = NULL;
+    ct_min_dim(in[0], 0, true, &v, &ix);
+    ct_tensor_release(ix);
+    return v;
+}
+static ct_tensor *f_logsumexp(ct_tensor **in) {
+    int64_t d[1] = {1};
+    return ct_logsumexp(in[0], d, 1, false);
+}
+static ct_tensor *f_cumsum(ct_tensor **in) { return ct_cumsum(in[0], 1, CT_DTYPE_UNDEFINED); }
+static ct_tensor *f_cumsum_(ct_tensor **in) {
+    ct_tensor *c = clone_(in[0]);
+    if (c && ct_cumsum_(c, 0, CT_DTYPE_UNDEFINED) != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+static ct_tensor *f_cumprod(ct_tensor **in) { return ct_cumprod(in[0], -1, CT_DTYPE_UNDEFINED); }
+static ct_tensor *f_logcumsumexp(ct_tensor **in) { return ct_logcumsumexp(in[0], 0); }
 static ct_tensor *f_log_softmax(ct_tensor **in) { return ct__log_softmax(in[0], 1, false); }
 static ct_tensor *nll(ct_tensor **in, int64_t reduction) {
     double t[5] = {0, 2, 1, 2, 0}, w[3] = {0.5, 2.0, 1.25};
@@ -344,6 +418,27 @@ static const gcase cases[] = {
     {"aten::sum", 1, {{2, 3}}, {2}, {0}, f_sum},
     {"aten::sum.dim_IntList", 1, {{2, 3, 4}}, {3}, {0}, f_sum_dim},
     {"aten::sum.dim_IntList", 1, {{2, 3}}, {2}, {0}, f_sum_dim_keep},
+    {"aten::mean", 1, {{2, 3}}, {2}, {0}, f_mean},
+    {"aten::mean.dim", 1, {{2, 3, 4}}, {3}, {0}, f_mean_dim},
+    {"aten::var.correction", 1, {{3, 4}}, {2}, {0}, f_var},
+    {"aten::var.correction", 1, {{3, 4}}, {2}, {0}, f_var_all},
+    {"aten::std.correction", 1, {{3, 2, 4}}, {3}, {0}, f_std},
+    {"aten::var_mean.correction", 1, {{3, 4}}, {2}, {0}, f_var_mean},
+    {"aten::std_mean.correction", 1, {{3, 4}}, {2}, {0}, f_std_mean},
+    {"aten::prod", 1, {{2, 3}}, {2}, {0}, f_prod},
+    {"aten::prod.dim_int", 1, {{2, 3, 2}}, {3}, {0}, f_prod_dim},
+    {"aten::nansum", 1, {{3, 4}}, {2}, {0}, f_nansum},
+    {"aten::amax", 1, {{3, 4}}, {2}, {0}, f_amax},
+    {"aten::amin", 1, {{3, 4}}, {2}, {0}, f_amin},
+    {"aten::max", 1, {{3, 4}}, {2}, {0}, f_max_all},
+    {"aten::min", 1, {{3, 4}}, {2}, {0}, f_min_all},
+    {"aten::max.dim", 1, {{3, 4}}, {2}, {0}, f_max_dim},
+    {"aten::min.dim", 1, {{3, 4}}, {2}, {0}, f_min_dim},
+    {"aten::logsumexp", 1, {{3, 4}}, {2}, {0}, f_logsumexp},
+    {"aten::cumsum", 1, {{3, 4}}, {2}, {0}, f_cumsum},
+    {"aten::cumsum_", 1, {{3, 4}}, {2}, {0}, f_cumsum_},
+    {"aten::cumprod", 1, {{3, 4}}, {2}, {0}, f_cumprod},
+    {"aten::logcumsumexp", 1, {{3, 4}}, {2}, {0}, f_logcumsumexp},
     {"aten::_log_softmax", 1, {{4, 5}}, {2}, {0}, f_log_softmax},
     {"aten::nll_loss_forward", 1, {{5, 3}}, {2}, {0}, f_nll_mean},
     {"aten::nll_loss_forward", 1, {{5, 3}}, {2}, {0}, f_nll_sum},

@@ -33,7 +33,7 @@ globals().update(_C._dtypes())
 from ._functions import *  # noqa: E402,F401,F403  (torch.add, torch.randn, ...)
 from ._functions import tensor, allclose  # noqa: E402,F401
 from .autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
-from . import _ops, autograd, backends, cuda, nn, optim, overrides, profiler, utils  # noqa: E402,F401
+from . import _ops, autograd, backends, cuda, nn, optim, overrides, profiler, return_types, utils  # noqa: E402,F401
 from ._ops import ops  # noqa: E402,F401
 from ._alias import install_as_torch  # noqa: E402,F401  (import ctorch; ctorch.install_as_torch(): torch is ctorch)
 

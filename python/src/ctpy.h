@@ -306,6 +306,10 @@ PyObject *ctpy_ops_module_of(const char *base_name);
 PyObject *ctpy_call_candidates(const char *fname, PyObject *cands, PyObject *missing, PyObject *const *args,
                                Py_ssize_t nargs, PyObject *kwnames, bool through_function_modes, int flags);
 int ctpy_op_overload_init(PyObject *m);
+/* torch.return_types (return_types.c): res, a tuple of op's returns, as the named tuple the
+ * bindings return when op's returns are named (res itself otherwise); takes res's reference. */
+PyObject *ctpy_named_rets(const ct_op *op, PyObject *res);
+int ctpy_return_types_init(PyObject *m);
 
 /* ---- op_packet.c ---- */
 /* The OpOverloadPacket of op's base name (torch.ops.aten.add). New reference. */

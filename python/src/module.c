@@ -15,7 +15,7 @@ PyMODINIT_FUNC PyInit__C(void) {
     if (ctpy_errors_init(m) < 0 || ctpy_dtype_init(m) < 0 || ctpy_runtime_init(m) < 0 || ctpy_keyset_init(m) < 0 ||
         ctpy_dispatch_dump_init(m) < 0 || ctpy_package_init(m) < 0 || ctpy_generator_init(m) < 0 ||
         ctpy_class_type_init(m) < 0 || ctpy_script_object_init(m) < 0 || ctpy_torch_function_init(m) < 0 ||
-        ctpy_torch_function_disable_init(m) < 0 || ctpy_tensor_type_init(m) < 0 || ctpy_op_overload_init(m) < 0 ||
+        ctpy_torch_function_disable_init(m) < 0 || ctpy_tensor_type_init(m) < 0 || ctpy_op_overload_init(m) < 0 || ctpy_return_types_init(m) < 0 ||
         ctpy_op_packet_init(m) < 0 || ctpy_op_function_init(m) < 0 || ctpy_bindings_init(m) < 0 ||
         ctpy_subclass_init(m) < 0 || ctpy_node_init(m) < 0 || ctpy_autograd_init(m) < 0 || ctpy_grad_mode_init(m) < 0 ||
         ctpy_tensor_number_init() < 0 || ctpy_tensor_new_init(m) < 0 || ctpy_allclose_init(m) < 0 ||

@@ -340,7 +340,7 @@ PyObject *ctpy_call_candidates(const char *fname, PyObject *cands, PyObject *mis
         int rc = through_function_modes ? ct_op_invoke_parsed(o->schema.op, a.v, rets) : ct_call(o->schema.op, a.v, rets);
         ctpy_args_release(&a);
         if (rc != 0) return ctpy_raise();
-        return ctpy_rets_to_py(&o->schema, rets);
+        return ctpy_named_rets(o->schema.op, ctpy_rets_to_py(&o->schema, rets));
     }
     if (missing && PyTuple_GET_SIZE(missing) > 0) {
         PyObject *sep = PyUnicode_FromString(", ");

@@ -65,6 +65,25 @@ int ct_d_relu(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_sum(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_sum_dim(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
+/* the reductions: formulas_reduce.c */
+int ct_d_mean(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_mean_dim(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_var(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_std(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_var_mean(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_std_mean(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_nansum(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_amax(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_amin(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_max_all(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_max_dim(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_prod(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_prod_dim(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_logsumexp(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_cumsum(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_cumprod(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_logcumsumexp(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+
 /* views, shape ops and the batched product: formulas_shape.c */
 int ct_d_t(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_transpose(ct_node *n, ct_tensor *const *grads, ct_tensor **out);

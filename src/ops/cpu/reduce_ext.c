@@ -1,8 +1,7 @@
-/* Reductions beyond sum: all.dim, argmax, max, min (ReduceOps.cpp, TensorCompare.cpp),
- * linalg_vector_norm (LinearAlgebra.cpp), and _local_scalar_dense (Scalar.cpp). The float32
- * 2-norm over a contiguous run follows PyTorch's float kernel (Note [2-norm order] in
- * vec/sum_vec.c); other norms are accumulated in double and rounded once, where PyTorch's float
- * kernels accumulate in float. */
+/* Reductions beyond sum and the family of reduce_family.c: linalg_vector_norm (LinearAlgebra.cpp)
+ * and _local_scalar_dense (Scalar.cpp). The float32 2-norm over a contiguous run follows
+ * PyTorch's float kernel (Note [2-norm order] in vec/sum_vec.c); other norms are accumulated in
+ * double and rounded once, where PyTorch's float kernels accumulate in float. */
 #include <math.h>
 #include <string.h>
 
@@ -35,109 +34,6 @@ static int64_t out_index(const ct_tensor *t, const bool *mask, int64_t lin) {
         }
     }
     return idx;
-}
-
-/* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (bool, or uint8 for uint8 input) */
-int ct_k_all_dim(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)op;
-    (void)ks;
-    ct_tensor *self = ARG_T(0);
-    int64_t dim;
-    if (ct_wrap_dim(ARG_I(1), self->ndim, &dim) != 0) return -1;
-    bool mask[CT_MAX_DIMS] = {false};
-    if (self->ndim > 0) mask[dim] = true;
-    int64_t shape[CT_MAX_DIMS];
-    int n = reduced_shape(self, mask, ARG_B(2), shape);
-    ct_tensor *out = ct_tensor_alloc(shape, n, CT_BOOL, false);
-    if (!out) return -1;
-    bool *o = ct_tensor_data_ptr(out);
-    for (int64_t i = 0; i < out->numel; i++) o[i] = true;
-    for (int64_t i = 0; i < self->numel; i++)
-        if (ct_load_as_double(ct_tensor_elem_ptr(self, i), self->dtype) == 0) o[out_index(self, mask, i)] = false;
-    return ct_ret(rets, 0, out);
-}
-
-/* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor: the first index of the
- * maximum (NaN counts as the maximum) */
-int ct_k_argmax(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)op;
-    (void)ks;
-    ct_tensor *self = ARG_T(0);
-    bool keepdim = ARG_B(2);
-    bool mask[CT_MAX_DIMS] = {false};
-    int64_t dim = -1;
-    if (!ARG_IS_NONE(1)) {
-        if (ct_wrap_dim(ARG_I(1), self->ndim, &dim) != 0) return -1;
-        if (self->ndim > 0) {
-            mask[dim] = true;
-            if (self->sizes[dim] == 0)
-                return ct_error_set(CT_ERR_INDEX, "argmax(): Expected reduction dim %lld to have non-zero size.", (long long)dim);
-        }
-    } else {
-        for (int d = 0; d < self->ndim; d++) mask[d] = true;
-        if (self->numel == 0)
-            return ct_error_set(CT_ERR_INDEX, "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
-    }
-    if (self->dtype == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "\"argmax_cpu\" not implemented for 'Bool'");
-    int64_t shape[CT_MAX_DIMS];
-    int n = ARG_IS_NONE(1) && keepdim ? reduced_shape(self, mask, true, shape) : ARG_IS_NONE(1) ? 0 : reduced_shape(self, mask, keepdim, shape);
-    ct_tensor *out = ct_tensor_alloc(shape, n, CT_INT64, false);
-    double *best = ct_malloc(sizeof(double) * (size_t)(out && out->numel ? out->numel : 1));
-    int64_t *seen = ct_calloc((size_t)(out && out->numel ? out->numel : 1), sizeof(int64_t));
-    if (!out || !best || !seen) {
-        ct_tensor_release(out);
-        ct_free(best);
-        ct_free(seen);
-        return -1;
-    }
-    int64_t *o = ct_tensor_data_ptr(out);
-    for (int64_t i = 0; i < self->numel; i++) {
-        int64_t oi = out_index(self, mask, i);
-        /* the position along the reduced dimension(s): the element's index within its group */
-        int64_t pos = seen[oi]++;
-        double v = ct_load_as_double(ct_tensor_elem_ptr(self, i), self->dtype);
-        if (pos == 0 || (!isnan(best[oi]) && (isnan(v) || v > best[oi]))) {
-            best[oi] = v;
-            o[oi] = pos;
-        }
-    }
-    ct_free(best);
-    ct_free(seen);
-    return ct_ret(rets, 0, out);
-}
-
-/* max(Tensor self) / min(Tensor self) -> Tensor: over every element, NaN propagating */
-static int extreme(ct_tensor *self, bool want_max, ct_value *rets) {
-    if (self->numel == 0)
-        return ct_error_set(CT_ERR_RUNTIME,
-                            "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
-                            want_max ? "max" : "min");
-    ct_tensor *out = ct_tensor_alloc(NULL, 0, self->dtype, false);
-    if (!out) return -1;
-    char *best = ct_tensor_elem_ptr(self, 0);
-    double bv = ct_load_as_double(best, self->dtype);
-    for (int64_t i = 1; i < self->numel && !isnan(bv); i++) {
-        char *p = ct_tensor_elem_ptr(self, i);
-        double v = ct_load_as_double(p, self->dtype);
-        if (isnan(v) || (want_max ? v > bv : v < bv)) {
-            bv = v;
-            best = p;
-        }
-    }
-    memcpy(ct_tensor_data_ptr(out), best, ct_dtype_size(self->dtype));
-    return ct_ret(rets, 0, out);
-}
-
-int ct_k_max(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)op;
-    (void)ks;
-    return extreme(ARG_T(0), true, rets);
-}
-
-int ct_k_min(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)op;
-    (void)ks;
-    return extreme(ARG_T(0), false, rets);
 }
 
 /* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *,
