@@ -127,7 +127,13 @@ int ct_k_autograd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
             bool needed = false;
             for (int j = 0; j < op->nargs && !needed; j++)
                 if ((when >> j & 1u) && ct_node_needs(node, j)) needed = true;
-            if (needed && ct_saved_save(&node->saved_args[i], args[i].u.t, false) != 0) {
+            if (!needed) continue;
+            /* an in-place op saves a clone of the self it is about to overwrite (original_self:
+             * sin_ saves self.clone(), dispatched, as PyTorch's generated code does) */
+            ct_tensor *keep = op->inplace && i == 0 ? ct_clone(args[i].u.t, CT_MEMORY_FORMAT_NONE) : ct_tensor_retain(args[i].u.t);
+            int src = keep ? ct_saved_save(&node->saved_args[i], keep, false) : -1;
+            ct_tensor_release(keep);
+            if (src != 0) {
                 ct_node_release(node);
                 return -1;
             }

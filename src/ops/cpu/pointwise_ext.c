@@ -1,4 +1,4 @@
-/* More pointwise kernels (TensorIterator ops): sqrt, reciprocal, clamp, clamp_max, gelu and
+/* More pointwise kernels (TensorIterator ops): clamp, clamp_max, gelu and
  * gelu_backward, lerp, addcmul, addcdiv (in place or not), where, eq.Tensor, maximum,
  * logical_not. Broadcasting, type promotion and the output's layout follow TensorIterator
  * (kernel_util.h).
@@ -268,29 +268,6 @@ static int apply(ct_tensor *const *ins, int nin, pwx *c, ct_dtype common, ct_dty
     }
     if (self_out) return ct_ret_self(rets, self_out);
     return ct_ret(rets, 0, out);
-}
-
-static int floating_unary(const ct_op *op, ct_tensor *self, pw_kind kind, const char *kernel, ct_value *rets) {
-    (void)op;
-    pwx c;
-    memset(&c, 0, sizeof c);
-    c.kind = kind;
-    /* unary float ops promote integral inputs to the default dtype */
-    ct_dtype common = ct_dtype_is_floating(self->dtype) ? self->dtype : ct_default_dtype();
-    (void)kernel;
-    return apply(&self, 1, &c, common, common, NULL, true, rets);
-}
-
-/* sqrt(Tensor self) -> Tensor */
-int ct_k_sqrt(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)ks;
-    return floating_unary(op, ARG_T(0), PW_SQRT, "sqrt_vml_cpu", rets);
-}
-
-/* reciprocal(Tensor self) -> Tensor */
-int ct_k_reciprocal(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)ks;
-    return floating_unary(op, ARG_T(0), PW_RECIPROCAL, "reciprocal_cpu", rets);
 }
 
 /* A clamp's output filled with a NaN bound (at::fill_, dispatched), laid out after self. */

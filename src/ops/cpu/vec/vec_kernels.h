@@ -118,6 +118,9 @@ typedef struct ct_vec_kernels {
     void (*addcdiv_f32)(const float *s, const float *t1, const float *t2, float v, int64_t n, float *o);
     void (*sqrt_f32)(const float *x, int64_t n, float *o);
     void (*reciprocal_f32)(const float *x, int64_t n, float *o);
+    /* the unary math family's float32 loop over n contiguous elements (unary_vec.c): op is a
+     * ct_uv_op of unary_vec.h; false when op has no loop here */
+    bool (*unary_f32)(int op, const float *x, int64_t n, float *y);
     /* the float32 2-norm of n contiguous elements in PyTorch's order (Note [2-norm order] in
      * sum_vec.c) */
     float (*norm2_f32)(const float *x, int64_t n);
