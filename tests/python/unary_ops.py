@@ -258,6 +258,25 @@ for key, want in rec["logs"].items():
         log.seen.append("error " + type(e).__name__)
     tally("logs", "pass" if log.seen == want else f"FAIL: {log.seen}, PyTorch {want}", key)
 
+for a in rec["autograd_errors"]:
+    label = f"{a['form']} {a['op']}"
+    fn = getattr(torch, a["op"], None)
+    if fn is None or known("cases", a["op"], "{}", None, a["form"]):
+        tally("autograd_errors", "skip: " + (known("cases", a["op"], "{}", None, a["form"]) or f"torch.{a['op']}"), label)
+        continue
+    kw = next(c["kwargs"] for c in rec["cases"] if c["op"] == a["op"])  # the op's first form, as recorded
+
+    def attempt():
+        x = torch.tensor([0.25, 0.5]).requires_grad_()
+        if a["form"] == "out":
+            fn(x, **kw, out=torch.empty(0, dtype=fn(x.detach(), **kw).dtype))
+        else:
+            getattr(x, a["op"] + "_")(**kw)
+        return None, None, None
+
+    st = check(a, attempt)
+    tally("autograd_errors", "pass" if isinstance(st, tuple) else st, label)
+
 summary = ", ".join(f"{k} {v['pass']}/{v['pass'] + v['fail']} pass ({v['skip']} skipped)" for k, v in counts.items())
 print(f"unary_ops: {summary}")
 for f in failures[:400]:

@@ -16,7 +16,9 @@ Output, a JSON object:
   "grads": a list of {"op", "kwargs", "dtype", "layout", "grad_fn", "grad", "cotangent"} or an
       "error", for float32 and float64 inputs;
   "logs": {"op|kwargs": [aten overloads]} what a TorchDispatchMode sees for a float32 forward and
-      backward.
+      backward;
+  "autograd_errors": a list of {"op", "form" ("out" with an input that requires grad, "inplace"
+      on a leaf that requires grad), "error"} or "result" (no error).
 Forms: "function" torch.op(x, **kwargs), "method" x.op(**kwargs), "inplace" x.op_(**kwargs) on
 the view itself, "out" torch.op(x, **kwargs, out=torch.empty(0, dtype=out_dtype)). Layouts:
 "contig" the values as a 1-d tensor; "t" torch.stack([v, v.flip(0)]).t(), a non-contiguous
@@ -201,13 +203,37 @@ def logs():
     return out
 
 
+def autograd_errors():
+    out = []
+    for name, variants in OPS:
+        fn = getattr(torch, name)
+        x = torch.tensor([0.25, 0.5]).requires_grad_()
+        c = {"op": name, "form": "out"}
+        try:
+            fn(x, **variants[0], out=torch.empty(0, dtype=fn(x.detach(), **variants[0]).dtype))
+            c["result"] = True
+        except Exception as e:
+            c["error"] = err(e)
+        out.append(c)
+        if hasattr(torch.Tensor, name + "_"):
+            c = {"op": name, "form": "inplace"}
+            try:
+                getattr(x, name + "_")(**variants[0])
+                c["result"] = True
+            except Exception as e:
+                c["error"] = err(e)
+            out.append(c)
+    return out
+
+
 def main(argv):
     if len(argv) != 2:
         raise SystemExit("usage: unary_ops.py OUT.json")
     rec = {"torch": torch.__version__,
            "values": {"float": [enc(x) for x in FLOAT_VALUES], "int": INT_VALUES, "uint": UINT_VALUES,
                       "bool": BOOL_VALUES},
-           "cases": cases(), "grads": grads(), "logs": logs()}
+           "cases": cases(), "grads": grads(), "logs": logs(),
+           "autograd_errors": autograd_errors()}
     with open(argv[1], "w") as f:
         json.dump(rec, f, separators=(",", ":"), sort_keys=True)
         f.write("\n")
