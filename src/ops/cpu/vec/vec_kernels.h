@@ -116,8 +116,6 @@ typedef struct ct_vec_kernels {
     void (*lerp_f32)(const float *a, const float *b, float w, int64_t n, float *o);
     void (*addcmul_f32)(const float *s, const float *t1, const float *t2, float v, int64_t n, float *o);
     void (*addcdiv_f32)(const float *s, const float *t1, const float *t2, float v, int64_t n, float *o);
-    void (*sqrt_f32)(const float *x, int64_t n, float *o);
-    void (*reciprocal_f32)(const float *x, int64_t n, float *o);
     /* the unary math family's float32 loop over n contiguous elements (unary_vec.c): op is a
      * ct_uv_op of unary_vec.h; false when op has no loop here */
     bool (*unary_f32)(int op, const float *x, int64_t n, float *y);
