@@ -618,6 +618,35 @@ int ct_k_nan_to_num_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value 
     return unary(&U_NAN_TO_NUM, &p, ARG_T(0), ARG_T(4), false, rets);
 }
 
+/* ---- the aliases: CompositeImplicitAutograd kernels that call their op (absolute -> abs) ---- */
+
+#define U_ALIAS(NAME, OP)                                                                    \
+    int ct_k_##NAME(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {        \
+        (void)op;                                                                            \
+        (void)ks;                                                                            \
+        return ct_ret(rets, 0, ct_##OP(ARG_T(0)));                                           \
+    }                                                                                        \
+    int ct_k_##NAME##_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {     \
+        (void)op;                                                                            \
+        (void)ks;                                                                            \
+        return ct_##OP##_(ARG_T(0)) != 0 ? -1 : ct_ret_self(rets, ARG_T(0));                \
+    }                                                                                        \
+    int ct_k_##NAME##_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {  \
+        (void)op;                                                                            \
+        (void)ks;                                                                            \
+        return ct_##OP##_out(ARG_T(0), ARG_T(1)) != 0 ? -1 : ct_ret_self(rets, ARG_T(1));   \
+    }
+
+U_ALIAS(absolute, abs)
+U_ALIAS(negative, neg)
+U_ALIAS(arcsin, asin)
+U_ALIAS(arccos, acos)
+U_ALIAS(arctan, atan)
+U_ALIAS(arcsinh, asinh)
+U_ALIAS(arccosh, acosh)
+U_ALIAS(arctanh, atanh)
+U_ALIAS(fix, trunc)
+
 /* ---- the backward ops: binary TensorIterator ops over (grad_output, output or self) ---- */
 
 typedef enum { UB_SIGMOID, UB_TANH, UB_LOGIT } ub_kind;

@@ -1,6 +1,7 @@
 """Records PyTorch 2.6's unary math family (exp, log*, trig and hyperbolic, sigmoid, logit, erf*,
 sqrt, rsqrt, reciprocal, abs, neg, sign, sgn, signbit, the rounding ops, frac, nan_to_num, the
-isnan family, deg2rad/rad2deg, lgamma/digamma) for tests/python/unary_ops.py, which replays every
+isnan family, deg2rad/rad2deg, lgamma/digamma, and the aliases absolute, negative, arcsin, ...,
+fix) for tests/python/unary_ops.py, which replays every
 case under ctorch.
 
 Usage (under real PyTorch 2.6, with the reference tool):
@@ -44,7 +45,9 @@ OPS = [(n, [{}]) for n in ["exp", "exp2", "expm1", "log", "log2", "log10", "log1
                            "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sigmoid", "erf",
                            "erfc", "erfinv", "sqrt", "rsqrt", "reciprocal", "lgamma", "digamma", "deg2rad",
                            "rad2deg", "abs", "neg", "sign", "sgn", "signbit", "floor", "ceil", "trunc", "frac",
-                           "isnan", "isinf", "isfinite", "isposinf", "isneginf"]]
+                           "isnan", "isinf", "isfinite", "isposinf", "isneginf",
+                           "absolute", "negative", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
+                           "fix"]]
 OPS += [("logit", [{}, {"eps": 0.25}]), ("round", [{}, {"decimals": 2}, {"decimals": -1}]),
         ("nan_to_num", [{}, {"nan": 0.5, "posinf": 10.0, "neginf": -10.0}])]
 
