@@ -16,7 +16,8 @@
  *   float32 layer norm and softmax kernels (norm_vec.c, softmax_vec.c), the 2-norm (sum_vec.c)
  *   and GELU (gelu_vec.c, oneDNN's kernel) are the exception, as in PyTorch: they follow its
  *   kernel at each level, lanes, fused multiply-adds and SLEEF's exp/log included, so their
- *   last bits depend on the level exactly as PyTorch's do. The
+ *   last bits depend on the level exactly as PyTorch's do; so do the unary family's
+ *   transcendental functions (unary_vec.c: SLEEF's at AVX2/AVX512, the C library's at DEFAULT). The
  *   register-blocked GEMM of builds without a BLAS (Note [Small GEMM]) sums a dot product in
  *   vector lanes, as a BLAS does, so its last bit can depend on the level, as a BLAS's does.
  *
