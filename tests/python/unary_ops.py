@@ -27,6 +27,8 @@ KNOWN = {
                                            "not the parser's TypeError",
     ("cases", "isinf", "{}", None, "out"): "ctorch's bindings answer an out= no overload takes with NotImplementedInCtorch, "
                                            "not the parser's TypeError",
+    ("cases", "isfinite", "{}", None, "out"): "ctorch's bindings answer an out= no overload takes with NotImplementedInCtorch, "
+                                              "not the parser's TypeError",
 }
 
 

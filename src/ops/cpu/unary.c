@@ -29,8 +29,10 @@
  *   new integral dtype of CT_DTYPE_TABLE needs no change here. */
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
+#include "dispatch/front_door.h"
 #include "ops/cpu/capability.h"
 #include "ops/cpu/iter.h"
 #include "ops/cpu/vec/unary_vec.h"
@@ -337,7 +339,9 @@ static void u_run(ct_tensor *out, const ct_tensor *in, u_ctx *c) {
     ct_iter it;
     const ct_tensor *ts[2] = {out, in};
     ct_iter_init(&it, out->sizes, out->ndim, ts, 2);
-    ct_iter_run(&it, u_loop, c);
+    /* the C library's lgamma writes the global signgam: on one thread */
+    if (c->u == &U_LGAMMA) ct_iter_run_serial(&it, u_loop, c);
+    else ct_iter_run(&it, u_loop, c);
 }
 
 /* PyTorch's "<kname>" not implemented for '<dtype>' where the op refuses the dtype */
@@ -616,6 +620,45 @@ int ct_k_nan_to_num_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value 
     if (!ct_dtype_is_floating(ARG_T(0)->dtype)) return nan_to_num_integral(ARG_T(0), ARG_T(4), rets);
     u_par p = nan_to_num_par(args, ARG_T(0)->dtype);
     return unary(&U_NAN_TO_NUM, &p, ARG_T(0), ARG_T(4), false, rets);
+}
+
+/* ---- isfinite: CompositeImplicitAutograd, as PyTorch decomposes it ---- */
+
+/* t != inf: ne.Scalar when the library has it (the binary family's), else not isinf(t), the same
+ * values (Note [Ops of other families] in autograd/formulas_unary.c) */
+static _Atomic(const ct_op *) ne_scalar_op;
+
+static ct_tensor *ne_inf(ct_tensor *t) {
+    const ct_op *op = atomic_load(&ne_scalar_op);
+    if (!op) {
+        op = ct_op_find("aten::ne.Scalar");
+        if (op) atomic_store(&ne_scalar_op, op);
+        else ct_error_clear();
+    }
+    if (op) {
+        ct_value a[2] = {ct_tensor_value(t), ct_double(INFINITY)};
+        ct_value r[1] = {ct_none()};
+        if (ct_enter(op, a, r) != 0) return NULL;
+        return r[0].tag == CT_TAG_TENSOR ? r[0].u.t : NULL;
+    }
+    ct_tensor *inf = ct_isinf(t), *r = inf ? ct_logical_not(inf) : NULL;
+    ct_tensor_release(inf);
+    return r;
+}
+
+/* isfinite(Tensor self): all true for an integral or bool self (ones_like(self, bool)), else
+ * (self == self) * (self.abs() != inf) */
+int ct_k_isfinite(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    if (!ct_dtype_is_floating(self->dtype)) return ct_ret(rets, 0, ct_ones_like(self, CT_BOOL, CT_PRESERVE_FORMAT));
+    ct_tensor *a = ct_abs(self), *ne = a ? ne_inf(a) : NULL, *eq = ne ? ct_eq_tensor(self, self) : NULL;
+    ct_tensor *r = eq ? ct_mul(eq, ne) : NULL;
+    ct_tensor_release(a);
+    ct_tensor_release(ne);
+    ct_tensor_release(eq);
+    return ct_ret(rets, 0, r);
 }
 
 /* ---- the aliases: CompositeImplicitAutograd kernels that call their op (absolute -> abs) ---- */
