@@ -255,24 +255,33 @@ for key, want in rec["logs"].items():
         log.seen.append("error " + type(e).__name__)
     tally("logs", "pass" if log.seen == want else f"FAIL: {log.seen}, PyTorch {want}", key)
 
-for a in rec["autograd_errors"]:
+for a in rec["autograd_errors"]:  # and the overlap cases
     label = f"{a['form']} {a['op']}"
     fn = getattr(torch, a["op"], None)
-    if fn is None or known("cases", a["op"], "{}", None, a["form"]):
-        tally("autograd_errors", "skip: " + (known("cases", a["op"], "{}", None, a["form"]) or f"torch.{a['op']}"), label)
+    why = known("cases", a["op"], "{}", None, "inplace" if a["form"] == "inplace" else "out")
+    if fn is None or why:
+        tally("out_inplace_checks", "skip: " + (why or f"torch.{a['op']}"), label)
         continue
     kw = next(c["kwargs"] for c in rec["cases"] if c["op"] == a["op"])  # the op's first form, as recorded
 
     def attempt():
         x = torch.tensor([0.25, 0.5]).requires_grad_()
+        v = torch.tensor([0.25, 0.5, 2.0, 3.0])
         if a["form"] == "out":
             fn(x, **kw, out=torch.empty(0, dtype=fn(x.detach(), **kw).dtype))
+        elif a["form"] == "overlap":
+            return fn(v[1:], **kw, out=v[:-1]), None, None
+        elif a["form"] == "same":
+            return fn(v, **kw, out=v), None, None
         else:
             getattr(x, a["op"] + "_")(**kw)
         return None, None, None
 
     st = check(a, attempt)
-    tally("autograd_errors", "pass" if isinstance(st, tuple) else st, label)
+    if isinstance(st, tuple):
+        st = compare(st[0], a["result"], a["op"]) if isinstance(a.get("result"), dict) else None
+        st = "pass" if st is None else "FAIL: " + st
+    tally("out_inplace_checks", st, label)
 
 summary = ", ".join(f"{k} {v['pass']}/{v['pass'] + v['fail']} pass ({v['skip']} skipped)" for k, v in counts.items())
 print(f"unary_ops: {summary}")

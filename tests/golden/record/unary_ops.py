@@ -19,7 +19,8 @@ Output, a JSON object:
   "logs": {"op|kwargs": [aten overloads]} what a TorchDispatchMode sees for a float32 forward and
       backward;
   "autograd_errors": a list of {"op", "form" ("out" with an input that requires grad, "inplace"
-      on a leaf that requires grad), "error"} or "result" (no error).
+      on a leaf that requires grad, "overlap" torch.op(v[1:], out=v[:-1]) and "same"
+      torch.op(v, out=v) on a float32 v), "error"} or "result" (the values of "same").
 Forms: "function" torch.op(x, **kwargs), "method" x.op(**kwargs), "inplace" x.op_(**kwargs) on
 the view itself, "out" torch.op(x, **kwargs, out=torch.empty(0, dtype=out_dtype)). Layouts:
 "contig" the values as a 1-d tensor; "t" torch.stack([v, v.flip(0)]).t(), a non-contiguous
@@ -218,6 +219,15 @@ def autograd_errors():
         except Exception as e:
             c["error"] = err(e)
         out.append(c)
+        for form in ["overlap", "same"]:
+            c = {"op": name, "form": form}
+            v = torch.tensor([0.25, 0.5, 2.0, 3.0])
+            try:
+                r = fn(v[1:], **variants[0], out=v[:-1]) if form == "overlap" else fn(v, **variants[0], out=v)
+                c["result"] = describe(r)
+            except Exception as e:
+                c["error"] = err(e)
+            out.append(c)
         if hasattr(torch.Tensor, name + "_"):
             c = {"op": name, "form": "inplace"}
             try:
