@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "autograd/formulas.h"
 #include "autograd/node.h"
 #include "ctorch/autograd.h"
 #include "ctorch/ctorch.h"
@@ -431,41 +432,17 @@ static ct_tensor *f_u_tanh_(ct_tensor **in) {
     return c;
 }
 static ct_tensor *f_u_asinh(ct_tensor **in) { return ct_asinh(in[0]); }
-static ct_tensor *f_u_asinh_(ct_tensor **in) {
-    ct_tensor *c = ct_mul_scalar(in[0], ct_int(1));
-    if (c && ct_asinh_(c) != 0) {
-        ct_tensor_release(c);
-        return NULL;
-    }
-    return c;
-}
 static ct_tensor *f_u_acosh(ct_tensor **in) {
     ct_tensor *x = ct_add_scalar(in[0], ct_int(1), ct_int(1));
     ct_tensor *r = x ? ct_acosh(x) : NULL;
     ct_tensor_release(x);
     return r;
 }
-static ct_tensor *f_u_acosh_(ct_tensor **in) {
-    ct_tensor *c = ct_add_scalar(in[0], ct_int(1), ct_int(1));
-    if (c && ct_acosh_(c) != 0) {
-        ct_tensor_release(c);
-        return NULL;
-    }
-    return c;
-}
 static ct_tensor *f_u_atanh(ct_tensor **in) {
     ct_tensor *x = ct_mul_scalar(in[0], ct_double(0.2));
     ct_tensor *r = x ? ct_atanh(x) : NULL;
     ct_tensor_release(x);
     return r;
-}
-static ct_tensor *f_u_atanh_(ct_tensor **in) {
-    ct_tensor *c = ct_mul_scalar(in[0], ct_double(0.2));
-    if (c && ct_atanh_(c) != 0) {
-        ct_tensor_release(c);
-        return NULL;
-    }
-    return c;
 }
 static ct_tensor *f_u_sigmoid(ct_tensor **in) { return ct_sigmoid(in[0]); }
 static ct_tensor *f_u_sigmoid_(ct_tensor **in) {
@@ -818,11 +795,8 @@ static const gcase cases[] = {
     {"aten::tanh", 1, {{2, 3}}, {2}, {0}, f_u_tanh},
     {"aten::tanh_", 1, {{2, 3}}, {2}, {0}, f_u_tanh_},
     {"aten::asinh", 1, {{2, 3}}, {2}, {0}, f_u_asinh},
-    {"aten::asinh_", 1, {{2, 3}}, {2}, {0}, f_u_asinh_},
     {"aten::acosh", 1, {{2, 3}}, {2}, {true}, f_u_acosh},
-    {"aten::acosh_", 1, {{2, 3}}, {2}, {true}, f_u_acosh_},
     {"aten::atanh", 1, {{2, 3}}, {2}, {0}, f_u_atanh},
-    {"aten::atanh_", 1, {{2, 3}}, {2}, {0}, f_u_atanh_},
     {"aten::sigmoid", 1, {{2, 3}}, {2}, {0}, f_u_sigmoid},
     {"aten::sigmoid_", 1, {{2, 3}}, {2}, {0}, f_u_sigmoid_},
     {"aten::logit", 1, {{2, 3}}, {2}, {0}, f_u_logit},
@@ -955,7 +929,8 @@ int main(void) {
     for (int id = 0; id < CT_OPID_COUNT; id++) {
         const ct_op *op = ct_builtin((ct_opid)id);
         const ct_deriv *d = ct_deriv_for(op);
-        if (!d || !d->formula) continue;
+        /* no formula, or PyTorch's not_implemented one (asinh_): nothing to check */
+        if (!d || !d->formula || d->formula == ct_d_inplace_not_implemented) continue;
         bool covered = false;
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
             if (strcmp(cases[i].op, ct_op_name(op)) == 0) covered = true;

@@ -96,6 +96,7 @@ int ct_d_deg2rad(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_rad2deg(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_abs(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_nan_to_num(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_inplace_not_implemented(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
 /* views, shape ops and the batched product: formulas_shape.c */
 int ct_d_t(ct_node *n, ct_tensor *const *grads, ct_tensor **out);

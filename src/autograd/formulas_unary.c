@@ -13,10 +13,13 @@
  *   mode then sees instead. */
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "autograd/formulas.h"
 #include "ctorch/dispatch.h"
 #include "dispatch/front_door.h"
+#include "dispatch/op_impl.h"
 
 #define F_PI 3.14159265358979323846
 #define F_LN2 0.693147180559945309417232121458176568
@@ -279,4 +282,18 @@ int ct_d_nan_to_num(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     ct_tensor *eq = ne ? ct_eq_tensor(s, s) : NULL, *fin = eq ? ct_mul(eq, ne) : NULL;
     ct_tensor_release(s);
     return finish(out, fin ? ct_mul(grads[0], fin) : NULL, a, ne, eq, fin);
+}
+
+/* asinh_, acosh_, atanh_: derivatives.yaml marks their in-place forms not implemented (the node,
+ * AsinhBackward1, ..., exists; its backward raises) */
+int ct_d_inplace_not_implemented(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    (void)grads;
+    (void)out;
+    const char *base = strstr(n->op->base_name, "::");
+    base = base ? base + 2 : n->op->base_name;
+    char name[64];
+    snprintf(name, sizeof name, "%s", base);
+    size_t len = strlen(name);
+    if (len > 0 && name[len - 1] == '_') name[len - 1] = '\0'; /* asinh_ -> asinh */
+    return ct_error_set(CT_ERR_NOT_IMPLEMENTED, "the derivative for 'inplace version of %s' is not implemented.", name);
 }

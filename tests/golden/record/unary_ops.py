@@ -17,7 +17,7 @@ Output, a JSON object:
   "grads": a list of {"op", "kwargs", "dtype", "layout", "grad_fn", "grad", "cotangent"} or an
       "error", for float32 and float64 inputs;
   "logs": {"op|kwargs": [aten overloads]} what a TorchDispatchMode sees for a float32 forward and
-      backward;
+      backward ("op_|kwargs": the in-place form on x.mul(1));
   "autograd_errors": a list of {"op", "form" ("out" with an input that requires grad, "inplace"
       on a leaf that requires grad, "overlap" torch.op(v[1:], out=v[:-1]) and "same"
       torch.op(v, out=v) on a float32 v), "error"} or "result" (the values of "same").
@@ -202,8 +202,20 @@ def logs():
                     if y.requires_grad:
                         y.backward(torch.ones_like(y))
             except Exception as e:
-                log.seen.append("error " + type(e).__name__)
+                log.seen.append(f"error {type(e).__name__}: {e}")
             out[name + "|" + json.dumps(kwargs, sort_keys=True)] = log.seen
+            if not hasattr(torch.Tensor, name + "_"):
+                continue
+            log = Log()  # the in-place form on a non-leaf: y = x.mul(1); y.op_()
+            try:
+                with log:
+                    y = x.mul(1)
+                    getattr(y, name + "_")(**kwargs)
+                    if y.requires_grad:
+                        y.backward(torch.ones_like(y))
+            except Exception as e:
+                log.seen.append(f"error {type(e).__name__}: {e}")
+            out[name + "_|" + json.dumps(kwargs, sort_keys=True)] = log.seen
     return out
 
 
