@@ -259,9 +259,23 @@ def main(argv):
                       "bool": BOOL_VALUES},
            "cases": cases(), "grads": grads(), "logs": logs(),
            "autograd_errors": autograd_errors()}
+    # one case per line, so that a change of one case is one line of the diff
+    def dump(v):
+        return json.dumps(v, separators=(",", ":"), sort_keys=True)
+
     with open(argv[1], "w") as f:
-        json.dump(rec, f, separators=(",", ":"), sort_keys=True)
-        f.write("\n")
+        f.write("{\n")
+        keys = sorted(rec)
+        for i, k in enumerate(keys):
+            v = rec[k]
+            if isinstance(v, list):
+                f.write(dump(k) + ":[\n" + ",\n".join(dump(x) for x in v) + "\n]")
+            elif isinstance(v, dict) and k == "logs":
+                f.write(dump(k) + ":{\n" + ",\n".join(dump(a) + ":" + dump(v[a]) for a in sorted(v)) + "\n}")
+            else:
+                f.write(dump(k) + ":" + dump(v))
+            f.write(",\n" if i + 1 < len(keys) else "\n")
+        f.write("}\n")
 
 
 if __name__ == "__main__":
