@@ -16,6 +16,16 @@ typedef struct {
     vectorcallfunc vectorcall;
 } CtFunctionObject;
 
+/* Whether one of the overloads takes out= (exp.out beside exp): then the parser picks it. */
+static bool has_out_overload(PyObject *cands) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(cands); i++) {
+        const ct_op *op = ((CtOpOverloadObject *)PyTuple_GET_ITEM(cands, i))->schema.op;
+        for (int a = 0; a < ct_op_num_args(op); a++)
+            if (strcmp(ct_op_arg_name(op, a), "out") == 0) return true;
+    }
+    return false;
+}
+
 static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
     CtFunctionObject *f = (CtFunctionObject *)self;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
@@ -36,8 +46,9 @@ static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size
     PyObject *kwtmp = NULL;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *kn = PyTuple_GET_ITEM(kwnames, k);
-        /* a Tensor method has no out=: the parser refuses it as PyTorch's does */
-        if (!(f->flags & CTPY_FN_METHOD) && PyUnicode_CompareWithASCIIString(kn, "out") == 0)
+        /* a Tensor method has no out=: the parser refuses it as PyTorch's does; a function
+         * without an out= overload in ctorch says so */
+        if (!(f->flags & CTPY_FN_METHOD) && PyUnicode_CompareWithASCIIString(kn, "out") == 0 && !has_out_overload(f->cands))
             return ctpy_not_implemented("the out= argument of %s()", fname);
         if ((f->flags & CTPY_FN_OPTIONS) && PyUnicode_CompareWithASCIIString(kn, "requires_grad") == 0) {
             PyObject *v = args[nargs + k];

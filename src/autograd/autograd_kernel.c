@@ -7,6 +7,7 @@
  *      (AutoDispatchBelowADInplaceOrView), in-place and view ops only autograd
  *      (AutoDispatchBelowAutograd) so their ADInplaceOrView kernel runs
  *   4. set_history on the outputs (rebase_history for in-place), then save outputs */
+#include <stdio.h>
 #include <string.h>
 
 #include "dispatch/call_impl.h"
@@ -84,8 +85,38 @@ static int check_inplace(const ct_op *op, ct_tensor *self, bool requires_grad) {
     return 0;
 }
 
+/* The out= overload of a differentiable function (exp.out of exp, round.decimals_out of
+ * round.decimals) refuses inputs that require grad, as PyTorch's generated kernels do; an out=
+ * overload of a function without a derivative (signbit.out) runs below autograd. 0 or -1. */
+static int check_out_overload(const ct_op *op, const ct_value *args) {
+    int out_arg = -1;
+    for (int i = 0; i < op->nargs; i++)
+        if (op->args[i].alias_write && op->args[i].kwarg_only && strcmp(op->args[i].name, "out") == 0) out_arg = i;
+    if (out_arg < 0) return 0;
+    bool any = false;
+    for (int i = 0; i < op->nargs; i++)
+        if (i != out_arg && args[i].tag == CT_TAG_TENSOR && ct_tensor_requires_grad(args[i].u.t)) any = true;
+    if (!any || !ct_is_grad_enabled()) return 0;
+    /* the functional: the overload name without its "out" / "_out" */
+    char name[256];
+    size_t ov = strlen(op->overload);
+    size_t keep = ov >= 4 && strcmp(op->overload + ov - 4, "_out") == 0 ? ov - 4 : (strcmp(op->overload, "out") == 0 ? 0 : ov);
+    snprintf(name, sizeof name, "%s%s%.*s", op->base_name, keep ? "." : "", (int)keep, op->overload);
+    const ct_op *fn = ct_op_find(name);
+    if (!fn) {
+        ct_error_clear();
+        return 0;
+    }
+    if (!ct_deriv_for(fn)) return 0;
+    const char *base = strstr(op->base_name, "::");
+    return ct_error_set(CT_ERR_RUNTIME,
+                        "%s(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.",
+                        base ? base + 2 : op->base_name);
+}
+
 int ct_k_autograd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     const ct_deriv *d = ct_deriv_for(op);
+    if (!d && op->mutates && !op->inplace && check_out_overload(op, args) != 0) return -1;
     uint32_t diff = d ? d->diff_args : tensor_args(op);
     bool any = ct_any_requires_grad(args, diff, op->nargs);
     if (op->inplace && args[0].tag == CT_TAG_TENSOR && check_inplace(op, args[0].u.t, any) != 0) return -1;
@@ -127,7 +158,13 @@ int ct_k_autograd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
             bool needed = false;
             for (int j = 0; j < op->nargs && !needed; j++)
                 if ((when >> j & 1u) && ct_node_needs(node, j)) needed = true;
-            if (needed && ct_saved_save(&node->saved_args[i], args[i].u.t, false) != 0) {
+            if (!needed) continue;
+            /* an in-place op saves a clone of the self it is about to overwrite (original_self:
+             * sin_ saves self.clone(), dispatched, as PyTorch's generated code does) */
+            ct_tensor *keep = op->inplace && i == 0 ? ct_clone(args[i].u.t, CT_MEMORY_FORMAT_NONE) : ct_tensor_retain(args[i].u.t);
+            int src = keep ? ct_saved_save(&node->saved_args[i], keep, false) : -1;
+            ct_tensor_release(keep);
+            if (src != 0) {
                 ct_node_release(node);
                 return -1;
             }

@@ -84,6 +84,39 @@ int ct_d_cumsum(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_cumprod(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_logcumsumexp(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
+/* the unary math family: formulas_unary.c */
+int ct_d_exp(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_exp2(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_expm1(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_log(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_log2(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_log10(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_log1p(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_sin(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_cos(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_tan(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_asin(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_acos(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_atan(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_sinh(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_cosh(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_tanh(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_asinh(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_acosh(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_atanh(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_sigmoid(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_logit(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_erf(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_erfc(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_erfinv(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_rsqrt(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_lgamma(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_deg2rad(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_rad2deg(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_abs(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_nan_to_num(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_inplace_not_implemented(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+
 /* views, shape ops and the batched product: formulas_shape.c */
 int ct_d_t(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_transpose(ct_node *n, ct_tensor *const *grads, ct_tensor **out);

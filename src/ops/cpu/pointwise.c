@@ -1,4 +1,4 @@
-/* Pointwise kernels: add/sub/mul/div (Tensor and Scalar forms, in place or not), neg, relu,
+/* Pointwise kernels: add/sub/mul/div (Tensor and Scalar forms, in place or not), relu,
  * clamp_min, threshold_backward. Type promotion and broadcasting follow TensorIterator.
  *
  * Note [Fused add]
@@ -421,15 +421,6 @@ static int unary(ct_tensor *self, pw_op kind, double param, int64_t param_i, ct_
     c.alpha_i = param_i;
     run(out, self, NULL, &c);
     return ct_ret(rets, 0, out);
-}
-
-int ct_k_neg(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)op;
-    (void)ks;
-    ct_tensor *self = ARG_T(0);
-    if (self->dtype == CT_BOOL)
-        return ct_error_set(CT_ERR_RUNTIME, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-    return unary(self, OP_NEG, 0, 0, self->dtype, rets);
 }
 
 /* relu(Tensor self) = clamp_min(self, 0), dispatched (the profiler shows the nesting) */

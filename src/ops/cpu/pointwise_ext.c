@@ -1,4 +1,4 @@
-/* More pointwise kernels (TensorIterator ops): sqrt, reciprocal, clamp, clamp_max, gelu and
+/* More pointwise kernels (TensorIterator ops): clamp, clamp_max, gelu and
  * gelu_backward, lerp, addcmul, addcdiv (in place or not), where, eq.Tensor, maximum,
  * logical_not. Broadcasting, type promotion and the output's layout follow TensorIterator
  * (kernel_util.h).
@@ -19,7 +19,7 @@
 #include "ops/kernel_util.h"
 
 typedef enum {
-    PW_SQRT, PW_RECIPROCAL, PW_CLAMP, PW_GELU, PW_GELU_TANH, PW_GELU_BW, PW_GELU_TANH_BW, PW_LERP, PW_ADDCMUL,
+    PW_CLAMP, PW_GELU, PW_GELU_TANH, PW_GELU_BW, PW_GELU_TANH_BW, PW_LERP, PW_ADDCMUL,
     PW_ADDCDIV, PW_WHERE, PW_EQ, PW_MAXIMUM, PW_LOGICAL_NOT
 } pw_kind;
 
@@ -93,8 +93,6 @@ static void elem(char **p, void *vctx) {
         return;
     }
     switch (c->kind) {
-    case PW_SQRT: r = sqrt(x[0]); break;
-    case PW_RECIPROCAL: r = 1.0 / x[0]; break;
     case PW_CLAMP:
         r = x[0];
         if (!isnan(r)) {
@@ -153,9 +151,6 @@ static int f32_chunk(void *vjob, int64_t begin, int64_t end) {
     case PW_ADDCDIV:
         vk->addcdiv_f32(a, b, c, j->v, n, o);
         break;
-    case PW_SQRT:
-        vk->sqrt_f32(a, n, o);
-        break;
     case PW_GELU: /* oneDNN's kernel where PyTorch uses it (numel > 1), elem's double formula else */
         if (!j->one_element) vk->gelu_f32(a, n, o);
         else o[0] = (float)gelu((double)a[0]);
@@ -167,25 +162,21 @@ static int f32_chunk(void *vjob, int64_t begin, int64_t end) {
         if (!j->one_element) vk->gelu_bw_f32(a, b, n, o);
         else o[0] = (float)gelu_bw((double)a[0], (double)b[0]);
         break;
-    case PW_GELU_TANH_BW:
+    default: /* PW_GELU_TANH_BW */
         for (int64_t k = 0; k < n; k++) o[k] = (float)gelu_tanh_bw((double)a[k], (double)b[k]);
-        break;
-    default: /* PW_RECIPROCAL */
-        vk->reciprocal_f32(a, n, o);
         break;
     }
     return 0;
 }
 
-/* The float32 loop of the optimizer's ops, sqrt/reciprocal and GELU when out and every input are
+/* The float32 loop of the optimizer's ops and GELU when out and every input are
  * contiguous float32 tensors of out's size (no broadcasting): the same arithmetic as elem, in
  * the same types and order, without the per-element dtype switches and the odometer, so the
  * same bits; over the threads beyond a grain of elements (every element is computed on its
  * own, so the split changes no bit). Returns false when the case is not one of these. */
 static bool run_contiguous_f32(ct_tensor *out, ct_tensor *const *ins, const pwx *c) {
     if (out->dtype != CT_FLOAT32 || c->compute != CT_FLOAT32 || !ct_tensor_is_contiguous(out)) return false;
-    if (c->kind != PW_LERP && c->kind != PW_ADDCMUL && c->kind != PW_ADDCDIV && c->kind != PW_SQRT && c->kind != PW_RECIPROCAL &&
-        c->kind != PW_GELU && c->kind != PW_GELU_TANH && c->kind != PW_GELU_BW && c->kind != PW_GELU_TANH_BW)
+    if (c->kind != PW_LERP && c->kind != PW_ADDCMUL && c->kind != PW_ADDCDIV && c->kind != PW_GELU && c->kind != PW_GELU_TANH && c->kind != PW_GELU_BW && c->kind != PW_GELU_TANH_BW)
         return false;
     f32_job j = {c->kind, {NULL, NULL, NULL}, ct_tensor_data_ptr(out), (float)c->a, out->numel == 1, ct_vec()};
     for (int i = 0; i < c->nin; i++) {
@@ -268,29 +259,6 @@ static int apply(ct_tensor *const *ins, int nin, pwx *c, ct_dtype common, ct_dty
     }
     if (self_out) return ct_ret_self(rets, self_out);
     return ct_ret(rets, 0, out);
-}
-
-static int floating_unary(const ct_op *op, ct_tensor *self, pw_kind kind, const char *kernel, ct_value *rets) {
-    (void)op;
-    pwx c;
-    memset(&c, 0, sizeof c);
-    c.kind = kind;
-    /* unary float ops promote integral inputs to the default dtype */
-    ct_dtype common = ct_dtype_is_floating(self->dtype) ? self->dtype : ct_default_dtype();
-    (void)kernel;
-    return apply(&self, 1, &c, common, common, NULL, true, rets);
-}
-
-/* sqrt(Tensor self) -> Tensor */
-int ct_k_sqrt(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)ks;
-    return floating_unary(op, ARG_T(0), PW_SQRT, "sqrt_vml_cpu", rets);
-}
-
-/* reciprocal(Tensor self) -> Tensor */
-int ct_k_reciprocal(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)ks;
-    return floating_unary(op, ARG_T(0), PW_RECIPROCAL, "reciprocal_cpu", rets);
 }
 
 /* A clamp's output filled with a NaN bound (at::fill_, dispatched), laid out after self. */

@@ -41,7 +41,6 @@ const ct_vec_kernels CT_VEC(ct_vec_kernels) = {
     .lerp_f32 = CT_VEC(ct_vec_lerp_f32),
     .addcmul_f32 = CT_VEC(ct_vec_addcmul_f32),
     .addcdiv_f32 = CT_VEC(ct_vec_addcdiv_f32),
-    .sqrt_f32 = CT_VEC(ct_vec_sqrt_f32),
-    .reciprocal_f32 = CT_VEC(ct_vec_reciprocal_f32),
+    .unary_f32 = CT_VEC(ct_vec_unary_f32),
     .sgemm_small = CT_VEC(ct_vec_sgemm_small),
 };

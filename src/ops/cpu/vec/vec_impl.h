@@ -60,8 +60,9 @@ float CT_VEC(ct_vec_norm2_f32)(const float *x, int64_t n);
 void CT_VEC(ct_vec_lerp_f32)(const float *a, const float *b, float w, int64_t n, float *o);
 void CT_VEC(ct_vec_addcmul_f32)(const float *s, const float *t1, const float *t2, float v, int64_t n, float *o);
 void CT_VEC(ct_vec_addcdiv_f32)(const float *s, const float *t1, const float *t2, float v, int64_t n, float *o);
-void CT_VEC(ct_vec_sqrt_f32)(const float *x, int64_t n, float *o);
-void CT_VEC(ct_vec_reciprocal_f32)(const float *x, int64_t n, float *o);
+
+/* unary_vec.c */
+bool CT_VEC(ct_vec_unary_f32)(int op, const float *x, int64_t n, float *y);
 
 /* gelu_vec.c */
 void CT_VEC(ct_vec_gelu_f32)(const float *x, int64_t n, float *y);

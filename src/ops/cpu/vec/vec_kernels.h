@@ -16,7 +16,8 @@
  *   float32 layer norm and softmax kernels (norm_vec.c, softmax_vec.c), the 2-norm (sum_vec.c)
  *   and GELU (gelu_vec.c, oneDNN's kernel) are the exception, as in PyTorch: they follow its
  *   kernel at each level, lanes, fused multiply-adds and SLEEF's exp/log included, so their
- *   last bits depend on the level exactly as PyTorch's do. The
+ *   last bits depend on the level exactly as PyTorch's do; so do the unary family's
+ *   transcendental functions (unary_vec.c: SLEEF's at AVX2/AVX512, the C library's at DEFAULT). The
  *   register-blocked GEMM of builds without a BLAS (Note [Small GEMM]) sums a dot product in
  *   vector lanes, as a BLAS does, so its last bit can depend on the level, as a BLAS's does.
  *
@@ -116,8 +117,9 @@ typedef struct ct_vec_kernels {
     void (*lerp_f32)(const float *a, const float *b, float w, int64_t n, float *o);
     void (*addcmul_f32)(const float *s, const float *t1, const float *t2, float v, int64_t n, float *o);
     void (*addcdiv_f32)(const float *s, const float *t1, const float *t2, float v, int64_t n, float *o);
-    void (*sqrt_f32)(const float *x, int64_t n, float *o);
-    void (*reciprocal_f32)(const float *x, int64_t n, float *o);
+    /* the unary math family's float32 loop over n contiguous elements (unary_vec.c): op is a
+     * ct_uv_op of unary_vec.h; false when op has no loop here */
+    bool (*unary_f32)(int op, const float *x, int64_t n, float *y);
     /* the float32 2-norm of n contiguous elements in PyTorch's order (Note [2-norm order] in
      * sum_vec.c) */
     float (*norm2_f32)(const float *x, int64_t n);
