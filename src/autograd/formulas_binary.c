@@ -315,12 +315,8 @@ int ct_d_logaddexp(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     return T.failed ? -1 : 0;
 }
 
-/* xlogy.Tensor: self: grad * xlogy(self != 0, other), other: grad * self / other */
-static ct_tensor *xlogy_self_grad(ct_tensor *grad, ct_tensor *self, ct_tensor *other, temps *T) {
-    ct_tensor *nz = keep(T, ct_ne_scalar(self, ct_int(0)));
-    ct_tensor *x = OK_(T) ? keep(T, ct_xlogy_tensor(nz, other)) : NULL;
-    return OK_(T) ? ct_mul(grad, x) : NULL;
-}
+/* xlogy.Tensor: self: xlogy(grad, other) with 0 where self == 0 and other <= 0 (the directional
+ * derivative along x = 0), other: grad * self / other */
 int ct_d_xlogy_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     temps T = {0};
     ct_tensor *self = saved(n, 0, &T), *other = OK_(&T) ? saved(n, 1, &T) : NULL;
@@ -328,7 +324,13 @@ int ct_d_xlogy_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
         ct_tensor *gs = keep(&T, ct_mul(grads[0], self));
         if (OK_(&T)) give(&T, &out[1], ct_div(gs, other));
     }
-    if (OK_(&T) && ct_node_needs(n, 0)) give(&T, &out[0], xlogy_self_grad(grads[0], self, other, &T));
+    if (OK_(&T) && ct_node_needs(n, 0)) {
+        ct_tensor *x = keep(&T, ct_xlogy_tensor(grads[0], other));
+        ct_tensor *z = OK_(&T) ? keep(&T, ct_eq_scalar(self, ct_double(0.0))) : NULL;
+        ct_tensor *np = OK_(&T) ? keep(&T, ct_le_scalar(other, ct_double(0.0))) : NULL;
+        ct_tensor *mask = OK_(&T) ? keep(&T, ct_bitwise_and_tensor(z, np)) : NULL;
+        if (OK_(&T)) give(&T, &out[0], ct_masked_fill(x, mask, ct_double(0.0)));
+    }
     drop(&T);
     return T.failed ? -1 : 0;
 }
@@ -341,13 +343,18 @@ int ct_d_xlogy_scalar_self(ct_node *n, ct_tensor *const *grads, ct_tensor **out)
     drop(&T);
     return T.failed ? -1 : 0;
 }
-/* xlogy.Scalar_Other: self: grad * xlogy(self != 0, other) */
+/* xlogy.Scalar_Other: self: other > 0 ? xlogy(grad, other) : xlogy(grad, other) with 0 where self == 0 */
 int ct_d_xlogy_scalar_other(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     temps T = {0};
-    ct_tensor *self = saved(n, 0, &T);
-    ct_tensor *nz = OK_(&T) ? keep(&T, ct_ne_scalar(self, ct_int(0))) : NULL;
-    ct_tensor *x = OK_(&T) ? keep(&T, ct_xlogy_scalar_other(nz, ct_f_sarg(n, 1))) : NULL;
-    if (OK_(&T)) give(&T, &out[0], ct_mul(grads[0], x));
+    ct_scalar other = ct_f_sarg(n, 1);
+    ct_tensor *x = keep(&T, ct_xlogy_scalar_other(grads[0], other));
+    if (OK_(&T) && ct_f_darg(n, 1) > 0.0) {
+        give(&T, &out[0], ct_tensor_retain(x));
+    } else if (OK_(&T)) {
+        ct_tensor *self = saved(n, 0, &T);
+        ct_tensor *z = OK_(&T) ? keep(&T, ct_eq_scalar(self, ct_double(0.0))) : NULL;
+        if (OK_(&T)) give(&T, &out[0], ct_masked_fill(x, z, ct_double(0.0)));
+    }
     drop(&T);
     return T.failed ? -1 : 0;
 }

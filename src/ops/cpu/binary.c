@@ -108,8 +108,8 @@ static int64_t op_int(const bin_ctx *c, int64_t a, int64_t b) {
         int64_t q = a / b, r = a % b;
         return (r != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
     }
-    case CT_BIN_MINIMUM: case CT_BIN_FMIN: return a < b ? a : b;
-    case CT_BIN_MAXIMUM: case CT_BIN_FMAX: return a > b ? a : b;
+    case CT_BIN_MINIMUM: case CT_BIN_FMIN: return b < a ? b : a;
+    case CT_BIN_MAXIMUM: case CT_BIN_FMAX: return a < b ? b : a;
     case CT_BIN_EQ: return a == b;
     case CT_BIN_NE: return a != b;
     case CT_BIN_LT: return a < b;
@@ -145,8 +145,8 @@ static int64_t op_int(const bin_ctx *c, int64_t a, int64_t b) {
             const T e = EXP;                                                                                      \
             if (e == (T)2) return a * a;                                                                          \
             if (e == (T)3) return a * a * a;                                                                      \
-            if (e == (T)0.5) return sqrt##SUF##_(a);                                                              \
-            if (e == (T)-0.5) return (T)1 / sqrt##SUF##_(a);                                                      \
+            if (e == (T)0.5 && c->common != CT_FLOAT16) return sqrt##SUF##_(a);                                   \
+            if (e == (T)-0.5 && c->common != CT_FLOAT16) return (T)1 / sqrt##SUF##_(a);                           \
             if (e == (T)-1) return (T)1 / a;                                                                      \
             if (e == (T)-2) return (T)1 / (a * a);                                                                \
             return pow##SUF##_(a, e);                                                                             \
@@ -158,10 +158,11 @@ static int64_t op_int(const bin_ctx *c, int64_t a, int64_t b) {
             return m;                                                                                             \
         }                                                                                                         \
         case CT_BIN_ATAN2: return atan2##SUF##_(a, b);                                                            \
-        case CT_BIN_MINIMUM: return (a != a) ? a : (b != b) ? b : (a < b ? a : b);                                \
-        case CT_BIN_MAXIMUM: return (a != a) ? a : (b != b) ? b : (a > b ? a : b);                                \
-        case CT_BIN_FMIN: return fmin##SUF##_(a, b);                                                              \
-        case CT_BIN_FMAX: return fmax##SUF##_(a, b);                                                              \
+        /* std::min / std::max: of two equal values (0 and -0) the first */                                  \
+        case CT_BIN_MINIMUM: return (a != a) ? a : (b != b) ? b : (b < a ? b : a);                                \
+        case CT_BIN_MAXIMUM: return (a != a) ? a : (b != b) ? b : (a < b ? b : a);                                \
+        case CT_BIN_FMIN: return (a != a) ? b : (b != b) ? a : (b < a ? b : a);                                   \
+        case CT_BIN_FMAX: return (a != a) ? b : (b != b) ? a : (a < b ? b : a);                                   \
         case CT_BIN_DIV_TRUNC: return trunc##SUF##_(a / b);                                                       \
         case CT_BIN_DIV_TRUE: return a / b;                                                                       \
         case CT_BIN_DIV_FLOOR: { /* div_floor_floating */                                                         \
@@ -480,7 +481,7 @@ static int pow_scalar_base(ct_scalar base, ct_tensor *e, ct_tensor *out, ct_valu
     ct_tensor *w = ct_wrap_scalar(base);
     if (!w) return -1;
     int rc;
-    if (ct_scalar_to_double(base) == 1.0) {
+    if (base.tag != CT_TAG_BOOL && ct_scalar_to_double(base) == 1.0) { /* Scalar::equal(1.0): not a bool */
         ct_dtype rt = ct_result_type2(w, e);
         if (out && ct_check_output_shape(out, e->sizes, e->ndim) != 0) rc = -1;
         else if (out && !ct_dtype_can_cast(rt, out->dtype))
@@ -579,6 +580,8 @@ CT_BIN_TT(atan2, CT_BIN_ATAN2)
 CT_BIN_TT_(atan2_, CT_BIN_ATAN2)
 CT_BIN_TT_OUT(atan2_out, CT_BIN_ATAN2)
 
+CT_BIN_TT(maximum, CT_BIN_MAXIMUM)
+CT_BIN_TT_OUT(maximum_out, CT_BIN_MAXIMUM)
 CT_BIN_TT(minimum, CT_BIN_MINIMUM)
 CT_BIN_TT_OUT(minimum_out, CT_BIN_MINIMUM)
 CT_BIN_TT(fmin, CT_BIN_FMIN)

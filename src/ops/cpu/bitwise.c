@@ -47,8 +47,16 @@ CT_BIN_TS(__rshift___scalar, CT_BIN_RSHIFT, -1)
 CT_BIN_TT_(__irshift___tensor, CT_BIN_RSHIFT)
 CT_BIN_TS(__irshift___scalar, CT_BIN_RSHIFT, 0)
 
+/* the out= wrapper of a CompositeExplicitAutograd op: the functional result, which out must
+ * match in dtype, copied in */
 static int copy_to_out(ct_tensor *r, ct_tensor *out, ct_value *rets) {
     if (!r) return -1;
+    if (r->dtype != out->dtype) {
+        ct_error_set(CT_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead", ct_dtype_type_meta_name(r->dtype),
+                     ct_dtype_type_meta_name(out->dtype));
+        ct_tensor_release(r);
+        return -1;
+    }
     int rc = ct_check_output_shape(out, r->sizes, r->ndim) == 0 && ct_copy_(out, r, false) == 0 ? 0 : -1;
     ct_tensor_release(r);
     return rc != 0 ? -1 : ct_ret_self(rets, out);
