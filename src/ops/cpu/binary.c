@@ -20,6 +20,7 @@
 
 #include "ops/cpu/binary_impl.h"
 #include "ctorch/parallel.h"
+#include "ops/cpu/capability.h"
 #include "ops/cpu/iter.h"
 
 enum { CLS_REGULAR, CLS_FLOAT, CLS_COMPARE };
@@ -200,9 +201,29 @@ static int64_t op_int(const bin_ctx *c, int64_t a, int64_t b) {
         }                                                                                                         \
     }
 
+/* fmod of two floats, exactly as fmodf gives it, without the C library's bit-by-bit loop when
+ * the quotient is small: q = trunc(a / b) in double, possibly off by one, then a - q * b, which is
+ * exact in double (q * b has at most 53 bits, the difference at most 26), corrected into
+ * [0, |b|) with a's sign. Larger quotients, infinities, NaN and a zero b go to fmodf. */
+static inline float fast_fmodf(float a, float b) {
+    const double da = a, db = b;
+    const double q = trunc(da / db);
+    if (!(fabs(q) < 536870912.0) || b == 0 || isinf(a) || isinf(b)) return fmodf(a, b);
+    double r = da - q * db;
+    const double ab = fabs(db);
+    if (a >= 0) {
+        if (r < 0) r += ab;
+        else if (r >= ab) r -= ab;
+    } else {
+        if (r > 0) r -= ab;
+        else if (r <= -ab) r += ab;
+    }
+    return r == 0 ? copysignf(0.0f, a) : (float)r;
+}
+
 #define powf_ powf
 #define sqrtf_ sqrtf
-#define fmodf_ fmodf
+#define fmodf_ fast_fmodf
 #define atan2f_ atan2f
 #define fminf_ fminf
 #define fmaxf_ fmaxf
@@ -289,41 +310,89 @@ static void bin_loop(char **data, const int64_t *strides, int64_t size0, int64_t
     }
 }
 
-/* float32 comparisons and minimum/maximum over contiguous operands: plain loops the compiler
- * vectorises (the same IEEE comparisons as bin_loop's) */
-static bool fast_f32(const bin_ctx *c, char *o, const char *a, const char *b, int64_t n, int64_t sb) {
-    const float *x = (const float *)a, *y = (const float *)b;
-    if (c->common != CT_FLOAT32) return false;
-    if (ops[c->f].cls == CLS_COMPARE && c->out == CT_BOOL && c->f <= CT_BIN_GE) {
-        uint8_t *r = (uint8_t *)o;
-#define CMP_LOOP(OP)                                                                                             \
-    if (sb) for (int64_t i = 0; i < n; i++) r[i] = x[i] OP y[i];                                                  \
-    else { const float v = *y; for (int64_t i = 0; i < n; i++) r[i] = x[i] OP v; }                                \
-    return true
-        switch (c->f) {
-        case CT_BIN_EQ: CMP_LOOP(==);
-        case CT_BIN_NE: CMP_LOOP(!=);
-        case CT_BIN_LT: CMP_LOOP(<);
-        case CT_BIN_LE: CMP_LOOP(<=);
-        case CT_BIN_GT: CMP_LOOP(>);
-        case CT_BIN_GE: CMP_LOOP(>=);
-        default: return false;
-        }
-#undef CMP_LOOP
+/* The float32 ops with a vectorised loop (vec/binary_vec.c): the comparisons into bool,
+ * minimum/maximum, fmin/fmax and pow by 2 into float32; CT_VBIN_COUNT for the others. */
+static ct_vec_bin_op vec_op(const bin_ctx *c) {
+    if (c->common != CT_FLOAT32) return CT_VBIN_COUNT;
+    if (c->f >= CT_BIN_EQ && c->f <= CT_BIN_GE)
+        return c->out == CT_BOOL ? (ct_vec_bin_op)(CT_VBIN_EQ + (c->f - CT_BIN_EQ)) : CT_VBIN_COUNT;
+    if (c->out != CT_FLOAT32) return CT_VBIN_COUNT;
+    switch (c->f) {
+    case CT_BIN_MINIMUM: return CT_VBIN_MINIMUM;
+    case CT_BIN_MAXIMUM: return CT_VBIN_MAXIMUM;
+    case CT_BIN_FMIN: return CT_VBIN_FMIN;
+    case CT_BIN_FMAX: return CT_VBIN_FMAX;
+    case CT_BIN_POW_SCALAR: return c->exp_f == 2.0f ? CT_VBIN_SQUARE : CT_VBIN_COUNT;
+    default: return CT_VBIN_COUNT;
     }
-    return false;
 }
 
-typedef struct fast_job {
+/* a contiguous run split over the threads (TensorIterator::for_each's split) */
+typedef struct vec_job {
+    ct_vec_bin_op op;
+    char *o;
+    const float *a, *b;
+    int64_t eo, b_step;
+} vec_job;
+
+static int vec_chunk(void *vj, int64_t begin, int64_t end) {
+    const vec_job *j = vj;
+    ct_vec()->binary_f32(j->op, j->a + begin, j->b + begin * j->b_step, j->b_step, end - begin, j->o + begin * j->eo);
+    return 0;
+}
+
+/* int64 operands and output (bool for the comparisons), contiguous, b repeated when b_step is 0:
+ * the switch taken once per run, each case a plain loop over op_int's element operation */
+static bool i64_run(const bin_ctx *c, char *out, const int64_t *a, const int64_t *b, int64_t b_step, int64_t n) {
+    if (c->common != CT_INT64) return false;
+    const bool truth = ops[c->f].cls == CLS_COMPARE;
+    if (truth ? c->out != CT_BOOL : c->out != CT_INT64) return false;
+    int64_t *o = (int64_t *)out;
+    uint8_t *ob = (uint8_t *)out;
+#define I64(EXPR)                                                                                                \
+    for (int64_t i = 0; i < n; i++) {                                                                            \
+        const int64_t x = a[i], y = b[i * b_step];                                                               \
+        o[i] = (EXPR);                                                                                           \
+    }                                                                                                            \
+    return true
+#define I64B(EXPR)                                                                                               \
+    for (int64_t i = 0; i < n; i++) {                                                                            \
+        const int64_t x = a[i], y = b[i * b_step];                                                               \
+        ob[i] = (EXPR);                                                                                          \
+    }                                                                                                            \
+    return true
+    switch (c->f) {
+    case CT_BIN_BITWISE_AND: I64(x & y);
+    case CT_BIN_BITWISE_OR: I64(x | y);
+    case CT_BIN_BITWISE_XOR: I64(x ^ y);
+    case CT_BIN_MINIMUM: case CT_BIN_FMIN: I64(y < x ? y : x);
+    case CT_BIN_MAXIMUM: case CT_BIN_FMAX: I64(x < y ? y : x);
+    case CT_BIN_EQ: I64B(x == y);
+    case CT_BIN_NE: I64B(x != y);
+    case CT_BIN_LT: I64B(x < y);
+    case CT_BIN_LE: I64B(x <= y);
+    case CT_BIN_GT: I64B(x > y);
+    case CT_BIN_GE: I64B(x >= y);
+    default:
+        if (truth) {
+            I64B(op_int(c, x, y) != 0);
+        }
+        I64(op_int(c, x, y));
+    }
+#undef I64
+#undef I64B
+}
+
+typedef struct i64_job {
     const bin_ctx *c;
     char *o;
-    const char *a, *b;
-    int64_t eo, ea, eb;
-} fast_job;
+    const int64_t *a, *b;
+    int64_t eo, b_step;
+} i64_job;
 
-static int fast_chunk(void *vj, int64_t begin, int64_t end) {
-    const fast_job *j = vj;
-    fast_f32(j->c, j->o + begin * j->eo, j->a + begin * j->ea, j->b + begin * j->eb, end - begin, j->eb);
+static int i64_chunk(void *vj, int64_t begin, int64_t end) {
+    const i64_job *j = vj;
+    i64_run(j->c, j->o + begin * j->eo, j->a + begin, j->b + begin * j->b_step, j->b_step, end - begin);
     return 0;
 }
 
@@ -377,15 +446,25 @@ static int run_ctx(bin_ctx *c, ct_tensor *a, ct_tensor *b, ct_tensor *self_out, 
     c->is_signed = ct_dtype_is_signed(rt);
     if (out->numel > 0) {
         ct_tensor *ka = k.in[0], *kb = k.in[1];
-        const int64_t eo = (int64_t)ct_dtype_size(out->dtype), ea = (int64_t)ct_dtype_size(rt);
-        const bool fast = rt == CT_FLOAT32 && truth && c->out == CT_BOOL && f <= CT_BIN_GE;
-        if (fast && ka->numel == out->numel && (kb->numel == out->numel || kb->numel == 1) && ct_is_contiguous_nn(out) &&
-            ct_is_contiguous_nn(ka) && ct_is_contiguous_nn(kb)) {
-            fast_job j = {c, (char *)out->storage->data + out->storage_offset * eo,
-                          (const char *)ka->storage->data + ka->storage_offset * ea,
-                          (const char *)kb->storage->data + kb->storage_offset * ea, eo, ea, kb->numel == 1 ? 0 : ea};
-            if (out->numel > CT_GRAIN_SIZE) ct_parallel_for(0, out->numel, CT_GRAIN_SIZE, fast_chunk, &j);
-            else fast_chunk(&j, 0, out->numel);
+        const int64_t eo = (int64_t)ct_dtype_size(out->dtype);
+        const ct_vec_bin_op vop = vec_op(c);
+        if (vop != CT_VBIN_COUNT && ka->numel == out->numel && (kb->numel == out->numel || kb->numel == 1) &&
+            ct_is_contiguous_nn(out) && ct_is_contiguous_nn(ka) && ct_is_contiguous_nn(kb)) {
+            vec_job j = {vop, (char *)out->storage->data + out->storage_offset * eo,
+                         (const float *)ka->storage->data + ka->storage_offset, (const float *)kb->storage->data + kb->storage_offset,
+                         eo, kb->numel == 1 ? 0 : 1};
+            if (out->numel > CT_GRAIN_SIZE) ct_parallel_for(0, out->numel, CT_GRAIN_SIZE, vec_chunk, &j);
+            else vec_chunk(&j, 0, out->numel);
+            goto done;
+        }
+        if (rt == CT_INT64 && ka->numel == out->numel && (kb->numel == out->numel || kb->numel == 1) &&
+            ct_is_contiguous_nn(out) && ct_is_contiguous_nn(ka) && ct_is_contiguous_nn(kb) &&
+            i64_run(c, NULL, NULL, NULL, 0, 0)) {
+            i64_job j = {c, (char *)out->storage->data + out->storage_offset * eo,
+                         (const int64_t *)ka->storage->data + ka->storage_offset,
+                         (const int64_t *)kb->storage->data + kb->storage_offset, eo, kb->numel == 1 ? 0 : 1};
+            if (out->numel > CT_GRAIN_SIZE) ct_parallel_for(0, out->numel, CT_GRAIN_SIZE, i64_chunk, &j);
+            else i64_chunk(&j, 0, out->numel);
             goto done;
         }
         const ct_tensor *ts[3] = {out, ka, kb};
