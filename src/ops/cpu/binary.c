@@ -753,3 +753,6 @@ int ct_k_div_scalar_mode_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_v
     ct_tensor_release(w);
     return rc != 0 ? -1 : ct_ret_self(rets, ARG_T(3));
 }
+
+/* div.out: true division into out (the rounding modes are div.out_mode's) */
+CT_BIN_TT_OUT(div_out, CT_BIN_DIV_TRUE)

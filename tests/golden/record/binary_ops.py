@@ -1,7 +1,8 @@
 """Records the binary family's test table under PyTorch 2.6, for tests/python/binary_ops.py to replay
 through ctorch: pow, float_power, fmod, remainder, atan2, minimum/maximum, fmin/fmax, floor_divide,
 div with a rounding mode, copysign, hypot, logaddexp, xlogy, the comparisons, the logical ops, the
-bitwise ops and shifts, and their operator dunders.
+bitwise ops and shifts, their operator dunders, and the aliases (greater, less_equal, not_equal,
+arctan2, divide, true_divide, ...).
 
 Usage (under real PyTorch 2.6; the reference tool runs it):
     the reference tool: tests/golden/record/binary_ops.py tests/golden/torch-2.6/binary_ops.json
@@ -193,6 +194,29 @@ case("equal/same", "torch.equal(T([1.0, 2.0]), T([1, 2]))")
 case("equal/shape", "torch.equal(T([1.0, 2.0]), T([[1.0, 2.0]]))")
 case("equal/nan", "torch.equal(T([nan]), T([nan]))")
 case("equal/values", "torch.equal(T([1, 2]), T([1, 3]))")
+
+# ---- the aliases (greater, less, not_equal, arctan2, divide, true_divide) and float_power's out= ----
+for al in ["greater", "greater_equal", "less", "less_equal", "not_equal"]:
+    case(f"{al}/tensor", f"torch.{al}(T([1.0, 2.0, nan]), T([2.0, 2.0, 1.0]))")
+    case(f"{al}/scalar", f"T([1, 2, 3]).{al}(2)")
+    case(f"{al}_/inplace", f"(lambda x: (x.{al}_(T([2.0, 2.0, 1.0])) is x, x))(T([1.0, 2.0, 3.0]))")
+    case(f"{al}/out", f"(lambda o: (torch.ops.aten.{al}.Tensor_out(T([1, 2]), T([2, 2]), out=o) is o, o))(torch.empty(2, dtype=torch.bool))")
+case("arctan2", "torch.arctan2(T([1.0, -1.0]), T([-2.0, 0.0]))")
+case("arctan2_", "(lambda x: (x.arctan2_(T([2.0, 0.5])) is x, x))(T([1.0, -1.0]))")
+case("arctan2.out", "(lambda o: (torch.ops.aten.arctan2.out(T([1, 2]), T([2, 2]), out=o) is o, o))(torch.empty(2))")
+for m in ["None", "'trunc'", "'floor'", "'x'"]:
+    case(f"divide/{m}", f"torch.divide(T([5, -5]), T([2, 2]), rounding_mode={m})")
+    case(f"divide_/{m}", f"(lambda x: (x.divide_(2, rounding_mode={m}) is x, x))(T([5.0, -5.0]))")
+case("divide", "torch.divide(T([5, -5]), 2)")
+case("true_divide", "torch.true_divide(T([5, -5]), T([2, 4]))")
+case("true_divide_", "(lambda x: (x.true_divide_(2) is x, x))(T([5.0, -5.0]))")
+case("true_divide_/int", "T([5, -5]).true_divide_(2)")
+case("div.out", "(lambda o: (torch.ops.aten.div.out(T([5, -5]), T([2, 4]), out=o) is o, o))(torch.empty(2))")
+case("div.out/int", "torch.ops.aten.div.out(T([5, -5]), T([2, 4]), out=torch.empty(2, dtype=torch.int64))")
+for odt in ["float64", "float32"]:
+    case(f"float_power.Tensor_Tensor_out/{odt}", f"(lambda o: (torch.ops.aten.float_power.Tensor_Tensor_out(T([2, 3]), T([0.5, 2.0]), out=o) is o, o))(torch.empty(2, dtype=torch.{odt}))")
+    case(f"float_power.Scalar_out/{odt}", f"(lambda o: (torch.ops.aten.float_power.Scalar_out(2, T([0.5, 2.0]), out=o) is o, o))(torch.empty(2, dtype=torch.{odt}))")
+    case(f"float_power.Tensor_Scalar_out/{odt}", f"(lambda o: (torch.ops.aten.float_power.Tensor_Scalar_out(T([2, 3]), 3, out=o) is o, o))(torch.empty(2, dtype=torch.{odt}))")
 
 # ---- gradients ----
 GA = [1.5, -2.5, 0.7, 3.0]
