@@ -127,7 +127,13 @@ int ct_k_autograd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
             bool needed = false;
             for (int j = 0; j < op->nargs && !needed; j++)
                 if ((when >> j & 1u) && ct_node_needs(node, j)) needed = true;
-            if (needed && ct_saved_save(&node->saved_args[i], args[i].u.t, false) != 0) {
+            if (!needed) continue;
+            /* an in-place op saves self's value before the op: a clone (gen_variable_type's
+             * original_self = self.clone()), which the op then does not change */
+            ct_tensor *orig = i == 0 && op->inplace ? ct_clone(args[0].u.t, CT_MEMORY_FORMAT_NONE) : NULL;
+            int src = i == 0 && op->inplace && !orig ? -1 : ct_saved_save(&node->saved_args[i], orig ? orig : args[i].u.t, false);
+            ct_tensor_release(orig);
+            if (src != 0) {
                 ct_node_release(node);
                 return -1;
             }

@@ -2,8 +2,9 @@
  * pow_backward, pow_backward_self, pow_backward_exponent, atan2_backward,
  * copysign_tensor_self_backward, div_tensor_self/other_backward): each calls ops through the
  * dispatcher in the order PyTorch's generated code does (Note [Formula order] in formulas.h). A
- * formula that needs an op of another family (log, exp, isnan) finds it by name, so it runs once
- * that op is there and says which op is missing until then. */
+ * formula that needs an op of another family (log, exp, isnan) finds it by name, so a dispatch
+ * mode sees that op once it is there; until then a stand-in of this family computes its values
+ * (call1). */
 #include <math.h>
 #include <string.h>
 
@@ -46,6 +47,12 @@ static ct_tensor *call1(const char *name, ct_tensor *x) {
     if (!x) return NULL;
     const ct_op *op = ct_op_find(name);
     if (!op) {
+        /* until that family's operator is there, a stand-in that gives its values: log(x) is
+         * xlogy(1, x) and isnan(x) is x != x exactly; exp(x) is e ** x (within rounding) */
+        ct_error_clear();
+        if (strcmp(name, "aten::log") == 0) return ct_xlogy_scalar_self(ct_int(1), x);
+        if (strcmp(name, "aten::isnan") == 0) return ct_ne_tensor(x, x);
+        if (strcmp(name, "aten::exp") == 0) return ct_pow_scalar(ct_double(2.718281828459045), x);
         ct_error_set(CT_ERR_UNSUPPORTED, "%s (called by this backward formula) is not implemented in ctorch", name);
         return NULL;
     }
