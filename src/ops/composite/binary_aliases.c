@@ -3,6 +3,9 @@
  * divide and true_divide are div; each in its functional, in-place and out= forms, calling its
  * operator through the dispatcher (a dispatch mode sees aten.gt.Tensor for torch.greater). Also
  * float_power's out= forms: pow's out= over the operands in float64, into an out of float64. */
+#include <string.h>
+
+#include "ctorch/dispatch.h"
 #include "ops/cpu/binary_impl.h"
 
 #define ALIAS_TT(id, target)                                                                                     \
@@ -122,4 +125,80 @@ int ct_k_float_power_tensor_scalar_out(const ct_op *op, ct_keyset ks, ct_value *
     int rc = a ? ct_pow_tensor_scalar_out(a, ct_double(ct_scalar_to_double(args[1])), ARG_T(2)) : -1;
     ct_tensor_release(a);
     return rc != 0 ? -1 : ct_ret_self(rets, ARG_T(2));
+}
+
+/* ---- isclose (CompositeImplicitAutograd, TensorCompare.cpp) ----
+ * self == other, or'ed with both NaN under equal_nan, then with |self - other| finite and at most
+ * atol + |rtol * other| (bool operands in the default dtype). abs, isnan and isfinite are the
+ * unary family's: called by name, with a stand-in of this family's ops while one is missing
+ * (maximum(x, -x), x != x, x - x == 0: the same values). */
+static ct_tensor *unary_by_name(const char *name, ct_tensor *x) {
+    if (!x) return NULL;
+    const ct_op *op = ct_op_find(name);
+    if (op) {
+        ct_value args[1] = {ct_tensor_value(x)}, r[1] = {ct_none()};
+        if (ct_op_invoke(op, args, r) != 0) return NULL;
+        return r[0].tag == CT_TAG_TENSOR ? r[0].u.t : NULL;
+    }
+    ct_error_clear();
+    if (strcmp(name, "aten::isnan") == 0) return ct_ne_tensor(x, x);
+    if (strcmp(name, "aten::abs") == 0) {
+        ct_tensor *n = ct_neg(x);
+        ct_tensor *r = n ? ct_maximum(x, n) : NULL;
+        ct_tensor_release(n);
+        return r;
+    }
+    /* isfinite */
+    ct_tensor *d = ct_sub(x, x, ct_int(1));
+    ct_tensor *r = d ? ct_eq_scalar(d, ct_int(0)) : NULL;
+    ct_tensor_release(d);
+    return r;
+}
+
+int ct_k_isclose(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op, (void)ks;
+    ct_tensor *self = ARG_T(0), *other = ARG_T(1);
+    double rtol = args[2].u.d, atol = args[3].u.d;
+    bool equal_nan = args[4].u.b;
+    if (self->dtype != other->dtype)
+        return ct_error_set(CT_ERR_RUNTIME, "%s did not match %s", ct_dtype_name(self->dtype), ct_dtype_name(other->dtype));
+    if (!(rtol >= 0)) return ct_error_set(CT_ERR_RUNTIME, "rtol must be greater than or equal to zero, but got %g", rtol);
+    if (!(atol >= 0)) return ct_error_set(CT_ERR_RUNTIME, "atol must be greater than or equal to zero, but got %g", atol);
+    ct_tensor *close = ct_eq_tensor(self, other);
+    if (!close) return -1;
+    ct_tensor *t[8] = {NULL};
+    int rc = 0;
+    if (equal_nan && ct_dtype_is_floating(self->dtype)) {
+        t[0] = unary_by_name("aten::isnan", self);
+        t[1] = t[0] ? unary_by_name("aten::isnan", other) : NULL;
+        rc = t[1] && ct___iand___tensor(t[0], t[1]) == 0 && ct___ior___tensor(close, t[0]) == 0 ? 0 : -1;
+    }
+    if (rc == 0 && (rtol != 0 || atol != 0)) {
+        ct_tensor *cs = self->dtype == CT_BOOL ? ct_to_dtype(self, ct_default_dtype(), false, false, CT_MEMORY_FORMAT_NONE)
+                                               : ct_tensor_retain(self);
+        ct_tensor *co = other->dtype == CT_BOOL ? ct_to_dtype(other, ct_default_dtype(), false, false, CT_MEMORY_FORMAT_NONE)
+                                                : ct_tensor_retain(other);
+        t[2] = cs, t[3] = co;
+        ct_tensor *ro = cs && co ? ct_mul_scalar(co, ct_double(rtol)) : NULL;
+        ct_tensor *aro = unary_by_name("aten::abs", ro);
+        ct_tensor *allowed = aro ? ct_add_scalar(aro, ct_double(atol), ct_int(1)) : NULL;
+        ct_tensor *diff = allowed ? ct_sub(cs, co, ct_int(1)) : NULL;
+        ct_tensor *actual = unary_by_name("aten::abs", diff);
+        ct_tensor *fin = unary_by_name("aten::isfinite", actual);
+        ct_tensor *le = fin ? ct_le_tensor(actual, allowed) : NULL;
+        rc = le && ct___iand___tensor(fin, le) == 0 && ct___ior___tensor(close, fin) == 0 ? 0 : -1;
+        ct_tensor_release(ro);
+        ct_tensor_release(aro);
+        ct_tensor_release(allowed);
+        ct_tensor_release(diff);
+        ct_tensor_release(actual);
+        ct_tensor_release(fin);
+        ct_tensor_release(le);
+    }
+    for (int i = 0; i < 8; i++) ct_tensor_release(t[i]);
+    if (rc != 0) {
+        ct_tensor_release(close);
+        return -1;
+    }
+    return ct_ret(rets, 0, close);
 }

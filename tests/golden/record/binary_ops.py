@@ -218,6 +218,22 @@ for odt in ["float64", "float32"]:
     case(f"float_power.Scalar_out/{odt}", f"(lambda o: (torch.ops.aten.float_power.Scalar_out(2, T([0.5, 2.0]), out=o) is o, o))(torch.empty(2, dtype=torch.{odt}))")
     case(f"float_power.Tensor_Scalar_out/{odt}", f"(lambda o: (torch.ops.aten.float_power.Tensor_Scalar_out(T([2, 3]), 3, out=o) is o, o))(torch.empty(2, dtype=torch.{odt}))")
 
+# ---- isclose ----
+ICA = "T([1.0, 1.0, nan, inf, -inf, 0.0, 1e-9, 100.0])"
+ICB = "T([1.0, 1.00001, nan, inf, inf, -0.0, 0.0, 100.001])"
+for dt in ["float32", "float64", "float16", "bfloat16"]:
+    case(f"isclose/{dt}", f"torch.isclose({ICA}.to(torch.{dt}), {ICB}.to(torch.{dt}))")
+    case(f"isclose/equal_nan/{dt}", f"torch.isclose({ICA}.to(torch.{dt}), {ICB}.to(torch.{dt}), equal_nan=True)")
+case("isclose/tols", f"torch.isclose({ICA}, {ICB}, rtol=0.0, atol=0.0)")
+case("isclose/atol", f"torch.isclose({ICA}, {ICB}, rtol=0, atol=0.01)")
+case("isclose/method", f"{ICA}.isclose({ICB}, 1e-3)")
+case("isclose/int", "torch.isclose(T([1, 2, 100]), T([1, 3, 101]), rtol=0.01)")
+case("isclose/bool", "torch.isclose(T([True, False]), T([True, True]))")
+case("isclose/broadcast", "torch.isclose(T([[1.0], [2.0]]), T([1.0, 2.0, 3.0]))")
+case("isclose/dtypes", "torch.isclose(T([1.0]), T([1]))")
+case("isclose/rtol", "torch.isclose(T([1.0]), T([1.0]), rtol=-1.0)")
+case("isclose/atol-neg", "torch.isclose(T([1.0]), T([1.0]), atol=-0.5)")
+
 # ---- gradients ----
 GA = [1.5, -2.5, 0.7, 3.0]
 GB = [0.5, 1.25, -2.0, 0.3]
