@@ -328,8 +328,10 @@ static PyObject *call_pair(const dunder_pair *p, PyObject *self, PyObject *other
     return ctpy_wrap(r[0].u.t);
 }
 
-/* tensor OP other (method: the Tensor method a function mode sees), and other OP tensor
- * (rpair, under the rmethod, NULL: NotImplemented, Tensor's Python method answers) */
+/* tensor OP other (method: the Tensor method a function mode sees, as PyTorch names it: x ** 2
+ * is Tensor.pow, x % 2 Tensor.remainder, x & 1 Tensor.__and__), and other OP tensor (rpair,
+ * under the rmethod: 1 & x is Tensor.bitwise_and; NULL: NotImplemented, Tensor's Python method
+ * answers) */
 static PyObject *pair_binary(PyObject *a, PyObject *b, const char *method, const dunder_pair *p, const char *rmethod,
                              const dunder_pair *rp) {
     if (ctpy_is_tensor(a)) {
@@ -348,22 +350,22 @@ static PyObject *pair_inplace(PyObject *a, PyObject *b, const char *method, cons
 }
 
 static PyObject *nb_floordiv(PyObject *a, PyObject *b) { return pair_binary(a, b, "__floordiv__", &p_floordiv, NULL, NULL); }
-static PyObject *nb_mod(PyObject *a, PyObject *b) { return pair_binary(a, b, "__mod__", &p_mod, NULL, NULL); }
+static PyObject *nb_mod(PyObject *a, PyObject *b) { return pair_binary(a, b, "remainder", &p_mod, NULL, NULL); }
 static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *c) {
     if (c != Py_None) Py_RETURN_NOTIMPLEMENTED; /* three-argument pow() */
-    return pair_binary(a, b, "__pow__", &p_pow, NULL, NULL);
+    return pair_binary(a, b, "pow", &p_pow, NULL, NULL);
 }
-static PyObject *nb_and(PyObject *a, PyObject *b) { return pair_binary(a, b, "__and__", &p_and, "__rand__", &p_rand); }
-static PyObject *nb_or(PyObject *a, PyObject *b) { return pair_binary(a, b, "__or__", &p_or, "__ror__", &p_ror); }
-static PyObject *nb_xor(PyObject *a, PyObject *b) { return pair_binary(a, b, "__xor__", &p_xor, "__rxor__", &p_rxor); }
+static PyObject *nb_and(PyObject *a, PyObject *b) { return pair_binary(a, b, "__and__", &p_and, "bitwise_and", &p_rand); }
+static PyObject *nb_or(PyObject *a, PyObject *b) { return pair_binary(a, b, "__or__", &p_or, "bitwise_or", &p_ror); }
+static PyObject *nb_xor(PyObject *a, PyObject *b) { return pair_binary(a, b, "__xor__", &p_xor, "bitwise_xor", &p_rxor); }
 static PyObject *nb_lshift(PyObject *a, PyObject *b) { return pair_binary(a, b, "__lshift__", &p_lshift, NULL, NULL); }
 static PyObject *nb_rshift(PyObject *a, PyObject *b) { return pair_binary(a, b, "__rshift__", &p_rshift, NULL, NULL); }
 static PyObject *nb_ipow(PyObject *a, PyObject *b, PyObject *c) {
     (void)c;
-    return pair_inplace(a, b, "__ipow__", &p_ipow);
+    return pair_inplace(a, b, "pow_", &p_ipow);
 }
-static PyObject *nb_imod(PyObject *a, PyObject *b) { return pair_inplace(a, b, "__imod__", &p_imod); }
-static PyObject *nb_ifloordiv(PyObject *a, PyObject *b) { return pair_inplace(a, b, "__ifloordiv__", &p_ifloordiv); }
+static PyObject *nb_imod(PyObject *a, PyObject *b) { return pair_inplace(a, b, "remainder_", &p_imod); }
+static PyObject *nb_ifloordiv(PyObject *a, PyObject *b) { return pair_inplace(a, b, "floor_divide_", &p_ifloordiv); }
 static PyObject *nb_iand(PyObject *a, PyObject *b) { return pair_inplace(a, b, "__iand__", &p_iand); }
 static PyObject *nb_ior(PyObject *a, PyObject *b) { return pair_inplace(a, b, "__ior__", &p_ior); }
 static PyObject *nb_ixor(PyObject *a, PyObject *b) { return pair_inplace(a, b, "__ixor__", &p_ixor); }
@@ -417,10 +419,12 @@ static PyObject *nb_abs(PyObject *a) {
 /* ---- comparisons ---- */
 
 PyObject *ctpy_tensor_richcompare(PyObject *a, PyObject *b, int op) {
-    static const char *const slots[] = {"__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__"};
+    /* a function mode sees Tensor.lt, ... as PyTorch's TypeError_to_NotImplemented_ wrappers hand
+     * them on, and TensorBase.__eq__ itself */
+    static const char *const methods[] = {"lt", "le", NULL, "ne", "gt", "ge"};
     const dunder_pair *pairs[] = {&p_lt, &p_le, &p_eq, &p_ne, &p_gt, &p_ge};
     if (!ctpy_is_tensor(a)) Py_RETURN_NOTIMPLEMENTED;
-    OFFER(NULL, slots[op], a, b);
+    OFFER(methods[op], methods[op] ? NULL : "__eq__", a, b);
     return call_pair(pairs[op], a, b, false);
 }
 

@@ -3,6 +3,7 @@
  * divide and true_divide are div; each in its functional, in-place and out= forms, calling its
  * operator through the dispatcher (a dispatch mode sees aten.gt.Tensor for torch.greater). Also
  * float_power's out= forms: pow's out= over the operands in float64, into an out of float64. */
+#include <math.h>
 #include <string.h>
 
 #include "ctorch/dispatch.h"
@@ -130,8 +131,9 @@ int ct_k_float_power_tensor_scalar_out(const ct_op *op, ct_keyset ks, ct_value *
 /* ---- isclose (CompositeImplicitAutograd, TensorCompare.cpp) ----
  * self == other, or'ed with both NaN under equal_nan, then with |self - other| finite and at most
  * atol + |rtol * other| (bool operands in the default dtype). abs, isnan and isfinite are the
- * unary family's: called by name, with a stand-in of this family's ops while one is missing
- * (maximum(x, -x), x != x, x - x == 0: the same values). */
+ * unary family's: called by name, with a stand-in while one is missing (abs: maximum(x, -x),
+ * isnan: x != x; isfinite as PyTorch decomposes it); the values are the same, a dispatch mode sees
+ * the stand-in's operators. */
 static ct_tensor *unary_by_name(const char *name, ct_tensor *x) {
     if (!x) return NULL;
     const ct_op *op = ct_op_find(name);
@@ -148,10 +150,16 @@ static ct_tensor *unary_by_name(const char *name, ct_tensor *x) {
         ct_tensor_release(n);
         return r;
     }
-    /* isfinite */
-    ct_tensor *d = ct_sub(x, x, ct_int(1));
-    ct_tensor *r = d ? ct_eq_scalar(d, ct_int(0)) : NULL;
-    ct_tensor_release(d);
+    /* isfinite (CompositeImplicitAutograd in PyTorch): true for an integral x, else
+     * (x == x) * (|x| != inf), |x| first */
+    if (!ct_dtype_is_floating(x->dtype)) return ct_ones_like(x, CT_BOOL, CT_MEMORY_FORMAT_NONE);
+    ct_tensor *ax = unary_by_name("aten::abs", x);
+    ct_tensor *fin = ax ? ct_ne_scalar(ax, ct_double(INFINITY)) : NULL;
+    ct_tensor *eq = fin ? ct_eq_tensor(x, x) : NULL;
+    ct_tensor *r = eq ? ct_mul(eq, fin) : NULL;
+    ct_tensor_release(ax);
+    ct_tensor_release(fin);
+    ct_tensor_release(eq);
     return r;
 }
 

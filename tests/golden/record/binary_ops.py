@@ -17,8 +17,9 @@ evaluated as it is written here by the recorder and by the replay:
   grad cases    float32 and float64: the gradients of each differentiable input for a fixed
                 cotangent, and the grad_fn's name; "needs" names the operators of other families
                 the backward formula calls (the replay reports, not fails, a case whose op is missing)
+  log cases     the operators a dispatch mode sees and the functions a function mode sees
   errors        the exception's type and message
-Output: JSON {"torch": version, "cases": [{"id", "expr" | "grad", "needs"?, "result" | "error"}]}."""
+Output: JSON {"torch": version, "cases": [{"id", "expr" | "grad" | "log", "needs"?, "result" | "error"}]}."""
 import json
 import math
 import operator
@@ -234,6 +235,17 @@ case("isclose/dtypes", "torch.isclose(T([1.0]), T([1]))")
 case("isclose/rtol", "torch.isclose(T([1.0]), T([1.0]), rtol=-1.0)")
 case("isclose/atol-neg", "torch.isclose(T([1.0]), T([1.0]), atol=-0.5)")
 
+# ---- what dispatch and function modes see of the dunders and functions ----
+LOGX, LOGI = "T([3.0, 4.0])", "T([3, 4])"
+for e in ["X**2", "2**X", "X**X", "X%2", "2%X", "X//2", "2//X", "I&1", "1&I", "I|I", "I^1", "1^I", "I<<1", "1<<I",
+          "I>>1", "8>>I", "X<1", "1<X", "X<=1", "X==1", "X!=X", "X>=2.5", "torch.pow(X,2)", "torch.pow(2,X)", "X.pow(2)",
+          "torch.remainder(X,2)", "torch.floor_divide(X,2)", "X.floor_divide(2)", "torch.fmod(X,2)",
+          "torch.bitwise_and(I,1)", "torch.div(X,2,rounding_mode='floor')", "torch.lt(X,1)", "X.lt(1)",
+          "torch.maximum(X,X)", "torch.greater(X,1)", "torch.isclose(X,X)", "torch.float_power(X,2)",
+          "operator.ipow(X,2)", "operator.imod(X,2)", "operator.ifloordiv(X,2)", "operator.iand(I,1)",
+          "operator.ilshift(I,1)", "operator.ixor(I,I)", "X.lt_(4)", "torch.logical_and(X,I)"]:
+    cases.append(dict(id=f"log/{e}", log=e.replace("X", LOGX).replace("I", LOGI)))
+
 # ---- gradients ----
 GA = [1.5, -2.5, 0.7, 3.0]
 GB = [0.5, 1.25, -2.0, 0.3]
@@ -290,9 +302,35 @@ def run_grad(g):
 
 
 ENV = {"torch": torch, "T": torch.tensor, "nan": nan, "inf": inf, "operator": operator}
+def run_log(expr):
+    """the operators a dispatch mode sees and the functions a function mode sees, evaluating expr"""
+    from torch.overrides import TorchFunctionMode
+    from torch.utils._python_dispatch import TorchDispatchMode
+    seen = {"dispatch": [], "function": []}
+
+    class D(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen["dispatch"].append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    class F(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            seen["function"].append(getattr(func, "__name__", str(func)))
+            return func(*args, **(kwargs or {}))
+
+    with D():
+        eval(expr, dict(ENV))
+    with F():
+        eval(expr, dict(ENV))
+    return seen
+
+
 for c in cases:
     try:
-        c["result"] = run_grad(c["grad"]) if "grad" in c else enc(eval(c["expr"], dict(ENV)))
+        if "log" in c:
+            c["result"] = run_log(c["log"])
+        else:
+            c["result"] = run_grad(c["grad"]) if "grad" in c else enc(eval(c["expr"], dict(ENV)))
     except Exception as e:  # noqa: BLE001 - every exception is a recorded answer
         c["error"] = {"type": type(e).__name__, "message": str(e)}
 json.dump({"torch": torch.__version__, "cases": cases}, open(sys.argv[1], "w"), indent=None, separators=(",", ":"))
