@@ -770,6 +770,69 @@ static ct_tensor *flash(ct_tensor **in, bool causal) {
 static ct_tensor *f_flash(ct_tensor **in) { return flash(in, false); }
 static ct_tensor *f_flash_causal(ct_tensor **in) { return flash(in, true); }
 #define S1(a) {a}
+/* the binary family: the Scalar arguments fixed, an in-place form on a copy of its input */
+static ct_tensor *copy_of(ct_tensor *t) { return ct_mul_scalar(t, ct_int(1)); }
+static ct_tensor *f_pow_ts(ct_tensor **in) { return ct_pow_tensor_scalar(in[0], ct_double(2.5)); }
+static ct_tensor *f_pow_ts2(ct_tensor **in) { return ct_pow_tensor_scalar(in[0], ct_int(2)); }
+static ct_tensor *f_pow__ts(ct_tensor **in) {
+    ct_tensor *c = copy_of(in[0]);
+    if (c && ct_pow__scalar(c, ct_double(-1.5)) != 0) ct_tensor_release(c), c = NULL;
+    return c;
+}
+static ct_tensor *f_pow_tt(ct_tensor **in) { return ct_pow_tensor_tensor(in[0], in[1]); }
+static ct_tensor *f_pow__tt(ct_tensor **in) {
+    ct_tensor *c = copy_of(in[0]);
+    if (c && ct_pow__tensor(c, in[1]) != 0) ct_tensor_release(c), c = NULL;
+    return c;
+}
+static ct_tensor *f_pow_s(ct_tensor **in) { return ct_pow_scalar(ct_double(2.5), in[0]); }
+#define GC_TT(name, call)                                                                                        \
+    static ct_tensor *name(ct_tensor **in) { return call; }
+#define GC_TT_(name, inplace_call)                                                                               \
+    static ct_tensor *name(ct_tensor **in) {                                                                     \
+        ct_tensor *c = copy_of(in[0]);                                                                           \
+        if (c && inplace_call != 0) ct_tensor_release(c), c = NULL;                                              \
+        return c;                                                                                                \
+    }
+GC_TT(f_fmod_t, ct_fmod_tensor(in[0], in[1]))
+GC_TT(f_fmod_s, ct_fmod_scalar(in[0], ct_double(0.7)))
+GC_TT_(f_fmod__t, ct_fmod__tensor(c, in[1]))
+GC_TT_(f_fmod__s, ct_fmod__scalar(c, ct_double(0.7)))
+GC_TT(f_rem_t, ct_remainder_tensor(in[0], in[1]))
+GC_TT(f_rem_s, ct_remainder_scalar(in[0], ct_double(0.7)))
+GC_TT_(f_rem__t, ct_remainder__tensor(c, in[1]))
+GC_TT_(f_rem__s, ct_remainder__scalar(c, ct_double(0.7)))
+GC_TT(f_atan2, ct_atan2(in[0], in[1]))
+GC_TT_(f_atan2_, ct_atan2_(c, in[1]))
+GC_TT(f_maximum, ct_maximum(in[0], in[1]))
+GC_TT(f_minimum, ct_minimum(in[0], in[1]))
+GC_TT(f_fmax, ct_fmax(in[0], in[1]))
+GC_TT(f_fmin, ct_fmin(in[0], in[1]))
+GC_TT(f_div_mode, ct_div_tensor_mode(in[0], in[1], NULL))
+GC_TT(f_div_trunc, ct_div_tensor_mode(in[0], in[1], "trunc"))
+GC_TT_(f_div__mode, ct_div__tensor_mode(c, in[1], NULL))
+GC_TT(f_copysign_t, ct_copysign_tensor(in[0], in[1]))
+GC_TT(f_copysign_s, ct_copysign_scalar(in[0], ct_double(-1.0)))
+GC_TT_(f_copysign__t, ct_copysign__tensor(c, in[1]))
+GC_TT_(f_copysign__s, ct_copysign__scalar(c, ct_double(-1.0)))
+GC_TT(f_hypot, ct_hypot(in[0], in[1]))
+GC_TT_(f_hypot_, ct_hypot_(c, in[1]))
+GC_TT(f_logaddexp, ct_logaddexp(in[0], in[1]))
+GC_TT(f_xlogy_t, ct_xlogy_tensor(in[0], in[1]))
+GC_TT(f_xlogy_ss, ct_xlogy_scalar_self(ct_double(1.5), in[0]))
+GC_TT(f_xlogy_so, ct_xlogy_scalar_other(in[0], ct_double(2.5)))
+GC_TT_(f_xlogy__t, ct_xlogy__tensor(c, in[1]))
+GC_TT_(f_xlogy__so, ct_xlogy__scalar_other(c, ct_double(2.5)))
+#define GC_CMP(c_)                                                                                               \
+    GC_TT_(f_##c_##__s, ct_##c_##__scalar(c, ct_double(0.3)))                                                    \
+    GC_TT_(f_##c_##__t, ct_##c_##__tensor(c, in[1]))
+GC_CMP(eq)
+GC_CMP(ne)
+GC_CMP(lt)
+GC_CMP(le)
+GC_CMP(gt)
+GC_CMP(ge)
+
 static const gcase cases[] = {
     {"aten::addmm", 3, {{4}, {3, 5}, {5, 4}}, {1, 2, 2}, {0}, f_addmm},
     {"aten::mm", 2, {{3, 5}, {5, 4}}, {2, 2}, {0}, f_mm},
@@ -943,6 +1006,53 @@ static const gcase cases[] = {
     {"aten::linalg_vector_norm", 1, {{2, 3, 2}}, {3}, {0}, f_vector_norm_dim},
     {"aten::_scaled_dot_product_flash_attention_for_cpu", 3, {{1, 2, 3, 4}, {1, 2, 5, 4}, {1, 2, 5, 4}}, {4, 4, 4}, {0}, f_flash},
     {"aten::_scaled_dot_product_flash_attention_for_cpu", 3, {{2, 1, 4, 3}, {2, 1, 4, 3}, {2, 1, 4, 3}}, {4, 4, 4}, {0}, f_flash_causal},
+    {"aten::pow.Tensor_Scalar", 1, {{2, 3}}, {2}, {true}, f_pow_ts},
+    {"aten::pow.Tensor_Scalar", 1, {{2, 3}}, {2}, {0}, f_pow_ts2},
+    {"aten::pow_.Scalar", 1, {{4}}, {1}, {true}, f_pow__ts},
+    {"aten::pow.Tensor_Tensor", 2, {{2, 3}, {3}}, {2, 1}, {true, false}, f_pow_tt},
+    {"aten::pow_.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {true, false}, f_pow__tt},
+    {"aten::pow.Scalar", 1, {{2, 3}}, {2}, {0}, f_pow_s},
+    {"aten::fmod.Tensor", 2, {{2, 3}, {3}}, {2, 1}, {false, true}, f_fmod_t},
+    {"aten::fmod.Scalar", 1, {{4}}, {1}, {0}, f_fmod_s},
+    {"aten::fmod_.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {false, true}, f_fmod__t},
+    {"aten::fmod_.Scalar", 1, {{4}}, {1}, {0}, f_fmod__s},
+    {"aten::remainder.Tensor", 2, {{2, 3}, {3}}, {2, 1}, {false, true}, f_rem_t},
+    {"aten::remainder.Scalar", 1, {{4}}, {1}, {0}, f_rem_s},
+    {"aten::remainder_.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {false, true}, f_rem__t},
+    {"aten::remainder_.Scalar", 1, {{4}}, {1}, {0}, f_rem__s},
+    {"aten::atan2", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_atan2},
+    {"aten::atan2_", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_atan2_},
+    {"aten::maximum", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_maximum},
+    {"aten::minimum", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_minimum},
+    {"aten::fmax", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_fmax},
+    {"aten::fmin", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_fmin},
+    {"aten::div.Tensor_mode", 2, {{2, 3}, {3}}, {2, 1}, {false, true}, f_div_mode},
+    {"aten::div.Tensor_mode", 2, {{2, 3}, {3}}, {2, 1}, {false, true}, f_div_trunc},
+    {"aten::div_.Tensor_mode", 2, {{2, 3}, {2, 3}}, {2, 2}, {false, true}, f_div__mode},
+    {"aten::copysign.Tensor", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_copysign_t},
+    {"aten::copysign.Scalar", 1, {{4}}, {1}, {0}, f_copysign_s},
+    {"aten::copysign_.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_copysign__t},
+    {"aten::copysign_.Scalar", 1, {{4}}, {1}, {0}, f_copysign__s},
+    {"aten::hypot", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_hypot},
+    {"aten::hypot_", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_hypot_},
+    {"aten::logaddexp", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_logaddexp},
+    {"aten::xlogy.Tensor", 2, {{2, 3}, {3}}, {2, 1}, {false, true}, f_xlogy_t},
+    {"aten::xlogy.Scalar_Self", 1, {{4}}, {1}, {true}, f_xlogy_ss},
+    {"aten::xlogy.Scalar_Other", 1, {{4}}, {1}, {0}, f_xlogy_so},
+    {"aten::xlogy_.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {false, true}, f_xlogy__t},
+    {"aten::xlogy_.Scalar_Other", 1, {{4}}, {1}, {0}, f_xlogy__so},
+    {"aten::eq_.Scalar", 1, {{4}}, {1}, {0}, f_eq__s},
+    {"aten::eq_.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_eq__t},
+    {"aten::ne_.Scalar", 1, {{4}}, {1}, {0}, f_ne__s},
+    {"aten::ne_.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_ne__t},
+    {"aten::lt_.Scalar", 1, {{4}}, {1}, {0}, f_lt__s},
+    {"aten::lt_.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_lt__t},
+    {"aten::le_.Scalar", 1, {{4}}, {1}, {0}, f_le__s},
+    {"aten::le_.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_le__t},
+    {"aten::gt_.Scalar", 1, {{4}}, {1}, {0}, f_gt__s},
+    {"aten::gt_.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_gt__t},
+    {"aten::ge_.Scalar", 1, {{4}}, {1}, {0}, f_ge__s},
+    {"aten::ge_.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_ge__t},
 };
 
 static double eval(apply_fn f, ct_tensor **in, const double *r, int64_t nr) {

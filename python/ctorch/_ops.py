@@ -61,7 +61,14 @@ class _OpNamespace:
 
     def __getattr__(self, op):
         if op.startswith("__"):
-            raise AttributeError(op)
+            # an operator may be named as a dunder (aten::__lshift__); any other such name is
+            # Python asking for a protocol attribute the namespace does not have
+            try:
+                packet = _C._op_packet(f"{self.name}::{op}")
+            except Exception:
+                raise AttributeError(op) from None
+            setattr(self, op, packet)
+            return packet
         packet = _C._op_packet(f"{self.name}::{op}")
         setattr(self, op, packet)
         return packet

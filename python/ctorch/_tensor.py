@@ -11,7 +11,7 @@ import re
 from . import _C, _argparse
 from ._missing import attribute as _missing_attribute
 from ._ops import ops as _ops
-from .overrides import handle_torch_function, has_torch_function_unary
+from .overrides import handle_torch_function, has_torch_function, has_torch_function_unary
 
 _missing = _C.NotImplementedInCtorch
 _dt = _C._dtypes()
@@ -113,6 +113,24 @@ class Tensor(_C.TensorBase):
         if has_torch_function_unary(self):
             return handle_torch_function(Tensor.register_hook, (self,), self, hook)
         raise _missing("Tensor.register_hook (autograd hooks) is not implemented in ctorch")
+
+    # ---- the reflected operators PyTorch writes in Python (torch/_tensor.py): other OP self is the
+    # function with the operands swapped; a TypeError becomes NotImplemented, so Python goes on to
+    # its own "unsupported operand" error ----
+    def __rpow__(self, other):
+        return _reflected(Tensor.__rpow__, _C._VariableFunctions.pow, self, other)
+
+    def __rmod__(self, other):
+        return _reflected(Tensor.__rmod__, _C._VariableFunctions.remainder, self, other)
+
+    def __rfloordiv__(self, other):
+        return _reflected(Tensor.__rfloordiv__, _C._VariableFunctions.floor_divide, self, other)
+
+    def __rlshift__(self, other):
+        return _reflected(Tensor.__rlshift__, _C._VariableFunctions.bitwise_left_shift, self, other)
+
+    def __rrshift__(self, other):
+        return _reflected(Tensor.__rrshift__, _C._VariableFunctions.bitwise_right_shift, self, other)
 
     # ---- conversions ----
     def to(self, *args, **kwargs):
@@ -317,3 +335,14 @@ def _convert(ret, cls):
 
 
 _PLAIN_REPR.add(Tensor)
+
+
+def _reflected(method, func, self, other):
+    """other OP self as func(other, self), under __torch_function__ as PyTorch's
+    _handle_torch_function_and_wrap_type_error_to_not_implemented runs it."""
+    try:
+        if has_torch_function((self, other)):
+            return handle_torch_function(method, (self, other), self, other)
+        return func(other, self)
+    except TypeError:
+        return NotImplemented

@@ -176,7 +176,6 @@ static dunder_op d_add = {"__add__", NULL}, d_radd = {"__radd__", NULL}, d_sub =
                  d_matmul = {"__matmul__", NULL}, d_iadd = {"__iadd__", NULL}, d_isub = {"__isub__", NULL},
                  d_imul = {"__imul__", NULL}, d_idiv = {"__itruediv__", NULL}, d_neg = {"__neg__", NULL},
                  d_invert = {"__invert__", NULL}, d_abs = {"__abs__", NULL};
-static const ct_op *eq_scalar, *eq_tensor; /* __eq__'s two overloads, told apart by their `other` */
 
 /* op(a, b[, alpha=1]) through the function modes and the dispatcher (an op of fewer arguments
  * reads the first ones); its tensor result, None for none. */
@@ -232,16 +231,11 @@ static const binary_op op_sub = {"sub", NULL, "__rsub__", &d_sub, NULL, "Tensor.
 static const binary_op op_mul = {"mul", "mul", NULL, &d_mul, &d_rmul, ""};
 static const binary_op op_div = {"div", NULL, "__rtruediv__", &d_div, NULL,
                                  "Tensor.__rtruediv__ (aten::reciprocal and aten::mul.Tensor)"};
-static const binary_op op_floordiv = {"floor_divide", NULL, "__rfloordiv__", NULL, NULL,
-                                      "Tensor.__floordiv__ (aten::floor_divide)"};
-static const binary_op op_mod = {"remainder", NULL, "__rmod__", NULL, NULL, "Tensor.__mod__ (aten::remainder)"};
 
 static PyObject *nb_add(PyObject *a, PyObject *b) { return binary(a, b, &op_add); }
 static PyObject *nb_sub(PyObject *a, PyObject *b) { return binary(a, b, &op_sub); }
 static PyObject *nb_mul(PyObject *a, PyObject *b) { return binary(a, b, &op_mul); }
 static PyObject *nb_truediv(PyObject *a, PyObject *b) { return binary(a, b, &op_div); }
-static PyObject *nb_floordiv(PyObject *a, PyObject *b) { return binary(a, b, &op_floordiv); }
-static PyObject *nb_mod(PyObject *a, PyObject *b) { return binary(a, b, &op_mod); }
 
 static PyObject *nb_matmul(PyObject *a, PyObject *b) {
     bool a_is = ctpy_is_tensor(a);
@@ -251,13 +245,132 @@ static PyObject *nb_matmul(PyObject *a, PyObject *b) {
     return call_op2(&d_matmul, ctpy_tensor(a), ctpy_tensor(b));
 }
 
-static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *c) {
-    (void)c;
-    bool a_is = ctpy_is_tensor(a);
-    if (a_is) OFFER("pow", NULL, a, b);
-    else OFFER(NULL, "__rpow__", b, a);
-    return ctpy_not_implemented("Tensor.__pow__ (aten::pow)");
+/* ---- the operators with a Tensor and a Scalar overload ----
+ * A dunder whose operators ops.def gives with both a Tensor and a Scalar `other` (x ** 2 is
+ * pow.Tensor_Scalar, x ** y pow.Tensor_Tensor; x < 1 is lt.Scalar) calls the Scalar one for a
+ * Python number, as PyTorch's argument parser picks it, and the Tensor one for a tensor; one
+ * given only its Tensor overload takes the number as a wrapped-number tensor. The reflected
+ * forms PyTorch writes in Python (__rpow__, __rmod__, __rfloordiv__, __rlshift__, __rrshift__)
+ * are in python/ctorch/_tensor.py; the others (__rand__, __ror__, __rxor__) are here. */
+typedef struct {
+    const char *dunder;
+    const ct_op *t, *s; /* the Tensor and the Scalar overload (s may be NULL) */
+} dunder_pair;
+
+static dunder_pair p_pow = {"__pow__", NULL, NULL}, p_ipow = {"__ipow__", NULL, NULL}, p_mod = {"__mod__", NULL, NULL},
+                   p_imod = {"__imod__", NULL, NULL}, p_floordiv = {"__floordiv__", NULL, NULL},
+                   p_ifloordiv = {"__ifloordiv__", NULL, NULL}, p_and = {"__and__", NULL, NULL},
+                   p_or = {"__or__", NULL, NULL}, p_xor = {"__xor__", NULL, NULL}, p_iand = {"__iand__", NULL, NULL},
+                   p_ior = {"__ior__", NULL, NULL}, p_ixor = {"__ixor__", NULL, NULL},
+                   p_lshift = {"__lshift__", NULL, NULL}, p_rshift = {"__rshift__", NULL, NULL},
+                   p_ilshift = {"__ilshift__", NULL, NULL}, p_irshift = {"__irshift__", NULL, NULL},
+                   p_rand = {"__rand__", NULL, NULL}, p_ror = {"__ror__", NULL, NULL}, p_rxor = {"__rxor__", NULL, NULL},
+                   p_lt = {"__lt__", NULL, NULL}, p_le = {"__le__", NULL, NULL}, p_eq = {"__eq__", NULL, NULL},
+                   p_ne = {"__ne__", NULL, NULL}, p_gt = {"__gt__", NULL, NULL}, p_ge = {"__ge__", NULL, NULL};
+
+/* a Python number as a Scalar: 1 and NULL-free, 0 for no number, -1 with the OverflowError */
+static int number_scalar(PyObject *o, ct_scalar *s) {
+    if (PyBool_Check(o)) {
+        *s = ct_bool(o == Py_True);
+    } else if (PyLong_Check(o)) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_OverflowError, "int too big to convert");
+            return -1;
+        }
+        *s = ct_int(v);
+    } else if (PyFloat_Check(o)) {
+        *s = ct_double(PyFloat_AS_DOUBLE(o));
+    } else {
+        return 0;
+    }
+    return 1;
 }
+
+/* pair(self, other) for a tensor self; NotImplemented for an other that is neither a tensor
+ * nor a number. inplace: the result is self. */
+static PyObject *call_pair(const dunder_pair *p, PyObject *self, PyObject *other, bool inplace) {
+    ct_scalar s;
+    const ct_op *op;
+    ct_value b;
+    ct_tensor *w = NULL;
+    if (ctpy_is_tensor(other)) {
+        op = p->t;
+        b = ct_tensor_value(ctpy_tensor(other));
+    } else {
+        int k = number_scalar(other, &s);
+        if (k < 0) return NULL;
+        if (k == 0) Py_RETURN_NOTIMPLEMENTED;
+        if (p->s) {
+            op = p->s;
+            b = s;
+        } else {
+            w = ct_wrapped_number(s);
+            if (!w) return ctpy_raise();
+            op = p->t;
+            b = ct_tensor_value(w);
+        }
+    }
+    ct_value args[2] = {ct_tensor_value(ctpy_tensor(self)), b}, r[1] = {ct_none()};
+    int rc = ct_op_invoke(op, args, r);
+    if (w) ct_tensor_release(w);
+    if (rc != 0) return ctpy_raise();
+    if (inplace) {
+        ct_values_release(r, 1);
+        Py_INCREF(self);
+        return self;
+    }
+    if (r[0].tag != CT_TAG_TENSOR) {
+        ct_values_release(r, 1);
+        Py_RETURN_NONE;
+    }
+    return ctpy_wrap(r[0].u.t);
+}
+
+/* tensor OP other (method: the Tensor method a function mode sees, as PyTorch names it: x ** 2
+ * is Tensor.pow, x % 2 Tensor.remainder, x & 1 Tensor.__and__), and other OP tensor (rpair,
+ * under the rmethod: 1 & x is Tensor.bitwise_and; NULL: NotImplemented, Tensor's Python method
+ * answers) */
+static PyObject *pair_binary(PyObject *a, PyObject *b, const char *method, const dunder_pair *p, const char *rmethod,
+                             const dunder_pair *rp) {
+    if (ctpy_is_tensor(a)) {
+        OFFER(method, NULL, a, b);
+        return call_pair(p, a, b, false);
+    }
+    if (!rp || !ctpy_is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
+    OFFER(rmethod, NULL, b, a);
+    return call_pair(rp, b, a, false);
+}
+
+static PyObject *pair_inplace(PyObject *a, PyObject *b, const char *method, const dunder_pair *p) {
+    if (!ctpy_is_tensor(a)) Py_RETURN_NOTIMPLEMENTED;
+    OFFER(method, NULL, a, b);
+    return call_pair(p, a, b, true);
+}
+
+static PyObject *nb_floordiv(PyObject *a, PyObject *b) { return pair_binary(a, b, "__floordiv__", &p_floordiv, NULL, NULL); }
+static PyObject *nb_mod(PyObject *a, PyObject *b) { return pair_binary(a, b, "remainder", &p_mod, NULL, NULL); }
+static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *c) {
+    if (c != Py_None) Py_RETURN_NOTIMPLEMENTED; /* three-argument pow() */
+    return pair_binary(a, b, "pow", &p_pow, NULL, NULL);
+}
+static PyObject *nb_and(PyObject *a, PyObject *b) { return pair_binary(a, b, "__and__", &p_and, "bitwise_and", &p_rand); }
+static PyObject *nb_or(PyObject *a, PyObject *b) { return pair_binary(a, b, "__or__", &p_or, "bitwise_or", &p_ror); }
+static PyObject *nb_xor(PyObject *a, PyObject *b) { return pair_binary(a, b, "__xor__", &p_xor, "bitwise_xor", &p_rxor); }
+static PyObject *nb_lshift(PyObject *a, PyObject *b) { return pair_binary(a, b, "__lshift__", &p_lshift, NULL, NULL); }
+static PyObject *nb_rshift(PyObject *a, PyObject *b) { return pair_binary(a, b, "__rshift__", &p_rshift, NULL, NULL); }
+static PyObject *nb_ipow(PyObject *a, PyObject *b, PyObject *c) {
+    (void)c;
+    return pair_inplace(a, b, "pow_", &p_ipow);
+}
+static PyObject *nb_imod(PyObject *a, PyObject *b) { return pair_inplace(a, b, "remainder_", &p_imod); }
+static PyObject *nb_ifloordiv(PyObject *a, PyObject *b) { return pair_inplace(a, b, "floor_divide_", &p_ifloordiv); }
+static PyObject *nb_iand(PyObject *a, PyObject *b) { return pair_inplace(a, b, "__iand__", &p_iand); }
+static PyObject *nb_ior(PyObject *a, PyObject *b) { return pair_inplace(a, b, "__ior__", &p_ior); }
+static PyObject *nb_ixor(PyObject *a, PyObject *b) { return pair_inplace(a, b, "__ixor__", &p_ixor); }
+static PyObject *nb_ilshift(PyObject *a, PyObject *b) { return pair_inplace(a, b, "__ilshift__", &p_ilshift); }
+static PyObject *nb_irshift(PyObject *a, PyObject *b) { return pair_inplace(a, b, "__irshift__", &p_irshift); }
 
 /* ---- in-place operators ---- */
 
@@ -306,28 +419,13 @@ static PyObject *nb_abs(PyObject *a) {
 /* ---- comparisons ---- */
 
 PyObject *ctpy_tensor_richcompare(PyObject *a, PyObject *b, int op) {
-    static const char *const slots[] = {"__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__"};
-    static const char *const names[] = {"lt", "le", "eq", "ne", "gt", "ge"};
+    /* a function mode sees Tensor.lt, ... as PyTorch's TypeError_to_NotImplemented_ wrappers hand
+     * them on, and TensorBase.__eq__ itself */
+    static const char *const methods[] = {"lt", "le", NULL, "ne", "gt", "ge"};
+    const dunder_pair *pairs[] = {&p_lt, &p_le, &p_eq, &p_ne, &p_gt, &p_ge};
     if (!ctpy_is_tensor(a)) Py_RETURN_NOTIMPLEMENTED;
-    OFFER(NULL, slots[op], a, b);
-    bool is_number = PyLong_Check(b) || PyFloat_Check(b);
-    if (!is_number && !ctpy_is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
-    if (op == Py_EQ && is_number) {
-        ct_scalar s;
-        if (PyBool_Check(b)) {
-            s = ct_bool(b == Py_True);
-        } else if (PyLong_Check(b)) {
-            int overflow;
-            long long v = PyLong_AsLongLongAndOverflow(b, &overflow);
-            if (overflow) return PyErr_Format(PyExc_OverflowError, "int too big to convert");
-            s = ct_int(v);
-        } else {
-            s = ct_double(PyFloat_AS_DOUBLE(b));
-        }
-        return call_boxed(eq_scalar, ctpy_tensor(a), s);
-    }
-    if (op == Py_EQ) return call_boxed(eq_tensor, ctpy_tensor(a), ct_tensor_value(ctpy_tensor(b)));
-    return ctpy_not_implemented("Tensor.__%s__ (aten::%s.%s)", names[op], names[op], is_number ? "Scalar" : "Tensor");
+    OFFER(methods[op], methods[op] ? NULL : "__eq__", a, b);
+    return call_pair(pairs[op], a, b, false);
 }
 
 PyNumberMethods ctpy_tensor_as_number = {
@@ -347,6 +445,19 @@ PyNumberMethods ctpy_tensor_as_number = {
     .nb_power = nb_pow,
     .nb_floor_divide = nb_floordiv,
     .nb_remainder = nb_mod,
+    .nb_inplace_power = nb_ipow,
+    .nb_inplace_remainder = nb_imod,
+    .nb_inplace_floor_divide = nb_ifloordiv,
+    .nb_and = nb_and,
+    .nb_or = nb_or,
+    .nb_xor = nb_xor,
+    .nb_lshift = nb_lshift,
+    .nb_rshift = nb_rshift,
+    .nb_inplace_and = nb_iand,
+    .nb_inplace_or = nb_ior,
+    .nb_inplace_xor = nb_ixor,
+    .nb_inplace_lshift = nb_ilshift,
+    .nb_inplace_rshift = nb_irshift,
     .nb_bool = tensor_bool,
     .nb_float = tensor_float,
     .nb_int = tensor_int,
@@ -367,19 +478,25 @@ int ctpy_tensor_number_init(void) {
             return -1;
         }
     }
-    const ct_op *eq[2];
-    int n = ctpy_dunder_ops("__eq__", eq, 2);
-    if (n < 0) return ctpy_raise_int();
-    eq_scalar = eq_tensor = NULL;
-    for (int i = 0; i < n && i < 2; i++) {
-        ct_arg_info other;
-        if (ct_op_arg_info(eq[i], 1, &other) != 0) return ctpy_raise_int();
-        if (other.kind == CT_ARG_SCALAR) eq_scalar = eq[i];
-        else if (other.kind == CT_ARG_TENSOR) eq_tensor = eq[i];
-    }
-    if (n != 2 || !eq_scalar || !eq_tensor) {
-        PyErr_SetString(PyExc_SystemError, "ctorch._C: src/ops/ops.def must give __eq__ its Scalar and Tensor overloads");
-        return -1;
+    dunder_pair *pairs[] = {&p_pow, &p_ipow, &p_mod, &p_imod, &p_floordiv, &p_ifloordiv, &p_and, &p_or, &p_xor,
+                            &p_iand, &p_ior, &p_ixor, &p_lshift, &p_rshift, &p_ilshift, &p_irshift, &p_rand, &p_ror,
+                            &p_rxor, &p_lt, &p_le, &p_eq, &p_ne, &p_gt, &p_ge};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        const ct_op *ops[2];
+        int n = ctpy_dunder_ops(pairs[i]->dunder, ops, 2);
+        if (n < 0) return ctpy_raise_int();
+        pairs[i]->t = pairs[i]->s = NULL;
+        for (int k = 0; k < n && k < 2; k++) {
+            ct_arg_info other;
+            if (ct_op_arg_info(ops[k], 1, &other) != 0) return ctpy_raise_int();
+            if (other.kind == CT_ARG_SCALAR) pairs[i]->s = ops[k];
+            else if (other.kind == CT_ARG_TENSOR) pairs[i]->t = ops[k];
+        }
+        if (n > 2 || !pairs[i]->t) {
+            PyErr_Format(PyExc_SystemError, "ctorch._C: src/ops/ops.def must give %s its Tensor overload (and at most a Scalar one)",
+                         pairs[i]->dunder);
+            return -1;
+        }
     }
     return 0;
 }

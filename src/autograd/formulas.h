@@ -117,6 +117,29 @@ int ct_d_abs(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_nan_to_num(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_inplace_not_implemented(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
+/* the binary family: pow, fmod, remainder, atan2, minimum/maximum, fmin/fmax, div with a rounding
+ * mode, copysign, hypot, logaddexp, xlogy, the in-place comparisons: formulas_binary.c */
+int ct_d_pow_tensor_scalar(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_pow_tensor_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_pow_scalar(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_fmod_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_remainder_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_atan2(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_maximum(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_minimum(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_fmax(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_fmin(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_div_tensor_mode(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_copysign_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_copysign_scalar(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_hypot(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_logaddexp(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_xlogy_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_xlogy_scalar_self(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_xlogy_scalar_other(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_compare_scalar_(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_compare_tensor_(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+
 /* views, shape ops and the batched product: formulas_shape.c */
 int ct_d_t(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_transpose(ct_node *n, ct_tensor *const *grads, ct_tensor **out);

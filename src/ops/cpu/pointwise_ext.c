@@ -1,6 +1,6 @@
 /* More pointwise kernels (TensorIterator ops): clamp, clamp_max, gelu and
- * gelu_backward, lerp, addcmul, addcdiv (in place or not), where, eq.Tensor, maximum,
- * logical_not. Broadcasting, type promotion and the output's layout follow TensorIterator
+ * gelu_backward, lerp, addcmul, addcdiv (in place or not), where, eq.Tensor, logical_not
+ * (maximum is the binary family's: binary.c). Broadcasting, type promotion and the output's layout follow TensorIterator
  * (kernel_util.h).
  *
  * Note [Float formulas of the optimizer ops]
@@ -20,7 +20,7 @@
 
 typedef enum {
     PW_CLAMP, PW_GELU, PW_GELU_TANH, PW_GELU_BW, PW_GELU_TANH_BW, PW_LERP, PW_ADDCMUL,
-    PW_ADDCDIV, PW_WHERE, PW_EQ, PW_MAXIMUM, PW_LOGICAL_NOT
+    PW_ADDCDIV, PW_WHERE, PW_EQ, PW_LOGICAL_NOT
 } pw_kind;
 
 typedef struct pwx {
@@ -109,7 +109,6 @@ static void elem(char **p, void *vctx) {
     case PW_ADDCDIV: r = x[0] + c->a * x[1] / x[2]; break;
     case PW_WHERE: r = x[0] != 0 ? x[1] : x[2]; break;
     case PW_EQ: r = x[0] == x[1]; break;
-    case PW_MAXIMUM: r = (isnan(x[0]) || isnan(x[1])) ? NAN : (x[0] > x[1] ? x[0] : x[1]); break;
     case PW_LOGICAL_NOT: r = x[0] == 0; break;
     }
     if (c->compute == CT_INT64 && c->out == CT_INT64 && c->kind != PW_WHERE) {
@@ -477,28 +476,6 @@ int ct_k_eq_tensor(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets
     memset(&c, 0, sizeof c);
     c.kind = PW_EQ;
     return apply(ins, 2, &c, ct_result_type2(ins[0], ins[1]), CT_BOOL, NULL, true, rets);
-}
-
-/* maximum(Tensor self, Tensor other) -> Tensor; maximum.out(..., *, Tensor(a!) out) */
-static int maximum(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_value *rets) {
-    ct_tensor *ins[2] = {a, b};
-    ct_dtype rt = ct_result_type2(a, b);
-    pwx c;
-    memset(&c, 0, sizeof c);
-    c.kind = PW_MAXIMUM;
-    return apply(ins, 2, &c, rt, rt, out, true, rets);
-}
-
-int ct_k_maximum(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)op;
-    (void)ks;
-    return maximum(ARG_T(0), ARG_T(1), NULL, rets);
-}
-
-int ct_k_maximum_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)op;
-    (void)ks;
-    return maximum(ARG_T(0), ARG_T(1), ARG_T(2), rets);
 }
 
 /* logical_not(Tensor self) -> Tensor */

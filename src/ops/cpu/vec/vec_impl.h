@@ -56,6 +56,9 @@ CT_VEC_LOOP(ct_vec_fill);
 CT_VEC_LOOP(ct_vec_cascade_sum);
 float CT_VEC(ct_vec_norm2_f32)(const float *x, int64_t n);
 
+/* binary_vec.c */
+void CT_VEC(ct_vec_binary_f32)(ct_vec_bin_op op, const float *a, const float *b, int64_t b_step, int64_t n, void *out);
+
 /* optim_vec.c */
 void CT_VEC(ct_vec_lerp_f32)(const float *a, const float *b, float w, int64_t n, float *o);
 void CT_VEC(ct_vec_addcmul_f32)(const float *s, const float *t1, const float *t2, float v, int64_t n, float *o);

@@ -49,6 +49,14 @@ typedef enum ct_vec_op {
     CT_VOP_COUNT
 } ct_vec_op;
 
+/* The binary family's float32 loops (binary_vec.c): the comparisons write bool (one byte), the
+ * others float. SQUARE is pow(a, 2) = a * a (b unused). */
+typedef enum ct_vec_bin_op {
+    CT_VBIN_EQ, CT_VBIN_NE, CT_VBIN_LT, CT_VBIN_LE, CT_VBIN_GT, CT_VBIN_GE,
+    CT_VBIN_MINIMUM, CT_VBIN_MAXIMUM, CT_VBIN_FMIN, CT_VBIN_FMAX, CT_VBIN_SQUARE,
+    CT_VBIN_COUNT
+} ct_vec_bin_op;
+
 /* The element types with vectorised loops (one dtype for every operand). */
 typedef enum ct_vec_type { CT_VT_F32, CT_VT_F64, CT_VT_I64, CT_VT_COUNT } ct_vec_type;
 
@@ -129,6 +137,9 @@ typedef struct ct_vec_kernels {
      * caller uses its plain loop. */
     bool (*sgemm_small)(bool transa, bool transb, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
                         int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+    /* the binary family's float32 loop over n contiguous elements: out[i] = op(a[i], b[i * b_step])
+     * (b_step 0: a scalar other), out bool for the comparisons, float otherwise */
+    void (*binary_f32)(ct_vec_bin_op op, const float *a, const float *b, int64_t b_step, int64_t n, void *out);
 } ct_vec_kernels;
 
 #define CT_VEC_CAT_(a, b) a##_##b
