@@ -24,7 +24,7 @@ ct_dtype ct_arg_dtype(const ct_value *v, ct_dtype dflt) {
 
 int ct_check_dtype_arg(ct_dtype d, const char *op_name) {
     if (!ct_dtype_valid((int)d))
-        return ct_error_set(CT_ERR_TYPE, "%s: ctorch has no dtype with ScalarType value %d (it supports float32, float64, float16, bfloat16, int64 and bool)",
+        return ct_error_set(CT_ERR_TYPE, "%s: ctorch has no dtype with ScalarType value %d (it supports float32, float64, float16, bfloat16, int64, int32, int16, int8, uint8 and bool)",
                             op_name, (int)d);
     return 0;
 }
@@ -108,8 +108,10 @@ const float *ct_float_elements(const ct_tensor *t, float **owned) {
 int ct_scalar_check_convert(ct_scalar s, ct_dtype dtype) {
     const ct_dtype_info *info = ct_dtype_info_of((int)dtype); /* inline: every add checks its alpha */
     if (s.tag == CT_TAG_BOOL || !info || info->kind == CT_DTYPE_KIND_BOOL) return 0;
-    double hi = info->max, lo = info->is_signed ? -hi : 0.0;
     bool floating = info->kind == CT_DTYPE_KIND_FLOATING, overflow;
+    /* lowest(): -max for a float, -max - 1 for a signed integer (exact for int8 to int32; int64's
+     * is -2^63, which -max rounds to as a double already) */
+    double hi = info->max, lo = !info->is_signed ? 0.0 : floating ? -hi : -hi - 1.0;
     if (s.tag == CT_TAG_INT) {
         overflow = (double)s.u.i > hi || (double)s.u.i < lo;
     } else {
