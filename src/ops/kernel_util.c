@@ -103,8 +103,9 @@ const float *ct_float_elements(const ct_tensor *t, float **owned) {
 }
 
 /* c10::checked_convert<scalar_t>: a value outside scalar_t's range (numeric_limits' lowest()
- * to max()) overflows; an infinity fits a floating type, a NaN only a floating one; bool takes
- * anything. */
+ * to max()) overflows, but an integer may be as low as -max for an unsigned type (it wraps:
+ * fill_(-1) gives 255 as uint8); an infinity fits a floating type, a NaN only a floating one;
+ * bool takes anything. */
 int ct_scalar_check_convert(ct_scalar s, ct_dtype dtype) {
     const ct_dtype_info *info = ct_dtype_info_of((int)dtype); /* inline: every add checks its alpha */
     if (s.tag == CT_TAG_BOOL || !info || info->kind == CT_DTYPE_KIND_BOOL) return 0;
@@ -113,7 +114,9 @@ int ct_scalar_check_convert(ct_scalar s, ct_dtype dtype) {
      * is -2^63, which -max rounds to as a double already) */
     double hi = info->max, lo = !info->is_signed ? 0.0 : floating ? -hi : -hi - 1.0;
     if (s.tag == CT_TAG_INT) {
-        overflow = (double)s.u.i > hi || (double)s.u.i < lo;
+        /* c10::overflows lets a negative integer wrap into an unsigned type down to -max */
+        double v = (double)s.u.i;
+        overflow = v > hi || (info->is_signed || floating ? v < lo : v < -hi);
     } else {
         double v = s.u.d;
         if (floating && isinf(v)) overflow = false;

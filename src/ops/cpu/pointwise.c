@@ -49,11 +49,15 @@ static inline float load_float(const char *p, ct_dtype src, ct_dtype common) {
 
 static inline void elem(char **p, const pw_ctx *c) {
     switch (c->compute) {
+    case CT_UINT8:
+    case CT_INT8:
+    case CT_INT16:
+    case CT_INT32: /* computed in int64, stored modulo the dtype's width: PyTorch's wrap-around */
     case CT_INT64: {
-        int64_t a = c->a == CT_INT64 ? *(const int64_t *)p[1] : (int64_t)load(p[1], c->a);
+        int64_t a = c->a == CT_INT64 ? *(const int64_t *)p[1] : ct_elem_load_int64(p[1], c->a);
         int64_t b = 0;
         if (c->op != OP_NEG && c->op != OP_CLAMP_MIN)
-            b = c->b == CT_INT64 ? *(const int64_t *)p[2] : (int64_t)load(p[2], c->b);
+            b = c->b == CT_INT64 ? *(const int64_t *)p[2] : ct_elem_load_int64(p[2], c->b);
         int64_t r;
         switch (c->op) {
         case OP_ADD: r = (int64_t)((uint64_t)a + (uint64_t)c->alpha_i * (uint64_t)b); break;
@@ -64,7 +68,7 @@ static inline void elem(char **p, const pw_ctx *c) {
         default: r = 0; break;
         }
         if (c->out == CT_INT64) *(int64_t *)p[0] = r;
-        else ct_store_from_double(p[0], c->out, (double)r);
+        else ct_elem_store_int64(p[0], c->out, r);
         return;
     }
     case CT_BOOL: {
