@@ -197,3 +197,24 @@ def embedding_grad():
 
 show("embedding backward int32", embedding_grad)
 show("masked_fill overflow", lambda: torch.tensor([1, 5], dtype=torch.int8).masked_fill(torch.tensor([True, False]), 1000))
+
+print("== random")
+for d in INTS:
+    torch.manual_seed(0)
+    show(f"randint {d}", lambda: torch.randint(0, 100, (6,), dtype=d))
+    show(f"randint low {d}", lambda: torch.randint(-3, 4, (6,), dtype=d) if d.is_signed else torch.randint(3, 9, (6,), dtype=d))
+    torch.manual_seed(1)
+    show(f"randint too high {d}", lambda: torch.randint(0, 2 ** 33, (2,), dtype=d))
+show("randint_like", lambda: torch.randint(0, 3, (2,), dtype=torch.int16).dtype)
+
+print("== matrix products")
+for d in INTS:
+    m = torch.tensor([[1, 2], [3, 4]], dtype=d)
+    show(f"matmul {d}", lambda: m @ m)
+    show(f"bmm {d}", lambda: torch.bmm(m.unsqueeze(0), m.unsqueeze(0)))
+show("mm int32 wraps", lambda: torch.mm(torch.full((1, 2), 2 ** 30, dtype=torch.int32), torch.full((2, 1), 4, dtype=torch.int32)))
+show("mm mixed", lambda: torch.mm(torch.ones(2, 2, dtype=torch.int32), torch.ones(2, 2, dtype=torch.int16)))
+show("bmm int32 wraps", lambda: torch.bmm(torch.full((1, 1, 2), 2 ** 30 + 3, dtype=torch.int32),
+                                          torch.full((1, 2, 1), 4, dtype=torch.int32)))
+show("bmm int8 big", lambda: torch.bmm(torch.full((1, 20, 30), 3, dtype=torch.int8), torch.full((1, 30, 20), 5, dtype=torch.int8))[0, :2, :2])
+show("mm int16 big", lambda: torch.mm(torch.full((20, 30), 300, dtype=torch.int16), torch.full((30, 20), 7, dtype=torch.int16))[:2, :2])
