@@ -34,7 +34,7 @@ static void gemm_loop(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64
     if (ct_dtype_is_integral(dt, false)) {
         /* integer products wrap as PyTorch's integer gemm does (two's complement), kept modulo
          * the dtype's width when stored */
-        uint64_t ia = (uint64_t)(int64_t)alpha, ib = (uint64_t)(int64_t)beta;
+        uint64_t ia = (uint64_t)ct_double_to_int64(alpha), ib = (uint64_t)ct_double_to_int64(beta);
         for (int64_t j = 0; j < n; j++) {
             for (int64_t i = 0; i < m; i++) {
                 uint64_t acc = 0;
