@@ -1,11 +1,13 @@
 """torch.iinfo: an integral dtype's limits, computed from its size and signedness."""
+import builtins
+
 from . import _C
 
 
 class iinfo:
     def __init__(self, type):
         if not isinstance(type, _C.dtype):
-            raise TypeError(f"iinfo(): argument 'type' (position 1) must be torch.dtype, not {builtin_type(type).__name__}")
+            raise TypeError(f"iinfo(): argument 'type' (position 1) must be torch.dtype, not {builtins.type(type).__name__}")
         if type.is_floating_point or type.is_complex:
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
         name = repr(type)[len("torch."):]
@@ -20,6 +22,3 @@ class iinfo:
         return f"iinfo(min={float(self.min):g}, max={float(self.max):g}, dtype={self.dtype})"
 
     __str__ = __repr__
-
-
-builtin_type = type

@@ -36,6 +36,15 @@ for d in INTS:
     show(f"{d} facts", lambda: (d.itemsize, d.is_signed, d.is_floating_point, d.is_complex, repr(d)))
     show(f"{d} iinfo", lambda: (torch.iinfo(d).min, torch.iinfo(d).max, torch.iinfo(d).bits, torch.iinfo(d).dtype))
 show("aliases", lambda: (torch.short is torch.int16, torch.int is torch.int32))
+show("iinfo repr", lambda: [repr(torch.iinfo(d)) for d in INTS + [torch.int64]])
+show("iinfo float", lambda: torch.iinfo(torch.float32))
+show("iinfo bool", lambda: torch.iinfo(torch.bool))
+show("iinfo int", lambda: torch.iinfo(3))
+show("promote_types not a dtype", lambda: torch.promote_types(1, torch.int8))
+show("can_cast not a dtype", lambda: torch.can_cast(torch.int8, 3))
+show("result_type numbers", lambda: (torch.result_type(1, 2), torch.result_type(2, 1.5), torch.result_type(True, False)))
+show("result_type number first", lambda: torch.result_type(2, torch.ones(2, dtype=torch.int8)))
+show("result_type keywords", lambda: torch.result_type(tensor=torch.ones(2, dtype=torch.uint8), other=-1))
 
 print("== promote_types / result_type / can_cast")
 for a in ALL:
