@@ -130,6 +130,13 @@ CT_API bool ct_dtype_can_cast(ct_dtype from, ct_dtype to);
  * scalar). CT_DTYPE_UNDEFINED when n is 0 or a tensor is NULL. */
 struct ct_tensor;
 CT_API ct_dtype ct_result_type(struct ct_tensor *const *tensors, int64_t n);
+/* c10::checked_convert of a Python number to dtype: 0 when it fits, else -1 with PyTorch's
+ * RuntimeError "value cannot be converted to type uint8_t without overflow". An integer (integral
+ * true, its value as a double) must lie within [lowest, max], except that an unsigned dtype takes
+ * one down to -max (it wraps: -1 is 255 as uint8); a float within [lowest, max] of an integer
+ * dtype, anything (inf too) for a floating one but NaN for no integer; bool takes everything.
+ * 0 for an invalid dtype. */
+CT_API int ct_dtype_check_value(ct_dtype dtype, double value, bool integral);
 /* torch.get_default_dtype() (float32). */
 CT_API ct_dtype ct_default_dtype(void);
 

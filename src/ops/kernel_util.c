@@ -102,30 +102,11 @@ const float *ct_float_elements(const ct_tensor *t, float **owned) {
     return *owned;
 }
 
-/* c10::checked_convert<scalar_t>: a value outside scalar_t's range (numeric_limits' lowest()
- * to max()) overflows, but an integer may be as low as -max for an unsigned type (it wraps:
- * fill_(-1) gives 255 as uint8); an infinity fits a floating type, a NaN only a floating one;
- * bool takes anything. */
+/* c10::checked_convert<scalar_t> of a Scalar (ct_dtype_check_value says what fits); a bool fits
+ * every dtype. */
 int ct_scalar_check_convert(ct_scalar s, ct_dtype dtype) {
-    const ct_dtype_info *info = ct_dtype_info_of((int)dtype); /* inline: every add checks its alpha */
-    if (s.tag == CT_TAG_BOOL || !info || info->kind == CT_DTYPE_KIND_BOOL) return 0;
-    bool floating = info->kind == CT_DTYPE_KIND_FLOATING, overflow;
-    /* lowest(): -max for a float, -max - 1 for a signed integer (exact for int8 to int32; int64's
-     * is -2^63, which -max rounds to as a double already) */
-    double hi = info->max, lo = !info->is_signed ? 0.0 : floating ? -hi : -hi - 1.0;
-    if (s.tag == CT_TAG_INT) {
-        /* c10::overflows lets a negative integer wrap into an unsigned type down to -max */
-        double v = (double)s.u.i;
-        overflow = v > hi || (info->is_signed || floating ? v < lo : v < -hi);
-    } else {
-        double v = s.u.d;
-        if (floating && isinf(v)) overflow = false;
-        else if (isnan(v)) overflow = !floating;
-        else overflow = v < lo || v > hi;
-    }
-    if (overflow)
-        return ct_error_set(CT_ERR_RUNTIME, "value cannot be converted to type %s without overflow", info->cpp_name);
-    return 0;
+    if (s.tag == CT_TAG_BOOL || dtype == CT_BOOL) return 0;
+    return ct_dtype_check_value(dtype, s.tag == CT_TAG_INT ? (double)s.u.i : s.u.d, s.tag == CT_TAG_INT);
 }
 
 /* has_internal_overlap (MemoryOverlap.cpp): a non-overlapping and dense tensor has none; a

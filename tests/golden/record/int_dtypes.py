@@ -227,3 +227,22 @@ show("bmm int32 wraps", lambda: torch.bmm(torch.full((1, 1, 2), 2 ** 30 + 3, dty
                                           torch.full((1, 2, 1), 4, dtype=torch.int32)))
 show("bmm int8 big", lambda: torch.bmm(torch.full((1, 20, 30), 3, dtype=torch.int8), torch.full((1, 30, 20), 5, dtype=torch.int8))[0, :2, :2])
 show("mm int16 big", lambda: torch.mm(torch.full((20, 30), 300, dtype=torch.int16), torch.full((30, 20), 7, dtype=torch.int16))[:2, :2])
+
+print("== losses and assignment")
+for d in INTS:
+    show(f"cross_entropy target {d}", lambda: torch.nn.functional.cross_entropy(torch.arange(6.0).reshape(2, 3),
+                                                                                torch.tensor([0, 2], dtype=d)))
+
+
+def assign(d, v):
+    t = torch.zeros(2, 2, dtype=d)
+    t[0, 1] = v
+    return t
+
+
+for d in INTS:
+    show(f"setitem {d}", lambda: assign(d, 100))
+    show(f"setitem float {d}", lambda: assign(d, -7.9))
+    show(f"setitem negative {d}", lambda: assign(d, -1))
+    show(f"setitem overflow {d}", lambda: assign(d, 70000))
+    show(f"setitem float overflow {d}", lambda: assign(d, 1e10))
