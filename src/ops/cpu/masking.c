@@ -151,7 +151,7 @@ int ct_k_masked_fill_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
     if (ct_broadcast_shapes(self->sizes, self->ndim, mask->sizes, mask->ndim, shape, &n) != 0) return -1;
     if (ct_check_output_shape(self, shape, n) != 0) return -1;
     if (ct_scalar_check_convert(value, self->dtype) != 0) return -1;
-    fill_ctx c = {self->dtype, ct_scalar_to_double(value), value.tag == CT_TAG_INT ? value.u.i : (int64_t)ct_scalar_to_double(value)};
+    fill_ctx c = {self->dtype, ct_scalar_to_double(value), value.tag == CT_TAG_INT ? value.u.i : ct_double_to_int64(ct_scalar_to_double(value))};
     if (self->numel) {
         /* TensorIterator's layout (the mask broadcast with stride 0), then 2-d loops */
         const ct_tensor *ts[2] = {self, mask};

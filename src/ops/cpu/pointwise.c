@@ -296,7 +296,7 @@ static int binary(const ct_op *op, ct_tensor *a, ct_tensor *b, pw_op kind, ct_sc
     c.a = ka->dtype;
     c.b = kb->dtype;
     c.alpha = kind == OP_ADD ? ct_scalar_to_double(alpha) : 0.0;
-    c.alpha_i = kind == OP_ADD ? (alpha.tag == CT_TAG_DOUBLE ? (int64_t)alpha.u.d : alpha.tag == CT_TAG_BOOL ? alpha.u.b : alpha.u.i) : 0;
+    c.alpha_i = kind == OP_ADD ? (alpha.tag == CT_TAG_DOUBLE ? ct_double_to_int64(alpha.u.d) : alpha.tag == CT_TAG_BOOL ? alpha.u.b : alpha.u.i) : 0;
     (void)op;
     run(out, ka, kb, &c);
     if (ct_iter_cast_end(&k, 0) != 0) {
@@ -472,7 +472,7 @@ int ct_k_clamp_min(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets
     } else if (ct_scalar_check_convert(min, rt) != 0) {
         rc = -1;
     } else {
-        int64_t min_i = min.tag == CT_TAG_INT ? min.u.i : (int64_t)min_d;
+        int64_t min_i = min.tag == CT_TAG_INT ? min.u.i : ct_double_to_int64(min_d);
         rc = unary(in, OP_CLAMP_MIN, min_d, min_i, rt, rets);
     }
     ct_tensor_release(in);

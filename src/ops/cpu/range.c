@@ -41,9 +41,9 @@ int ct_k_arange_start_step(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     double xstart = ct_scalar_to_double(start), xend = ct_scalar_to_double(end), xstep = ct_scalar_to_double(step);
     int64_t size;
     if (ct_dtype_is_integral(dt, false)) {
-        int64_t s = integral(start) ? (start.tag == CT_TAG_BOOL ? start.u.b : start.u.i) : (int64_t)xstart;
-        int64_t e = integral(end) ? (end.tag == CT_TAG_BOOL ? end.u.b : end.u.i) : (int64_t)xend;
-        int64_t st = integral(step) ? (step.tag == CT_TAG_BOOL ? step.u.b : step.u.i) : (int64_t)xstep;
+        int64_t s = integral(start) ? (start.tag == CT_TAG_BOOL ? start.u.b : start.u.i) : ct_double_to_int64(xstart);
+        int64_t e = integral(end) ? (end.tag == CT_TAG_BOOL ? end.u.b : end.u.i) : ct_double_to_int64(xend);
+        int64_t st = integral(step) ? (step.tag == CT_TAG_BOOL ? step.u.b : step.u.i) : ct_double_to_int64(xstep);
         if (st == 0) return ct_error_set(CT_ERR_RUNTIME, "step must be nonzero");
         if (!((st > 0 && e >= s) || (st < 0 && e <= s)))
             return ct_error_set(CT_ERR_RUNTIME, "upper bound and larger bound inconsistent with step sign");
