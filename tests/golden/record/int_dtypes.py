@@ -246,3 +246,17 @@ for d in INTS:
     show(f"setitem negative {d}", lambda: assign(d, -1))
     show(f"setitem overflow {d}", lambda: assign(d, 70000))
     show(f"setitem float overflow {d}", lambda: assign(d, 1e10))
+
+print("== operators without a Python binding yet, through torch.ops.aten")
+for d in INTS:
+    a = torch.tensor([1, 2, 100, 120], dtype=d)
+    b = torch.tensor([3, 2, 100, 10], dtype=d)
+    show(f"clamp {d}", lambda: torch.ops.aten.clamp(a, 2, 100))
+    show(f"clamp float {d}", lambda: torch.ops.aten.clamp(a, 1.5, 3.5))
+    show(f"clamp overflow {d}", lambda: torch.ops.aten.clamp(a, 0, 1000))
+    show(f"clamp_max overflow {d}", lambda: torch.ops.aten.clamp_max(a, -70000))
+    show(f"maximum {d}", lambda: torch.ops.aten.maximum(a, b))
+    show(f"maximum mixed {d}", lambda: torch.ops.aten.maximum(a, torch.tensor([1.5])))
+    show(f"addcmul {d}", lambda: torch.ops.aten.addcmul(a, a, b))
+    show(f"where scalar {d}", lambda: torch.ops.aten.where(a == b, a, 7))
+    show(f"sum dim dtype {d}", lambda: torch.ops.aten.sum.dim_IntList(a, [0], dtype=torch.int8))
