@@ -91,8 +91,8 @@ int main(void) {
     msg = cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(errs, "ones_int_requires_grad"), 1));
     CHECK(ct_ones_opts(&s2, 1, (ct_tensor_options){.dtype = CT_INT64, .requires_grad = true}) == NULL);
     CHECK_ERROR(CT_ERR_RUNTIME, msg);
-    CHECK(ct_tensor_new((double[]){1}, &s2, 1, (ct_tensor_options){.dtype = (ct_dtype)3}) == NULL);
-    CHECK_ERROR(CT_ERR_TYPE, "tensor(): invalid dtype 3");
+    CHECK(ct_tensor_new((double[]){1}, &s2, 1, (ct_tensor_options){.dtype = (ct_dtype)9}) == NULL);
+    CHECK_ERROR(CT_ERR_TYPE, "tensor(): invalid dtype 9");
 
     /* tolist */
     check_tolist("f32_2d", ct_tensor_new((double[]){1.5, 2.0, 3.0, 4.25}, s2x2, 2, (ct_tensor_options){0}));

@@ -414,7 +414,7 @@ static void binary_cases(void) {
              EXPECT(ct_fill_(a, ct_double(1e10)) == -1, CT_ERR_RUNTIME, "value cannot be converted to type at::Half without overflow"));
     CASE("eq of NULL") EXPECT(ct_eq_scalar(NULL, ct_int(1)) == NULL, CT_ERR_TYPE, "eq(): argument 'input' (position 1) must be Tensor, not NoneType");
     CASE("to a dtype that does not exist")
-        PAIR(mat(2, 3, CT_FLOAT32), NULL, EXPECT(ct_to_dtype(a, (ct_dtype)99, false, false, CT_MEMORY_FORMAT_NONE) == NULL, CT_ERR_TYPE, "to: ctorch has no dtype with ScalarType value 99 (it supports float32, float64, float16, bfloat16, int64 and bool)"));
+        PAIR(mat(2, 3, CT_FLOAT32), NULL, EXPECT(ct_to_dtype(a, (ct_dtype)99, false, false, CT_MEMORY_FORMAT_NONE) == NULL, CT_ERR_TYPE, "to: ctorch has no dtype with ScalarType value 99 (it supports float32, float64, float16, bfloat16, int64, int32, int16, int8, uint8 and bool)"));
     CASE("sum over a dimension out of range") {
         int64_t d5 = 5;
         PAIR(mat(2, 3, CT_FLOAT32), NULL, EXPECT(ct_sum_dim(a, &d5, 1, false, CT_DTYPE_UNDEFINED) == NULL, CT_ERR_INDEX, "Dimension out of range (expected to be in range of [-2, 1], but got 5)"));

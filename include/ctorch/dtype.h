@@ -57,6 +57,14 @@ typedef enum ct_dtype_kind {
  *     CT_DTYPE_TABLE(NAME_OF)
  */
 #define CT_DTYPE_TABLE(X)                                                                                    \
+    X(CT_UINT8, 0, "Byte", "uint8", NULL, 1, CT_DTYPE_KIND_INTEGRAL, 0, 0, 8, 255.0, CT_UINT8, "unsigned char", \
+      "uint8_t", "torch.ByteTensor", "torch.ByteTensor")                                                     \
+    X(CT_INT8, 1, "Char", "int8", NULL, 1, CT_DTYPE_KIND_INTEGRAL, 0, 1, 7, 127.0, CT_INT8, "signed char",   \
+      "int8_t", "torch.CharTensor", "torch.CharTensor")                                                      \
+    X(CT_INT16, 2, "Short", "int16", "short", 2, CT_DTYPE_KIND_INTEGRAL, 0, 1, 15, 32767.0, CT_INT16,       \
+      "short int", "int16_t", "torch.ShortTensor", "torch.ShortTensor")                                      \
+    X(CT_INT32, 3, "Int", "int32", "int", 4, CT_DTYPE_KIND_INTEGRAL, 0, 1, 31, 2147483647.0, CT_INT32, "int", \
+      "int", "torch.IntTensor", "torch.IntTensor")                                                           \
     X(CT_INT64, 4, "Long", "int64", "long", 8, CT_DTYPE_KIND_INTEGRAL, 0, 1, 63, 9223372036854775807.0,   \
       CT_INT64, "long int", "int64_t", "torch.LongTensor", "torch.LongTensor")                              \
     X(CT_FLOAT16, 5, "Half", "float16", "half", 2, CT_DTYPE_KIND_FLOATING, 1, 1, 11, 65504.0, CT_FLOAT32,  \
@@ -75,17 +83,14 @@ typedef enum ct_dtype_kind {
  * say they are missing when one is used) with PyTorch's facts. Columns: SCALAR_TYPE, NAME, ALIAS,
  * SIZE, KIND, SIGNED, LEGACY_TYPE, as CT_DTYPE_TABLE's. */
 #define CT_DTYPE_ABSENT_TABLE(X)                                                                             \
-    X(0, "uint8", NULL, 1, CT_DTYPE_KIND_INTEGRAL, 0, "torch.ByteTensor")                                   \
-    X(1, "int8", NULL, 1, CT_DTYPE_KIND_INTEGRAL, 1, "torch.CharTensor")                                    \
-    X(2, "int16", "short", 2, CT_DTYPE_KIND_INTEGRAL, 1, "torch.ShortTensor")                               \
-    X(3, "int32", "int", 4, CT_DTYPE_KIND_INTEGRAL, 1, "torch.IntTensor")                                   \
     X(9, "complex64", "cfloat", 8, CT_DTYPE_KIND_COMPLEX, 1, "torch.ComplexFloatTensor")                    \
     X(10, "complex128", "cdouble", 16, CT_DTYPE_KIND_COMPLEX, 1, "torch.ComplexDoubleTensor")
 
 #define CT_DTYPE_ENUMERATOR_(e, n, ...) e = n,
 typedef enum ct_dtype {
     CT_DTYPE_UNDEFINED = -1, /* "no dtype given" where an argument is optional */
-    CT_DTYPE_TABLE(CT_DTYPE_ENUMERATOR_) /* CT_INT64 = 4, CT_FLOAT16 = 5, CT_FLOAT32 = 6, CT_FLOAT64 = 7,
+    CT_DTYPE_TABLE(CT_DTYPE_ENUMERATOR_) /* CT_UINT8 = 0, CT_INT8 = 1, CT_INT16 = 2, CT_INT32 = 3,
+                                            CT_INT64 = 4, CT_FLOAT16 = 5, CT_FLOAT32 = 6, CT_FLOAT64 = 7,
                                             CT_BOOL = 11, CT_BFLOAT16 = 15 */
 } ct_dtype;
 #undef CT_DTYPE_ENUMERATOR_
@@ -97,7 +102,7 @@ typedef enum ct_dtype {
 CT_API bool ct_dtype_valid(int dtype);
 /* Bytes per element (0 for an invalid dtype). */
 CT_API size_t ct_dtype_size(ct_dtype dtype);
-/* c10::toString: "Float", "Double", "Half", "BFloat16", "Long", "Bool" ("UNKNOWN_SCALAR"). */
+/* c10::toString: "Float", "Double", "Half", "BFloat16", "Long", "Int", "Byte", "Bool" ("UNKNOWN_SCALAR"). */
 CT_API const char *ct_dtype_name(ct_dtype dtype);
 /* Python spelling: "torch.float32", "torch.float16", "torch.int64", ... ("torch.undefined"). */
 CT_API const char *ct_dtype_python_name(ct_dtype dtype);
@@ -120,6 +125,18 @@ CT_API bool ct_dtype_is_signed(ct_dtype dtype);
 CT_API ct_dtype ct_dtype_promote(ct_dtype a, ct_dtype b);
 /* torch.can_cast(from, to) (false when either is invalid). */
 CT_API bool ct_dtype_can_cast(ct_dtype from, ct_dtype to);
+/* torch.result_type over n tensors (ATen's ResultTypeState: dimensioned tensors outrank 0-dim
+ * ones, which outrank wrapped numbers, within a category; ct_wrapped_number wraps a Python
+ * scalar). CT_DTYPE_UNDEFINED when n is 0 or a tensor is NULL. */
+struct ct_tensor;
+CT_API ct_dtype ct_result_type(struct ct_tensor *const *tensors, int64_t n);
+/* c10::checked_convert of a Python number to dtype: 0 when it fits, else -1 with PyTorch's
+ * RuntimeError "value cannot be converted to type uint8_t without overflow". An integer (integral
+ * true, its value as a double) must lie within [lowest, max], except that an unsigned dtype takes
+ * one down to -max (it wraps: -1 is 255 as uint8); a float within [lowest, max] of an integer
+ * dtype, anything (inf too) for a floating one but NaN for no integer; bool takes everything.
+ * 0 for an invalid dtype. */
+CT_API int ct_dtype_check_value(ct_dtype dtype, double value, bool integral);
 /* torch.get_default_dtype() (float32). */
 CT_API ct_dtype ct_default_dtype(void);
 

@@ -30,10 +30,13 @@ extern "C" {
 #endif
 
 /* Keyword arguments of a factory. Zero-initialised means PyTorch's defaults: dtype
- * CT_DTYPE_UNDEFINED (the call's default: float32 for floats, int64 for ints), no grad. */
+ * CT_DTYPE_UNDEFINED (the call's default: float32 for floats, int64 for ints), no grad.
+ * CT_UINT8 is 0 (c10::ScalarType::Byte), the value {} leaves, so it is chosen with has_dtype
+ * set (TensorOptions::has_dtype); any other dtype given is taken whatever has_dtype says. */
 typedef struct ct_tensor_options {
-    ct_dtype dtype;     /* CT_DTYPE_UNDEFINED (or 0 from {}): the default */
+    ct_dtype dtype;     /* CT_DTYPE_UNDEFINED (or 0 from {} without has_dtype): the default */
     bool requires_grad;
+    bool has_dtype;     /* dtype is given, even when it is CT_UINT8 (0) */
 } ct_tensor_options;
 
 /* torch.tensor(data, dtype=..., requires_grad=...) for Python floats: numel values row-major

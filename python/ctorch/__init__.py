@@ -29,6 +29,8 @@ dtype = _C.dtype
 # torch.float32, torch.float, ..., torch.complex128: every name and alias of the dtype tables
 # (ctorch/dtype.h), each the extension's one object
 globals().update(_C._dtypes())
+from ._C import can_cast, promote_types, result_type  # noqa: E402,F401
+from ._iinfo import iinfo  # noqa: E402,F401
 
 from ._functions import *  # noqa: E402,F401,F403  (torch.add, torch.randn, ...)
 from ._functions import tensor, allclose  # noqa: E402,F401

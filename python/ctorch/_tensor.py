@@ -157,7 +157,7 @@ class Tensor(_C.TensorBase):
         if parser is None:
             parser = _TO_TYPE[name] = _argparse.Parser([f"{name}(*, MemoryFormat? memory_format=None)"])
         _, v = parser.parse(args, kwargs)
-        return _convert_to(self, _dt[name], False, False, v["memory_format"])
+        return _convert_to(self, _dt[_METHOD_DTYPES.get(name, name)], False, False, v["memory_format"])
 
     def half(self, *args, **kwargs):
         return self._to_type("half", args, kwargs)
@@ -179,6 +179,15 @@ class Tensor(_C.TensorBase):
 
     def int(self, *args, **kwargs):
         return self._to_type("int", args, kwargs)
+
+    def short(self, *args, **kwargs):
+        return self._to_type("short", args, kwargs)
+
+    def char(self, *args, **kwargs):
+        return self._to_type("char", args, kwargs)
+
+    def byte(self, *args, **kwargs):
+        return self._to_type("byte", args, kwargs)
 
     def cuda(self, *args, **kwargs):
         if has_torch_function_unary(self):
@@ -207,7 +216,7 @@ class Tensor(_C.TensorBase):
         dtype = v["dtype"]
         if dtype is None:
             names = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
-                     "int64": "Long", "bool": "Bool"}
+                     "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
             return "torch." + names[str(self.dtype)[6:]] + "Tensor"
         if isinstance(dtype, str):
             if not _LEGACY_TYPE_NAME.fullmatch(dtype):
@@ -269,6 +278,7 @@ _CPU = _argparse.Parser(["cpu(*, MemoryFormat? memory_format=None)"])
 _LEGACY_TYPE_NAME = re.compile(r"torch\.(cuda\.)?(sparse\.)?(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool|"
                                r"ComplexFloat|ComplexDouble)Tensor")
 _TO_TYPE = {}  # float(), half(), ...: one parser each, made on first use
+_METHOD_DTYPES = {"char": "int8", "byte": "uint8"}  # the methods whose name is no name of their dtype
 _TYPE = _argparse.Parser(["type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)"])
 # the dtype a Python number stands for as Tensor.to's `tensor` (a wrapped number's)
 _NUMBER_DTYPES = ((builtins.bool, "bool"), (builtins.int, "int64"), (builtins.float, "float64"), (complex, "complex128"))

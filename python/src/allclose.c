@@ -14,6 +14,10 @@ static double load(const char *base, const int64_t *idx, const int64_t *strides,
     case CT_FLOAT16: return ct_half_to_float(*(const uint16_t *)p);
     case CT_BFLOAT16: return ct_bfloat16_to_float(*(const uint16_t *)p);
     case CT_INT64: return (double)*(const int64_t *)p;
+    case CT_INT32: return *(const int32_t *)p;
+    case CT_INT16: return *(const int16_t *)p;
+    case CT_INT8: return *(const int8_t *)p;
+    case CT_UINT8: return *(const uint8_t *)p;
     case CT_BOOL: return *(const uint8_t *)p ? 1.0 : 0.0;
     default: return NAN;
     }

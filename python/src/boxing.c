@@ -74,7 +74,7 @@ static int fixed_len(const char *type) {
 }
 
 static bool int_like(PyObject *x) {
-    return is_int(x) || (ctpy_is_tensor(x) && ct_tensor_numel(ctpy_tensor(x)) == 1 && ct_tensor_dtype(ctpy_tensor(x)) == CT_INT64);
+    return is_int(x) || (ctpy_is_tensor(x) && ct_tensor_numel(ctpy_tensor(x)) == 1 && ct_dtype_is_integral(ct_tensor_dtype(ctpy_tensor(x)), false));
 }
 
 /* PyTorch's argument parser takes a sequence whose first item is an int for int[] (the type
@@ -117,7 +117,7 @@ static int box_intlist(PyObject *o, const ct_arg_info *info, ctpy_args *a, int i
         a->v[i] = ct_intlist(dst, n);
         return CTPY_PARSE_OK;
     }
-    if (ctpy_is_tensor(o) && ct_tensor_ndim(ctpy_tensor(o)) == 0 && ct_tensor_dtype(ctpy_tensor(o)) == CT_INT64) {
+    if (ctpy_is_tensor(o) && ct_tensor_ndim(ctpy_tensor(o)) == 0 && ct_dtype_is_integral(ct_tensor_dtype(ctpy_tensor(o)), false)) {
         /* a 0-dim integer tensor stands for its value (zeros(torch.tensor(3))), as a lone int does */
         int64_t v;
         int r = box_int_item(o, info, a, 0, &v);
@@ -201,7 +201,7 @@ static int box_scalar(PyObject *o, ct_value *v) {
         double d;
         if (ct_tensor_item(ctpy_tensor(o), &d) != 0) return ctpy_raise_int();
         ct_dtype dt = ct_tensor_dtype(ctpy_tensor(o));
-        *v = dt == CT_BOOL ? ct_bool(d != 0) : dt == CT_INT64 ? ct_int((int64_t)d) : ct_double(d);
+        *v = dt == CT_BOOL ? ct_bool(d != 0) : ct_dtype_is_integral(dt, false) ? ct_int((int64_t)d) : ct_double(d);
     } else {
         return CTPY_PARSE_MISMATCH;
     }

@@ -99,8 +99,101 @@ static PyObject *py_default_dtype(PyObject *unused, PyObject *noargs) {
     return d;
 }
 
+/* A torch.dtype argument: 0 with PyTorch's TypeError when o is none. */
+static int dtype_arg(PyObject *o, const char *fn, const char *name, int pos, ct_dtype *out) {
+    if (PyObject_TypeCheck(o, &CtDtype_Type)) {
+        *out = ((CtDtypeObject *)o)->dtype;
+        return 1;
+    }
+    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be torch.dtype, not %s", fn, name, pos,
+                 Py_TYPE(o)->tp_name);
+    return 0;
+}
+
+/* Two dtype arguments by position or keyword, as PyTorch's parser names them. */
+static int two_dtypes(PyObject *args, PyObject *kwargs, const char *fn, const char *n1, const char *n2, ct_dtype *a,
+                      ct_dtype *b) {
+    char *kw[] = {(char *)n1, (char *)n2, NULL};
+    PyObject *x = NULL, *y = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO", kw, &x, &y)) return 0;
+    if (!x || !y) {
+        PyErr_Format(PyExc_TypeError, "%s() missing %d required positional arguments: \"%s\"", fn, x ? 1 : 2, x ? n2 : n1);
+        return 0;
+    }
+    return dtype_arg(x, fn, n1, 1, a) && dtype_arg(y, fn, n2, 2, b);
+}
+
+/* A dtype the table lacks (complex) has no promotion in ctorch: say so rather than guess. */
+static PyObject *lacking(const char *fn, ct_dtype d) {
+    PyErr_Format(PyExc_NotImplementedError, "%s: ctorch has no dtype with ScalarType value %d", fn, (int)d);
+    return NULL;
+}
+
+/* torch.promote_types(type1, type2) */
+static PyObject *py_promote_types(PyObject *unused, PyObject *args, PyObject *kwargs) {
+    (void)unused;
+    ct_dtype a, b;
+    if (!two_dtypes(args, kwargs, "promote_types", "type1", "type2", &a, &b)) return NULL;
+    if (!ct_dtype_valid((int)a) || !ct_dtype_valid((int)b)) return lacking("promote_types", ct_dtype_valid((int)a) ? b : a);
+    PyObject *r = ctpy_dtype_object(ct_dtype_promote(a, b));
+    Py_XINCREF(r);
+    return r;
+}
+
+/* torch.can_cast(from_, to) */
+static PyObject *py_can_cast(PyObject *unused, PyObject *args, PyObject *kwargs) {
+    (void)unused;
+    ct_dtype a, b;
+    if (!two_dtypes(args, kwargs, "can_cast", "from_", "to", &a, &b)) return NULL;
+    if (!ct_dtype_valid((int)a) || !ct_dtype_valid((int)b)) return lacking("can_cast", ct_dtype_valid((int)a) ? b : a);
+    return PyBool_FromLong(ct_dtype_can_cast(a, b));
+}
+
+/* A result_type operand: the tensor itself, or a Python number wrapped as PyTorch wraps it. */
+static ct_tensor *operand(PyObject *o, bool *owned) {
+    *owned = false;
+    if (ctpy_is_tensor(o)) return ctpy_tensor(o);
+    ct_scalar s;
+    if (PyBool_Check(o)) s = ct_bool(o == Py_True);
+    else if (PyLong_Check(o)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow || (v == -1 && PyErr_Occurred())) return NULL;
+        s = ct_int(v);
+    } else if (PyFloat_Check(o)) s = ct_double(PyFloat_AS_DOUBLE(o));
+    else return NULL;
+    *owned = true;
+    return ct_wrapped_number(s);
+}
+
+/* torch.result_type(tensor, other): Tensor or Number in either place */
+static PyObject *py_result_type(PyObject *unused, PyObject *args, PyObject *kwargs) {
+    (void)unused;
+    char *kw[] = {"tensor", "other", NULL};
+    PyObject *x = NULL, *y = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:result_type", kw, &x, &y)) return NULL;
+    bool ox = false, oy = false;
+    ct_tensor *ts[2] = {operand(x, &ox), NULL};
+    ts[1] = ts[0] ? operand(y, &oy) : NULL;
+    PyObject *r = NULL;
+    if (!ts[0] || !ts[1]) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError, "result_type() received an invalid combination of arguments - got (%s, %s)",
+                         ctpy_is_tensor(x) ? "Tensor" : Py_TYPE(x)->tp_name, ctpy_is_tensor(y) ? "Tensor" : Py_TYPE(y)->tp_name);
+    } else {
+        r = ctpy_dtype_object(ct_result_type(ts, 2));
+        Py_XINCREF(r);
+    }
+    if (ts[0] && ox) ct_tensor_release(ts[0]);
+    if (ts[1] && oy) ct_tensor_release(ts[1]);
+    return r;
+}
+
 static PyMethodDef dtype_functions[] = {{"_dtypes", py_dtypes, METH_NOARGS, "{name: dtype} of every name torch has"},
                                         {"get_default_dtype", py_default_dtype, METH_NOARGS, NULL},
+                                        {"promote_types", (PyCFunction)(void (*)(void))py_promote_types, METH_VARARGS | METH_KEYWORDS, NULL},
+                                        {"can_cast", (PyCFunction)(void (*)(void))py_can_cast, METH_VARARGS | METH_KEYWORDS, NULL},
+                                        {"result_type", (PyCFunction)(void (*)(void))py_result_type, METH_VARARGS | METH_KEYWORDS, NULL},
                                         {NULL, NULL, 0, NULL}};
 
 int ctpy_dtype_init(PyObject *m) {

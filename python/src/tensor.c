@@ -180,17 +180,7 @@ static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
 }
 
 /* torch.FloatTensor, torch.LongTensor, ...: the legacy type names PyTorch's messages use */
-const char *ctpy_tensor_type_name(const ct_tensor *t) {
-    switch (ct_tensor_dtype(t)) {
-    case CT_FLOAT32: return "torch.FloatTensor";
-    case CT_FLOAT64: return "torch.DoubleTensor";
-    case CT_FLOAT16: return "torch.HalfTensor";
-    case CT_BFLOAT16: return "torch.BFloat16Tensor";
-    case CT_INT64: return "torch.LongTensor";
-    case CT_BOOL: return "torch.BoolTensor";
-    default: return "torch.Tensor";
-    }
-}
+const char *ctpy_tensor_type_name(const ct_tensor *t) { return ct_dtype_legacy_type_name(ct_tensor_dtype(t)); }
 
 /* ---- the type ---- */
 

@@ -170,6 +170,11 @@ static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
             ct_tensor_release(dst);
             return -1;
         }
+        /* the number becomes a tensor of dst's dtype as scalar_tensor makes it: range-checked */
+        if (ct_dtype_check_value(ct_tensor_dtype(dst), v, PyLong_Check(value)) != 0) {
+            ct_tensor_release(dst);
+            return ctpy_raise_int();
+        }
         ct_tensor *src = ct_tensor_scalar(v, ct_tensor_dtype(dst));
         rc = src ? ct_copy_(dst, src, false) : -1;
         ct_tensor_release(src);

@@ -173,6 +173,10 @@ static PyObject *element_to_py(const char *p, ct_dtype d) {
     case CT_FLOAT16: return PyFloat_FromDouble(ct_half_to_float(*(const uint16_t *)p));
     case CT_BFLOAT16: return PyFloat_FromDouble(ct_bfloat16_to_float(*(const uint16_t *)p));
     case CT_INT64: return PyLong_FromLongLong(*(const int64_t *)p);
+    case CT_INT32: return PyLong_FromLong(*(const int32_t *)p);
+    case CT_INT16: return PyLong_FromLong(*(const int16_t *)p);
+    case CT_INT8: return PyLong_FromLong(*(const int8_t *)p);
+    case CT_UINT8: return PyLong_FromLong(*(const uint8_t *)p);
     case CT_BOOL: return PyBool_FromLong(*(const uint8_t *)p != 0);
     default: PyErr_SetString(PyExc_TypeError, "unsupported dtype"); return NULL;
     }

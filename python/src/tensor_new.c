@@ -1,6 +1,7 @@
 /* torch.tensor(data): a new leaf from nested sequences of numbers (or a copy of a tensor), its
  * dtype inferred as PyTorch's internal_new_from_data infers it; the lift into a fresh tensor is
  * the library's (ct_tensor_lift), as a C program's torch.tensor. */
+#include <math.h>
 #include <string.h>
 
 #include "ctpy.h"
@@ -105,7 +106,7 @@ static int walk(PyObject *o, int depth, nested *st) {
         }
         ct_dtype dt = ct_tensor_dtype(t);
         if (dt == CT_BOOL) st->any_bool = true;
-        else if (dt == CT_INT64) st->any_int = true;
+        else if (ct_dtype_is_integral(dt, false)) st->any_int = true;
         else st->any_float = true;
         return store(st, d, dt == CT_INT64 ? *(const int64_t *)ct_tensor_data_ptr(t) : (int64_t)d);
     }
@@ -119,6 +120,26 @@ ragged:
 }
 
 static PyObject *tensor_function; /* torch.tensor itself: the func a function mode receives */
+
+/* c10::checked_convert for the integer dtypes narrower than int64, as torch.tensor stores each
+ * Python number: a float must lie within [lowest, max]; an int too, except that an unsigned
+ * dtype also takes a negative int down to -max (it wraps: -1 is 255 as uint8). */
+static bool narrow_overflow(const nested *st, ct_dtype dt) {
+    if (!ct_dtype_is_integral(dt, false) || dt == CT_INT64) return false;
+    int bits = (int)ct_dtype_size(dt) * 8;
+    bool sgn = ct_dtype_is_signed(dt);
+    double hi = sgn ? ldexp(1.0, bits - 1) - 1.0 : ldexp(1.0, bits) - 1.0, lo = sgn ? -hi - 1.0 : 0.0;
+    for (int64_t k = 0; k < st->n; k++) {
+        if (st->any_float) {
+            double v = st->d[k];
+            if (!(v >= lo && v <= hi)) return true; /* NaN too */
+        } else {
+            double v = (double)st->i[k];
+            if (v > hi || (sgn ? v < lo : v < -hi)) return true;
+        }
+    }
+    return false;
+}
 
 static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
     (void)unused;
@@ -187,6 +208,12 @@ static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
             PyMem_Free(st.i);
             return ctpy_not_implemented("dtype torch.%s", ((CtDtypeObject *)dtype)->name);
         }
+    }
+    if (narrow_overflow(&st, dt)) {
+        PyMem_Free(st.d);
+        PyMem_Free(st.i);
+        return PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                            ct_dtype_python_name(dt) + strlen("torch."));
     }
     ct_tensor *t;
     if (dt == CT_INT64 && !st.any_float) {

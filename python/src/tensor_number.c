@@ -91,7 +91,7 @@ static PyObject *tensor_index(PyObject *self) {
     CTPY_TF_VECTOR("__index__", self, NULL, 0, NULL);
     CTPY_SELF_T(self);
     ct_dtype d = ct_tensor_dtype(t);
-    if ((d != CT_INT64 && d != CT_BOOL) || ct_tensor_numel(t) != 1) {
+    if (!ct_dtype_is_integral(d, true) || ct_tensor_numel(t) != 1) {
         PyErr_SetString(PyExc_TypeError, "only integer tensors of a single element can be converted to an index");
         return NULL;
     }

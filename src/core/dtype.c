@@ -6,6 +6,7 @@
 
 #include "core/dtype_impl.h"
 #include "ctorch/dtype.h"
+#include "ctorch/error.h"
 
 const ct_dtype_info ct_dtype_infos[CT_DTYPE_SLOTS] = {
 #define INFO_(e, n, c10, name, alias, size, kind, reduced, sgn, digits, max, opmath, meta, cpp, legacy, msg) \
@@ -67,6 +68,22 @@ bool ct_dtype_is_signed(ct_dtype d) {
 }
 
 ct_dtype ct_default_dtype(void) { return CT_FLOAT32; }
+
+int ct_dtype_check_value(ct_dtype d, double v, bool integral) {
+    const ct_dtype_info *info = ct_dtype_info_of((int)d);
+    if (!info || info->kind == CT_DTYPE_KIND_BOOL) return 0;
+    bool floating = info->kind == CT_DTYPE_KIND_FLOATING, overflow;
+    /* lowest(): -max for a float, -max - 1 for a signed integer (exact for int8 to int32; int64's
+     * is -2^63, which -max rounds to as a double already) */
+    double hi = info->max, lo = !info->is_signed ? 0.0 : floating ? -hi : -hi - 1.0;
+    if (integral) overflow = v > hi || (info->is_signed || floating ? v < lo : v < -hi);
+    else if (floating && isinf(v)) overflow = false;
+    else if (isnan(v)) overflow = !floating;
+    else overflow = v < lo || v > hi;
+    if (overflow)
+        return ct_error_set(CT_ERR_RUNTIME, "value cannot be converted to type %s without overflow", info->cpp_name);
+    return 0;
+}
 
 /* c10::promoteTypes from the table's facts: of two categories the higher one's dtype; in one
  * category the wider dtype; two of one width (float16 and bfloat16) meet at the narrowest dtype

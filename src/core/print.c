@@ -45,7 +45,7 @@ static void sb_shape_tuple(ct_strbuf *sb, const ct_tensor *t) {
 /* ---- element formatting (PyTorch's _Formatter) ---- */
 
 typedef enum {
-    FMT_INT,      /* int64: Python's str(int) */
+    FMT_INT,      /* the integer dtypes: Python's str(int) */
     FMT_BOOL,     /* "True" / "False" */
     FMT_INT_MODE, /* floats that are all integral: "%.0f" plus a "." */
     FMT_FIXED,    /* "%.4f" */
@@ -73,7 +73,7 @@ static int format_raw(const print_ctx *c, fmt_kind kind, int64_t offset, char *o
     switch (kind) {
     case FMT_INT:
         /* Read int64 directly: a double would lose digits beyond 2^53. */
-        return snprintf(out, ELEM_BUF, "%lld", (long long)*(const int64_t *)p);
+        return snprintf(out, ELEM_BUF, "%lld", (long long)ct_elem_load_int64(p, c->t->dtype));
     case FMT_BOOL:
         return snprintf(out, ELEM_BUF, "%s", *(const uint8_t *)p ? "True" : "False");
     default: break;

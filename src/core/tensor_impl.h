@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ctorch/tensor.h"
 
@@ -122,6 +123,18 @@ int ct_storage_oom(uint64_t nbytes);
 static inline int64_t ct_double_to_int64(double v) {
     return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
 }
+/* The same at 32 bits: NaN and values out of int32's range become INT32_MIN. */
+static inline int32_t ct_double_to_int32(double v) {
+    return v > -2147483649.0 && v < 2147483648.0 ? (int32_t)v : INT32_MIN;
+}
+/* Note [Integer casts]
+ *   An integer of another width is stored modulo 2^bits (c10's static_cast, two's complement).
+ *   A float becomes an integer as PyTorch's x86 build converts it (recorded by
+ *   tests/golden/record/int_dtypes.py): int8, int16 and int32 through a 32-bit conversion
+ *   (NaN and out-of-range values give INT32_MIN, then its low bits: 0 for int8 and int16),
+ *   uint8 and int64 through a 64-bit one (INT64_MIN for NaN and out of range), so -1.0 is 255
+ *   as uint8 and 300.0 is 44. C leaves out-of-range conversions undefined; these do none. */
+static inline void ct_elem_store_int64(void *p, ct_dtype dtype, int64_t v);
 /* The element at byte address p read as a double / written from one, as c10's static_casts do
  * (the 16-bit floats through float): the library's one conversion of each dtype. No default, so
  * a dtype added to the table without its case here does not compile (-Wswitch). NaN / no store
@@ -132,6 +145,10 @@ static inline double ct_elem_load(const void *p, ct_dtype dtype) {
     case CT_FLOAT32: return *(const float *)p;
     case CT_FLOAT64: return *(const double *)p;
     case CT_INT64: return (double)*(const int64_t *)p;
+    case CT_INT32: return *(const int32_t *)p;
+    case CT_INT16: return *(const int16_t *)p;
+    case CT_INT8: return *(const int8_t *)p;
+    case CT_UINT8: return *(const uint8_t *)p;
     case CT_BOOL: return *(const uint8_t *)p ? 1.0 : 0.0;
     case CT_FLOAT16: return ct_half_to_float(*(const uint16_t *)p);
     case CT_BFLOAT16: return ct_bfloat16_to_float(*(const uint16_t *)p);
@@ -144,10 +161,40 @@ static inline void ct_elem_store(void *p, ct_dtype dtype, double v) {
     case CT_FLOAT32: *(float *)p = (float)v; break;
     case CT_FLOAT64: *(double *)p = v; break;
     case CT_INT64: *(int64_t *)p = ct_double_to_int64(v); break;
+    case CT_INT32: *(int32_t *)p = ct_double_to_int32(v); break;
+    case CT_INT16:
+    case CT_INT8: ct_elem_store_int64(p, dtype, ct_double_to_int32(v)); break;
+    case CT_UINT8: *(uint8_t *)p = (uint8_t)(uint64_t)ct_double_to_int64(v); break;
     case CT_BOOL: *(uint8_t *)p = v != 0.0; break;
     case CT_FLOAT16: *(uint16_t *)p = ct_float_to_half((float)v); break;
     case CT_BFLOAT16: *(uint16_t *)p = ct_float_to_bfloat16((float)v); break;
     case CT_DTYPE_UNDEFINED: break;
+    }
+}
+/* An integer element read exactly (a float as ct_elem_store would store it as int64; bool 0/1). */
+static inline int64_t ct_elem_load_int64(const void *p, ct_dtype dtype) {
+    switch (dtype) {
+    case CT_INT64: return *(const int64_t *)p;
+    case CT_INT32: return *(const int32_t *)p;
+    case CT_INT16: return *(const int16_t *)p;
+    case CT_INT8: return *(const int8_t *)p;
+    case CT_UINT8:
+    case CT_BOOL: return *(const uint8_t *)p;
+    default: return ct_double_to_int64(ct_elem_load(p, dtype));
+    }
+}
+/* An integer stored exactly: modulo 2^bits for the integer dtypes (Note [Integer casts]), != 0
+ * for bool, rounded for the floats. */
+static inline void ct_elem_store_int64(void *p, ct_dtype dtype, int64_t v) {
+    uint64_t u = (uint64_t)v;
+    switch (dtype) {
+    case CT_INT64: *(int64_t *)p = v; break;
+    case CT_INT32: { uint32_t w = (uint32_t)u; memcpy(p, &w, 4); break; }
+    case CT_INT16: { uint16_t w = (uint16_t)u; memcpy(p, &w, 2); break; }
+    case CT_INT8:
+    case CT_UINT8: *(uint8_t *)p = (uint8_t)u; break;
+    case CT_BOOL: *(uint8_t *)p = v != 0; break;
+    default: ct_elem_store(p, dtype, (double)v); break;
     }
 }
 double ct_load_as_double(const void *p, ct_dtype dtype);

@@ -11,19 +11,14 @@
 
 static void put_elem(ct_strbuf *b, const ct_tensor *t, int64_t linear) {
     const void *p = ct_tensor_elem_ptr(t, linear);
-    switch (t->dtype) {
-    case CT_INT64: {
-        int64_t v;
-        memcpy(&v, p, sizeof v);
-        ct_sb_printf(b, "%" PRId64, v);
-        break;
-    }
-    case CT_BOOL: ct_sb_printf(b, "%s", *(const unsigned char *)p ? "True" : "False"); break;
-    default: {
+    if (t->dtype == CT_BOOL) {
+        ct_sb_printf(b, "%s", *(const unsigned char *)p ? "True" : "False");
+    } else if (ct_dtype_is_integral(t->dtype, false)) {
+        ct_sb_printf(b, "%" PRId64, ct_elem_load_int64(p, t->dtype));
+    } else {
         char r[CT_PY_FLOAT_REPR_MAX];
         ct_py_float_repr(ct_load_as_double(p, t->dtype), r);
         ct_sb_printf(b, "%s", r);
-    }
     }
 }
 
@@ -58,7 +53,7 @@ char *ct_tensor_tolist(const ct_tensor *t) {
 
 int ct_tensor_to_int64s(const ct_tensor *t, int64_t *out, int64_t n) {
     if (!t || (!out && t->numel > 0)) return ct_error_set(CT_ERR_VALUE, "ct_tensor_to_int64s: NULL argument");
-    if (t->dtype != CT_INT64 && t->dtype != CT_BOOL)
+    if (!ct_dtype_is_integral(t->dtype, true))
         return ct_error_set(CT_ERR_TYPE, "ct_tensor_to_int64s: expected an integer or bool tensor, got %s",
                             ct_dtype_name(t->dtype));
     if (n < t->numel)
@@ -66,10 +61,6 @@ int ct_tensor_to_int64s(const ct_tensor *t, int64_t *out, int64_t n) {
                             (long long)t->numel);
     if (t->numel > 0 && (!t->storage || !t->storage->data))
         return ct_error_set(CT_ERR_RUNTIME, "Cannot access data of a tensor without storage");
-    for (int64_t i = 0; i < t->numel; i++) {
-        const void *p = ct_tensor_elem_ptr(t, i);
-        if (t->dtype == CT_BOOL) out[i] = *(const unsigned char *)p != 0;
-        else memcpy(&out[i], p, sizeof out[i]);
-    }
+    for (int64_t i = 0; i < t->numel; i++) out[i] = ct_elem_load_int64(ct_tensor_elem_ptr(t, i), t->dtype);
     return 0;
 }

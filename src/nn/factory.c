@@ -67,9 +67,13 @@ static int tensor_impl(ct_value *args, ct_value *rets) {
 
 static const ct_function tensor_fn = {"tensor", NULL, tensor_impl, 3, 1};
 
-/* 0 (what {} leaves) and CT_DTYPE_UNDEFINED both mean "the default" */
+/* 0 (what {} leaves) without has_dtype, and CT_DTYPE_UNDEFINED, mean "the default" */
+static ct_dtype opt_dtype(ct_tensor_options opts) {
+    return (int)opts.dtype == 0 && !opts.has_dtype ? CT_DTYPE_UNDEFINED : opts.dtype;
+}
+
 static int resolve_dtype(ct_dtype given, ct_dtype dflt, ct_dtype *out) {
-    if ((int)given == 0 || given == CT_DTYPE_UNDEFINED) {
+    if (given == CT_DTYPE_UNDEFINED) {
         *out = dflt;
         return 0;
     }
@@ -89,13 +93,13 @@ static ct_tensor *lift(ct_tensor *raw, ct_dtype dt, bool requires_grad) {
 
 ct_tensor *ct_tensor_new(const double *data, const int64_t *sizes, int ndim, ct_tensor_options opts) {
     ct_dtype dt = CT_DTYPE_UNDEFINED;
-    if (resolve_dtype(opts.dtype, ct_default_dtype(), &dt) != 0) return NULL;
+    if (resolve_dtype(opt_dtype(opts), ct_default_dtype(), &dt) != 0) return NULL;
     return lift(ct_tensor_from_doubles(data, sizes, ndim, dt), dt, opts.requires_grad);
 }
 
 ct_tensor *ct_tensor_new_int64(const int64_t *data, const int64_t *sizes, int ndim, ct_tensor_options opts) {
     ct_dtype dt = CT_DTYPE_UNDEFINED;
-    if (resolve_dtype(opts.dtype, CT_INT64, &dt) != 0) return NULL;
+    if (resolve_dtype(opt_dtype(opts), CT_INT64, &dt) != 0) return NULL;
     ct_tensor *raw = ct_tensor_from_data(data, sizes, ndim, CT_INT64);
     if (raw && dt != CT_INT64) {
         /* the values converted as Python's int -> the dtype (exact below 2^53), still undispatched */
@@ -120,10 +124,6 @@ static ct_tensor *with_grad(ct_tensor *t, bool requires_grad) {
         return NULL;
     }
     return t;
-}
-
-static ct_dtype opt_dtype(ct_tensor_options opts) {
-    return (int)opts.dtype == 0 ? CT_DTYPE_UNDEFINED : opts.dtype;
 }
 
 ct_tensor *ct_zeros_opts(const int64_t *size, int64_t size_len, ct_tensor_options opts) {

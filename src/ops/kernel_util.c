@@ -24,7 +24,7 @@ ct_dtype ct_arg_dtype(const ct_value *v, ct_dtype dflt) {
 
 int ct_check_dtype_arg(ct_dtype d, const char *op_name) {
     if (!ct_dtype_valid((int)d))
-        return ct_error_set(CT_ERR_TYPE, "%s: ctorch has no dtype with ScalarType value %d (it supports float32, float64, float16, bfloat16, int64 and bool)",
+        return ct_error_set(CT_ERR_TYPE, "%s: ctorch has no dtype with ScalarType value %d (it supports float32, float64, float16, bfloat16, int64, int32, int16, int8, uint8 and bool)",
                             op_name, (int)d);
     return 0;
 }
@@ -102,25 +102,11 @@ const float *ct_float_elements(const ct_tensor *t, float **owned) {
     return *owned;
 }
 
-/* c10::checked_convert<scalar_t>: a value outside scalar_t's range (numeric_limits' lowest()
- * to max()) overflows; an infinity fits a floating type, a NaN only a floating one; bool takes
- * anything. */
+/* c10::checked_convert<scalar_t> of a Scalar (ct_dtype_check_value says what fits); a bool fits
+ * every dtype. */
 int ct_scalar_check_convert(ct_scalar s, ct_dtype dtype) {
-    const ct_dtype_info *info = ct_dtype_info_of((int)dtype); /* inline: every add checks its alpha */
-    if (s.tag == CT_TAG_BOOL || !info || info->kind == CT_DTYPE_KIND_BOOL) return 0;
-    double hi = info->max, lo = info->is_signed ? -hi : 0.0;
-    bool floating = info->kind == CT_DTYPE_KIND_FLOATING, overflow;
-    if (s.tag == CT_TAG_INT) {
-        overflow = (double)s.u.i > hi || (double)s.u.i < lo;
-    } else {
-        double v = s.u.d;
-        if (floating && isinf(v)) overflow = false;
-        else if (isnan(v)) overflow = !floating;
-        else overflow = v < lo || v > hi;
-    }
-    if (overflow)
-        return ct_error_set(CT_ERR_RUNTIME, "value cannot be converted to type %s without overflow", info->cpp_name);
-    return 0;
+    if (s.tag == CT_TAG_BOOL || dtype == CT_BOOL) return 0;
+    return ct_dtype_check_value(dtype, s.tag == CT_TAG_INT ? (double)s.u.i : s.u.d, s.tag == CT_TAG_INT);
 }
 
 /* has_internal_overlap (MemoryOverlap.cpp): a non-overlapping and dense tensor has none; a

@@ -58,6 +58,13 @@ ct_dtype ct_result_type_n(ct_tensor *const *ts, int64_t n) {
     return rt_result(&s);
 }
 
+ct_dtype ct_result_type(struct ct_tensor *const *ts, int64_t n) {
+    if (n <= 0 || !ts) return CT_DTYPE_UNDEFINED;
+    for (int64_t i = 0; i < n; i++)
+        if (!ts[i]) return CT_DTYPE_UNDEFINED;
+    return ct_result_type_n(ts, n);
+}
+
 ct_dtype ct_result_type_scalar(const ct_tensor *a, ct_scalar sc) {
     rt_state s = {CT_DTYPE_UNDEFINED, CT_DTYPE_UNDEFINED, CT_DTYPE_UNDEFINED};
     rt_add_tensor(&s, a);

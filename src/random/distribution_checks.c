@@ -77,6 +77,10 @@ static int check_from_to_in_range(int64_t from, int64_t to_inc, ct_dtype dtype) 
             return ct_error_set(CT_ERR_RUNTIME, "to - 1 is out of bounds for %s", tn);
     } else {
         int64_t min = dtype == CT_BOOL ? 0 : INT64_MIN, max = dtype == CT_BOOL ? 1 : INT64_MAX;
+        if (dtype != CT_BOOL && dtype != CT_INT64) { /* numeric_limits' lowest() and max() */
+            max = (int64_t)ct_dtype_max(dtype);
+            min = ct_dtype_is_signed(dtype) ? -max - 1 : 0;
+        }
         if (from < min || from > max) return ct_error_set(CT_ERR_RUNTIME, "from is out of bounds for %s", tn);
         if (to_inc < min || to_inc > max)
             return ct_error_set(CT_ERR_RUNTIME, "to - 1 is out of bounds for %s", tn);
@@ -121,7 +125,7 @@ int ct_rng_random_bounds(ct_dtype dtype, int64_t from, const int64_t *to, int64_
                                 "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted to dtype, but got from=%lld > to_inc=%lld",
                                 (long long)from, (long long)to_inc);
     } else {
-        to_inc = dtype == CT_BOOL ? 1 : INT64_MAX;
+        to_inc = dtype == CT_BOOL ? 1 : dtype == CT_INT64 ? INT64_MAX : (int64_t)ct_dtype_max(dtype);
     }
     if (check_from_to_in_range(from, to_inc, dtype) != 0) return -1;
     *base = from;

@@ -366,6 +366,10 @@ static inline void store_int(void *data, int64_t i, ct_dtype dtype, int64_t v) {
     case CT_FLOAT64: ((double *)data)[i] = (double)v; break;
     case CT_FLOAT16: store_half(data, i, (float)v); break;
     case CT_BFLOAT16: store_bf16(data, i, (float)v); break;
+    case CT_INT32:
+    case CT_INT16:
+    case CT_INT8:
+    case CT_UINT8: ct_elem_store_int64((char *)data + (size_t)i * ct_dtype_size(dtype), dtype, v); break;
     default: ((bool *)data)[i] = v != 0; break;
     }
 }

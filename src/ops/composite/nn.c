@@ -18,7 +18,7 @@ int ct_k_embedding(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets
     (void)ks;
     ct_tensor *weight = ARG_T(0), *indices = ARG_T(1);
     if (weight->ndim != 2) return ct_error_set(CT_ERR_RUNTIME, "'weight' must be 2-D");
-    if (indices->dtype != CT_INT64)
+    if (indices->dtype != CT_INT64 && indices->dtype != CT_INT32)
         return ct_error_set(CT_ERR_RUNTIME,
                             "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got %s instead (while checking arguments for embedding)",
                             ct_dtype_message_type(indices->dtype));

@@ -93,13 +93,14 @@ static void small_bmm(ct_tensor *res, const ct_tensor *b1, const ct_tensor *b2) 
                         acc += *(const double *)(s.p + (size_t)(i * s.st[0] + k * s.st[1]) * 8) *
                                *(const double *)(m.p + (size_t)(k * m.st[0] + j * m.st[1]) * 8);
                     *(double *)dst = acc;
-                } else if (dt == CT_INT64) {
-                    /* integer products wrap, as PyTorch's int64 kernels do on two's complement */
+                } else if (ct_dtype_is_integral(dt, false)) {
+                    /* integer products wrap, as PyTorch's integer kernels do on two's complement */
                     uint64_t acc = 0;
+                    size_t es = ct_dtype_size(dt);
                     for (int64_t k = 0; k < ks; k++)
-                        acc += (uint64_t)*(const int64_t *)(s.p + (size_t)(i * s.st[0] + k * s.st[1]) * 8) *
-                               (uint64_t)*(const int64_t *)(m.p + (size_t)(k * m.st[0] + j * m.st[1]) * 8);
-                    *(int64_t *)dst = (int64_t)acc;
+                        acc += (uint64_t)ct_elem_load_int64(s.p + (size_t)(i * s.st[0] + k * s.st[1]) * es, dt) *
+                               (uint64_t)ct_elem_load_int64(m.p + (size_t)(k * m.st[0] + j * m.st[1]) * es, dt);
+                    ct_elem_store_int64(dst, dt, (int64_t)acc);
                 } else {
                     float acc = 0;
                     size_t es = ct_dtype_size(dt);
@@ -139,7 +140,7 @@ int ct_k_bmm(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
         ct_tensor_release(res);
         return ct_error_set(CT_ERR_RUNTIME, "\"bmm\" not implemented for 'Bool'");
     }
-    if (contraction * rows * cols < 400 || b1->dtype == CT_INT64) {
+    if (contraction * rows * cols < 400 || ct_dtype_is_integral(b1->dtype, false)) {
         small_bmm(res, b1, b2);
         return ct_ret(rets, 0, res);
     }

@@ -12,7 +12,7 @@ int ct_k_embedding_dense_backward(const ct_op *op, ct_keyset ks, ct_value *args,
     ct_tensor *grad = ARG_T(0), *indices = ARG_T(1);
     int64_t num_weights = ARG_I(2), padding_idx = ARG_I(3);
     bool scale_by_freq = ARG_B(4);
-    if (indices->dtype != CT_INT64)
+    if (indices->dtype != CT_INT64 && indices->dtype != CT_INT32)
         return ct_error_set(CT_ERR_RUNTIME,
                             "Expected tensor for argument #2 'indices' to have one of the following scalar types: Long, Int; but got %s instead (while checking arguments for embedding_backward)",
                             ct_dtype_message_type(indices->dtype));
@@ -33,7 +33,7 @@ int ct_k_embedding_dense_backward(const ct_op *op, ct_keyset ks, ct_value *args,
         ct_tensor_release(gw);
         return -1;
     }
-    for (int64_t i = 0; i < n; i++) memcpy(&idx[i], ct_tensor_elem_ptr(indices, i), sizeof(int64_t));
+    for (int64_t i = 0; i < n; i++) idx[i] = ct_elem_load_int64(ct_tensor_elem_ptr(indices, i), indices->dtype);
     for (int64_t i = 0; i < n; i++) {
         if (idx[i] < 0 || idx[i] >= num_weights) {
             long long bad = (long long)idx[i]; /* read before idx is freed */

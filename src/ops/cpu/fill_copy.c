@@ -7,11 +7,17 @@
 
 typedef struct conv_ctx {
     ct_dtype dst, src;
+    bool src_integral; /* an integer or bool source, read exactly */
 } conv_ctx;
 
+/* static_cast<dst>(src) (Note [Integer casts] in core/tensor_impl.h): an integer source goes to
+ * an integer modulo 2^bits and to float32 and the 16-bit floats through float, as c10 converts
+ * it; a float source through double. */
 static inline void convert_elem(char *d, const char *s, const conv_ctx *c) {
-    if (c->dst == CT_INT64 && c->src == CT_BOOL) {
-        *(int64_t *)d = *(const uint8_t *)s != 0;
+    if (c->src_integral) {
+        int64_t v = ct_elem_load_int64(s, c->src);
+        if (c->dst == CT_FLOAT32 || c->dst == CT_FLOAT16 || c->dst == CT_BFLOAT16) ct_store_from_double(d, c->dst, (double)(float)v);
+        else ct_elem_store_int64(d, c->dst, v);
     } else {
         ct_store_from_double(d, c->dst, ct_load_as_double(s, c->src));
     }
@@ -52,7 +58,7 @@ static int copy_into(ct_tensor *dst, const ct_tensor *src) {
     } else if (dst->dtype == CT_FLOAT64 && src->dtype == CT_FLOAT32) {
         ct_iter_run(&it, v->f64_from_f32, NULL);
     } else {
-        conv_ctx c = {dst->dtype, src->dtype};
+        conv_ctx c = {dst->dtype, src->dtype, ct_dtype_is_integral(src->dtype, true)};
         ct_iter_run(&it, convert_loop, &c);
     }
     return 0;
@@ -66,8 +72,8 @@ static int fill_value(ct_tensor *self, ct_scalar v) {
     ct_vec_fill f;
     memset(&f, 0, sizeof f);
     f.size = (int)ct_dtype_size(self->dtype);
-    if (self->dtype == CT_INT64 && v.tag == CT_TAG_INT) {
-        memcpy(f.bytes, &v.u.i, 8);
+    if (ct_dtype_is_integral(self->dtype, false) && v.tag == CT_TAG_INT) {
+        ct_elem_store_int64(f.bytes, self->dtype, v.u.i); /* a negative value wraps into uint8 */
     } else {
         ct_store_from_double(f.bytes, self->dtype, ct_scalar_to_double(v));
     }

@@ -31,6 +31,25 @@ static void gemm_loop(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64
                       int64_t lda, const void *b, int64_t ldb, double beta, void *c, int64_t ldc) {
     bool fp = ct_dtype_opmath(dt) == CT_FLOAT32; /* accumulate 16/32-bit floats in float */
     size_t es = ct_dtype_size(dt);
+    if (ct_dtype_is_integral(dt, false)) {
+        /* integer products wrap as PyTorch's integer gemm does (two's complement), kept modulo
+         * the dtype's width when stored */
+        uint64_t ia = (uint64_t)ct_double_to_int64(alpha), ib = (uint64_t)ct_double_to_int64(beta);
+        for (int64_t j = 0; j < n; j++) {
+            for (int64_t i = 0; i < m; i++) {
+                uint64_t acc = 0;
+                for (int64_t p = 0; p < k; p++) {
+                    const char *pa = (const char *)a + (size_t)(ta ? p + i * lda : i + p * lda) * es;
+                    const char *pb = (const char *)b + (size_t)(tb ? j + p * ldb : p + j * ldb) * es;
+                    acc += (uint64_t)ct_elem_load_int64(pa, dt) * (uint64_t)ct_elem_load_int64(pb, dt);
+                }
+                char *pc = (char *)c + (size_t)(i + j * ldc) * es;
+                uint64_t cur = beta == 0.0 ? 0 : ib * (uint64_t)ct_elem_load_int64(pc, dt);
+                ct_elem_store_int64(pc, dt, (int64_t)(ia * acc + cur));
+            }
+        }
+        return;
+    }
     for (int64_t j = 0; j < n; j++) {
         for (int64_t i = 0; i < m; i++) {
             double acc = 0;

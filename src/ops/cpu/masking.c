@@ -46,9 +46,8 @@ typedef struct eq_ctx {
 static void eq_elem(char **p, void *vctx) {
     const eq_ctx *c = vctx;
     bool r;
-    if (c->common == CT_INT64) {
-        int64_t a = c->a == CT_INT64 ? *(const int64_t *)p[1] : (int64_t)ct_load_as_double(p[1], c->a);
-        r = a == c->vi;
+    if (ct_dtype_is_integral(c->common, false)) {
+        r = ct_elem_load_int64(p[1], c->a) == c->vi;
     } else if (c->common == CT_BOOL) {
         r = (ct_load_as_double(p[1], c->a) != 0) == (c->vd != 0);
     } else {
@@ -77,7 +76,7 @@ int ct_k_eq_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets
     c.a = k.in[0]->dtype;
     c.common = common;
     const char *v = ct_tensor_data_ptr(k.in[1]);
-    c.vi = common == CT_INT64 ? *(const int64_t *)v : 0;
+    c.vi = ct_dtype_is_integral(common, false) ? ct_elem_load_int64(v, common) : 0;
     c.vd = ct_load_as_double(v, common);
     int rc = ct_iter_cast_end(&k, map_unary(k.in[0], CT_BOOL, eq_elem, &c, rets));
     ct_tensor_release(w); /* after the casts: k.in[1] is w itself when no cast was needed */
@@ -89,7 +88,7 @@ int ct_k_eq_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets
 static void not_elem(char **p, void *vctx) {
     ct_dtype d = *(const ct_dtype *)vctx;
     if (d == CT_BOOL) *(bool *)p[0] = !*(const unsigned char *)p[1];
-    else *(int64_t *)p[0] = ~*(const int64_t *)p[1];
+    else ct_elem_store_int64(p[0], d, ~ct_elem_load_int64(p[1], d));
 }
 
 /* bitwise_not(Tensor self) -> Tensor: logical not for bool, ~ for integers */
@@ -98,7 +97,7 @@ int ct_k_bitwise_not(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *re
     (void)ks;
     ct_tensor *self = ARG_T(0);
     ct_dtype d = self->dtype;
-    if (d != CT_BOOL && d != CT_INT64)
+    if (!ct_dtype_is_integral(d, true))
         return ct_error_set(CT_ERR_RUNTIME, "\"bitwise_not_cpu\" not implemented for '%s'", ct_dtype_name(d));
     return map_unary(self, d, not_elem, &d, rets);
 }
@@ -129,7 +128,7 @@ static void fill_any_loop(char **data, const int64_t *strides, int64_t size0, in
         const char *m = data[1] + j * strides[3];
         for (int64_t i = 0; i < size0; i++) {
             if (!m[i * strides[1]]) continue;
-            if (c->d == CT_INT64) memcpy(o + i * strides[0], &c->vi, sizeof c->vi);
+            if (ct_dtype_is_integral(c->d, false)) ct_elem_store_int64(o + i * strides[0], c->d, c->vi);
             else ct_store_from_double(o + i * strides[0], c->d, c->v);
         }
     }
@@ -152,7 +151,7 @@ int ct_k_masked_fill_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
     if (ct_broadcast_shapes(self->sizes, self->ndim, mask->sizes, mask->ndim, shape, &n) != 0) return -1;
     if (ct_check_output_shape(self, shape, n) != 0) return -1;
     if (ct_scalar_check_convert(value, self->dtype) != 0) return -1;
-    fill_ctx c = {self->dtype, ct_scalar_to_double(value), value.tag == CT_TAG_INT ? value.u.i : (int64_t)ct_scalar_to_double(value)};
+    fill_ctx c = {self->dtype, ct_scalar_to_double(value), value.tag == CT_TAG_INT ? value.u.i : ct_double_to_int64(ct_scalar_to_double(value))};
     if (self->numel) {
         /* TensorIterator's layout (the mask broadcast with stride 0), then 2-d loops */
         const ct_tensor *ts[2] = {self, mask};

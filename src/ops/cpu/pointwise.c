@@ -49,11 +49,15 @@ static inline float load_float(const char *p, ct_dtype src, ct_dtype common) {
 
 static inline void elem(char **p, const pw_ctx *c) {
     switch (c->compute) {
+    case CT_UINT8:
+    case CT_INT8:
+    case CT_INT16:
+    case CT_INT32: /* computed in int64, stored modulo the dtype's width: PyTorch's wrap-around */
     case CT_INT64: {
-        int64_t a = c->a == CT_INT64 ? *(const int64_t *)p[1] : (int64_t)load(p[1], c->a);
+        int64_t a = c->a == CT_INT64 ? *(const int64_t *)p[1] : ct_elem_load_int64(p[1], c->a);
         int64_t b = 0;
         if (c->op != OP_NEG && c->op != OP_CLAMP_MIN)
-            b = c->b == CT_INT64 ? *(const int64_t *)p[2] : (int64_t)load(p[2], c->b);
+            b = c->b == CT_INT64 ? *(const int64_t *)p[2] : ct_elem_load_int64(p[2], c->b);
         int64_t r;
         switch (c->op) {
         case OP_ADD: r = (int64_t)((uint64_t)a + (uint64_t)c->alpha_i * (uint64_t)b); break;
@@ -64,7 +68,7 @@ static inline void elem(char **p, const pw_ctx *c) {
         default: r = 0; break;
         }
         if (c->out == CT_INT64) *(int64_t *)p[0] = r;
-        else ct_store_from_double(p[0], c->out, (double)r);
+        else ct_elem_store_int64(p[0], c->out, r);
         return;
     }
     case CT_BOOL: {
@@ -292,7 +296,7 @@ static int binary(const ct_op *op, ct_tensor *a, ct_tensor *b, pw_op kind, ct_sc
     c.a = ka->dtype;
     c.b = kb->dtype;
     c.alpha = kind == OP_ADD ? ct_scalar_to_double(alpha) : 0.0;
-    c.alpha_i = kind == OP_ADD ? (alpha.tag == CT_TAG_DOUBLE ? (int64_t)alpha.u.d : alpha.tag == CT_TAG_BOOL ? alpha.u.b : alpha.u.i) : 0;
+    c.alpha_i = kind == OP_ADD ? (alpha.tag == CT_TAG_DOUBLE ? ct_double_to_int64(alpha.u.d) : alpha.tag == CT_TAG_BOOL ? alpha.u.b : alpha.u.i) : 0;
     (void)op;
     run(out, ka, kb, &c);
     if (ct_iter_cast_end(&k, 0) != 0) {
@@ -459,7 +463,7 @@ int ct_k_clamp_min(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets
     } else if (ct_scalar_check_convert(min, rt) != 0) {
         rc = -1;
     } else {
-        int64_t min_i = min.tag == CT_TAG_INT ? min.u.i : (int64_t)min_d;
+        int64_t min_i = min.tag == CT_TAG_INT ? min.u.i : ct_double_to_int64(min_d);
         rc = unary(in, OP_CLAMP_MIN, min_d, min_i, rt, rets);
     }
     ct_tensor_release(in);

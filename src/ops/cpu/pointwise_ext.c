@@ -303,6 +303,8 @@ int ct_k_clamp(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
         rc = fill_nan(in, rt, ct_double(NAN), rets); /* a NaN bound fills the result with NaN */
     else if (rt == CT_BOOL)
         rc = ct_error_set(CT_ERR_RUNTIME, "\"clamp_scalar_cpu\" not implemented for 'Bool'");
+    else if ((has_min && ct_scalar_check_convert(args[1], rt) != 0) || (has_max && ct_scalar_check_convert(args[2], rt) != 0))
+        rc = -1; /* the kernel's min.to<scalar_t>() and max.to<scalar_t>() */
     else
         rc = apply(&in, 1, &c, rt, rt, NULL, false, rets);
     ct_tensor_release(in);
@@ -329,6 +331,8 @@ int ct_k_clamp_max(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets
         rc = fill_nan(in, rt, args[1], rets);
     else if (rt == CT_BOOL)
         rc = ct_error_set(CT_ERR_RUNTIME, "\"clamp_max_scalar_cpu\" not implemented for 'Bool'");
+    else if (ct_scalar_check_convert(args[1], rt) != 0)
+        rc = -1; /* the kernel's max.to<scalar_t>() */
     else
         rc = apply(&in, 1, &c, rt, rt, NULL, false, rets);
     ct_tensor_release(in);

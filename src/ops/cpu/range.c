@@ -40,10 +40,10 @@ int ct_k_arange_start_step(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     if (dt == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "\"arange_cpu\" not implemented for 'Bool'");
     double xstart = ct_scalar_to_double(start), xend = ct_scalar_to_double(end), xstep = ct_scalar_to_double(step);
     int64_t size;
-    if (dt == CT_INT64) {
-        int64_t s = integral(start) ? (start.tag == CT_TAG_BOOL ? start.u.b : start.u.i) : (int64_t)xstart;
-        int64_t e = integral(end) ? (end.tag == CT_TAG_BOOL ? end.u.b : end.u.i) : (int64_t)xend;
-        int64_t st = integral(step) ? (step.tag == CT_TAG_BOOL ? step.u.b : step.u.i) : (int64_t)xstep;
+    if (ct_dtype_is_integral(dt, false)) {
+        int64_t s = integral(start) ? (start.tag == CT_TAG_BOOL ? start.u.b : start.u.i) : ct_double_to_int64(xstart);
+        int64_t e = integral(end) ? (end.tag == CT_TAG_BOOL ? end.u.b : end.u.i) : ct_double_to_int64(xend);
+        int64_t st = integral(step) ? (step.tag == CT_TAG_BOOL ? step.u.b : step.u.i) : ct_double_to_int64(xstep);
         if (st == 0) return ct_error_set(CT_ERR_RUNTIME, "step must be nonzero");
         if (!((st > 0 && e >= s) || (st < 0 && e <= s)))
             return ct_error_set(CT_ERR_RUNTIME, "upper bound and larger bound inconsistent with step sign");
@@ -54,9 +54,12 @@ int ct_k_arange_start_step(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
         size = (int64_t)n;
         ct_tensor *out = ct_tensor_alloc(&size, 1, dt, false);
         if (!out) return -1;
-        int64_t *o = ct_tensor_data_ptr(out);
-        /* start + step * i lies between the bounds, but step * i alone may not fit: wrap it */
-        for (int64_t i = 0; i < size; i++) o[i] = (int64_t)((uint64_t)s + (uint64_t)st * (uint64_t)i);
+        char *o = ct_tensor_data_ptr(out);
+        const size_t es = ct_dtype_size(dt);
+        /* start + step * i lies between the bounds, but step * i alone may not fit: wrap it (and
+         * a narrower dtype keeps its low bits, as the cast from int64 does) */
+        for (int64_t i = 0; i < size; i++)
+            ct_elem_store_int64(o + (size_t)i * es, dt, (int64_t)((uint64_t)s + (uint64_t)st * (uint64_t)i));
         return ct_ret(rets, 0, out);
     }
     if (!(xstep > 0 || xstep < 0)) return ct_error_set(CT_ERR_RUNTIME, "step must be nonzero");

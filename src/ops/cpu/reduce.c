@@ -68,7 +68,7 @@ static int do_sum(ct_tensor *self, const bool *mask, bool keepdim, ct_dtype out_
     int64_t n_out = result->numel;
     double *acc = ct_calloc((size_t)(n_out > 0 ? n_out : 1), sizeof(double));
     int64_t *iacc = NULL;
-    bool integral = out_dt == CT_INT64;
+    bool integral = ct_dtype_is_integral(out_dt, false);
     if (integral) iacc = ct_calloc((size_t)(n_out > 0 ? n_out : 1), sizeof(int64_t));
     if (!acc || (integral && !iacc)) {
         ct_free(acc);
@@ -87,7 +87,7 @@ static int do_sum(ct_tensor *self, const bool *mask, bool keepdim, ct_dtype out_
         const char *p = (const char *)self->storage->data + (size_t)src_off * ct_dtype_size(self->dtype);
         if (integral) {
             /* int64 sums wrap around as PyTorch's do (in unsigned arithmetic: no overflow in C) */
-            int64_t v = self->dtype == CT_INT64 ? *(const int64_t *)p : ct_double_to_int64(ct_load_as_double(p, self->dtype));
+            int64_t v = self->dtype == CT_INT64 ? *(const int64_t *)p : ct_elem_load_int64(p, self->dtype);
             iacc[out_lin] = (int64_t)((uint64_t)iacc[out_lin] + (uint64_t)v);
         } else
             acc[out_lin] += ct_load_as_double(p, self->dtype);
@@ -99,7 +99,7 @@ static int do_sum(ct_tensor *self, const bool *mask, bool keepdim, ct_dtype out_
     char *o = ct_tensor_data_ptr(result);
     size_t es = ct_dtype_size(out_dt);
     for (int64_t i = 0; i < n_out; i++) {
-        if (integral) *(int64_t *)(o + (size_t)i * es) = iacc[i];
+        if (integral) ct_elem_store_int64(o + (size_t)i * es, out_dt, iacc[i]); /* modulo a narrower dtype */
         else ct_store_from_double(o + (size_t)i * es, out_dt, acc[i]);
     }
     ct_free(acc);

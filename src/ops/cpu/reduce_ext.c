@@ -147,10 +147,8 @@ int ct_k__local_scalar_dense(const ct_op *op, ct_keyset ks, ct_value *args, ct_v
     if (self->numel != 1)
         return ct_error_set(CT_ERR_RUNTIME, "a Tensor with %lld elements cannot be converted to Scalar", (long long)self->numel);
     const char *p = ct_tensor_elem_ptr(self, 0);
-    if (self->dtype == CT_INT64) {
-        int64_t v;
-        memcpy(&v, p, sizeof v);
-        rets[0] = ct_int(v);
+    if (ct_dtype_is_integral(self->dtype, false)) {
+        rets[0] = ct_int(ct_elem_load_int64(p, self->dtype));
     } else if (self->dtype == CT_BOOL) {
         rets[0] = ct_bool(*(const unsigned char *)p != 0);
     } else {

@@ -372,7 +372,8 @@ int ct_k_index_select(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
     if (self->ndim == 0 && numel != 1)
         return ct_error_set(CT_ERR_RUNTIME, "index_select(): Index to scalar can have only 1 value, got %lld value(s)",
                             (long long)numel);
-    if (index->dtype != CT_INT64) return ct_error_set(CT_ERR_RUNTIME, "index_select(): Expected dtype int32 or int64 for index");
+    if (index->dtype != CT_INT64 && index->dtype != CT_INT32)
+        return ct_error_set(CT_ERR_RUNTIME, "index_select(): Expected dtype int32 or int64 for index");
     int64_t sizes[CT_MAX_DIMS];
     memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
     if (self->ndim > 0) sizes[dim] = numel;
@@ -386,8 +387,7 @@ int ct_k_index_select(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
     for (int d = (int)dim + 1; d < self->ndim; d++) inner *= self->sizes[d];
     char *o = ct_tensor_data_ptr(out);
     for (int64_t i = 0; i < numel; i++) {
-        int64_t idx;
-        memcpy(&idx, ct_tensor_elem_ptr(index, i), sizeof idx);
+        int64_t idx = ct_elem_load_int64(ct_tensor_elem_ptr(index, i), index->dtype);
         if (idx < 0 || idx >= dim_size) {
             ct_tensor_release(out);
             return ct_error_set(CT_ERR_INDEX, "index out of range in self");

@@ -310,14 +310,15 @@ static int nll_check(const ct_tensor *self, const ct_tensor *target, const ct_te
                             "weight tensor should be defined either for all %lld classes or no classes but got weight tensor of shape: %s",
                             (long long)*n_classes, b);
     }
-    if (target->dtype != CT_INT64)
+    /* nll_loss_forward_out_cpu dispatches on the target's type: Long, and Byte */
+    if (target->dtype != CT_INT64 && target->dtype != CT_UINT8)
         return ct_error_set(CT_ERR_RUNTIME, "expected scalar type Long but found %s", ct_dtype_name(target->dtype));
     return 0;
 }
 
 static int64_t target_at(const ct_tensor *target, int64_t i) {
     int64_t off = target->storage_offset + (target->ndim ? i * target->strides[0] : 0);
-    return ((const int64_t *)target->storage->data)[off];
+    return ct_elem_load_int64((const char *)target->storage->data + (size_t)off * ct_dtype_size(target->dtype), target->dtype);
 }
 
 static double x_at(const ct_tensor *self, int64_t i, int64_t c) {

@@ -26,7 +26,7 @@ import torch
 
 DTYPES = [torch.int64, torch.float16, torch.float32, torch.float64, torch.bool, torch.bfloat16,
           torch.uint8, torch.int8, torch.int16, torch.int32, torch.complex64, torch.complex128]
-CTORCH_HAS = DTYPES[:6]
+CTORCH_HAS = DTYPES[:10]
 
 
 def message(fn):
