@@ -120,8 +120,11 @@ CT_API bool ct_dtype_is_signed(ct_dtype dtype);
 CT_API ct_dtype ct_dtype_promote(ct_dtype a, ct_dtype b);
 /* torch.can_cast(from, to) (false when either is invalid). */
 CT_API bool ct_dtype_can_cast(ct_dtype from, ct_dtype to);
-/* torch.get_default_dtype() (float32). */
+/* torch.get_default_dtype(): float32 until ct_set_default_dtype changes it (for the process). */
 CT_API ct_dtype ct_default_dtype(void);
+/* torch.set_default_dtype: a floating dtype becomes the default of every thread (0), another is a
+ * TypeError, PyTorch's (-1). */
+CT_API int ct_set_default_dtype(ct_dtype dtype);
 
 /* IEEE binary16 and bfloat16 conversions, round-to-nearest-even like c10::Half / c10::BFloat16. */
 CT_API uint16_t ct_float_to_half(float f);
