@@ -72,7 +72,7 @@ class device:
 
 
 def _check_cpu(d):
-    """A device argument for a tensor: the CPU, or what PyTorch's CPU-only build raises (cuda), or
+    """A device argument for a tensor: the CPU, or what PyTorch's CPU-only build raises (cuda, mps), or
     NotImplementedInCtorch for the other devices PyTorch has."""
     if d is None or d is cpu:
         return
@@ -84,6 +84,8 @@ def _check_cpu(d):
         return
     if d.type == "cuda":
         raise AssertionError("Torch not compiled with CUDA enabled")
+    if d.type == "mps":  # Apple's backend, which a Linux build of PyTorch has no part of
+        raise RuntimeError("PyTorch is not linked with support for mps devices")
     raise _C.NotImplementedInCtorch(f"the {d.type} device is not implemented in ctorch (it has the CPU only)")
 
 

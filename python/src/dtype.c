@@ -142,7 +142,8 @@ static PyObject *py_legacy_type_names(PyObject *unused, PyObject *noargs) {
 }
 
 static PyMethodDef dtype_functions[] = {{"_dtype_type_meta", py_dtype_type_meta, METH_O, NULL},
-                                        {"_legacy_type_names", py_legacy_type_names, METH_NOARGS, NULL},{"_dtypes", py_dtypes, METH_NOARGS, "{name: dtype} of every name torch has"},
+                                        {"_legacy_type_names", py_legacy_type_names, METH_NOARGS, NULL},
+                                        {"_dtypes", py_dtypes, METH_NOARGS, "{name: dtype} of every name torch has"},
                                         {"get_default_dtype", py_default_dtype, METH_NOARGS, NULL},
                                         {"_set_default_dtype", py_set_default_dtype, METH_O, NULL},
                                         {NULL, NULL, 0, NULL}};
