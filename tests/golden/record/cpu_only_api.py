@@ -199,6 +199,20 @@ for seed in (1, 42, 1234):
     for n in (3, 17, 257):
         case(f"torch.manual_seed({seed})\ntorch.randperm({n})")
 
+# ---- torch.device as a context, subclasses through the legacy constructor, more defaults ----
+for expr in ["with torch.device('cpu'):\n    r = torch.zeros(2).device\nr", "with torch.device('cuda'):\n    r = torch.zeros(2)\nr",
+             "with torch.device('cuda'):\n    r = torch.ones(2).device\nr", "with torch.device('cpu'):\n    pass\ntorch.get_default_device()",
+             "class S(torch.Tensor):\n    pass\nS([1.0, 2.0])", "class S(torch.Tensor):\n    pass\nS(2, 3).shape",
+             "class S(torch.Tensor):\n    pass\ntype(S([1.0]).add(1)).__name__",
+             "torch.set_default_dtype(torch.float64)\ntorch.nn.Linear(2, 3).weight.dtype",
+             "torch.set_default_dtype(torch.float64)\ntorch.tensor([1.0, 2.0]) + torch.tensor([1.0], dtype=torch.float32)",
+             "torch.set_default_dtype(torch.float64)\nrepr(torch.tensor([1.5]))",
+             "torch.set_default_dtype(torch.float64)\nrepr(torch.tensor([1.5], dtype=torch.float32))",
+             "torch.set_default_dtype(torch.float64)\ntorch.rand_like(torch.ones(2, dtype=torch.float32)).dtype",
+             "t = torch.ones(2)\nt.data = torch.zeros(2, requires_grad=True)\n(t.requires_grad, t.data.requires_grad)",
+             "t = torch.ones(2, requires_grad=True)\nt.data = torch.zeros(2, dtype=torch.int64)\n(t.dtype, t.requires_grad)"]:
+    case(expr)
+
 # ---- torch.overrides ----
 for expr in ["torch.overrides.resolve_name(torch.add)", "torch.overrides.resolve_name(torch.Tensor.add)",
              "torch.overrides.resolve_name(torch.nn.functional.relu)", "torch.overrides.resolve_name(torch.Tensor.shape.__get__)",
