@@ -66,6 +66,7 @@ for expr in ["torch.backends.cuda.is_built()", "torch.backends.cuda.matmul.allow
              "torch.backends.cudnn.deterministic", "torch.backends.cudnn.allow_tf32", "torch.backends.cudnn.version()",
              "torch.backends.mps.is_available()", "torch.backends.mps.is_built()",
              "torch.backends.openmp.is_available()", "torch.backends.mkldnn.enabled",
+             "torch.backends.mkldnn.is_available()", "torch.backends.mkl.is_available()",
              "torch.backends.mha.get_fastpath_enabled()"]:
     case(expr)
 case("torch.backends.cudnn.benchmark = True\ntorch.backends.cudnn.deterministic = True\n"
