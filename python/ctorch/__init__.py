@@ -33,7 +33,8 @@ globals().update(_C._dtypes())
 from ._functions import *  # noqa: E402,F401,F403  (torch.add, torch.randn, ...)
 from ._functions import tensor, allclose  # noqa: E402,F401
 from .autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
-from . import _ops, accelerator, autograd, backends, cuda, nn, optim, overrides, profiler, utils, version  # noqa: E402,F401
+from . import _ops, accelerator, amp, autograd, backends, cuda, nn, optim, overrides, profiler, utils, version  # noqa: E402,F401
+from .amp import autocast  # noqa: E402,F401
 from ._ops import ops  # noqa: E402,F401
 from ._defaults import get_default_device, set_default_device, set_default_dtype  # noqa: E402,F401
 from . import _legacy  # noqa: E402

@@ -214,6 +214,22 @@ for expr in ["with torch.device('cpu'):\n    r = torch.zeros(2).device\nr", "wit
              "t = torch.ones(2, requires_grad=True)\nt.data = torch.zeros(2, dtype=torch.int64)\n(t.dtype, t.requires_grad)"]:
     case(expr)
 
+# ---- torch.cuda's classes, amp on a CPU-only build ----
+warned = ("with warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter('always')\n    r = {}\n"
+          "(type(r).__name__, [(x.category.__name__, str(x.message)) for x in w])")
+for expr in ["torch.cuda.amp.GradScaler(enabled=False)", "torch.cuda.amp.GradScaler()", "torch.amp.GradScaler('cuda')",
+             "torch.amp.GradScaler()", "torch.autocast(device_type='cuda')", "torch.autocast(device_type='cuda', enabled=False)",
+             "torch.cuda.amp.autocast()", "torch.amp.autocast('cpu', enabled=False)"]:
+    case(warned.format(expr))
+for expr in ["torch.cuda.Event(enable_timing=True)", "torch.cuda.Stream()", "torch.cuda.current_blas_handle()",
+             "torch.cuda.device_of(torch.ones(2)).idx",
+             "g = torch.amp.GradScaler('cuda', enabled=False)\nt = torch.ones(2, requires_grad=True)\n"
+             "(g.scale(t) is t, g.is_enabled(), g.get_scale(), g.state_dict(), g.unscale_(None), g.update())",
+             "g = torch.amp.GradScaler('cuda', enabled=False)\nt = torch.ones(2, requires_grad=True)\n"
+             "o = torch.optim.SGD([t], lr=0.1)\nt.grad = torch.ones(2)\n(g.step(o), t)",
+             "with torch.autocast(device_type='cuda', enabled=False):\n    r = torch.ones(2) * 2\nr"]:
+    case(expr)
+
 # ---- torch.overrides ----
 for expr in ["torch.overrides.resolve_name(torch.add)", "torch.overrides.resolve_name(torch.Tensor.add)",
              "torch.overrides.resolve_name(torch.nn.functional.relu)", "torch.overrides.resolve_name(torch.Tensor.shape.__get__)",

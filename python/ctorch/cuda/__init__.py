@@ -6,7 +6,7 @@ memory counters are 0), each as tests/golden/torch-2.6/cpu_only_api.json records
 import builtins as _builtins
 import collections as _collections
 
-from . import _C
+from .. import _C
 
 _NOT_COMPILED = "Torch not compiled with CUDA enabled"
 
@@ -50,6 +50,7 @@ set_rng_state = _needs_device("set_rng_state")
 current_stream = _needs_device("current_stream")
 default_stream = _needs_device("default_stream")
 ipc_collect = _needs_device("ipc_collect")
+current_blas_handle = _needs_device("current_blas_handle")
 
 
 def manual_seed(seed):
@@ -100,7 +101,7 @@ def reset_peak_memory_stats(device=None):
 def set_device(device):
     """A cuda device's index given to the extension, which a CPU-only build lacks; another device
     type is a ValueError."""
-    from ._device_mod import device as _device
+    from .._device_mod import device as _device
     if isinstance(device, str):
         device = _device(device)
     if isinstance(device, _device):
@@ -138,7 +139,7 @@ class device:
     index other than -1 reaches the extension, which a CPU-only build lacks."""
 
     def __init__(self, device):
-        from ._device_mod import device as _device
+        from .._device_mod import device as _device
         if isinstance(device, str):
             device = _device(device)
         if isinstance(device, _device):
@@ -154,6 +155,28 @@ class device:
 
     def __exit__(self, exc_type, exc_value, traceback):
         return False
+
+
+class device_of(device):
+    """torch.cuda.device_of(obj): the device of a CUDA tensor, else none (-1)."""
+
+    def __init__(self, obj):
+        super().__init__(obj.get_device() if obj.is_cuda else -1)
+
+
+class _DummyBase:
+    """torch.cuda.Stream and Event: a CPU-only build's stand-in classes, which raise on construction."""
+
+    def __new__(cls, *args, **kwargs):
+        raise RuntimeError(f"Tried to instantiate dummy base class {cls.__name__}")
+
+
+class Stream(_DummyBase):
+    pass
+
+
+class Event(_DummyBase):
+    pass
 
 
 class _LegacyCudaType(type):
@@ -173,6 +196,8 @@ for _name, _dtype in _C._legacy_type_names().items():
 del _name, _dtype
 
 
-from ._missing import module_getattr as _module_getattr  # noqa: E402
+from . import amp  # noqa: E402,F401
+
+from .._missing import module_getattr as _module_getattr  # noqa: E402
 
 __getattr__ = _module_getattr('torch.cuda')
