@@ -5,8 +5,8 @@ rand_like, randn_like, randint_like, randint with a generator, randperm), torch.
 helpers, torch.utils.weak and torch.utils._mode_utils. tests/python/cpu_only_api.py replays every
 case under ctorch (`ctorch python`) and compares.
 
-Usage (under real PyTorch 2.6, with the reference tool):
-    torchref tests/golden/record/cpu_only_api.py tests/golden/torch-2.6/cpu_only_api.json
+Usage (under real PyTorch 2.6, from the project root):
+    the reference tool: tests/golden/record/cpu_only_api.py tests/golden/torch-2.6/cpu_only_api.json
 
 Each case is a piece of code run in a child forked from this process (which has imported torch
 and run nothing else), in a namespace holding torch (and gc, warnings), after
