@@ -45,7 +45,18 @@ def _check_device(device):
 
 def construct(dtype, args, kwargs, typed, name="new"):
     """A tensor of dtype from a legacy constructor's arguments; typed: the constructor names its
-    type (torch.FloatTensor, Tensor.new), so a tensor argument must be of it."""
+    type (torch.FloatTensor, Tensor.new), so a tensor argument must be of it. As PyTorch's, it
+    offers nothing to function modes (nor takes the default device's): the factories it calls
+    run with the function-mode stack set aside, and dispatch modes see their operators."""
+    modes = [_C._pop_torch_function_stack() for _ in range(_C._len_torch_function_stack())]
+    try:
+        return _construct(dtype, args, kwargs, typed, name)
+    finally:
+        for m in reversed(modes):
+            _C._push_on_torch_function_stack(m)
+
+
+def _construct(dtype, args, kwargs, typed, name):
     import torch
     if any(k != "device" for k in kwargs):
         raise _invalid(name, args, kwargs)

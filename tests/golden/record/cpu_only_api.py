@@ -214,6 +214,18 @@ for expr in ["with torch.device('cpu'):\n    r = torch.zeros(2).device\nr", "wit
              "t = torch.ones(2, requires_grad=True)\nt.data = torch.zeros(2, dtype=torch.int64)\n(t.dtype, t.requires_grad)"]:
     case(expr)
 
+# what modes see of the legacy constructors, and the default device they ignore
+logged = ("from torch.overrides import TorchFunctionMode\nfrom torch.utils._python_dispatch import TorchDispatchMode\n"
+          "class M(TorchFunctionMode):\n    def __torch_function__(self, f, t, a=(), k=None):\n"
+          "        names.append(torch.overrides.resolve_name(f) or str(f))\n        return f(*a, **(k or {{}}))\n"
+          "class D(TorchDispatchMode):\n    def __torch_dispatch__(self, f, t, a=(), k=None):\n"
+          "        names.append(str(f))\n        return f(*a, **(k or {{}}))\nnames = []\nwith M():\n    {0}\n"
+          "with D():\n    {0}\nnames")
+for expr in ["torch.Tensor(2, 3)", "torch.Tensor([1.0, 2.0])", "torch.FloatTensor([1])", "torch.Tensor()",
+             "torch.ones(2).new(3)", "torch.Tensor(torch.ones(2))"]:
+    case(logged.format(expr))
+case("torch.set_default_device('cuda')\n(torch.Tensor([1.0]).device, torch.Tensor(2).device)")
+
 # ---- torch.cuda's classes, amp on a CPU-only build ----
 warned = ("with warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter('always')\n    r = {}\n"
           "(type(r).__name__, [(x.category.__name__, str(x.message)) for x in w])")
