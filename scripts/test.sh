@@ -4,7 +4,8 @@
 # each lower one (CTORCH_CPU_CAPABILITY; one level at each count), and an
 # AddressSanitizer + UndefinedBehaviorSanitizer build that uses the built-in GEMM loop, so both
 # matrix-product paths are tested, and a ThreadSanitizer build of the tests that start threads
-# (test_threads, test_alloc, test_rng, test_startup, test_parallel, test_default_dtype). All use the system cJSON.
+# (test_threads, test_alloc, test_rng, test_startup, test_parallel, test_default_dtype). All use
+# the system cJSON.
 # Last, when clang with libFuzzer is there, a short run of the fuzz target tests/fuzz/fuzz_ops.c
 # (random op sequences through the boxed call and the typed wrappers; docs/fuzzing.md has the
 # long run). Exits non-zero on any failure.
