@@ -4,7 +4,8 @@
 # each lower one (CTORCH_CPU_CAPABILITY; one level at each count), and an
 # AddressSanitizer + UndefinedBehaviorSanitizer build that uses the built-in GEMM loop, so both
 # matrix-product paths are tested, and a ThreadSanitizer build of the tests that start threads
-# (test_threads, test_alloc, test_rng, test_startup, test_parallel). All use the system cJSON.
+# (test_threads, test_alloc, test_rng, test_startup, test_parallel, test_default_dtype). All use
+# the system cJSON.
 # Last, when clang with libFuzzer is there, a short run of the fuzz target tests/fuzz/fuzz_ops.c
 # (random op sequences through the boxed call and the typed wrappers; docs/fuzzing.md has the
 # long run). Exits non-zero on any failure.
@@ -39,9 +40,9 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   ctest --test-dir build-asan --output-on-failure -j"$jobs"
 # the tests that start threads, under ThreadSanitizer (any report fails the test: exit code 66)
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DCTORCH_TSAN=ON -DCTORCH_USE_BLAS=OFF >/dev/null
-cmake --build build-tsan -j"$jobs" --target test_threads test_alloc test_rng test_startup test_parallel
+cmake --build build-tsan -j"$jobs" --target test_threads test_alloc test_rng test_startup test_parallel test_default_dtype
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-  ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R '^test_(threads|alloc|rng|startup|parallel)$'
+  ctest --test-dir build-tsan --output-on-failure -j"$jobs" -R '^test_(threads|alloc|rng|startup|parallel|default_dtype)$'
 # the libFuzzer target: a short run from a fixed seed (the long run is in docs/fuzzing.md)
 if command -v clang >/dev/null 2>&1 && echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { (void)d; return (int)n * 0; }' \
      | clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1; then

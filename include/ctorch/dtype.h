@@ -137,8 +137,11 @@ CT_API ct_dtype ct_result_type(struct ct_tensor *const *tensors, int64_t n);
  * dtype, anything (inf too) for a floating one but NaN for no integer; bool takes everything.
  * 0 for an invalid dtype. */
 CT_API int ct_dtype_check_value(ct_dtype dtype, double value, bool integral);
-/* torch.get_default_dtype() (float32). */
+/* torch.get_default_dtype(): float32 until ct_set_default_dtype changes it (for the process). */
 CT_API ct_dtype ct_default_dtype(void);
+/* torch.set_default_dtype: a floating dtype becomes the default of every thread (0), another is a
+ * TypeError, PyTorch's (-1). */
+CT_API int ct_set_default_dtype(ct_dtype dtype);
 
 /* IEEE binary16 and bfloat16 conversions, round-to-nearest-even like c10::Half / c10::BFloat16. */
 CT_API uint16_t ct_float_to_half(float f);

@@ -35,8 +35,17 @@ from ._iinfo import iinfo  # noqa: E402,F401
 from ._functions import *  # noqa: E402,F401,F403  (torch.add, torch.randn, ...)
 from ._functions import tensor, allclose  # noqa: E402,F401
 from .autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
-from . import _ops, autograd, backends, cuda, nn, optim, overrides, profiler, return_types, utils  # noqa: E402,F401
+from . import _ops, accelerator, amp, autograd, backends, cuda, nn, optim, overrides, profiler, return_types, utils, version  # noqa: E402,F401
+from .amp import autocast  # noqa: E402,F401
 from ._ops import ops  # noqa: E402,F401
+from ._defaults import get_default_device, set_default_device, set_default_dtype  # noqa: E402,F401
+from . import _legacy  # noqa: E402
+
+# torch.FloatTensor, torch.LongTensor, ...; torch.Tensor(...) is the legacy constructor
+globals().update(_legacy.make_types())
+_C._register_legacy_constructor(_legacy.tensor_new)
+set_default_tensor_type = _legacy.set_default_tensor_type
+
 from ._alias import install_as_torch  # noqa: E402,F401  (import ctorch; ctorch.install_as_torch(): torch is ctorch)
 
 

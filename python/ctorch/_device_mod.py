@@ -2,6 +2,7 @@
 contiguous / preserve formats."""
 import builtins as _builtins
 import re
+import threading
 
 from . import _C, _argparse
 
@@ -70,9 +71,30 @@ class device:
     def __hash__(self):
         return hash((self.type, self.index))
 
+    def __enter__(self):
+        """`with torch.device(d):` makes d the factories' default device for the block (the default
+        device's function mode, torch/_defaults.py)."""
+        from ._defaults import DeviceContext
+        ctx = DeviceContext(self)
+        ctx.__enter__()
+        _device_blocks().append(ctx)
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        _device_blocks().pop().__exit__(exc_type, exc_val, exc_tb)
+
+
+_DEVICE_BLOCKS = threading.local()  # .blocks: this thread's with-blocks' device modes, innermost last
+
+
+def _device_blocks():
+    if not hasattr(_DEVICE_BLOCKS, "blocks"):
+        _DEVICE_BLOCKS.blocks = []
+    return _DEVICE_BLOCKS.blocks
+
 
 def _check_cpu(d):
-    """A device argument for a tensor: the CPU, or what PyTorch's CPU-only build raises (cuda), or
+    """A device argument for a tensor: the CPU, or what PyTorch's CPU-only build raises (cuda, mps), or
     NotImplementedInCtorch for the other devices PyTorch has."""
     if d is None or d is cpu:
         return
@@ -84,6 +106,8 @@ def _check_cpu(d):
         return
     if d.type == "cuda":
         raise AssertionError("Torch not compiled with CUDA enabled")
+    if d.type == "mps":  # Apple's backend, which a Linux build of PyTorch has no part of
+        raise RuntimeError("PyTorch is not linked with support for mps devices")
     raise _C.NotImplementedInCtorch(f"the {d.type} device is not implemented in ctorch (it has the CPU only)")
 
 

@@ -144,7 +144,10 @@ class Tensor(_C.TensorBase):
         if device is not None:
             _device_mod._check_cpu(device)
             if dtype is not None:
-                raise _missing("Tensor.to(device, dtype) (aten::to.device) is not implemented in ctorch")
+                kw = {"non_blocking": non_blocking, "copy": copy}
+                if memory_format is not None:
+                    kw["memory_format"] = memory_format
+                return _to_device(self, device, dtype, **kw)
         if device is None and dtype is None and not copy and memory_format is None:
             return self
         return _convert_to(self, dtype, non_blocking, copy, memory_format)
@@ -208,24 +211,48 @@ class Tensor(_C.TensorBase):
         return _convert_to(self, None, False, False, v["memory_format"])
 
     def type(self, *args, **kwargs):
-        """type(): the legacy type name; type(dtype): to.dtype (a type's name, which names a device
-        too, is aten::to.device, which ctorch lacks)."""
+        """type(): the legacy type name; type(dtype): to.dtype; type(legacy type or its name):
+        to.device with the CPU and that type's dtype (a CUDA type's name is the error a CPU-only
+        build's lazy CUDA initialisation raises)."""
         if has_torch_function_unary(self):
             return handle_torch_function(Tensor.type, (self,), self, *args, **kwargs)
         _, v = _TYPE.parse(args, kwargs)
         dtype = v["dtype"]
         if dtype is None:
-            names = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
-                     "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
-            return "torch." + names[str(self.dtype)[6:]] + "Tensor"
-        if isinstance(dtype, str):
-            if not _LEGACY_TYPE_NAME.fullmatch(dtype):
+            return _LEGACY_NAMES.get(self.dtype, "torch.Tensor")
+        from . import _legacy
+        if isinstance(dtype, str) or _legacy.legacy_type(dtype) is not None:
+            lt = _legacy.legacy_type(dtype)
+            if lt is None:
+                if isinstance(dtype, str) and _LEGACY_TYPE_NAME.fullmatch(dtype):
+                    raise _missing(f"Tensor.type({dtype!r}) (a type ctorch has no dtype for) is not implemented in ctorch")
                 raise ValueError(f"invalid type: '{dtype}'")
-            raise _missing(f"Tensor.type({dtype!r}) (a type named by a string, aten::to.device) is not implemented in "
-                           "ctorch")
+            if lt.is_cuda:
+                raise RuntimeError(_NO_CUDA_LIBRARY)
+            from . import _device_mod
+            kw = {"non_blocking": v["non_blocking"], "copy": False}
+            if v["memory_format"] is not None:
+                kw["memory_format"] = v["memory_format"]
+            return _to_device(self, _device_mod.cpu, lt.dtype, **kw)
         if not (isinstance(dtype, _C.dtype) or dtype in (builtins.float, builtins.int, builtins.bool, complex)):
             raise TypeError("dtype must be a type, str, or dtype object")
         return _convert_to(self, dtype, v["non_blocking"], False, v["memory_format"])
+
+    def new(self, *args, **kwargs):
+        """The legacy constructor with this tensor's dtype (torch/_legacy.py)."""
+        if has_torch_function_unary(self):
+            return handle_torch_function(Tensor.new, (self,), self, *args, **kwargs)
+        from . import _legacy
+        return _legacy.construct(self.dtype, args, kwargs, typed=True)
+
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+        """torch.tensor(data) with this tensor's dtype unless another is given."""
+        if has_torch_function_unary(self):
+            return handle_torch_function(Tensor.new_tensor, (self,), self, data, dtype=dtype, device=device,
+                                         requires_grad=requires_grad, layout=layout, pin_memory=pin_memory)
+        from . import _functions
+        return _functions.tensor(data, dtype=self.dtype if dtype is None else dtype, device=device,
+                                 requires_grad=requires_grad, pin_memory=pin_memory)
 
     def __format__(self, spec):
         if has_torch_function_unary(self):
@@ -265,6 +292,17 @@ class Tensor(_C.TensorBase):
 
 _to_dtype = _ops.aten.to.dtype
 _to_dtype_layout = _ops.aten.to.dtype_layout
+_to_device = _ops.aten.to.device
+# Tensor.type()'s names: the dtype tables' legacy CPU types
+_LEGACY_NAMES = {dt: "torch." + name for name, dt in _C._legacy_type_names().items()}
+# what a CPU-only build's lazy CUDA initialisation raises (a CUDA type named to Tensor.type)
+_NO_CUDA_LIBRARY = ("Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two shared libraries: "
+                    "a CPU library and a CUDA library; this error has occurred because you are trying to use some CUDA "
+                    "functionality, but the CUDA library has not been loaded by the dynamic linker for some reason.  The "
+                    "CUDA library MUST be loaded, EVEN IF you don't directly use any symbols from the CUDA library! One "
+                    "common culprit is a lack of -Wl,--no-as-needed in your link arguments; many dynamic linkers will "
+                    "delete dynamic library dependencies if you don't depend on any of their symbols.  You can check if "
+                    "this has occurred by using ldd on your binary to see if there is a dependency on *_cuda.so library.")
 
 _TO = _argparse.Parser([
     "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, *, "

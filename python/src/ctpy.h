@@ -363,6 +363,8 @@ PyObject *ctpy_tensor_item(PyObject *self);
 extern PyGetSetDef ctpy_tensor_getset[];
 extern PyNumberMethods ctpy_tensor_as_number;
 extern PyMappingMethods ctpy_tensor_as_mapping;
+/* TensorBase's tp_new: the legacy constructor the package registers (tensor_new.c) */
+PyObject *ctpy_legacy_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs);
 extern PyMethodDef ctpy_tensor_functions[]; /* torch._C functions of tensor_number.c (_tensor_repr) */
 PyObject *ctpy_tensor_richcompare(PyObject *a, PyObject *b, int op);
 PyObject *ctpy_tensor_repr(PyObject *self);

@@ -189,8 +189,53 @@ static PyObject *py_result_type(PyObject *unused, PyObject *args, PyObject *kwar
     return r;
 }
 
-static PyMethodDef dtype_functions[] = {{"_dtypes", py_dtypes, METH_NOARGS, "{name: dtype} of every name torch has"},
+/* torch.set_default_dtype(d): a floating dtype object (a Python type, a string, any other object is
+ * PyTorch's "invalid dtype object" TypeError) */
+static PyObject *py_set_default_dtype(PyObject *unused, PyObject *d) {
+    (void)unused;
+    if (!PyObject_TypeCheck(d, &CtDtype_Type))
+        return PyErr_Format(PyExc_TypeError, "invalid dtype object: only floating-point types are supported as the default type");
+    ct_dtype dt = ((CtDtypeObject *)d)->dtype;
+    if (!ct_dtype_valid((int)dt) || ct_set_default_dtype(dt) != 0) {
+        ct_error_clear();
+        return PyErr_Format(PyExc_TypeError, "only floating-point types are supported as the default type");
+    }
+    Py_RETURN_NONE;
+}
+
+/* torch._C._dtype_type_meta(d): the dtype's caffe2::TypeMeta name, as TensorOptions print it */
+static PyObject *py_dtype_type_meta(PyObject *unused, PyObject *d) {
+    (void)unused;
+    if (!PyObject_TypeCheck(d, &CtDtype_Type)) return PyErr_Format(PyExc_TypeError, "expected a torch.dtype");
+    return PyUnicode_FromString(ct_dtype_type_meta_name(((CtDtypeObject *)d)->dtype));
+}
+
+/* torch._C._legacy_type_names(): {"FloatTensor": torch.float32, ...}, the legacy CPU tensor type of
+ * every real dtype of the two tables (the complex ones have no torch.<name>) */
+static const char *const absent_legacy[] = {
+#define CTPY_ABSENT_LEGACY_(st, name, alias, size, kind, is_signed, legacy) kind == CT_DTYPE_KIND_COMPLEX ? NULL : legacy,
+    CT_DTYPE_ABSENT_TABLE(CTPY_ABSENT_LEGACY_)
+#undef CTPY_ABSENT_LEGACY_
+};
+
+static PyObject *py_legacy_type_names(PyObject *unused, PyObject *noargs) {
+    (void)unused;
+    (void)noargs;
+    PyObject *d = PyDict_New();
+    int n_present = N_DTYPES - (int)(sizeof absent_legacy / sizeof absent_legacy[0]);
+    for (int i = 0; d && i < N_DTYPES; i++) {
+        const char *legacy = i < n_present ? ct_dtype_legacy_type_name(dtypes[i].dtype) : absent_legacy[i - n_present];
+        if (!legacy || strncmp(legacy, "torch.", 6) != 0) continue;
+        if (PyDict_SetItemString(d, legacy + 6, (PyObject *)&dtypes[i]) < 0) Py_CLEAR(d);
+    }
+    return d;
+}
+
+static PyMethodDef dtype_functions[] = {{"_dtype_type_meta", py_dtype_type_meta, METH_O, NULL},
+                                        {"_legacy_type_names", py_legacy_type_names, METH_NOARGS, NULL},
+                                        {"_dtypes", py_dtypes, METH_NOARGS, "{name: dtype} of every name torch has"},
                                         {"get_default_dtype", py_default_dtype, METH_NOARGS, NULL},
+                                        {"_set_default_dtype", py_set_default_dtype, METH_O, NULL},
                                         {"promote_types", (PyCFunction)(void (*)(void))py_promote_types, METH_VARARGS | METH_KEYWORDS, NULL},
                                         {"can_cast", (PyCFunction)(void (*)(void))py_can_cast, METH_VARARGS | METH_KEYWORDS, NULL},
                                         {"result_type", (PyCFunction)(void (*)(void))py_result_type, METH_VARARGS | METH_KEYWORDS, NULL},

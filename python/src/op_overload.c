@@ -355,6 +355,30 @@ PyObject *ctpy_call_candidates(const char *fname, PyObject *cands, PyObject *mis
         PyErr_SetString(PyExc_TypeError, first_why);
         return NULL;
     }
+    /* print_error: when one overload alone takes this many arguments (its parameters without a
+     * default at least, all of them at most), its own error, as PyTorch's parser raises it */
+    Py_ssize_t given = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0), plausible = -1;
+    int n_plausible = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const ctpy_schema *s = &((CtOpOverloadObject *)PyTuple_GET_ITEM(cands, i))->schema;
+        int min = 0;
+        for (int k = 0; k < s->nargs; k++) min += !s->args[k].has_default;
+        if (given >= min && given <= s->nargs) {
+            n_plausible++;
+            plausible = i;
+        }
+    }
+    if (n_plausible == 1) {
+        ctpy_args a;
+        int r = ctpy_parse(&((CtOpOverloadObject *)PyTuple_GET_ITEM(cands, plausible))->schema, fname, args, nargs,
+                           kwnames, flags, &a, why, sizeof why);
+        if (r == CTPY_PARSE_ERROR) return NULL;
+        if (r == CTPY_PARSE_MISMATCH) {
+            PyErr_SetString(PyExc_TypeError, why);
+            return NULL;
+        }
+        ctpy_args_release(&a); /* it takes them after all: the combination's error below */
+    }
     return invalid_combination(fname, args, nargs, kwnames, cands, (flags & CTPY_METHOD) != 0);
 }
 

@@ -173,10 +173,7 @@ void ctpy_tensor_adopt_subclass(PyTypeObject *t) {
 }
 
 static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    (void)type;
-    (void)args;
-    (void)kwargs;
-    return ctpy_not_implemented("the legacy constructor torch.Tensor(...) (use torch.tensor, torch.empty, ...)");
+    return ctpy_legacy_tensor_new(type, args, kwargs);
 }
 
 /* torch.FloatTensor, torch.LongTensor, ...: the legacy type names PyTorch's messages use */

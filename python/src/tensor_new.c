@@ -231,8 +231,32 @@ static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
     return l ? ctpy_wrap(l) : ctpy_raise();
 }
 
+/* torch.Tensor(...), torch.FloatTensor(...) and a subclass's Tensor.__new__: the legacy
+ * constructor, written in Python (torch/_legacy.py), which the package registers */
+static PyObject *legacy_constructor;
+
+static PyObject *py_register_legacy_constructor(PyObject *unused, PyObject *fn) {
+    (void)unused;
+    if (!PyCallable_Check(fn)) return PyErr_Format(PyExc_TypeError, "the legacy constructor must be callable");
+    Py_INCREF(fn);
+    Py_XSETREF(legacy_constructor, fn);
+    Py_RETURN_NONE;
+}
+
+PyObject *ctpy_legacy_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    if (!legacy_constructor)
+        return ctpy_not_implemented("the legacy constructor torch.Tensor(...) before the package registers it");
+    PyObject *kw = kwargs ? kwargs : PyDict_New();
+    if (!kw) return NULL;
+    PyObject *r = PyObject_CallFunctionObjArgs(legacy_constructor, (PyObject *)type, args, kw, NULL);
+    if (!kwargs) Py_DECREF(kw);
+    return r;
+}
+
 static PyMethodDef tensor_new_functions[] = {
     {"tensor", (PyCFunction)(void (*)(void))py_tensor, METH_VARARGS | METH_KEYWORDS, "torch.tensor(data)"},
+    {"_register_legacy_constructor", py_register_legacy_constructor, METH_O,
+     "_register_legacy_constructor(fn): fn(cls, args, kwargs) makes torch.Tensor(...)"},
     {NULL, NULL, 0, NULL}};
 
 int ctpy_tensor_new_init(PyObject *m) {

@@ -2,6 +2,7 @@
  * in ctorch/dtype.h), and 16-bit float conversions (round to nearest even, as c10::Half /
  * c10::BFloat16). */
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "core/dtype_impl.h"
@@ -67,7 +68,17 @@ bool ct_dtype_is_signed(ct_dtype d) {
     return i && i->is_signed;
 }
 
-ct_dtype ct_default_dtype(void) { return CT_FLOAT32; }
+/* torch.set_default_dtype's dtype: one for the process, as PyTorch's (not per thread) */
+static _Atomic int default_dtype = CT_FLOAT32;
+
+ct_dtype ct_default_dtype(void) { return (ct_dtype)atomic_load_explicit(&default_dtype, memory_order_relaxed); }
+
+int ct_set_default_dtype(ct_dtype dtype) {
+    if (!ct_dtype_is_floating(dtype))
+        return ct_error_set(CT_ERR_TYPE, "only floating-point types are supported as the default type");
+    atomic_store_explicit(&default_dtype, (int)dtype, memory_order_relaxed);
+    return 0;
+}
 
 int ct_dtype_check_value(ct_dtype d, double v, bool integral) {
     const ct_dtype_info *info = ct_dtype_info_of((int)d);

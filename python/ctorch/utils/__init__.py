@@ -1,6 +1,6 @@
-"""torch.utils: _python_dispatch (TorchDispatchMode) and _pytree."""
+"""torch.utils: _python_dispatch (TorchDispatchMode), _pytree, _mode_utils and weak."""
 from .. import _C
-from . import _python_dispatch, _pytree  # noqa: F401
+from . import _mode_utils, _python_dispatch, _pytree, weak  # noqa: F401
 
 
 from .._missing import module_getattr as _module_getattr  # noqa: E402

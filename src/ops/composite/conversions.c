@@ -1,4 +1,4 @@
-/* CompositeImplicitAutograd bodies of to.dtype and to.dtype_layout, and Tensor.to with a
+/* CompositeImplicitAutograd bodies of to.dtype, to.dtype_layout and to.device, and Tensor.to with a
  * tensor's own options for the callers outside them (ops/convert.h: the composite bodies that take
  * a dtype, autograd's engine and formulas), as TensorConversions.cpp holds them. */
 #include "dispatch/call_impl.h"
@@ -54,6 +54,15 @@ int ct_k_to_dtype(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
     if (ct_check_dtype_arg((ct_dtype)ARG_I(1), "to") != 0) return -1;
     const ct_value none = ct_none();
     return to_impl(ARG_T(0), (ct_dtype)ARG_I(1), &none, &none, &none, ARG_B(2), ARG_B(3), &args[4], rets);
+}
+
+/* to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, bool copy=False,
+ * MemoryFormat? memory_format=None): Tensor.type('torch.DoubleTensor') and Tensor.to(device, dtype) */
+int ct_k_to_device(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)ks;
+    if (ct_check_options(op, args) != 0) return -1;
+    const ct_value none = ct_none();
+    return to_impl(ARG_T(0), (ct_dtype)ARG_I(2), &none, &args[1], &none, ARG_B(3), ARG_B(4), &args[5], rets);
 }
 
 /* to.dtype_layout(Tensor(a) self, *, dtype, layout, device, pin_memory, non_blocking, copy, memory_format) */

@@ -115,6 +115,31 @@ int ct_k_random_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) 
     return ct_ret_self(rets, self);
 }
 
+/* random_.to(Tensor(a!) self, int to, *, Generator? generator=None): random_from_to from 0 */
+int ct_k_random__to(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    int_range p;
+    int64_t to = args[1].u.i;
+    if (ct_rng_random_bounds(self->dtype, 0, &to, &p.base, &p.range) != 0) return -1;
+    if (fill_random(self, gen_arg(&args[2]), gen_random, &p) != 0) return -1;
+    return ct_ret_self(rets, self);
+}
+
+/* random_(Tensor(a!) self, *, Generator? generator=None): uniform_int_distribution over the dtype's
+ * whole range (a floating type's integers up to 2^digits, an integral type's from 0 to its max, a
+ * bool's two values), the words drawn as random_.from(0, None) draws them */
+int ct_k_random__default(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    int_range p;
+    if (ct_rng_random_bounds(self->dtype, 0, NULL, &p.base, &p.range) != 0) return -1;
+    if (fill_random(self, gen_arg(&args[1]), gen_random, &p) != 0) return -1;
+    return ct_ret_self(rets, self);
+}
+
 static int factory_then(const ct_value *size, ct_dtype dt, int (*fill)(ct_tensor *, ct_generator *, const void *),
                         ct_generator *g, const void *params, ct_value *rets) {
     ct_tensor *t = ct_empty(size->u.list.data, size->u.list.len, dt, CT_MEMORY_FORMAT_NONE);
@@ -192,6 +217,60 @@ int ct_k_randint_generator(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     if (ct_check_options(op, args) != 0) return -1;
     int64_t lh[2] = {args[0].u.i, args[1].u.i};
     return factory_then(&args[2], ct_arg_dtype(&args[4], CT_INT64), fill_randint, gen_arg(&args[3]), lh, rets);
+}
+
+/* randint(SymInt high, SymInt[] size, *, dtype=4, ...) (and .generator): randint.low from 0 */
+int ct_k_randint_high(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)ks;
+    if (ct_check_options(op, args) != 0) return -1;
+    int64_t lh[2] = {0, args[0].u.i};
+    return factory_then(&args[1], ct_arg_dtype(&args[2], CT_INT64), fill_randint, NULL, lh, rets);
+}
+
+int ct_k_randint_high_generator(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)ks;
+    if (ct_check_options(op, args) != 0) return -1;
+    int64_t lh[2] = {0, args[0].u.i};
+    return factory_then(&args[1], ct_arg_dtype(&args[3], CT_INT64), fill_randint, gen_arg(&args[2]), lh, rets);
+}
+
+/* rand_like / randn_like / randint_like: empty_like(self, options, memory_format), then the
+ * fill; options start at args[first] (dtype, layout, device, pin_memory, memory_format) */
+static int like_then(const ct_op *op, ct_value *args, int first, int (*fill)(ct_tensor *, ct_generator *, const void *),
+                     const void *params, ct_value *rets) {
+    if (ct_check_options(op, args) != 0) return -1;
+    ct_tensor *self = ARG_T(0);
+    ct_tensor *t = ct_empty_like(self, ct_arg_dtype(&args[first], CT_DTYPE_UNDEFINED),
+                                 args[first + 4].tag == CT_TAG_INT ? (ct_memory_format)args[first + 4].u.i
+                                                                   : CT_MEMORY_FORMAT_NONE);
+    if (!t) return -1;
+    if (fill(t, NULL, params) != 0) {
+        ct_tensor_release(t);
+        return -1;
+    }
+    return ct_ret(rets, 0, t);
+}
+
+int ct_k_rand_like(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)ks;
+    return like_then(op, args, 1, fill_uniform01, NULL, rets);
+}
+
+int ct_k_randn_like(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)ks;
+    return like_then(op, args, 1, fill_normal01, NULL, rets);
+}
+
+int ct_k_randint_like(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)ks;
+    int64_t lh[2] = {0, args[1].u.i};
+    return like_then(op, args, 2, fill_randint, lh, rets);
+}
+
+int ct_k_randint_like_low_dtype(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)ks;
+    int64_t lh[2] = {args[1].u.i, args[2].u.i};
+    return like_then(op, args, 3, fill_randint, lh, rets);
 }
 
 /* ---- bernoulli_, exponential_, multinomial ---- */
