@@ -100,15 +100,42 @@ static void test_allocator(void) {
     void *al = ct_aligned_alloc(1000);
     CHECK(al && ((uintptr_t)al & 63) == 0);
     ct_aligned_free(al, 1000);
-    /* blocks over the largest class are never cached */
+    /* blocks over the largest class go to the shared list of large blocks: a request of the
+     * same size gets the block back, one far smaller does not, and trim gives it back */
+    ct_alloc_trim();
     ct_alloc_stats s4 = snap();
-    void *big = ct_malloc(CT_ALLOC_MAX_CACHED_BLOCK + 1);
+    const size_t bign = 2 * CT_ALLOC_MAX_CACHED_BLOCK; /* and 3/4 of it is over the largest class too */
+    void *big = ct_malloc(bign);
     CHECK(big != NULL);
     ct_free(big);
     ct_alloc_stats s5 = snap();
     CHECK_INT_EQ(s5.system_allocs - s4.system_allocs, 1);
-    CHECK_INT_EQ(s5.system_frees - s4.system_frees, 1);
-    CHECK_INT_EQ(s5.bytes_cached, s4.bytes_cached);
+    CHECK_INT_EQ(s5.system_frees - s4.system_frees, 0);
+    CHECK(s5.bytes_cached >= s4.bytes_cached + (long long)bign);
+    void *big2 = ct_malloc(bign);
+    CHECK(big2 == big);
+    ct_alloc_stats s5b = snap();
+    CHECK_INT_EQ(s5b.cache_hits - s5.cache_hits, 1);
+    CHECK_INT_EQ(s5b.system_allocs, s5.system_allocs);
+    ct_free(big2);
+    void *huge = ct_aligned_alloc(2 * bign); /* too big for the kept block */
+    void *small_big = ct_aligned_alloc(bign / 4 * 3); /* too small for it */
+    CHECK(huge != NULL && huge != big && small_big != NULL && small_big != big);
+    CHECK_INT_EQ(snap().system_allocs - s5b.system_allocs, 2);
+    ct_aligned_free(huge, 2 * bign);
+    ct_aligned_free(small_big, bign / 4 * 3);
+    ct_alloc_trim();
+    ct_alloc_stats s5c = snap();
+    CHECK_INT_EQ(s5c.system_frees - s5b.system_frees, 3);
+    CHECK_INT_EQ(s5c.bytes_cached, 0);
+    /* caching off: a large block goes straight back */
+    size_t keep_limit = ct_alloc_cache_limit();
+    ct_alloc_set_cache_limit(0);
+    big = ct_malloc(bign);
+    ct_free(big);
+    CHECK_INT_EQ(snap().bytes_cached, 0);
+    CHECK_INT_EQ(snap().system_frees - s5c.system_frees, 1);
+    ct_alloc_set_cache_limit(keep_limit);
     /* the limit bounds the cache; 0 turns it off */
     size_t limit = ct_alloc_cache_limit();
     ct_alloc_trim();

@@ -5,9 +5,12 @@
  *   - otherwise t = min(threads, ceil(n / grain)) pieces (threads for a grain of 0) of
  *     ceil(n / t) elements, piece k on thread k, which together cover the range once;
  *   - a failing chunk's error comes back to the caller, and the other chunks still run;
+ *   - loops begun from two threads at once each get the split (one runs on the pool, the
+ *     other's pieces on its own thread, each with its number);
  *   - ct_set_num_threads refuses a count below one; ct_get_num_threads reads the count back.
  * Where the build has no OpenMP, ct_get_num_threads() is 1 and every loop runs inline: the
  * checks of the split are then skipped. */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -90,6 +93,28 @@ static void check_split(const char *what, seen *s, int64_t begin, int64_t end, i
     }
 }
 
+/* Loops from two threads at once: one has the pool, the other runs its pieces itself; both
+ * must see the split, each piece once with its thread number, every time. */
+enum { RACE_LOOPS = 300 };
+typedef struct racer {
+    int bad;
+} racer;
+
+static void *race(void *arg) {
+    racer *r = arg;
+    for (int i = 0; i < RACE_LOOPS; i++) {
+        seen s;
+        reset(&s);
+        if (ct_parallel_for(0, 3 * CT_GRAIN_SIZE + 1, CT_GRAIN_SIZE, record, &s) != 0) r->bad++;
+        int n = atomic_load(&s.n);
+        const int64_t chunk = (3 * CT_GRAIN_SIZE + 2) / 2;
+        if (n != 2) r->bad++;
+        for (int k = 0; k < n && k < MAX_CHUNKS; k++)
+            if (s.begin[k] != s.tid[k] * chunk || !s.in_region[k]) r->bad++;
+    }
+    return NULL;
+}
+
 int main(void) {
     CHECK_INT_EQ(ct_init(), 0);
     const int caller = ct_get_num_threads();
@@ -160,6 +185,14 @@ int main(void) {
         CHECK_INT_EQ(ct_parallel_for(0, 100000, CT_GRAIN_SIZE, record, &s), -1);
         CHECK_ERROR(CT_ERR_VALUE, "chunk 1 failed");
         CHECK_INT_EQ(atomic_load(&s.n), 2);
+        /* two threads' loops at the same time */
+        racer ra = {0}, rb = {0};
+        pthread_t ta, tb;
+        CHECK_INT_EQ(pthread_create(&ta, NULL, race, &ra), 0);
+        CHECK_INT_EQ(pthread_create(&tb, NULL, race, &rb), 0);
+        pthread_join(ta, NULL);
+        pthread_join(tb, NULL);
+        CHECK_MSG(ra.bad == 0 && rb.bad == 0, "concurrent loops: %d and %d bad pieces", ra.bad, rb.bad);
         /* outside the loop the marks are the caller's again */
         CHECK_INT_EQ(ct_get_thread_num(), 0);
         CHECK(!ct_in_parallel_region());

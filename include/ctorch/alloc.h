@@ -8,6 +8,9 @@
  * for memory after the first repetition. The cache is bounded: a thread keeps at most
  * ct_alloc_cache_limit() bytes of free blocks and gives the rest back at once; a thread's
  * cache is given back when the thread exits, and ct_alloc_trim() empties it on demand.
+ * Larger blocks go to one process-wide list of at most 8 recently freed blocks (at most 4 x
+ * ct_alloc_cache_limit() bytes), so a large result made again and again reuses pages already
+ * mapped; ct_alloc_trim() gives that list back too.
  *
  * Counters are kept per thread, without atomic read-modify-write on the hot path. They count
  * logical allocations: one per ct_malloc/ct_calloc/ct_realloc call and per tensor or storage
@@ -27,8 +30,8 @@
 extern "C" {
 #endif
 
-/* Blocks larger than this (header included) are never cached: they come from and go back to
- * the system allocator every time. */
+/* Blocks larger than this (header included) are not kept in the per-thread lists but in the
+ * process-wide list of large blocks. */
 #define CT_ALLOC_MAX_CACHED_BLOCK ((size_t)4 << 20)
 
 typedef struct ct_alloc_stats {
@@ -60,13 +63,15 @@ CT_API int ct_alloc_get_stats(ct_alloc_scope scope, ct_alloc_stats *out);
  * stretch of work). */
 CT_API void ct_alloc_reset_peak(void);
 
-/* The most bytes of free blocks one thread's cache keeps (64 MiB unless changed). Setting 0
- * turns caching off: every free goes back to the system. Applies to every thread from its next
+/* The most bytes of free blocks one thread's cache keeps (64 MiB unless changed; the list of
+ * large blocks keeps up to 4 times this). Setting 0 turns caching off: every free goes back to
+ * the system. Applies to every thread from its next
  * free on; a cache above a lowered limit shrinks as it frees. */
 CT_API void ct_alloc_set_cache_limit(size_t bytes);
 CT_API size_t ct_alloc_cache_limit(void);
 
-/* Gives the calling thread's cached free blocks back to the system allocator. */
+/* Gives the calling thread's cached free blocks, and the list of large blocks, back to the
+ * system allocator. */
 CT_API void ct_alloc_trim(void);
 
 #ifdef __cplusplus

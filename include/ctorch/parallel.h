@@ -14,8 +14,11 @@
  * physical cores. A variable that is no positive integer is ignored, as PyTorch ignores it (with a
  * warning there). The count is the process's, for every calling thread.
  *
- * The threads are OpenMP's (gcc's libgomp): each calling thread gets its own team, kept between
- * calls. A build without OpenMP runs every loop on the calling thread and ct_get_num_threads()
+ * The threads are ctorch's own pool (threads - 1 workers and the calling thread), started on
+ * the first loop that needs them; between loops a worker waits briefly, giving its core away,
+ * then sleeps. One loop has the pool at a time: a loop another thread begins meanwhile runs its
+ * pieces one after another on that thread, with the same split. A build without threads (CMake
+ * option CTORCH_USE_OPENMP off) runs every loop on the calling thread and ct_get_num_threads()
  * says 1, as PyTorch built without OpenMP does.
  */
 #ifndef CTORCH_PARALLEL_H
@@ -48,7 +51,7 @@ typedef int (*ct_parallel_fn)(void *ctx, int64_t begin, int64_t end);
  * grain_size must be >= 0. */
 CT_API int ct_parallel_for(int64_t begin, int64_t end, int64_t grain_size, ct_parallel_fn f, void *ctx);
 
-/* torch.set_num_threads: the intra-op threads from now on (a team is resized on its next loop).
+/* torch.set_num_threads: the intra-op threads from now on (the pool grows on its next loop).
  * n <= 0: -1 with PyTorch's RuntimeError. */
 CT_API int ct_set_num_threads(int n);
 /* torch.get_num_threads: the count set, or the default above; 1 in a build without OpenMP. */
@@ -57,7 +60,7 @@ CT_API int ct_get_num_threads(void);
 CT_API int ct_get_thread_num(void);
 /* at::in_parallel_region: true inside a chunk run by a parallel loop. */
 CT_API bool ct_in_parallel_region(void);
-/* "OpenMP 201511" (the runtime's _OPENMP date) or "none (built without OpenMP)". Static. */
+/* "ctorch's thread pool (pthreads, futex waits)" or "none (built without threads)". Static. */
 CT_API const char *ct_parallel_backend(void);
 
 #ifdef __cplusplus

@@ -11,8 +11,8 @@
  *   wastes at most a fifth of itself), and handed out again; only a miss reaches the system
  *   allocator (posix_memalign, so every cached block is 64-byte aligned and any class can serve
  *   either kind of request). The cache is bounded per thread (ct_alloc_set_cache_limit); blocks
- *   over CT_ALLOC_MAX_CACHED_BLOCK are never cached. A thread's cache is given back when it
- *   exits (a pthread key destructor) and on ct_alloc_trim().
+ *   over CT_ALLOC_MAX_CACHED_BLOCK do not go to these lists (Note [Large blocks]). A thread's
+ *   cache is given back when it exits (a pthread key destructor) and on ct_alloc_trim().
  *
  *   ct_malloc blocks carry a 16-byte header (requested size, class) so ct_free needs no size;
  *   ct_aligned_alloc blocks have none (storages pass their size back), so their data starts on
@@ -21,7 +21,21 @@
  *   Counters are per thread and updated with relaxed loads and stores (plain moves on x86; only
  *   the owning thread writes them), so counting costs no locked instruction; the process-wide
  *   view adds up a registry of threads under a mutex. In sanitizer builds cached blocks are
- *   poisoned, so a use after free of a cached block is still reported. */
+ *   poisoned, so a use after free of a cached block is still reported.
+ *
+ * Note [Large blocks]
+ *   A block over 4 MiB (a [1000, 10000] float32 result is 40 MB) is mapped by the system
+ *   allocator on each request and unmapped when freed, so every new result of that size first
+ *   touches thousands of fresh pages: adding two such tensors into a new one spent 20 of its
+ *   23 ms in page faults, where the in-place add of the same tensors takes 2 ms. So a freed
+ *   large block is kept in one small process-wide list (at most LARGE_SLOTS blocks, at most
+ *   LARGE_LIMIT_FACTOR times ct_alloc_cache_limit() bytes, most recently freed first; a block
+ *   that does not fit pushes the oldest out) and handed to a later request it fits without
+ *   being more than a quarter too big. The list is shared by every thread under a mutex (one
+ *   lock per large block is nothing beside its pages); its bytes and hits are counted on the
+ *   thread that frees or takes the block. A cache limit of 0 turns it off as it does the
+ *   per-thread lists, and ct_alloc_trim() gives it back. PyTorch's CPU allocator keeps no
+ *   freed blocks; this is ctorch's own choice. */
 #include <cjson/cJSON.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -213,11 +227,102 @@ static void *system_block(size_t size) {
     return p;
 }
 
-/* A block of at least `total` bytes; *cls receives its class (BIG_CLASS: not cached). */
+/* ---- large blocks (Note [Large blocks]) ---- */
+
+#define LARGE_SLOTS 8
+#define LARGE_LIMIT_FACTOR 4
+
+typedef struct large_slot {
+    void *block;
+    size_t size; /* bytes the block is known to hold */
+} large_slot;
+
+static pthread_mutex_t large_lock = PTHREAD_MUTEX_INITIALIZER;
+static large_slot large[LARGE_SLOTS]; /* [0, nlarge), most recently freed first */
+static int nlarge;
+static size_t large_bytes;
+
+static size_t large_limit(void) {
+    size_t lim = atomic_load_explicit(&cache_limit, memory_order_relaxed);
+    return lim > SIZE_MAX / LARGE_LIMIT_FACTOR ? SIZE_MAX : lim * LARGE_LIMIT_FACTOR;
+}
+
+/* A cached block that holds `total` bytes and is at most a quarter bigger, or NULL. */
+static void *large_take(size_t total) {
+    void *b = NULL;
+    size_t got = 0;
+    pthread_mutex_lock(&large_lock);
+    int best = -1;
+    for (int i = 0; i < nlarge; i++)
+        if (large[i].size >= total && large[i].size - total <= total / 4 && (best < 0 || large[i].size < large[best].size))
+            best = i;
+    if (best >= 0) {
+        b = large[best].block;
+        got = large[best].size;
+        large_bytes -= got;
+        memmove(&large[best], &large[best + 1], (size_t)(nlarge - best - 1) * sizeof large[0]);
+        nlarge--;
+    }
+    pthread_mutex_unlock(&large_lock);
+    if (!b) return NULL;
+    if (__builtin_expect(tc.state == TC_NEW, 0)) register_thread();
+    UNPOISON(b, total);
+    bump(&tc.c.bytes_cached, -(long long)got);
+    bump(&tc.c.cache_hits, 1);
+    return b;
+}
+
+/* Keeps a freed block of `size` bytes, pushing out the oldest ones it needs room for; false
+ * when it cannot be kept (caching off, or the block alone is over the limit). */
+static bool large_give(void *b, size_t size) {
+    size_t lim = large_limit();
+    if (size > lim || tc.state == TC_EXITED) return false;
+    large_slot out[LARGE_SLOTS];
+    int nout = 0;
+    pthread_mutex_lock(&large_lock);
+    while (nlarge > 0 && (nlarge == LARGE_SLOTS || large_bytes + size > lim)) {
+        out[nout++] = large[--nlarge];
+        large_bytes -= out[nout - 1].size;
+    }
+    memmove(&large[1], &large[0], (size_t)nlarge * sizeof large[0]);
+    large[0] = (large_slot){b, size};
+    nlarge++;
+    large_bytes += size;
+    pthread_mutex_unlock(&large_lock);
+    if (__builtin_expect(tc.state == TC_NEW, 0)) register_thread();
+    POISON(b, size);
+    bump(&tc.c.bytes_cached, (long long)size);
+    for (int i = 0; i < nout; i++) {
+        UNPOISON(out[i].block, out[i].size);
+        free(out[i].block);
+        bump(&tc.c.system_frees, 1);
+        bump(&tc.c.bytes_cached, -(long long)out[i].size);
+    }
+    return true;
+}
+
+static void large_flush(void) {
+    large_slot out[LARGE_SLOTS];
+    pthread_mutex_lock(&large_lock);
+    int nout = nlarge;
+    memcpy(out, large, (size_t)nout * sizeof large[0]);
+    nlarge = 0;
+    large_bytes = 0;
+    pthread_mutex_unlock(&large_lock);
+    for (int i = 0; i < nout; i++) {
+        UNPOISON(out[i].block, out[i].size);
+        free(out[i].block);
+        bump(&tc.c.system_frees, 1);
+        bump(&tc.c.bytes_cached, -(long long)out[i].size);
+    }
+}
+
+/* A block of at least `total` bytes; *cls receives its class (BIG_CLASS: a large block). */
 static inline void *take(size_t total, unsigned *cls) {
     if (__builtin_expect(total > CT_ALLOC_MAX_CACHED_BLOCK, 0)) {
         *cls = BIG_CLASS;
-        return system_block(total);
+        void *b = large_take(total);
+        return b ? b : system_block(total);
     }
     unsigned c = class_of(total);
     size_t sz = class_size(c);
@@ -236,7 +341,10 @@ static inline void *take(size_t total, unsigned *cls) {
     return b;
 }
 
-static inline void give(void *b, unsigned cls) {
+/* Takes back a block of class `cls`; `total` is the size asked for (what a large block is
+ * known to hold). */
+static inline void give(void *b, unsigned cls, size_t total) {
+    if (__builtin_expect(cls == BIG_CLASS, 0) && large_give(b, total)) return;
     if (cls != BIG_CLASS && __builtin_expect(tc.state != TC_EXITED, 1)) {
         size_t sz = class_size(cls);
         if ((size_t)rd(&tc.c.bytes_cached) + sz <= atomic_load_explicit(&cache_limit, memory_order_relaxed)) {
@@ -364,7 +472,7 @@ void ct_free(void *p) {
 #ifndef NDEBUG
     h->magic = 0;
 #endif
-    give(h, h->cls);
+    give(h, h->cls, HDR + h->size);
 }
 
 void *ct_realloc(void *p, size_t n) {
@@ -402,7 +510,7 @@ void ct_aligned_free(void *p, size_t n) {
     if (!p) return;
     note_free(n);
     size_t total = n ? n : 1;
-    give(p, total > CT_ALLOC_MAX_CACHED_BLOCK ? BIG_CLASS : class_of(total));
+    give(p, total > CT_ALLOC_MAX_CACHED_BLOCK ? BIG_CLASS : class_of(total), total);
 }
 
 char *ct_strdup(const char *s) {
@@ -460,4 +568,7 @@ void ct_alloc_reset_peak(void) { atomic_store_explicit(&tc.c.bytes_peak, rd(&tc.
 void ct_alloc_set_cache_limit(size_t bytes) { atomic_store_explicit(&cache_limit, bytes, memory_order_relaxed); }
 size_t ct_alloc_cache_limit(void) { return atomic_load_explicit(&cache_limit, memory_order_relaxed); }
 
-void ct_alloc_trim(void) { flush(&tc); }
+void ct_alloc_trim(void) {
+    flush(&tc);
+    large_flush();
+}

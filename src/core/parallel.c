@@ -1,50 +1,51 @@
 /* The intra-op threads (include/ctorch/parallel.h).
  *
  * Note [Parallel for]
- *   ct_parallel_for is at::parallel_for over OpenMP (ParallelOpenMP.h, Parallel-inl.h): the
- *   calling thread opens a parallel region of its team (sized with omp_set_num_threads, not with
- *   a num_threads clause, which PyTorch avoids for GOMP's sake), every member works out the same
- *   split (t = min(team, ceil(n / grain)) pieces of ceil(n / t) elements) and runs the piece of
- *   its own number, the others nothing. A kernel whose float result depends on the split (the
- *   two-pass sum, a per-thread buffer indexed by ct_get_thread_num()) then sees PyTorch's pieces
- *   at the same thread count. Inside a chunk the thread is marked as in a parallel region, so a
- *   nested loop runs inline; an inline loop runs with thread number 0, as ThreadIdGuard(0) does.
+ *   ct_parallel_for keeps at::parallel_for's split (ParallelOpenMP.h, Parallel-inl.h): every
+ *   member of a team of t threads works out the same pieces (t = min(team, ceil(n / grain))
+ *   pieces of ceil(n / t) elements) and runs the piece of its own number, the others nothing. A
+ *   kernel whose float result depends on the split (the two-pass sum, a per-thread buffer
+ *   indexed by ct_get_thread_num()) then sees PyTorch's pieces at the same thread count. Inside
+ *   a chunk the thread is marked as in a parallel region, so a nested loop runs inline; an
+ *   inline loop runs with thread number 0, as ThreadIdGuard(0) does.
  *
- * Note [Parallel for under ThreadSanitizer]
- *   libgomp is not built with ThreadSanitizer, so TSan does not see the hand-over at a region's
- *   start and end (futexes inside libgomp) and would report every kernel's buffers as raced. In
- *   a TSan build the job goes to the team through an atomic pointer instead of the region's
- *   captured variables (whose copy libgomp makes), behind a lock that keeps one region of
- *   ctorch's at a time, and each chunk's end is published with __tsan_release for the caller's
- *   __tsan_acquire. What the kernels' chunks do is then checked as it is: a chunk writing
- *   another's data is reported. */
+ * Note [The pool]
+ *   The team is ctorch's own: threads - 1 workers started on the first loop that needs them,
+ *   and the calling thread as member 0. A loop publishes its job, moves a generation counter
+ *   and runs its own piece; each worker runs its piece and counts itself off; the caller waits
+ *   for the count to reach zero. A waiting thread (a worker between loops, the caller at the
+ *   end) looks at its word for at most SPIN_NS, yielding the core every few looks, and then
+ *   sleeps on a futex. This replaced OpenMP (libgomp): after a region libgomp's workers spin
+ *   for some 300,000 pause instructions without yielding (milliseconds here), and OpenBLAS's
+ *   own threads, which the products run on, waited for that core: at two threads the lab's
+ *   forward + backward (a 38,400-element loop, then small products) took 7.6 ms instead of
+ *   9 us. libgomp reads GOMP_SPINCOUNT once, when it is loaded, so a library cannot lower it
+ *   for itself.
+ *
+ *   One loop runs on the pool at a time. A loop begun while another thread's loop has it runs
+ *   its pieces one after another on its own thread, each with its thread number, so its bits
+ *   are those of the split. After fork() the child starts new workers when it needs them.
+ *   The hand-over is C11 atomics (the futexes only sleep and wake), so ThreadSanitizer sees it
+ *   and checks what the chunks themselves do. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* syscall(SYS_futex) */
+#endif
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
-
-#ifdef CTORCH_HAVE_OPENMP
-#include <omp.h>
-#endif
 
 #include "ctorch/error.h"
 #include "ctorch/parallel.h"
-
-#if defined(__SANITIZE_THREAD__)
-#define CT_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define CT_TSAN 1
-#endif
-#endif
-
-#if defined(CT_TSAN) && defined(CTORCH_HAVE_OPENMP)
-#include <pthread.h>
-void __tsan_acquire(void *addr);
-void __tsan_release(void *addr);
-#endif
 
 static atomic_int set_threads;     /* ct_set_num_threads's count; 0 until called */
 static atomic_int default_threads; /* the environment's or the machine's; 0 until first asked */
@@ -127,11 +128,9 @@ bool ct_in_parallel_region(void) { return in_parallel; }
 
 const char *ct_parallel_backend(void) {
 #ifdef CTORCH_HAVE_OPENMP
-#define CT_STR_(x) #x
-#define CT_STR(x) CT_STR_(x)
-    return "OpenMP " CT_STR(_OPENMP);
+    return "ctorch's thread pool (pthreads, futex waits)";
 #else
-    return "none (built without OpenMP)";
+    return "none (built without threads)";
 #endif
 }
 
@@ -155,9 +154,6 @@ typedef struct job {
     atomic_int failed; /* 1 once a chunk failed: that chunk's error is below */
     ct_error_kind kind;
     char msg[1024];
-#ifdef CT_TSAN
-    char done; /* the address __tsan_release / __tsan_acquire pair on */
-#endif
 } job;
 
 /* One member's part of the region: team members, this one's number. */
@@ -175,39 +171,135 @@ static void run_member(job *j, int64_t team, int64_t tid) {
             }
         }
     }
-#ifdef CT_TSAN
-    __tsan_release(&j->done);
+}
+
+/* ---- the pool (Note [The pool]) ---- */
+
+enum { MAX_WORKERS = 255 };
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER; /* one region at a time */
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static int nworkers;                  /* started, under pool_lock */
+static atomic_uint generation;        /* one more per region; the workers' futex word */
+static atomic_int workers_asleep;     /* workers in (or going into) their futex wait */
+static atomic_uint pending;           /* workers yet to finish this region; the caller's futex word */
+static atomic_int caller_asleep;
+static job *region_job;               /* written before generation moves, read after */
+static int region_team;
+
+static void futex_wait(atomic_uint *word, unsigned expected) {
+    syscall(SYS_futex, (void *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+static void futex_wake(atomic_uint *word) { syscall(SYS_futex, (void *)word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0); }
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
 #endif
 }
 
-/* The team size this thread last asked libgomp for (its nthreads ICV is per thread). */
-static _Thread_local int team_asked;
-
-#ifdef CT_TSAN
-static pthread_mutex_t region_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic(job *) region_job;
-static void region_body(void) {
-    job *j = atomic_load_explicit(&region_job, memory_order_acquire);
-    run_member(j, omp_get_num_threads(), omp_get_thread_num());
+static inline uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
-#endif
+
+/* Spins on *word while it equals `value` for at most SPIN_NS, giving the core away between
+ * looks; true when it changed. */
+#define SPIN_NS 50000
+static bool spin_while(atomic_uint *word, unsigned value) {
+    uint64_t start = 0;
+    for (unsigned i = 0;; i++) {
+        for (int k = 0; k < 16; k++) {
+            if (atomic_load_explicit(word, memory_order_acquire) != value) return true;
+            cpu_relax();
+        }
+        if ((i & 7) == 7) {
+            sched_yield();
+            uint64_t t = now_ns();
+            if (start == 0) start = t;
+            else if (t - start > SPIN_NS) return false;
+        }
+    }
+}
+
+static void *worker_main(void *arg) {
+    /* its member number, and the generation when it was started (it must not miss a region
+     * begun before it first looks) */
+    const uint64_t packed = (uint64_t)(uintptr_t)arg;
+    const int index = (int)(packed & 0xffff);
+    unsigned seen = (unsigned)(packed >> 16);
+    for (;;) {
+        if (!spin_while(&generation, seen)) {
+            atomic_fetch_add(&workers_asleep, 1);
+            while (atomic_load(&generation) == seen) futex_wait(&generation, seen);
+            atomic_fetch_sub(&workers_asleep, 1);
+        }
+        seen = atomic_load_explicit(&generation, memory_order_acquire);
+        if (index < region_team) run_member(region_job, region_team, index);
+        if (atomic_fetch_sub(&pending, 1) == 1 && atomic_load(&caller_asleep)) futex_wake(&pending);
+    }
+    return NULL;
+}
+
+/* after fork() the child has only the forking thread: the workers are gone, and the lock may
+ * have been held by a thread that is not there */
+static void pool_forget(void) {
+    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    memcpy(&pool_lock, &fresh, sizeof fresh);
+    nworkers = 0;
+    atomic_store(&workers_asleep, 0);
+    atomic_store(&pending, 0);
+    atomic_store(&caller_asleep, 0);
+}
+static void install_fork_handler(void) { pthread_atfork(NULL, NULL, pool_forget); }
+
+/* Starts workers until there are `want` (or as many as start); under pool_lock. */
+static void grow(int want) {
+    pthread_once(&fork_once, install_fork_handler);
+    while (nworkers < want && nworkers < MAX_WORKERS) {
+        pthread_attr_t attr;
+        pthread_t th;
+        if (pthread_attr_init(&attr) != 0) return;
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        uint64_t packed = (uint64_t)atomic_load(&generation) << 16 | (uint64_t)(nworkers + 1);
+        int rc = pthread_create(&th, &attr, worker_main, (void *)(uintptr_t)packed);
+        pthread_attr_destroy(&attr);
+        if (rc != 0) return;
+        nworkers++;
+    }
+}
 
 static void run_region(job *j, int threads) {
-    if (team_asked != threads) {
-        omp_set_num_threads(threads);
-        team_asked = threads;
+    if (pthread_mutex_trylock(&pool_lock) != 0) {
+        /* another thread's region holds the pool: the same pieces, one after another, here */
+        for (int t = 0; t < threads; t++) run_member(j, threads, t);
+        return;
     }
-#ifdef CT_TSAN
-    pthread_mutex_lock(&region_lock);
-    atomic_store_explicit(&region_job, j, memory_order_release);
-#pragma omp parallel
-    region_body();
-    __tsan_acquire(&j->done);
-    pthread_mutex_unlock(&region_lock);
-#else
-#pragma omp parallel
-    run_member(j, omp_get_num_threads(), omp_get_thread_num());
-#endif
+    grow(threads - 1);
+    if (nworkers < threads - 1) { /* the system gave fewer threads: the rest run here */
+        pthread_mutex_unlock(&pool_lock);
+        for (int t = 0; t < threads; t++) run_member(j, threads, t);
+        return;
+    }
+    region_job = j;
+    region_team = threads;
+    atomic_store(&pending, nworkers);
+    atomic_fetch_add(&generation, 1); /* releases the job to the workers */
+    if (atomic_load(&workers_asleep) > 0) futex_wake(&generation);
+    run_member(j, threads, 0);
+    atomic_uint *word = &pending;
+    for (;;) {
+        unsigned left = atomic_load_explicit(word, memory_order_acquire);
+        if (left == 0 || !spin_while(word, left)) {
+            if (atomic_load_explicit(word, memory_order_acquire) == 0) break;
+            atomic_store(&caller_asleep, 1);
+            unsigned v = atomic_load(word);
+            if (v != 0) futex_wait(word, v);
+            atomic_store(&caller_asleep, 0);
+        }
+    }
+    pthread_mutex_unlock(&pool_lock);
 }
 #endif /* CTORCH_HAVE_OPENMP */
 
