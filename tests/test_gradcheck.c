@@ -97,6 +97,45 @@ static ct_tensor *f_mul_scalar_(ct_tensor **in) {
 }
 static ct_tensor *f_div_scalar(ct_tensor **in) { return ct_div_scalar(in[0], ct_double(4.0)); }
 static ct_tensor *f_neg(ct_tensor **in) { return ct_neg(in[0]); }
+static ct_tensor *f_add__scalar(ct_tensor **in) {
+    ct_tensor *c = clone_(in[0]);
+    if (c && ct_add__scalar(c, ct_double(1.5), ct_double(-2.0)) != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+static ct_tensor *f_sub_scalar(ct_tensor **in) { return ct_sub_scalar(in[0], ct_double(0.5), ct_int(3)); }
+static ct_tensor *f_sub__scalar(ct_tensor **in) {
+    ct_tensor *c = clone_(in[0]);
+    if (c && ct_sub__scalar(c, ct_int(2), ct_double(0.5)) != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+static ct_tensor *f_rsub_tensor(ct_tensor **in) { return ct_rsub_tensor(in[0], in[1], ct_double(-1.5)); }
+static ct_tensor *f_rsub_scalar(ct_tensor **in) { return ct_rsub_scalar(in[0], ct_double(2.0), ct_int(3)); }
+/* bounds chosen away from the inputs' values, so the difference quotients do not cross a kink */
+static ct_tensor *f_clamp(ct_tensor **in) {
+    ct_scalar lo = ct_double(-0.2537), hi = ct_double(0.3119);
+    return ct_clamp(in[0], &lo, &hi);
+}
+static ct_tensor *f_clamp_lo(ct_tensor **in) {
+    ct_scalar lo = ct_double(-0.2537);
+    return ct_clamp(in[0], &lo, NULL);
+}
+static ct_tensor *f_clamp_(ct_tensor **in) {
+    ct_scalar hi = ct_double(0.3119);
+    ct_tensor *c = clone_(in[0]);
+    if (c && ct_clamp_(c, NULL, &hi) != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+static ct_tensor *f_clamp_min(ct_tensor **in) { return ct_clamp_min(in[0], ct_double(0.1013)); }
+static ct_tensor *f_clamp_max(ct_tensor **in) { return ct_clamp_max(in[0], ct_double(-0.1013)); }
 static ct_tensor *f_relu(ct_tensor **in) { return ct_relu(in[0]); }
 static ct_tensor *f_sum(ct_tensor **in) { return ct_sum(in[0], CT_DTYPE_UNDEFINED); }
 static ct_tensor *f_sum_dim(ct_tensor **in) {
@@ -862,6 +901,16 @@ static const gcase cases[] = {
     {"aten::mul_.Scalar", 1, {{4}}, {1}, {0}, f_mul_scalar_},
     {"aten::div.Scalar", 1, {{4}}, {1}, {0}, f_div_scalar},
     {"aten::neg", 1, {{2, 2}}, {2}, {0}, f_neg},
+    {"aten::add_.Scalar", 1, {{4}}, {1}, {0}, f_add__scalar},
+    {"aten::sub.Scalar", 1, {{4}}, {1}, {0}, f_sub_scalar},
+    {"aten::sub_.Scalar", 1, {{4}}, {1}, {0}, f_sub__scalar},
+    {"aten::rsub.Tensor", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_rsub_tensor},
+    {"aten::rsub.Scalar", 1, {{4}}, {1}, {0}, f_rsub_scalar},
+    {"aten::clamp", 1, {{3, 4}}, {2}, {0}, f_clamp},
+    {"aten::clamp", 1, {{3, 4}}, {2}, {0}, f_clamp_lo},
+    {"aten::clamp_", 1, {{3, 4}}, {2}, {0}, f_clamp_},
+    {"aten::clamp_min", 1, {{3, 4}}, {2}, {0}, f_clamp_min},
+    {"aten::clamp_max", 1, {{3, 4}}, {2}, {0}, f_clamp_max},
     {"aten::relu", 1, {{3, 3}}, {2}, {true}, f_relu},
     {"aten::sum", 1, {{2, 3}}, {2}, {0}, f_sum},
     {"aten::sum.dim_IntList", 1, {{2, 3, 4}}, {3}, {0}, f_sum_dim},

@@ -117,6 +117,32 @@ class Tensor(_C.TensorBase):
     # ---- the reflected operators PyTorch writes in Python (torch/_tensor.py): other OP self is the
     # function with the operands swapped; a TypeError becomes NotImplemented, so Python goes on to
     # its own "unsupported operand" error ----
+    def __rsub__(self, other):
+        try:
+            if has_torch_function((self, other)):
+                return handle_torch_function(Tensor.__rsub__, (self, other), self, other)
+            return _C._VariableFunctions.rsub(self, other)
+        except TypeError:
+            return NotImplemented
+
+    def __rdiv__(self, other):
+        try:
+            if has_torch_function((self, other)):
+                return handle_torch_function(Tensor.__rdiv__, (self, other), self, other)
+            return self.reciprocal() * other
+        except TypeError:
+            return NotImplemented
+
+    __rtruediv__ = __rdiv__
+
+    def __rmatmul__(self, other):
+        try:
+            if has_torch_function((self, other)):
+                return handle_torch_function(Tensor.__rmatmul__, (self, other), self, other)
+            return _C._VariableFunctions.matmul(other, self)
+        except TypeError:
+            return NotImplemented
+
     def __rpow__(self, other):
         return _reflected(Tensor.__rpow__, _C._VariableFunctions.pow, self, other)
 

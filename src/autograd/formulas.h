@@ -42,6 +42,9 @@ static inline void ct_f_dim_mask(const ct_value *dims, int ndim, bool mask[CT_MA
     }
 }
 
+/* at::scalar_tensor(v, like.options()) (formulas_math.c) */
+ct_tensor *ct_f_scalar_like(double v, const ct_tensor *like);
+
 /* Fails the formula: the caller releases whatever was already produced. */
 #define CT_F_NEED(expr)                                                                           \
     do {                                                                                          \
@@ -56,6 +59,11 @@ int ct_d_mm(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_to_copy(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_add(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_sub(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_rsub_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_rsub_scalar(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_clamp(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_clamp_min(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_clamp_max(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_mul(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_div(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_mul_scalar(ct_node *n, ct_tensor *const *grads, ct_tensor **out);

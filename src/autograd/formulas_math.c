@@ -2,6 +2,7 @@
  * FunctionsManual.cpp): addmm, mm, _to_copy, add, sub, mul, div (Tensor and Scalar), neg, relu,
  * sum and sum.dim_IntList, in the order of Note [Formula order] (formulas.h). */
 #include "autograd/formulas.h"
+#include "ops/api_call.h"
 #include "ops/convert.h"
 
 static bool scalar_is_one(ct_scalar s) {
@@ -118,6 +119,23 @@ int ct_d_sub(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     return 0;
 }
 
+/* rsub.Tensor(self, other, alpha) is other - alpha * self: self -grad * alpha, other grad */
+int ct_d_rsub_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    if (ct_node_needs(n, 0)) {
+        ct_tensor *ng = ct_neg(grads[0]);
+        CT_F_NEED(out[0] = mul_and_release(ng, ct_f_sarg(n, 2)));
+    }
+    if (ct_node_needs(n, 1)) out[1] = ct_tensor_retain(grads[0]);
+    return 0;
+}
+
+/* rsub.Scalar(self, other, alpha) is other - alpha * self: self -grad * alpha */
+int ct_d_rsub_scalar(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    ct_tensor *ng = ct_neg(grads[0]);
+    CT_F_NEED(out[0] = mul_and_release(ng, ct_f_sarg(n, 2)));
+    return 0;
+}
+
 int ct_d_mul(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     if (ct_node_needs(n, 1)) {
         ct_tensor *self;
@@ -175,6 +193,57 @@ int ct_d_neg(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     (void)n;
     CT_F_NEED(out[0] = ct_neg(grads[0]));
     return 0;
+}
+
+/* at::scalar_tensor(v, like.options()): the options give dtype, layout and device (pin_memory
+ * unset), as a dispatch mode sees them */
+ct_tensor *ct_f_scalar_like(double v, const ct_tensor *like) {
+    ct_value a[5] = {ct_double(v), ct_int((int64_t)like->dtype), ct_int(0) /* torch.strided */,
+                     (ct_value){.tag = CT_TAG_DEVICE, .u = {.i = 0}}, ct_none()};
+    ct_value r[1] = {ct_none()};
+    if (ct_api_call(CT_OPID_scalar_tensor, a, r) != 0) return NULL;
+    return ct_api_take_tensor(r);
+}
+
+/* clamp_backward: where(self within the bounds given, grad, 0), with PyTorch's order of calls:
+ * the zero (scalar_tensor), self >= min, self <= max, their logical_and_, the where */
+static int clamp_grad(ct_node *n, ct_tensor *grad, const ct_value *min, const ct_value *max, ct_tensor **out) {
+    bool lo = min && min->tag != CT_TAG_NONE, hi = max && max->tag != CT_TAG_NONE;
+    ct_tensor *self;
+    if (ct_saved_unpack(n, &n->saved_args[0], &self) != 0) return -1;
+    ct_tensor *zero = ct_f_scalar_like(0.0, grad);
+    ct_tensor *mask = NULL;
+    if (zero) {
+        ct_tensor *ge = lo ? ct_ge_scalar(self, *min) : NULL;
+        ct_tensor *le = hi && (ge || !lo) ? ct_le_scalar(self, *max) : NULL;
+        if (lo && hi) {
+            if (ge && le && ct_logical_and_(ge, le) == 0) mask = ct_tensor_retain(ge);
+        } else {
+            mask = ct_tensor_retain(lo ? ge : le);
+        }
+        ct_tensor_release(ge);
+        ct_tensor_release(le);
+    }
+    *out = mask ? ct_where(mask, grad, zero) : NULL;
+    ct_tensor_release(mask);
+    ct_tensor_release(zero);
+    ct_tensor_release(self);
+    return *out ? 0 : -1;
+}
+
+/* clamp(self, min, max): ClampBackward1 */
+int ct_d_clamp(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    return clamp_grad(n, grads[0], &n->args[1], &n->args[2], &out[0]);
+}
+
+/* clamp_min(self, min): ClampMinBackward0 */
+int ct_d_clamp_min(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    return clamp_grad(n, grads[0], &n->args[1], NULL, &out[0]);
+}
+
+/* clamp_max(self, max): ClampMaxBackward0 */
+int ct_d_clamp_max(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    return clamp_grad(n, grads[0], NULL, &n->args[1], &out[0]);
 }
 
 int ct_d_relu(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {

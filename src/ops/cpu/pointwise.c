@@ -372,6 +372,55 @@ int ct_k_add_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *ret
     return rc;
 }
 
+int ct_k_add__scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *w = ct_wrap_scalar(args[1]);
+    if (!w) return -1;
+    int rc = ct_add_(ARG_T(0), w, args[2]);
+    ct_tensor_release(w);
+    return rc != 0 ? -1 : ct_ret_self(rets, ARG_T(0));
+}
+
+int ct_k_sub_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *w = ct_wrap_scalar(args[1]);
+    if (!w) return -1;
+    int rc = ct_ret(rets, 0, ct_sub(ARG_T(0), w, args[2]));
+    ct_tensor_release(w);
+    return rc;
+}
+
+int ct_k_sub__scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *w = ct_wrap_scalar(args[1]);
+    if (!w) return -1;
+    int rc = ct_sub_(ARG_T(0), w, args[2]);
+    ct_tensor_release(w);
+    return rc != 0 ? -1 : ct_ret_self(rets, ARG_T(0));
+}
+
+/* rsub.Tensor: other - alpha * self, as sub.Tensor(other, self, alpha) through the dispatcher
+ * (PyTorch's CPU kernel calls at::sub) */
+int ct_k_rsub_tensor(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return ct_ret(rets, 0, ct_sub(ARG_T(1), ARG_T(0), args[2]));
+}
+
+/* rsub.Scalar: the scalar wrapped, then sub.Tensor(other, self, alpha) */
+int ct_k_rsub_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *w = ct_wrap_scalar(args[1]);
+    if (!w) return -1;
+    int rc = ct_ret(rets, 0, ct_sub(w, ARG_T(0), args[2]));
+    ct_tensor_release(w);
+    return rc;
+}
+
 int ct_k_mul_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;

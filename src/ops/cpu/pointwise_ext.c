@@ -16,6 +16,7 @@
 
 #include "ctorch/parallel.h"
 #include "ops/cpu/capability.h"
+#include "ops/api_call.h"
 #include "ops/kernel_util.h"
 
 typedef enum {
@@ -309,6 +310,38 @@ int ct_k_clamp(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
         rc = apply(&in, 1, &c, rt, rt, NULL, false, rets);
     ct_tensor_release(in);
     return rc;
+}
+
+/* clip and clip_ (CompositeImplicitAutograd): clamp and clamp_ through the dispatcher */
+int ct_k_clip(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_value a[3] = {args[0], args[1], args[2]};
+    return ct_api_call(CT_OPID_clamp, a, rets);
+}
+
+int ct_k_clip_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_value a[3] = {args[0], args[1], args[2]};
+    return ct_api_call(CT_OPID_clamp_, a, rets);
+}
+
+/* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None): clamp's result written back into
+ * self, which must be able to hold the result type (an integer self with a float bound cannot) */
+int ct_k_clamp_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    ct_tensor *self = ARG_T(0);
+    ct_value r[1] = {ct_none()};
+    if (ct_k_clamp(op, ks, args, r) != 0) return -1;
+    ct_tensor *res = r[0].u.t;
+    int rc = 0;
+    if (!ct_dtype_can_cast(res->dtype, self->dtype))
+        rc = ct_error_set(CT_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s", ct_dtype_name(res->dtype),
+                          ct_dtype_name(self->dtype));
+    else
+        rc = ct_copy_(self, res, false);
+    ct_tensor_release(res);
+    return rc != 0 ? -1 : ct_ret_self(rets, self);
 }
 
 /* clamp_max(Tensor self, Scalar max) -> Tensor: as clamp_min (pointwise.c), a floating self as
