@@ -57,11 +57,16 @@ def _ops():
                      "torch.linspace(2, 10, steps=5)", "torch.linspace(0, 1, 5, dtype=torch.float16)",
                      "torch.linspace(-1, 1, 17, dtype=torch.bfloat16)", "torch.linspace(3, -7, 13, dtype=torch.int32)",
                      "torch.linspace(1e-3, 1e3, 4097, dtype=torch.float64)", "torch.linspace(0.3, 0.7, 31)",
-                     "torch.linspace(0, 1, 5, requires_grad=True)", "torch.linspace(True, False, 3)"],
+                     "torch.linspace(0, 1, 5, requires_grad=True)", "torch.linspace(True, False, 3)",
+                     "torch.linspace(torch.tensor(0.5), torch.tensor(2.0), 5)", "torch.linspace(torch.tensor([0.5]), 2.0, 5)",
+                     "torch.linspace(0.0, torch.tensor([1., 2.]), 3)", "torch.linspace(torch.tensor([1.]), torch.tensor([2.]), 3)",
+                     "torch.linspace(torch.tensor(1), 3, 3)", "torch.linspace(-1, torch.tensor(1.0, dtype=torch.float64), 9)"],
         ("S",), grad=False, dtypes=("float32",))
     add("logspace", ["torch.logspace(0, 2, 5)", "torch.logspace(-1, 1, 9, base=2)",
                      "torch.logspace(0, 3, 4, dtype=torch.float64)", "torch.logspace(0, 1, -2)",
-                     "torch.logspace(-2.5, 2.5, 41)", "torch.logspace(0, 4, 5, dtype=torch.int64)"],
+                     "torch.logspace(-2.5, 2.5, 41)", "torch.logspace(0, 4, 5, dtype=torch.int64)",
+                     "torch.logspace(torch.tensor(0.), torch.tensor(2.), 3, base=2)", "torch.logspace(torch.tensor([0.]), 2, 3)",
+                     "torch.logspace(0, torch.tensor([[2.]]), 3)", "torch.logspace(torch.tensor([0.]), torch.tensor(1.), 3)"],
         ("S",), grad=False, dtypes=("float32",))
     add("eye", ["torch.eye(3)", "torch.eye(2, 4)", "torch.eye(3, dtype=torch.int64)", "torch.eye(0)", "torch.eye(-1)",
                 "torch.eye(2, -1)", "torch.eye(4, 2, dtype=torch.bool)", "torch.eye(2, requires_grad=True)"],

@@ -179,3 +179,48 @@ int ct_k_new_full(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
     if (ct_check_options(op, args) != 0) return -1;
     return ct_ret(rets, 0, ct_full(args[1].u.list.data, args[1].u.list.len, args[2], ct_arg_dtype(&args[3], ARG_T(0)->dtype)));
 }
+
+/* the Tensor overloads of linspace and logspace: 0-d tensors' values as the Scalar bounds, then the
+ * Scalar overload through the dispatcher. which: 1 start is a tensor, 2 end is, 3 both */
+static int tensor_bounds(const char *name, ct_value *args, int which, ct_scalar *start, ct_scalar *end) {
+    const ct_tensor *s = which & 1 ? ARG_T(0) : NULL, *e = which & 2 ? ARG_T(1) : NULL;
+    if ((s && s->ndim != 0) || (e && e->ndim != 0)) {
+        if (s && e)
+            return ct_error_set(CT_ERR_RUNTIME, "%s only supports 0-dimensional start and end tensors, but got start with %d dimension(s) and end with %d dimension(s).",
+                                name, s->ndim, e->ndim);
+        return ct_error_set(CT_ERR_RUNTIME, "%s only supports 0-dimensional start and end tensors, but got %s with %d dimension(s).", name,
+                            s ? "start" : "end", s ? s->ndim : e->ndim);
+    }
+    *start = args[0];
+    *end = args[1];
+    if (s && ct_item(ARG_T(0), start) != 0) return -1;
+    if (e && ct_item(ARG_T(1), end) != 0) return -1;
+    return 0;
+}
+
+static int linspace_t(ct_value *args, ct_value *rets, int which) {
+    ct_scalar s, e;
+    if (tensor_bounds("linspace", args, which, &s, &e) != 0) return -1;
+    ct_dtype dt = (ct_dtype)(args[3].tag == CT_TAG_INT ? args[3].u.i : CT_DTYPE_UNDEFINED);
+    return ct_ret(rets, 0, ct_linspace(s, e, ARG_I(2), dt));
+}
+
+static int logspace_t(ct_value *args, ct_value *rets, int which) {
+    ct_scalar s, e;
+    if (tensor_bounds("logspace", args, which, &s, &e) != 0) return -1;
+    ct_dtype dt = (ct_dtype)(args[4].tag == CT_TAG_INT ? args[4].u.i : CT_DTYPE_UNDEFINED);
+    return ct_ret(rets, 0, ct_logspace(s, e, ARG_I(2), args[3].u.d, dt));
+}
+
+#define CT_RANGE_T(fn_, impl_, which_)                                                  \
+    int fn_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {            \
+        (void)ks;                                                                       \
+        if (ct_check_options(op, args) != 0) return -1;                                 \
+        return impl_(args, rets, which_);                                               \
+    }
+CT_RANGE_T(ct_k_linspace_Tensor_Tensor, linspace_t, 3)
+CT_RANGE_T(ct_k_linspace_Tensor_Scalar, linspace_t, 1)
+CT_RANGE_T(ct_k_linspace_Scalar_Tensor, linspace_t, 2)
+CT_RANGE_T(ct_k_logspace_Tensor_Tensor, logspace_t, 3)
+CT_RANGE_T(ct_k_logspace_Tensor_Scalar, logspace_t, 1)
+CT_RANGE_T(ct_k_logspace_Scalar_Tensor, logspace_t, 2)
