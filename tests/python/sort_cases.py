@@ -2,7 +2,7 @@
 (tests/golden/record/sort_ops.py, under PyTorch 2.6) and the replay (tests/python/sort_ops.py, under
 ctorch). It imports no torch. The inputs, their building and a case's run are the reduction family's
 (tests/python/reduce_cases.py), with two inputs of its own: "L", a row of 40 values with many ties
-and NaNs, and "U", non-negative values with ties (for uint8 too).
+and NaNs, "U", non-negative values with ties (for uint8 too), and "W", two rows of 150 with ties and NaNs.
 
 A case is (name, expression, input, grad, dtypes): as in reduce_cases, with the dtypes it runs in.
 """
@@ -12,6 +12,8 @@ import reduce_cases
 
 reduce_cases.INPUTS["L"] = ((2, 20), lambda i: math.nan if i % 13 == 5 else float((i * 7) % 5) - 2.0)
 reduce_cases.INPUTS["U"] = ((3, 5), lambda i: float((i * 5) % 4))
+# long rows with many ties: topk's partial-sort path (k * 64 <= n), the introsort's partitions
+reduce_cases.INPUTS["W"] = ((2, 150), lambda i: math.nan if i % 61 == 7 else float((i * 7) % 11) - 5.0)
 
 INTS = ("int64", "int32", "int16", "int8")
 ALL = reduce_cases.FLOATING + INTS + ("bool",)
@@ -37,6 +39,9 @@ def _ops():
                  "torch.sort(x, 5)"], ("A", "T", "M", "V", "S", "E", "L", "U", "A/t"))
     add("argsort", ["torch.argsort(x)", "torch.argsort(x, dim=0, descending=True)", "x.argsort(stable=True)",
                     "torch.argsort(x, stable=True, dim=1, descending=True)"], ("A", "T", "M", "L", "U"), grad=False)
+    add("long", ["torch.sort(x)", "x.sort(descending=True)", "torch.topk(x, 2)", "torch.topk(x, 2, largest=False)",
+                 "torch.topk(x, 100)", "torch.kthvalue(x, 70)", "torch.median(x, 1)", "torch.nanmedian(x, 1)",
+                 "torch.cummax(x, 1)"], ("W",), dtypes=FLOATING + ("int64", "int16"))
     add("msort", ["torch.msort(x)", "x.msort()"], ("A", "T", "M", "V"))
     add("topk", ["torch.topk(x, 2)", "x.topk(3, dim=0)", "torch.topk(x, 2, largest=False)",
                  "torch.topk(x, 1, 0, True, True)", "torch.topk(x, 0)", "torch.topk(x, 30)",
