@@ -53,6 +53,8 @@ def _ops():
         ("A", "T", "M", "N", "V", "S", "E", "L", "U"))
     add("nanmedian", ["torch.nanmedian(x)", "x.nanmedian(1)", "torch.nanmedian(x, 0, keepdim=True)"],
         ("A", "T", "M", "N", "V", "L"))
+    add("mode", ["torch.mode(x)", "x.mode(0)", "torch.mode(x, 1, keepdim=True)", "torch.mode(x, 3)"],
+        ("A", "T", "M", "V", "S", "E", "L", "U", "W"))
     add("cummax", ["torch.cummax(x, 1)", "x.cummax(0)", "torch.cummax(x, -1)"], ("A", "T", "M", "N", "V", "S", "L", "U", "E"))
     add("cummin", ["torch.cummin(x, 1)", "x.cummin(0)"], ("A", "T", "M", "N", "V", "L", "U"))
     # the range factories: bits of float32 and float64 values, dtypes, messages

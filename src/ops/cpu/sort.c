@@ -1,12 +1,12 @@
 /* Sorting and selection along one dimension (Sorting.cpp, cpu/SortingKernel.cpp, TopKImpl.h):
  * sort and sort.stable, argsort and argsort.stable, msort, topk, kthvalue, median and nanmedian
- * (over everything and over a dim), cummax and cummin.
+ * (over everything and over a dim), mode, cummax and cummin.
  *
  * Each row along dim is read as (key, index) pairs and ordered as PyTorch's CPU kernel orders it
  * (sort_algo.c): sort with stable=False by the C++ library's introsort (so equal keys land where
  * PyTorch's do), stable=True by a merge sort; topk by nth_element and a sort of the first k-1
  * (partial_sort when k * 64 <= n); kthvalue by PyTorch's quick select; median by nth_element under
- * (value, index). NaN is the largest value. The values written are the selected elements' own
+ * (value, index); mode by the introsort and the longest run of equal values. NaN is the largest value. The values written are the selected elements' own
  * bytes. Rows are split over the intra-op threads with ct_parallel_for. */
 #include <math.h>
 #include <string.h>
@@ -16,7 +16,7 @@
 #include "ops/cpu/sort_algo.h"
 #include "ops/kernel_util.h"
 
-typedef enum row_kind { ROW_SORT, ROW_TOPK, ROW_KTH, ROW_MEDIAN, ROW_NANMEDIAN, ROW_CUMMAX, ROW_CUMMIN } row_kind;
+typedef enum row_kind { ROW_SORT, ROW_TOPK, ROW_KTH, ROW_MEDIAN, ROW_NANMEDIAN, ROW_CUMMAX, ROW_CUMMIN, ROW_MODE } row_kind;
 
 typedef struct row_job {
     const ct_tensor *self;
@@ -33,6 +33,8 @@ static bool median_less_i(const ct_kv *a, const ct_kv *b) { return a->k < b->k |
 static bool nanmedian_less_f(const ct_kv *a, const ct_kv *b) {
     return a->f < b->f || (a->f == b->f && a->i < b->i) || (isnan(b->f) && !isnan(a->f));
 }
+
+static bool plain_less_f(const ct_kv *a, const ct_kv *b) { return a->f < b->f; }
 
 static int row_chunk(void *vjob, int64_t begin, int64_t end) {
     const row_job *j = vjob;
@@ -99,6 +101,23 @@ static int row_chunk(void *vjob, int64_t begin, int64_t end) {
             first = j->kind == ROW_MEDIAN ? (n - 1) / 2 : (n - nnan - 1) / 2;
             ct_kv_less less = !fl ? median_less_i : j->kind == ROW_MEDIAN ? median_less_f : nanmedian_less_f;
             ct_kv_nth_element(a, first, n, less);
+            break;
+        }
+        case ROW_MODE: {
+            /* the rows sorted by value alone (introsort), then the first value of the largest run,
+             * with the index its run ends at */
+            ct_kv_introsort(a, n, fl ? plain_less_f : ct_kv_asc_i);
+            int64_t run = 0, best = 0;
+            for (int64_t t = 0; t < n; t++) {
+                run++;
+                if (t == n - 1 || (fl ? a[t].f != a[t + 1].f : a[t].k != a[t + 1].k)) {
+                    if (run > best) {
+                        best = run;
+                        first = t;
+                    }
+                    run = 0;
+                }
+            }
             break;
         }
         case ROW_CUMMAX:
@@ -339,4 +358,17 @@ int ct_k_cummin(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     return cum_extreme(args, rets, ROW_CUMMIN);
+}
+
+/* mode(Tensor self, int dim=-1, bool keepdim=False) */
+int ct_k_mode(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    int64_t dim;
+    if (ct_wrap_dim(ARG_I(1), self->ndim, &dim) != 0) return -1;
+    if (self->ndim == 0) return scalar_pair(self, rets);
+    if (self->sizes[dim] == 0)
+        return ct_error_set(CT_ERR_INDEX, "mode(): Expected reduction dim %lld to have non-zero size.", (long long)dim);
+    return reduce_rows(self, dim, ARG_B(2), ROW_MODE, 0, rets);
 }
