@@ -92,6 +92,14 @@ int ct_d_cumsum(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_cumprod(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_logcumsumexp(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
+/* sorting and selection: formulas_sort.c */
+int ct_d_sort(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_sort_stable(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_topk(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_kthvalue(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_median_dim(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_cummax(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+
 /* the unary math family: formulas_unary.c */
 int ct_d_exp(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_exp2(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
