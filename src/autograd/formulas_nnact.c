@@ -93,15 +93,39 @@ int ct_d_smooth_l1_loss(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
 }
 int ct_d_huber_loss(ct_node *n, ct_tensor *const *grads, ct_tensor **out) { return loss_formula(L_HUBER, n, grads, out); }
 
+/* binary_cross_entropy's target: (log1p(-self) - log(self)) * grad [* weight] [/ numel], as
+ * binary_cross_entropy_target_backward */
+static ct_tensor *bce_target_grad(ct_tensor *g, ct_tensor *self, ct_tensor *weight, int64_t reduction) {
+    ct_tensor *ng = ct_neg(self), *a = ng ? ct_log1p(ng) : NULL, *b = a ? ct_log(self) : NULL;
+    ct_tensor *d = b ? ct_sub(a, b, ct_int(1)) : NULL, *r = d ? ct_mul(d, g) : NULL;
+    ct_tensor_release(ng);
+    ct_tensor_release(a);
+    ct_tensor_release(b);
+    ct_tensor_release(d);
+    if (r && weight) {
+        ct_tensor *rw = ct_mul(r, weight);
+        ct_tensor_release(r);
+        r = rw;
+    }
+    if (r && reduction == 1) {
+        ct_tensor *rm = ct_div_scalar(r, ct_int(self->numel));
+        ct_tensor_release(r);
+        r = rm;
+    }
+    return r;
+}
+
 /* binary_cross_entropy: self: binary_cross_entropy_backward(grad, self, target, weight, reduction);
- * the target's formula (binary_cross_entropy_target_backward) is not written yet */
+ * target: binary_cross_entropy_target_backward(grad, self, target, weight, reduction) */
 int ct_d_binary_cross_entropy(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
-    if (ct_node_needs(n, 1)) return ct_error_set(CT_ERR_RUNTIME, "the derivative for 'target' is not implemented.");
     ct_tensor *self = saved(n, 0, false), *target = self ? saved(n, 1, false) : NULL, *weight = NULL;
     int rc = -1;
     if (target && ct_saved_unpack(n, &n->saved_args[2], &weight) == 0) {
-        out[0] = ct_binary_cross_entropy_backward(grads[0], self, target, weight, ct_f_iarg(n, 3));
-        rc = out[0] ? 0 : -1;
+        rc = 0;
+        if (ct_node_needs(n, 0) &&
+            !(out[0] = ct_binary_cross_entropy_backward(grads[0], self, target, weight, ct_f_iarg(n, 3))))
+            rc = -1;
+        if (rc == 0 && ct_node_needs(n, 1) && !(out[1] = bce_target_grad(grads[0], self, weight, ct_f_iarg(n, 3)))) rc = -1;
     }
     ct_tensor_release(self);
     ct_tensor_release(target);

@@ -97,7 +97,7 @@ def main():
     rec = json.load(open(sys.argv[1]))
     values = rec["values"]
     failures = []
-    counts = {"cases": 0, "grads": 0, "losses": 0, "logs": 0}
+    counts = {"cases": 0, "grads": 0, "losses": 0, "logs": 0, "errors": 0}
     for c in rec["cases"]:
         counts["cases"] += 1
         fn, kw, dt, inplace = c["fn"], c["kwargs"], c["dtype"], c["inplace"]
@@ -182,6 +182,20 @@ def main():
             continue
         if m.ops != want:
             failures.append(f"logs {key}: {m.ops}, expected {want}")
+    for e in rec["errors"]:
+        counts["errors"] += 1
+        x = torch.tensor([0.5, -1.0], requires_grad=True)
+        t = torch.tensor([0.0, 1.0])
+        try:
+            v = eval(e["code"], {"F": F, "torch": torch, "x": x, "t": t})
+            got = {"error": None, "value": v if isinstance(v, list) else None}
+        except Exception as ex:  # noqa: BLE001
+            got = {"error": err_of(ex)}
+        if got["error"] != e["error"]:
+            failures.append(f"errors {e['code']}: {got['error']}, expected {e['error']}")
+        elif e["error"] is None and e["value"] is not None and \
+                not all(close(a, b, "float32") for a, b in zip(got["value"], e["value"])):
+            failures.append(f"errors {e['code']}: {got['value']}, expected {e['value']}")
     known = []
     for f in list(failures):
         for (k, fn, kw, dt), why in KNOWN.items():
@@ -190,7 +204,7 @@ def main():
                 known.append(f"{f}  [known: {why}]")
     total = sum(counts.values())
     print(f"nn_act_ops: {total - len(failures)}/{total} checks pass "
-          f"({counts['cases']} cases, {counts['grads']} gradients, {counts['losses']} losses, {counts['logs']} logs)")
+          f"({counts['cases']} cases, {counts['grads']} gradients, {counts['losses']} losses, {counts['logs']} logs, {counts['errors']} errors)")
     for f in known:
         print(f)
     for f in failures[:300]:

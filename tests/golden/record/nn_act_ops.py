@@ -20,7 +20,10 @@ Output, a JSON object:
   "losses": a list of {"fn", "kwargs", "dtype", "result" or "error", "grad_fn", "grad"} for
       F.fn(input, target, **kwargs), with the gradient of the input for a cotangent of ones;
   "logs": {"fn|kwargs": [aten overloads]}, what a TorchDispatchMode sees for a float32 forward
-      and backward.
+      and backward;
+  "errors": a list of {"code", "error"}: the mistakes of ERRORS (Python expressions over x, a
+      float32 [0.5, -1.0] that requires grad, and t = [0.0, 1.0]) with their exception, or
+      "error": null and the list an expression gives ("value").
 Element values are float(x); NaN and infinities are the strings "nan", "inf", "-inf"."""
 import json
 import math
@@ -59,6 +62,17 @@ LOSSES = [
     ("smooth_l1_loss", LOSS_IN, LOSS_TG, [{}, {"reduction": "none"}, {"beta": 0.5}, {"beta": 0.0, "reduction": "sum"}]),
     ("huber_loss", LOSS_IN, LOSS_TG, [{}, {"reduction": "none"}, {"delta": 0.5, "reduction": "sum"}]),
     ("binary_cross_entropy", BCE_IN, BCE_TG, [{}, {"reduction": "none"}, {"reduction": "sum"}]),
+]
+
+ERRORS = [
+    "F.celu(x, alpha=0.0)",
+    "F.leaky_relu(x.mul(1), -0.1, inplace=True).sum().backward()",
+    "F.smooth_l1_loss(x, t, beta=-1.0)",
+    "F.huber_loss(x, t, delta=0.0)",
+    "F.huber_loss(x, t, delta=-1.0)",
+    "F.binary_cross_entropy(torch.tensor([0.5, 0.2]), t.clone().requires_grad_()).backward()",
+    "F.binary_cross_entropy(torch.tensor([0.5, 0.2]), t.requires_grad_(), reduction='sum').backward() or t.grad.tolist()",
+    "F.binary_cross_entropy(torch.tensor([0.5, 1.2]), t)",
 ]
 
 
@@ -153,6 +167,16 @@ def main():
         except Exception as e:  # noqa: BLE001
             c["error"] = err(e)
         out["losses"].append(c)
+    out["errors"] = []
+    for code in ERRORS:
+        x = torch.tensor([0.5, -1.0], requires_grad=True)
+        t = torch.tensor([0.0, 1.0])
+        try:
+            env = {"F": F, "torch": torch, "x": x, "t": t}
+            v = eval(code, env)
+            out["errors"].append({"code": code, "error": None, "value": v if isinstance(v, list) else None})
+        except Exception as e:  # noqa: BLE001
+            out["errors"].append({"code": code, "error": err(e)})
     with open(sys.argv[1], "w") as fh:
         json.dump(out, fh, indent=None, separators=(",", ":"))
 
