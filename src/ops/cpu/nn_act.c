@@ -25,7 +25,7 @@ typedef enum {
     A_SOFTPLUS, A_SOFTPLUS_BW, A_SILU, A_SILU_BW, A_MISH, A_MISH_BW, A_HARDTANH, A_HARDTANH_BW,
     A_LEAKY, A_LEAKY_BW, A_ELU, A_ELU_BW, A_ELU_BW_RESULT, A_HARDSIGMOID, A_HARDSIGMOID_BW,
     A_HARDSWISH, A_HARDSWISH_BW, A_LOGSIG_BW, A_THRESHOLD, A_SOFTSHRINK, A_SHRINK_BW, A_HARDSHRINK,
-    A_MSE, A_MSE_BW, A_SMOOTH_L1, A_SMOOTH_L1_BW, A_HUBER, A_HUBER_BW, A_BCE, A_BCE_W, A_BCE_BW, A_BCE_BW_W
+    A_MSE, A_MSE_BW, A_SMOOTH_L1, A_SMOOTH_L1_BW, A_HUBER, A_HUBER_BW, A_BCE, A_BCE_W, A_BCE_BW
 } act_kind;
 
 typedef struct actx {
@@ -99,18 +99,15 @@ static double act_elem(const actx *c, const double *x) {
         double r = (x[1] - 1.0) * l2 - x[1] * l1;
         return c->kind == A_BCE_W ? r * x[2] : r;
     }
-    case A_BCE_BW:
-    case A_BCE_BW_W: { /* grad, self, target[, weight]; p: norm */
-        double r = p[0] * x[0] * (x[1] - x[2]) / fmax((1.0 - x[1]) * x[1], 1e-12);
-        return c->kind == A_BCE_BW_W ? r * x[3] : r;
-    }
+    case A_BCE_BW: /* grad, self, target; p: norm (the weight multiplies after) */
+        return p[0] * x[0] * (x[1] - x[2]) / fmax((1.0 - x[1]) * x[1], 1e-12);
     }
     return 0.0;
 }
 
 static void elem(char **ptr, void *vctx) {
     const actx *c = vctx;
-    double x[4];
+    double x[3];
     for (int i = 0; i < c->nin; i++) x[i] = ct_load_as_double(ptr[1 + i], c->dt);
     double r = act_elem(c, x);
     ct_store_from_double(ptr[0], c->dt, r); /* integers (hardtanh, threshold): the values are whole */
@@ -146,9 +143,9 @@ static bool run_f32(ct_tensor *out, ct_tensor *in, const actx *c) {
 static void run(ct_tensor *out, ct_tensor *const *ins, actx *c) {
     if (out->numel == 0) return;
     if (c->nin == 1 && run_f32(out, ins[0], c)) return;
-    int64_t strides[5][CT_MAX_DIMS];
-    char *bases[5];
-    size_t es[5];
+    int64_t strides[4][CT_MAX_DIMS]; /* ct_for_each's limit: out and three inputs */
+    char *bases[4];
+    size_t es[4];
     memcpy(strides[0], out->strides, sizeof(int64_t) * (size_t)out->ndim);
     bases[0] = ct_tensor_data_ptr(out);
     es[0] = ct_dtype_size(out->dtype);
@@ -246,7 +243,15 @@ BINARY_K(ct_k_hardswish_backward, A_HARDSWISH_BW, "hardswish_backward_cpu", 0, 0
 UNARY_K(ct_k_threshold, A_THRESHOLD, "threshold_cpu", false, true, sd(&args[1]), sd(&args[2]), 0)
 UNARY_K(ct_k_threshold_, A_THRESHOLD, "threshold_cpu", true, true, sd(&args[1]), sd(&args[2]), 0)
 UNARY_K(ct_k_relu_, A_THRESHOLD, "threshold_cpu", true, true, 0, 0, 0)
-UNARY_K(ct_k_softshrink, A_SOFTSHRINK, "softshrink_cpu", false, false, sd(&args[1]), 0, 0)
+/* softshrink(Tensor self, Scalar lambd=0.5) */
+K_HEAD(ct_k_softshrink)
+    ct_tensor *self = ARG_T(0);
+    double lambd = sd(&args[1]);
+    if (lambd < 0)
+        return ct_error_set(CT_ERR_RUNTIME, "lambda must be greater or equal to 0, but found to be %g.", lambd);
+    actx c = {A_SOFTSHRINK, 0, CT_FLOAT32, {lambd, 0, 0}};
+    return act_ret(&self, 1, &c, NULL, "softshrink_cpu", false, rets);
+}
 BINARY_K(ct_k_softshrink_backward, A_SHRINK_BW, "shrink_backward_cpu", sd(&args[2]), 0, 0)
 UNARY_K(ct_k_hardshrink, A_HARDSHRINK, "hardshrink_cpu", false, false, sd(&args[1]), 0, 0)
 BINARY_K(ct_k_hardshrink_backward, A_SHRINK_BW, "shrink_backward_cpu", sd(&args[2]), 0, 0)
@@ -400,7 +405,13 @@ K_HEAD(ct_k_binary_cross_entropy)
 /* binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=1) */
 K_HEAD(ct_k_binary_cross_entropy_backward)
     ct_tensor *w = ARG_OPT_T(3);
-    ct_tensor *ins[4] = {ARG_T(0), ARG_T(1), ARG_T(2), w};
-    actx c = {w ? A_BCE_BW_W : A_BCE_BW, 0, CT_FLOAT32, {norm_of(ARG_T(1), ARG_I(4)), 0, 0}};
-    return act_ret(ins, w ? 4 : 3, &c, NULL, "binary_cross_entropy_backward", false, rets);
+    ct_tensor *ins[3] = {ARG_T(0), ARG_T(1), ARG_T(2)};
+    actx c = {A_BCE_BW, 0, CT_FLOAT32, {norm_of(ARG_T(1), ARG_I(4)), 0, 0}};
+    ct_tensor *r = act_tensor(ins, 3, &c, NULL, "binary_cross_entropy_backward", false);
+    if (r && w) { /* four operands and the output are more than the loop takes: the weight after */
+        ct_tensor *rw = ct_mul(r, w);
+        ct_tensor_release(r);
+        r = rw;
+    }
+    return ct_ret(rets, 0, r);
 }
