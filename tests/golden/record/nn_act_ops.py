@@ -66,6 +66,7 @@ LOSSES = [
 
 ERRORS = [
     "F.celu(x, alpha=0.0)",
+    "F.softshrink(x, -0.5)",
     "F.leaky_relu(x.mul(1), -0.1, inplace=True).sum().backward()",
     "F.smooth_l1_loss(x, t, beta=-1.0)",
     "F.huber_loss(x, t, delta=0.0)",
