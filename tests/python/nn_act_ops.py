@@ -141,7 +141,7 @@ def main():
             check_call(label, lambda: f(torch.tensor(xi), torch.tensor([0.0, 1.0]), **kw), c, dt, failures)
             continue
         from_rec = {"mse_loss": "LOSS", "l1_loss": "LOSS", "smooth_l1_loss": "LOSS", "huber_loss": "LOSS",
-                    "binary_cross_entropy": "BCE"}[fn]
+                    "binary_cross_entropy": "BCE", "kl_div": "BCE"}[fn]
         xi, ti = (([0.2, 0.9, -1.5, 3.0, 0.5, 0.05], [0.0, 1.0, 0.5, 2.5, -0.5, 0.05]) if from_rec == "LOSS" else
                   ([0.2, 0.9, 0.5, 0.999, 0.01, 0.7], [0.0, 1.0, 0.5, 1.0, 0.0, 0.3]))
         d = getattr(torch, dt)
@@ -168,9 +168,9 @@ def main():
         fn, kw = key.split("|", 1)
         kw = json.loads(kw)
         try:
-            if fn in ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy"):
+            if fn in ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "kl_div"):
                 xi, ti = (([0.2, 0.9, 0.5, 0.999, 0.01, 0.7], [0.0, 1.0, 0.5, 1.0, 0.0, 0.3])
-                          if fn == "binary_cross_entropy" else
+                          if fn in ("binary_cross_entropy", "kl_div") else
                           ([0.2, 0.9, -1.5, 3.0, 0.5, 0.05], [0.0, 1.0, 0.5, 2.5, -0.5, 0.05]))
                 args = (torch.tensor(xi, requires_grad=True), torch.tensor(ti))
             else:

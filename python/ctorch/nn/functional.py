@@ -2,7 +2,7 @@
 scaled_dot_product_attention, cross_entropy, nll_loss, the activations (softplus, silu, mish,
 hardtanh, relu6, leaky_relu, elu, selu, celu, hardsigmoid, hardswish, logsigmoid, threshold,
 softshrink, hardshrink, tanhshrink) and the losses mse_loss, l1_loss, smooth_l1_loss, huber_loss,
-binary_cross_entropy; each calls ctorch's operator or function as PyTorch 2.6's does."""
+binary_cross_entropy, kl_div; each calls ctorch's operator or function as PyTorch 2.6's does."""
 import warnings
 
 from .. import _C
@@ -198,6 +198,28 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     if has_torch_function_variadic(input, target):
         return handle_torch_function(huber_loss, (input, target), input, target, reduction=reduction, delta=delta)
     return _pointwise_loss("huber_loss", _C._nn.huber_loss, input, target, None, None, reduction, delta)
+
+
+def _legacy_get_enum(size_average, reduce):
+    return _get_enum(_legacy_get_string(size_average, reduce))
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    if has_torch_function_variadic(input, target):
+        return handle_torch_function(kl_div, (input, target), input, target, size_average=size_average, reduce=reduce,
+                                     reduction=reduction, log_target=log_target)
+    if size_average is not None or reduce is not None:
+        reduction_enum = _legacy_get_enum(size_average, reduce)
+    else:
+        if reduction == "mean":
+            warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                          "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                          "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+        reduction_enum = _get_enum("sum") if reduction == "batchmean" else _get_enum(reduction)
+    reduced = _VF.kl_div(input, target, reduction_enum, log_target=log_target)
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):

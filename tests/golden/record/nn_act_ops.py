@@ -1,7 +1,7 @@
 """Records PyTorch 2.6's neural-network activations (softplus, silu, mish, hardtanh, relu6,
 leaky_relu, elu, selu, celu, hardsigmoid, hardswish, logsigmoid, threshold, softshrink,
 hardshrink, tanhshrink, relu) and losses (mse_loss, l1_loss, smooth_l1_loss, huber_loss,
-binary_cross_entropy) as torch.nn.functional calls them, for tests/python/nn_act_ops.py, which
+binary_cross_entropy, kl_div) as torch.nn.functional calls them, for tests/python/nn_act_ops.py, which
 replays every case under ctorch.
 
 Usage (under real PyTorch 2.6, with the reference tool):
@@ -62,6 +62,8 @@ LOSSES = [
     ("smooth_l1_loss", LOSS_IN, LOSS_TG, [{}, {"reduction": "none"}, {"beta": 0.5}, {"beta": 0.0, "reduction": "sum"}]),
     ("huber_loss", LOSS_IN, LOSS_TG, [{}, {"reduction": "none"}, {"delta": 0.5, "reduction": "sum"}]),
     ("binary_cross_entropy", BCE_IN, BCE_TG, [{}, {"reduction": "none"}, {"reduction": "sum"}]),
+    ("kl_div", BCE_IN, BCE_TG, [{"reduction": "batchmean"}, {"reduction": "sum", "log_target": True},
+                                {"reduction": "none"}]),
 ]
 
 ERRORS = [
