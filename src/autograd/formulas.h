@@ -100,6 +100,30 @@ int ct_d_kthvalue(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_median_dim(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_cummax(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
+/* the activations and pointwise losses: formulas_nnact.c */
+int ct_d_softplus(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_silu(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_mish(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_hardtanh(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_hardtanh_result(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_leaky_relu(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_leaky_relu_result(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_elu(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_elu_result(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_celu(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_celu_result(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_hardsigmoid(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_hardswish(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_threshold(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_threshold_result(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_softshrink(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_hardshrink(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_log_sigmoid(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_mse_loss(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_smooth_l1_loss(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_huber_loss(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_binary_cross_entropy(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+
 /* the unary math family: formulas_unary.c */
 int ct_d_exp(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_exp2(ct_node *n, ct_tensor *const *grads, ct_tensor **out);

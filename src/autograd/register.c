@@ -10,7 +10,8 @@
 /* Kernels written for one op (VariableTypeManual.cpp), and the VariableType kernels PyTorch
  * registers for the CompositeImplicitAutograd ops linear, matmul and narrow (derivatives.yaml entries
  * used by nested tensors; the composite kernel still fills AutogradCPU, as the precedence
- * rules say). */
+ * rules say), and for silu_backward and mish_backward, which have a CPU kernel besides their
+ * composite one (so the autograd kernel fills AutogradCPU). */
 static const struct {
     ct_opid id;
     ct_dispatch_key key;
@@ -23,6 +24,8 @@ static const struct {
     {CT_OPID_matmul, CT_KEY_Autograd, ct_k_autograd},
     {CT_OPID_narrow, CT_KEY_Autograd, ct_k_autograd},
     {CT_OPID_narrow, CT_KEY_ADInplaceOrView, ct_k_adinplace_or_view},
+    {CT_OPID_silu_backward, CT_KEY_Autograd, ct_k_autograd},
+    {CT_OPID_mish_backward, CT_KEY_Autograd, ct_k_autograd},
 };
 
 static void register_generic(ct_opid id) {

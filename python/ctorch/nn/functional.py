@@ -1,5 +1,8 @@
 """torch.nn.functional: linear, relu, gelu, softmax, log_softmax, layer_norm, embedding, dropout,
-scaled_dot_product_attention, cross_entropy, nll_loss; each calls ctorch's operator or function."""
+scaled_dot_product_attention, cross_entropy, nll_loss, the activations (softplus, silu, mish,
+hardtanh, relu6, leaky_relu, elu, selu, celu, hardsigmoid, hardswish, logsigmoid, threshold,
+softshrink, hardshrink, tanhshrink) and the losses mse_loss, l1_loss, smooth_l1_loss, huber_loss,
+binary_cross_entropy, kl_div; each calls ctorch's operator or function as PyTorch 2.6's does."""
 import warnings
 
 from .. import _C
@@ -12,6 +15,9 @@ _VF = _C._VariableFunctions
 linear = _C._nn.linear
 gelu = _C._nn.gelu
 scaled_dot_product_attention = _C._nn.scaled_dot_product_attention
+softplus = _C._nn.softplus
+logsigmoid = _C._nn.log_sigmoid
+softshrink = _C._nn.softshrink
 
 
 def _get_enum(reduction):
@@ -55,6 +61,178 @@ def relu(input, inplace=False):
     if has_torch_function_unary(input):
         return handle_torch_function(relu, (input,), input, inplace=inplace)
     return _VF.relu_(input) if inplace else _VF.relu(input)
+
+
+def silu(input, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(silu, (input,), input, inplace=inplace)
+    return _C._nn.silu_(input) if inplace else _C._nn.silu(input)
+
+
+def mish(input, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(mish, (input,), input, inplace=inplace)
+    return _C._nn.mish_(input) if inplace else _C._nn.mish(input)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(hardtanh, (input,), input, min_val=min_val, max_val=max_val, inplace=inplace)
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _C._nn.hardtanh_(input, min_val, max_val) if inplace else _C._nn.hardtanh(input, min_val, max_val)
+
+
+def relu6(input, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(relu6, (input,), input, inplace=inplace)
+    return _C._nn.relu6_(input) if inplace else _C._nn.relu6(input)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(leaky_relu, (input,), input, negative_slope=negative_slope, inplace=inplace)
+    return _C._nn.leaky_relu_(input, negative_slope) if inplace else _C._nn.leaky_relu(input, negative_slope)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(elu, (input,), input, alpha=alpha, inplace=inplace)
+    return _C._nn.elu_(input, alpha) if inplace else _C._nn.elu(input, alpha)
+
+
+def selu(input, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(selu, (input,), input, inplace=inplace)
+    return _VF.selu_(input) if inplace else _VF.selu(input)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(celu, (input,), input, alpha=alpha, inplace=inplace)
+    return _VF.celu_(input, alpha) if inplace else _VF.celu(input, alpha)
+
+
+def hardsigmoid(input, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(hardsigmoid, (input,), input, inplace=inplace)
+    return _C._nn.hardsigmoid_(input) if inplace else _C._nn.hardsigmoid(input)
+
+
+def hardswish(input, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(hardswish, (input,), input, inplace=inplace)
+    return _C._nn.hardswish_(input) if inplace else _C._nn.hardswish(input)
+
+
+def threshold(input, threshold, value, inplace=False):
+    if has_torch_function_unary(input):
+        return handle_torch_function(threshold, (input,), input, threshold, value, inplace=inplace)
+    return _VF.threshold_(input, threshold, value) if inplace else _VF.threshold(input, threshold, value)
+
+
+def hardshrink(input, lambd=0.5):
+    if has_torch_function_unary(input):
+        return handle_torch_function(hardshrink, (input,), input, lambd=lambd)
+    return _VF.hardshrink(input, lambd)
+
+
+def tanhshrink(input):
+    if has_torch_function_unary(input):
+        return handle_torch_function(tanhshrink, (input,), input)
+    return input - input.tanh()
+
+
+def _expanded(input, target):
+    """torch.broadcast_tensors(input, target) as the losses call it (the pair itself when the
+    shapes agree)."""
+    if input.shape == target.shape:
+        return input, target
+    shape = _broadcast_shape(input.shape, target.shape)
+    return input.expand(shape), target.expand(shape)
+
+
+def _broadcast_shape(a, b):
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    out = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton "
+                               f"dimension {i}")
+        out.append(y if x == 1 else x)
+    return out
+
+
+def _pointwise_loss(name, fn, input, target, size_average, reduce, reduction, *extra):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_get_string(size_average, reduce)
+    a, b = _expanded(input, target)
+    return fn(a, b, _get_enum(reduction), *extra)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    if has_torch_function_variadic(input, target):
+        return handle_torch_function(mse_loss, (input, target), input, target, size_average=size_average, reduce=reduce,
+                                     reduction=reduction)
+    return _pointwise_loss("mse_loss", _C._nn.mse_loss, input, target, size_average, reduce, reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    if has_torch_function_variadic(input, target):
+        return handle_torch_function(l1_loss, (input, target), input, target, size_average=size_average, reduce=reduce,
+                                     reduction=reduction)
+    return _pointwise_loss("l1_loss", _C._nn.l1_loss, input, target, size_average, reduce, reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    if has_torch_function_variadic(input, target):
+        return handle_torch_function(smooth_l1_loss, (input, target), input, target, size_average=size_average,
+                                     reduce=reduce, reduction=reduction, beta=beta)
+    if beta == 0.0:
+        return _pointwise_loss("l1_loss", _C._nn.l1_loss, input, target, size_average, reduce, reduction)
+    return _pointwise_loss("smooth_l1_loss", _C._nn.smooth_l1_loss, input, target, size_average, reduce, reduction, beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    if has_torch_function_variadic(input, target):
+        return handle_torch_function(huber_loss, (input, target), input, target, reduction=reduction, delta=delta)
+    return _pointwise_loss("huber_loss", _C._nn.huber_loss, input, target, None, None, reduction, delta)
+
+
+def _legacy_get_enum(size_average, reduce):
+    return _get_enum(_legacy_get_string(size_average, reduce))
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    if has_torch_function_variadic(input, target):
+        return handle_torch_function(kl_div, (input, target), input, target, size_average=size_average, reduce=reduce,
+                                     reduction=reduction, log_target=log_target)
+    if size_average is not None or reduce is not None:
+        reduction_enum = _legacy_get_enum(size_average, reduce)
+    else:
+        if reduction == "mean":
+            warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                          "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                          "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+        reduction_enum = _get_enum("sum") if reduction == "batchmean" else _get_enum(reduction)
+    reduced = _VF.kl_div(input, target, reduction_enum, log_target=log_target)
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    if has_torch_function_variadic(input, target, weight):
+        return handle_torch_function(binary_cross_entropy, (input, target, weight), input, target, weight=weight,
+                                     size_average=size_average, reduce=reduce, reduction=reduction)
+    reduction_enum = _reduction(reduction, size_average, reduce)
+    if target.size() != input.size():
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the input size ({input.size()}) is "
+                         "deprecated. Please ensure they have the same size.")
+    if weight is not None:
+        weight = weight.expand(_broadcast_shape(target.size(), weight.size()))
+    return _C._nn.binary_cross_entropy(input, target, weight, reduction_enum)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",

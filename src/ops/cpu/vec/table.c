@@ -42,6 +42,7 @@ const ct_vec_kernels CT_VEC(ct_vec_kernels) = {
     .addcmul_f32 = CT_VEC(ct_vec_addcmul_f32),
     .addcdiv_f32 = CT_VEC(ct_vec_addcdiv_f32),
     .unary_f32 = CT_VEC(ct_vec_unary_f32),
+    .nnact_f32 = CT_VEC(ct_vec_nnact_f32),
     .binary_f32 = CT_VEC(ct_vec_binary_f32),
     .sgemm_small = CT_VEC(ct_vec_sgemm_small),
 };

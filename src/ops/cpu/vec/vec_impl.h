@@ -66,6 +66,8 @@ void CT_VEC(ct_vec_addcdiv_f32)(const float *s, const float *t1, const float *t2
 
 /* unary_vec.c */
 bool CT_VEC(ct_vec_unary_f32)(int op, const float *x, int64_t n, float *y);
+/* nnact_vec.c */
+void CT_VEC(ct_vec_nnact_f32)(int op, const float *x, int64_t n, const float *par, float *y);
 
 /* gelu_vec.c */
 void CT_VEC(ct_vec_gelu_f32)(const float *x, int64_t n, float *y);

@@ -128,6 +128,9 @@ typedef struct ct_vec_kernels {
     /* the unary math family's float32 loop over n contiguous elements (unary_vec.c): op is a
      * ct_uv_op of unary_vec.h; false when op has no loop here */
     bool (*unary_f32)(int op, const float *x, int64_t n, float *y);
+    /* the activations' float32 loop over n contiguous elements (nnact_vec.c): op is a
+     * ct_nnv_op of nnact_vec.h, par its parameters */
+    void (*nnact_f32)(int op, const float *x, int64_t n, const float *par, float *y);
     /* the float32 2-norm of n contiguous elements in PyTorch's order (Note [2-norm order] in
      * sum_vec.c) */
     float (*norm2_f32)(const float *x, int64_t n);
