@@ -89,6 +89,8 @@ int ct_d_flip(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_roll(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_repeat(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_triu(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_diagonal(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_diagonal_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_squeeze(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_squeeze_dims(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 

@@ -1,5 +1,6 @@
 /* Backward formulas of the copying shape ops and the squeezes (derivatives.yaml: flip, roll,
- * repeat, triu, squeeze, squeeze.dims; FunctionsManual.cpp: repeat_backward, unsqueeze_to). */
+ * repeat, triu, diagonal, diagonal_backward, squeeze,
+ * squeeze.dims; FunctionsManual.cpp: repeat_backward, unsqueeze_to). */
 #include "autograd/formulas.h"
 #include "core/alloc.h"
 
@@ -49,6 +50,20 @@ int ct_d_repeat(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
 /* triu: grad.triu(diagonal) */
 int ct_d_triu(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     CT_F_NEED(out[0] = ct_triu(grads[0], ct_f_iarg(n, 1)));
+    return 0;
+}
+
+/* diagonal: diagonal_backward(grad, self.sizes(), offset, dim1, dim2) */
+int ct_d_diagonal(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    const ct_tensor_meta *m = ct_f_meta(n, 0);
+    CT_F_NEED(out[0] = ct_diagonal_backward(grads[0], m->sizes, m->ndim, ct_f_iarg(n, 1), ct_f_iarg(n, 2),
+                                            ct_f_iarg(n, 3)));
+    return 0;
+}
+
+/* diagonal_backward: grad.diagonal(offset, dim1, dim2) */
+int ct_d_diagonal_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    CT_F_NEED(out[0] = ct_diagonal(grads[0], ct_f_iarg(n, 2), ct_f_iarg(n, 3), ct_f_iarg(n, 4)));
     return 0;
 }
 

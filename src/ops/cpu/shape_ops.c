@@ -75,6 +75,24 @@ int ct_k_flip(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     return ct_ret(rets, 0, gather_copy(self, self->sizes, self->ndim, true, flip_map, mask));
 }
 
+/* fliplr(Tensor self): flip(self, [1]) */
+int ct_k_fliplr(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    if (ARG_T(0)->ndim < 2) return ct_error_set(CT_ERR_RUNTIME, "Input must be >= 2-d.");
+    int64_t d = 1;
+    return ct_ret(rets, 0, ct_flip(ARG_T(0), &d, 1));
+}
+
+/* flipud(Tensor self): flip(self, [0]) */
+int ct_k_flipud(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    if (ARG_T(0)->ndim < 1) return ct_error_set(CT_ERR_RUNTIME, "Input must be >= 1-d.");
+    int64_t d = 0;
+    return ct_ret(rets, 0, ct_flip(ARG_T(0), &d, 1));
+}
+
 /* ---- roll ---- */
 
 static bool roll_map(const void *ctx, const ct_tensor *self, const int64_t *o, int64_t *s) {
@@ -94,6 +112,7 @@ int ct_k_roll(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     ct_tensor *self = ARG_T(0);
     const ct_value *shifts = &args[1], *dims = &args[2];
     int64_t ns = shifts->u.list.len, nd = dims->u.list.len;
+    if (ns == 0) return ct_error_set(CT_ERR_RUNTIME, "`shifts` required");
     if (nd == 0 && ns == 1) {
         int64_t flat = self->numel, total = self->numel;
         ct_tensor *f = ct_reshape(self, &flat, 1);
@@ -175,6 +194,61 @@ int ct_k_triu(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     int64_t k = ARG_I(1);
     if (self->ndim < 2) return ct_error_set(CT_ERR_RUNTIME, "triu: input tensor must have at least 2 dimensions");
     return ct_ret(rets, 0, gather_copy(self, self->sizes, self->ndim, false, triu_map, &k));
+}
+
+/* ---- diagonal ---- */
+
+/* diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a): the other dims,
+ * then the diagonal with the two dims' strides summed */
+static ct_tensor *diagonal(ct_tensor *self, int64_t offset, int64_t dim1, int64_t dim2) {
+    int64_t d1, d2;
+    if (ct_wrap_dim(dim1, self->ndim, &d1) != 0 || ct_wrap_dim(dim2, self->ndim, &d2) != 0) return NULL;
+    if (d1 == d2) {
+        ct_error_set(CT_ERR_RUNTIME, "diagonal dimensions cannot be identical %lld, %lld", (long long)dim1, (long long)dim2);
+        return NULL;
+    }
+    int64_t off = self->storage_offset, n;
+    if (offset >= 0) {
+        n = self->sizes[d1] < self->sizes[d2] - offset ? self->sizes[d1] : self->sizes[d2] - offset;
+    } else {
+        n = self->sizes[d1] + offset < self->sizes[d2] ? self->sizes[d1] + offset : self->sizes[d2];
+    }
+    if (n < 0) n = 0;
+    if (n > 0) off += offset >= 0 ? offset * self->strides[d2] : -offset * self->strides[d1];
+    int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+    int k = 0;
+    for (int i = 0; i < self->ndim; i++) {
+        if (i == d1 || i == d2) continue;
+        sizes[k] = self->sizes[i];
+        strides[k++] = self->strides[i];
+    }
+    sizes[k] = n;
+    strides[k++] = self->strides[d1] + self->strides[d2];
+    return ct_as_strided(self, sizes, k, strides, k, &off);
+}
+
+int ct_k_diagonal(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return ct_ret(rets, 0, diagonal(ARG_T(0), ARG_I(1), ARG_I(2), ARG_I(3)));
+}
+
+/* diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2):
+ * zeros of the input's shape with grad_output copied into the diagonal */
+int ct_k_diagonal_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *grad = ARG_T(0);
+    ct_tensor *gi = ct_zeros(args[1].u.list.data, args[1].u.list.len, grad->dtype);
+    if (!gi) return -1;
+    ct_tensor *d = ct_diagonal(gi, ARG_I(2), ARG_I(3), ARG_I(4));
+    int rc = d ? ct_copy_(d, grad, false) : -1;
+    ct_tensor_release(d);
+    if (rc != 0) {
+        ct_tensor_release(gi);
+        return -1;
+    }
+    return ct_ret(rets, 0, gi);
 }
 
 /* ---- squeeze ---- */

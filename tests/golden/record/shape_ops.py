@@ -1,5 +1,5 @@
 """Records the shape-ops family's test table under PyTorch 2.6, for tests/python/shape_ops.py to replay
-through ctorch: flip, roll, repeat, tile, triu, squeeze (all dims, a dim list, in place), expand_as,
+through ctorch: flip, roll, repeat, tile, triu, fliplr, flipud, diagonal, squeeze (all dims, a dim list, in place), expand_as,
 view_as, reshape_as, swapaxes/swapdims, movedim/moveaxis.
 
 Usage (under real PyTorch 2.6; the reference tool runs it):
@@ -68,6 +68,12 @@ VALUE = [
     ("movedim", "torch.movedim(X([2, 3, 4], D), 0, -1)"),
     ("movedim_list", "X([2, 3, 4, 5], D).movedim((0, 3), (2, 0))"),
     ("moveaxis", "torch.moveaxis(X([2, 3, 4], D), 2, 0)"),
+    ("fliplr", "torch.fliplr(X([2, 3, 2], D))"),
+    ("flipud", "X([3, 2], D).flipud()"),
+    ("diagonal", "torch.diagonal(X([3, 4], D))"),
+    ("diagonal_off", "X([3, 4], D).diagonal(1)"),
+    ("diagonal_neg", "X([2, 3, 4], D).diagonal(-1, 2, 1)"),
+    ("diagonal_empty", "X([3, 4], D).diagonal(5)"),
 ]
 ERRORS = [
     ("flip_dup", "torch.flip(X([2, 3]), [0, 0])"),
@@ -87,6 +93,11 @@ ERRORS = [
     ("movedim_len", "torch.movedim(X([2, 3]), (0, 1), (0,))"),
     ("movedim_dup", "torch.movedim(X([2, 3]), (0, 0), (0, 1))"),
     ("swapaxes_range", "torch.swapaxes(X([2, 3]), 0, 2)"),
+    ("roll_empty", "torch.roll(X([2, 3]), [])"),
+    ("fliplr_1d", "torch.fliplr(X([3]))"),
+    ("flipud_0d", "torch.flipud(X([]))"),
+    ("diagonal_same", "torch.diagonal(X([2, 3]), 0, 1, 1)"),
+    ("diagonal_range", "torch.diagonal(X([2, 3]), 0, 0, 2)"),
 ]
 GRAD = [
     ("flip", "torch.flip(x, [0, 1])", [2, 3]),
@@ -100,6 +111,8 @@ GRAD = [
     ("expand_as", "x.expand_as(torch.zeros(2, 3, 4))", [3, 1]),
     ("movedim", "x.movedim(0, 1)", [2, 3]),
     ("swapaxes", "x.swapaxes(0, 1)", [2, 3]),
+    ("diagonal", "x.diagonal(1)", [3, 4]),
+    ("diagonal_3d", "x.diagonal(0, 0, 2)", [2, 3, 2]),
 ]
 LOGS = [  # a and b are made before the mode starts
     ("tile", "torch.tile(a, (2,))", [2, 3], [1]),
@@ -116,6 +129,9 @@ LOGS = [  # a and b are made before the mode starts
     ("movedim", "torch.movedim(a, 0, -1)", [2, 3, 4], [1]),
     ("moveaxis", "torch.moveaxis(a, (0, 1), (2, 0))", [2, 3, 4], [1]),
     ("triu", "torch.triu(a)", [2, 3], [1]),
+    ("fliplr", "torch.fliplr(a)", [2, 3], [1]),
+    ("flipud", "torch.flipud(a)", [2, 3], [1]),
+    ("diagonal", "torch.diagonal(a)", [2, 3], [1]),
 ]
 
 
