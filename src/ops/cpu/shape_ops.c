@@ -130,6 +130,9 @@ int ct_k_roll(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
         return ct_error_set(CT_ERR_RUNTIME, "shifts and dimensions must align. shifts: %lld, dims:%lld", (long long)ns,
                             (long long)nd);
     int64_t sh[CT_MAX_DIMS] = {0};
+    if (self->ndim == 0) /* a 0-dim tensor has no dim to roll (no scalar wrapping) */
+        return ct_error_set(CT_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions",
+                            (long long)dims->u.list.data[0]);
     for (int64_t i = 0; i < nd; i++) {
         int64_t d;
         if (ct_wrap_dim(dims->u.list.data[i], self->ndim, &d) != 0) return -1;

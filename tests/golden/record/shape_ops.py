@@ -94,6 +94,7 @@ ERRORS = [
     ("movedim_dup", "torch.movedim(X([2, 3]), (0, 0), (0, 1))"),
     ("swapaxes_range", "torch.swapaxes(X([2, 3]), 0, 2)"),
     ("roll_empty", "torch.roll(X([2, 3]), [])"),
+    ("roll_0d", "torch.roll(X([]), 1, 0)"),
     ("fliplr_1d", "torch.fliplr(X([3]))"),
     ("flipud_0d", "torch.flipud(X([]))"),
     ("diagonal_same", "torch.diagonal(X([2, 3]), 0, 1, 1)"),
