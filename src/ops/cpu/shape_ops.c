@@ -324,6 +324,25 @@ int ct_k_expand_as(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets
     return ct_ret(rets, 0, ct_expand(ARG_T(0), ARG_T(1)->sizes, ARG_T(1)->ndim, false));
 }
 
+/* broadcast_to(Tensor(a) self, SymInt[] size) -> expand(size) */
+int ct_k_broadcast_to(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return ct_ret(rets, 0, ct_expand(ARG_T(0), args[1].u.list.data, args[1].u.list.len, false));
+}
+
+/* ravel(Tensor(a) self) -> contiguous().view(-1) */
+int ct_k_ravel(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *c = ct_contiguous(ARG_T(0), CT_CONTIGUOUS_FORMAT);
+    if (!c) return -1;
+    int64_t all = -1;
+    ct_tensor *r = ct_view(c, &all, 1);
+    ct_tensor_release(c);
+    return ct_ret(rets, 0, r);
+}
+
 /* view_as(Tensor(a) self, Tensor other) -> view(other.sizes) */
 int ct_k_view_as(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;

@@ -1,5 +1,5 @@
 """Records the shape-ops family's test table under PyTorch 2.6, for tests/python/shape_ops.py to replay
-through ctorch: flip, roll, repeat, tile, triu, fliplr, flipud, diagonal, squeeze (all dims, a dim list, in place), expand_as,
+through ctorch: flip, roll, repeat, tile, triu, fliplr, flipud, diagonal, broadcast_to, ravel, squeeze (all dims, a dim list, in place), expand_as,
 view_as, reshape_as, swapaxes/swapdims, movedim/moveaxis.
 
 Usage (under real PyTorch 2.6; the reference tool runs it):
@@ -74,6 +74,9 @@ VALUE = [
     ("diagonal_off", "X([3, 4], D).diagonal(1)"),
     ("diagonal_neg", "X([2, 3, 4], D).diagonal(-1, 2, 1)"),
     ("diagonal_empty", "X([3, 4], D).diagonal(5)"),
+    ("broadcast_to", "torch.broadcast_to(X([3, 1], D), (2, 3, 4))"),
+    ("ravel", "X([2, 3], D).ravel()"),
+    ("ravel_t", "torch.ravel(X([2, 3], D).t())"),
 ]
 ERRORS = [
     ("flip_dup", "torch.flip(X([2, 3]), [0, 0])"),
@@ -99,6 +102,7 @@ ERRORS = [
     ("flipud_0d", "torch.flipud(X([]))"),
     ("diagonal_same", "torch.diagonal(X([2, 3]), 0, 1, 1)"),
     ("diagonal_range", "torch.diagonal(X([2, 3]), 0, 0, 2)"),
+    ("broadcast_to_bad", "torch.broadcast_to(X([3, 2]), (2, 3))"),
 ]
 GRAD = [
     ("flip", "torch.flip(x, [0, 1])", [2, 3]),
@@ -133,6 +137,9 @@ LOGS = [  # a and b are made before the mode starts
     ("fliplr", "torch.fliplr(a)", [2, 3], [1]),
     ("flipud", "torch.flipud(a)", [2, 3], [1]),
     ("diagonal", "torch.diagonal(a)", [2, 3], [1]),
+    ("broadcast_to", "a.broadcast_to((2, 3))", [3], [1]),
+    ("ravel", "a.ravel()", [2, 3], [1]),
+    ("ravel_t", "a.t().ravel()", [2, 3], [1]),
 ]
 
 
