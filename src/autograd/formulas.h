@@ -124,6 +124,16 @@ int ct_d_smooth_l1_loss(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_huber_loss(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_binary_cross_entropy(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
+/* the shape ops: formulas_shapeops.c */
+int ct_d_flip(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_roll(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_repeat(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_triu(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_diagonal(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_diagonal_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_squeeze(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_squeeze_dims(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+
 /* the unary math family: formulas_unary.c */
 int ct_d_exp(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_exp2(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
