@@ -189,3 +189,17 @@ int ct_k_new_empty_strided(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     return ct_ret(rets, 0, ct_empty_strided(args[1].u.list.data, args[1].u.list.len, args[2].u.list.data,
                                             args[2].u.list.len, ct_arg_dtype(&args[3], self->dtype)));
 }
+
+/* new_zeros(Tensor self, SymInt[] size, *, dtype, layout, device, pin_memory): zeros with self's
+ * options (what index's backward starts from) */
+int ct_k_new_zeros(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)ks;
+    if (ct_check_options(op, args) != 0) return -1;
+    ct_tensor *t = ct_empty(args[1].u.list.data, args[1].u.list.len, ct_arg_dtype(&args[2], ARG_T(0)->dtype), CT_MEMORY_FORMAT_NONE);
+    if (!t) return -1;
+    if (ct_zero_(t) != 0) {
+        ct_tensor_release(t);
+        return -1;
+    }
+    return ct_ret(rets, 0, t);
+}
