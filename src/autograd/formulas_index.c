@@ -2,6 +2,7 @@
  * _index_put_impl_): each saved Tensor?[] indices argument comes back item by item from the
  * node's saved_lists. */
 #include "autograd/formulas.h"
+#include "ops/kernel_util.h"
 
 /* the saved indices of argument i as new references (NULL for a None item); 0 or -1 */
 static int unpack_indices(ct_node *n, int i, ct_tensor **items, int64_t *len) {
@@ -29,7 +30,18 @@ int ct_d_index(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     if (unpack_indices(n, 1, items, &len) != 0) return -1;
     const ct_tensor_meta *m = ct_f_meta(n, 0);
     ct_tensor *z = ct_new_zeros(grads[0], m->sizes, m->ndim, m->dtype);
-    int rc = z ? ct__index_put_impl_(z, items, len, grads[0], true, true) : -1;
+    /* index_backward: the out-of-place index_put for subclass-like tensors (a dispatch mode on) */
+    bool subclass_like = ct_is_tensor_subclass_like(grads[0]);
+    for (int64_t k = 0; k < len; k++) subclass_like = subclass_like || (items[k] && ct_is_tensor_subclass_like(items[k]));
+    int rc = -1;
+    if (z && subclass_like) {
+        ct_tensor *r = ct_index_put(z, items, len, grads[0], true);
+        ct_tensor_release(z);
+        z = r;
+        rc = r ? 0 : -1;
+    } else if (z) {
+        rc = ct__index_put_impl_(z, items, len, grads[0], true, true);
+    }
     release_indices(items, len);
     if (rc != 0) {
         ct_tensor_release(z);

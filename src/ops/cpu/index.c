@@ -76,6 +76,8 @@ static int plan_build(const ct_tensor *self, ct_tensor *const *items, int64_t n,
     ct_tensor *idx[CT_MAX_DIMS] = {NULL}; /* per dim of self: its long/int index or NULL */
     ct_tensor *owned[CT_MAX_DIMS] = {NULL};
     int nowned = 0, dim = 0, rc = -1;
+    int64_t wanted = 0; /* the dims the indices stand for */
+    for (int64_t k = 0; k < n; k++) wanted += !items[k] || !is_mask(items[k]) ? 1 : items[k]->ndim;
     for (int64_t k = 0; k < n; k++) {
         ct_tensor *t = items[k];
         if (!t) {
@@ -89,7 +91,7 @@ static int plan_build(const ct_tensor *self, ct_tensor *const *items, int64_t n,
         int need = is_mask(t) ? t->ndim : 1;
         if (is_mask(t) && t->ndim == 0) need = 0;
         if (dim + need > self->ndim || dim >= CT_MAX_DIMS) {
-            ct_error_set(CT_ERR_INDEX, "too many indices for tensor of dimension %d", self->ndim);
+            ct_error_set(CT_ERR_INDEX, "too many indices for tensor of dimension %d (got %lld)", self->ndim, (long long)wanted);
             goto done;
         }
         if (is_mask(t)) {
@@ -171,8 +173,10 @@ static int plan_build(const ct_tensor *self, ct_tensor *const *items, int64_t n,
         p->nb *= bshape[j];
     }
     int at = adjacent ? first : 0, o = 0;
-    for (int d = 0; d < self->ndim || o < at + nbd; ) {
-        if (o == at) {
+    bool placed = false;
+    for (int d = 0; d < self->ndim || !placed;) {
+        if (o == at && !placed) {
+            placed = true;
             for (int j = 0; j < nbd; j++, o++) {
                 p->sizes[o] = bshape[j];
                 p->sstr[o] = 0;
@@ -199,6 +203,7 @@ static int plan_build(const ct_tensor *self, ct_tensor *const *items, int64_t n,
         if (idx[d]) ct_broadcast_strides(idx[d], bshape, nbd, ist[d]);
     for (int64_t b = 0; b < p->nb; b++) {
         int64_t bi[CT_MAX_DIMS], rem = b, off = 0;
+        int nth = 0; /* the index's place among the defined ones, as PyTorch's message counts */
         for (int j = nbd - 1; j >= 0; j--) {
             bi[j] = rem % bshape[j];
             rem /= bshape[j];
@@ -211,11 +216,12 @@ static int plan_build(const ct_tensor *self, ct_tensor *const *items, int64_t n,
             int64_t v = idx[d]->dtype == CT_INT32 ? *(const int32_t *)(const void *)ptr : *(const int64_t *)(const void *)ptr;
             int64_t size = self->sizes[d];
             if (v < -size || v >= size) {
-                ct_error_set(CT_ERR_INDEX, "index %lld is out of bounds for dimension %d with size %lld", (long long)v, d,
+                ct_error_set(CT_ERR_INDEX, "index %lld is out of bounds for dimension %d with size %lld", (long long)v, nth,
                              (long long)size);
                 goto done;
             }
             if (v < 0) v += size;
+            nth++;
             off += v * self->strides[d];
         }
         p->off[b] = off;
@@ -318,7 +324,7 @@ static int index_put_into(ct_tensor *self, ct_tensor *const *items, int64_t n, c
     if (values->dtype != self->dtype)
         return ct_error_set(CT_ERR_RUNTIME,
                             "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
-                            ct_dtype_type_meta_name(self->dtype), ct_dtype_type_meta_name(values->dtype));
+                            ct_dtype_name(self->dtype), ct_dtype_name(values->dtype));
     index_plan p;
     if (plan_build(self, items, n, &p) != 0) return -1;
     int64_t shape[CT_MAX_DIMS];
