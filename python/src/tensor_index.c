@@ -35,7 +35,23 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index, adv_index *adv) {
     adv->len = 0;
     adv->covered = 0;
     adv->nkeep = 0;
-    if (PyTuple_Check(index)) {
+    /* treatSequenceAsTuple: a short list holding a slice, Ellipsis, None, a tensor or a sequence
+     * is a tuple of indices (x[[[0, 1], [2, 3]]] is x[[0, 1], [2, 3]]) */
+    bool as_tuple = PyTuple_Check(index);
+    if (!as_tuple && PyList_Check(index) && PyList_GET_SIZE(index) < 32)
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(index) && !as_tuple; i++) {
+            PyObject *it = PyList_GET_ITEM(index, i);
+            as_tuple = PySlice_Check(it) || it == Py_Ellipsis || it == Py_None || ctpy_is_tensor(it) ||
+                       (PySequence_Check(it) && !PyUnicode_Check(it) && !PyBytes_Check(it));
+        }
+    if (as_tuple && PyList_Check(index)) {
+        n = PyList_GET_SIZE(index);
+        if (n > CT_MAX_DIMS) {
+            PyErr_SetString(PyExc_IndexError, "too many indices");
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) items[i] = PyList_GET_ITEM(index, i);
+    } else if (PyTuple_Check(index)) {
         n = PyTuple_GET_SIZE(index);
         if (n > CT_MAX_DIMS) {
             PyErr_SetString(PyExc_IndexError, "too many indices");
@@ -92,7 +108,7 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index, adv_index *adv) {
         adv_clear(adv);
         return NULL;
     }
-    bool lone_slice = !PyTuple_Check(index) && PySlice_Check(index);
+    bool lone_slice = !as_tuple && PySlice_Check(index);
     ct_tensor *cur = ct_tensor_retain(t);
     int64_t dim = 0;      /* of cur */
     int64_t real_dim = 0; /* of t, as PyTorch's messages count */

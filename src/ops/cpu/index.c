@@ -156,7 +156,7 @@ static int plan_build(const ct_tensor *self, ct_tensor *const *items, int64_t n,
         last = d;
     }
     if (first < 0) { /* no index tensors: PyTorch's index requires at least one */
-        ct_error_set(CT_ERR_RUNTIME, "index.Tensor: at least one index must be a tensor");
+        ct_error_set(CT_ERR_UNSUPPORTED, "ctorch: index.Tensor with no index tensor (all None) is not implemented yet");
         goto done;
     }
     int nrest = self->ndim - 0;
