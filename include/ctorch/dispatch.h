@@ -88,6 +88,7 @@ typedef struct ct_arg_info {
     const char *type;      /* as written in the schema: "Tensor(a!)", "int[1]?", "ScalarType?" */
     ct_arg_kind kind;
     bool optional;         /* "T?": None is accepted */
+    bool optional_elems;   /* "Tensor?[]": the list's items may be None (NULL pointers) */
     bool kwarg_only;       /* after the schema's "*" */
     bool writes;           /* Tensor(a!): the op writes this argument */
     bool has_default;

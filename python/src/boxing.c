@@ -163,12 +163,12 @@ static int box_intlist(PyObject *o, const ct_arg_info *info, ctpy_args *a, int i
 
 /* Tensor[]: a tuple or list of tensors, borrowed for the call. As PyTorch's parser, any list or
  * tuple matches the signature, and an item that is no tensor is an error of its unpacking. */
-static int box_tensorlist(PyObject *o, ctpy_args *a, int i) {
+static int box_tensorlist(PyObject *o, const ct_arg_info *info, ctpy_args *a, int i) {
     if (!PyTuple_Check(o) && !PyList_Check(o)) return CTPY_PARSE_MISMATCH;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
     PyObject **items = PySequence_Fast_ITEMS(o);
     for (Py_ssize_t k = 0; k < n; k++)
-        if (!ctpy_is_tensor(items[k])) {
+        if (!ctpy_is_tensor(items[k]) && !(info->optional_elems && items[k] == Py_None)) {
             PyErr_Format(PyExc_TypeError, "expected Tensor as element %zd in argument %d, but got %s", k, i,
                          Py_TYPE(items[k])->tp_name);
             return CTPY_PARSE_ERROR;
@@ -178,7 +178,7 @@ static int box_tensorlist(PyObject *o, ctpy_args *a, int i) {
         return CTPY_PARSE_ERROR;
     }
     ct_tensor **dst = a->tl_pool + a->n_tl;
-    for (Py_ssize_t k = 0; k < n; k++) dst[k] = ctpy_tensor(items[k]);
+    for (Py_ssize_t k = 0; k < n; k++) dst[k] = items[k] == Py_None ? NULL : ctpy_tensor(items[k]);
     a->n_tl += (int)n;
     a->v[i] = ct_tensor_list_value(dst, n);
     return CTPY_PARSE_OK;
@@ -306,7 +306,7 @@ static int box(PyObject *o, const ct_arg_info *info, ctpy_args *a, int i, bool n
         return CTPY_PARSE_OK;
     }
     case CT_ARG_INTLIST: return box_intlist(o, info, a, i);
-    case CT_ARG_TENSORLIST: return box_tensorlist(o, a, i);
+    case CT_ARG_TENSORLIST: return box_tensorlist(o, info, a, i);
     case CT_ARG_BOOLLIST: {
         if (!PyTuple_Check(o) && !PyList_Check(o)) return CTPY_PARSE_MISMATCH;
         Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
@@ -507,7 +507,7 @@ PyObject *ctpy_value_to_py(const ct_value *v, ct_arg_kind kind) {
     case CT_TAG_TENSORLIST: {
         PyObject *l = PyList_New(v->u.tlist.len);
         for (int64_t k = 0; l && k < v->u.tlist.len; k++) {
-            PyObject *x = ctpy_wrap_borrowed(v->u.tlist.items[k]);
+            PyObject *x = v->u.tlist.items[k] ? ctpy_wrap_borrowed(v->u.tlist.items[k]) : Py_NewRef(Py_None);
             if (!x) {
                 Py_DECREF(l);
                 return NULL;
@@ -705,7 +705,7 @@ int ctpy_py_to_tagged(PyObject *o, ctpy_args *a, int i) {
     } else if (ctpy_script_object_ptr(o)) *v = ct_object(ctpy_script_object_ptr(o));
     else if ((PyTuple_Check(o) || PyList_Check(o)) && PySequence_Fast_GET_SIZE(o) > 0 &&
              ctpy_is_tensor(PySequence_Fast_GET_ITEM(o, 0))) {
-        int r = box_tensorlist(o, a, i);
+        int r = box_tensorlist(o, &(ct_arg_info){.kind = CT_ARG_TENSORLIST}, a, i);
         if (r == CTPY_PARSE_OK) return 0;
         if (r == CTPY_PARSE_MISMATCH) PyErr_Format(PyExc_TypeError, "expected a list of Tensors, got %s", py_type_name(o));
         return -1;

@@ -365,6 +365,8 @@ extern PyNumberMethods ctpy_tensor_as_number;
 extern PyMappingMethods ctpy_tensor_as_mapping;
 /* TensorBase's tp_new: the legacy constructor the package registers (tensor_new.c) */
 PyObject *ctpy_legacy_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs);
+/* torch.tensor(seq), for a sequence used as an index (tensor_index.c) */
+PyObject *ctpy_tensor_from_sequence(PyObject *seq);
 extern PyMethodDef ctpy_tensor_functions[]; /* torch._C functions of tensor_number.c (_tensor_repr) */
 PyObject *ctpy_tensor_richcompare(PyObject *a, PyObject *b, int op);
 PyObject *ctpy_tensor_repr(PyObject *self);

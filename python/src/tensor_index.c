@@ -6,12 +6,52 @@
 #include "ctpy.h"
 
 
-/* applySlicing: ints select, slices slice, None unsqueezes, Ellipsis skips. Returns a new
- * reference (possibly t itself, retained), or NULL with a Python error. */
-static ct_tensor *apply_index(ct_tensor *t, PyObject *index) {
+
+/* The advanced indices applySlicing collects: per dim of the sliced tensor, an index tensor or
+ * NULL (a dim no tensor indexes), up to the last one; the tensors are borrowed from `keep`. */
+typedef struct adv_index {
+    ct_tensor *items[CT_MAX_DIMS];
+    int64_t len;
+    int64_t covered; /* the dims the items stand for */
+    PyObject *keep[CT_MAX_DIMS + 1]; /* the sequences' tensors (new references) */
+    int nkeep;
+} adv_index;
+
+static void adv_clear(adv_index *a) {
+    for (int k = 0; k < a->nkeep; k++) Py_DECREF(a->keep[k]);
+    a->nkeep = 0;
+    a->len = 0;
+    a->covered = 0;
+}
+
+static bool is_mask_dtype(ct_dtype d) { return d == CT_BOOL || d == CT_UINT8; }
+
+/* applySlicing: ints select, slices slice, None unsqueezes, Ellipsis skips, tensors and
+ * sequences of ints are gathered in *adv for index.Tensor / index_put_. Returns a new reference
+ * (possibly t itself, retained), or NULL with a Python error. */
+static ct_tensor *apply_index(ct_tensor *t, PyObject *index, adv_index *adv) {
     PyObject *items[CT_MAX_DIMS + 1];
     Py_ssize_t n;
-    if (PyTuple_Check(index)) {
+    adv->len = 0;
+    adv->covered = 0;
+    adv->nkeep = 0;
+    /* treatSequenceAsTuple: a short list holding a slice, Ellipsis, None, a tensor or a sequence
+     * is a tuple of indices (x[[[0, 1], [2, 3]]] is x[[0, 1], [2, 3]]) */
+    bool as_tuple = PyTuple_Check(index);
+    if (!as_tuple && PyList_Check(index) && PyList_GET_SIZE(index) < 32)
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(index) && !as_tuple; i++) {
+            PyObject *it = PyList_GET_ITEM(index, i);
+            as_tuple = PySlice_Check(it) || it == Py_Ellipsis || it == Py_None || ctpy_is_tensor(it) ||
+                       (PySequence_Check(it) && !PyUnicode_Check(it) && !PyBytes_Check(it));
+        }
+    if (as_tuple && PyList_Check(index)) {
+        n = PyList_GET_SIZE(index);
+        if (n > CT_MAX_DIMS) {
+            PyErr_SetString(PyExc_IndexError, "too many indices");
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) items[i] = PyList_GET_ITEM(index, i);
+    } else if (PyTuple_Check(index)) {
         n = PyTuple_GET_SIZE(index);
         if (n > CT_MAX_DIMS) {
             PyErr_SetString(PyExc_IndexError, "too many indices");
@@ -22,7 +62,7 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index) {
         n = 1;
         items[0] = index;
     }
-    /* how many dims the indices consume (ints and slices), to place an Ellipsis */
+    /* how many dims the indices consume (ints, slices, tensors), to place an Ellipsis */
     int consumed = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *it = items[i];
@@ -30,19 +70,31 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index) {
         else if (it == Py_None) continue;
         else if (PyBool_Check(it)) {
             ctpy_not_implemented("indexing with True/False (aten::index.Tensor)");
+            adv_clear(adv);
             return NULL;
+        } else if (ctpy_is_tensor(it)) {
+            ct_tensor *x = ctpy_tensor(it);
+            consumed += is_mask_dtype(ct_tensor_dtype(x)) ? ct_tensor_ndim(x) : 1;
         } else if (PyLong_Check(it) || PySlice_Check(it) || PyIndex_Check(it)) {
-            if (ctpy_is_tensor(it)) {
-                ctpy_not_implemented("indexing with a tensor (aten::index.Tensor)");
+            consumed++;
+        } else if (PyUnicode_Check(it) || PyBytes_Check(it)) {
+            /* a str is a sequence, and PyTorch makes a tensor of a sequence index */
+            PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(it)->tp_name);
+            adv_clear(adv);
+            return NULL;
+        } else if (PySequence_Check(it)) {
+            PyObject *x = ctpy_tensor_from_sequence(it);
+            if (!x) {
+                adv_clear(adv);
                 return NULL;
             }
-            consumed++;
+            adv->keep[adv->nkeep++] = x;
+            items[i] = x;
+            ct_tensor *xt = ctpy_tensor(x);
+            consumed += is_mask_dtype(ct_tensor_dtype(xt)) ? ct_tensor_ndim(xt) : 1;
         } else {
-            if (PyUnicode_Check(it) || PyBytes_Check(it))
-                /* a str is a sequence, and PyTorch makes a tensor of a sequence index */
-                PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(it)->tp_name);
-            else if (ctpy_is_tensor(it) || PySequence_Check(it)) ctpy_not_implemented("advanced indexing (aten::index.Tensor)");
-            else PyErr_Format(PyExc_IndexError, "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got %s)", Py_TYPE(it)->tp_name);
+            PyErr_Format(PyExc_IndexError, "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got %s)", Py_TYPE(it)->tp_name);
+            adv_clear(adv);
             return NULL;
         }
     }
@@ -53,9 +105,10 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index) {
                                               "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
         else
             PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", ndim);
+        adv_clear(adv);
         return NULL;
     }
-    bool lone_slice = !PyTuple_Check(index) && PySlice_Check(index);
+    bool lone_slice = !as_tuple && PySlice_Check(index);
     ct_tensor *cur = ct_tensor_retain(t);
     int64_t dim = 0;      /* of cur */
     int64_t real_dim = 0; /* of t, as PyTorch's messages count */
@@ -73,6 +126,19 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index) {
         } else if (it == Py_None) {
             next = ct_unsqueeze(cur, dim);
             dim++;
+        } else if (ctpy_is_tensor(it)) { /* an advanced index at this dim (a mask: its dims) */
+            ct_tensor *x = ctpy_tensor(it);
+            int used = is_mask_dtype(ct_tensor_dtype(x)) ? ct_tensor_ndim(x) : 1;
+            /* index.Tensor's items stand for consecutive dims, a mask's for as many as it has */
+            while (adv->covered < dim) {
+                adv->items[adv->len++] = NULL;
+                adv->covered++;
+            }
+            adv->items[adv->len++] = x;
+            adv->covered += used;
+            dim += used;
+            real_dim += used;
+            continue;
         } else if (PySlice_Check(it)) {
             Py_ssize_t start, stop, step;
             if (PySlice_Unpack(it, &start, &stop, &step) < 0) goto fail;
@@ -115,19 +181,55 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index) {
     return cur;
 fail:
     ct_tensor_release(cur);
+    adv_clear(adv);
     return NULL;
 }
 
 static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
     CTPY_TF_VECTOR("__getitem__", self, &index, 1, NULL);
     CTPY_SELF_T(self);
-    ct_tensor *r = apply_index(t, index);
+    adv_index adv;
+    ct_tensor *r = apply_index(t, index, &adv);
     if (!r) return NULL;
+    if (adv.len > 0) { /* advanced indexing: index.Tensor over what the basic indices left */
+        ct_tensor *x = ct_index_tensor(r, adv.items, adv.len);
+        ct_tensor_release(r);
+        adv_clear(&adv);
+        return x ? ctpy_wrap(x) : ctpy_raise();
+    }
+    adv_clear(&adv);
     if (r == t) { /* x[...], x[:]: a shallow copy, as PyTorch's at::alias */
         ct_tensor_release(r);
         if (!(r = ct_alias(t))) return ctpy_raise();
     }
     return ctpy_wrap(r);
+}
+
+/* x[tensors] = value: index_put_ over what the basic indices left, the value a tensor (a
+ * number lifted to one of dst's dtype; leading 1s of a tensor's shape dropped, as
+ * slicePrefix1sSize does). 0 or -1 with a Python error. */
+static int index_put_value(ct_tensor *dst, adv_index *adv, PyObject *value, ct_tensor *t) {
+    ct_tensor *v = NULL;
+    if (ctpy_is_tensor(value)) {
+        ct_tensor *src = ctpy_tensor(value);
+        int nd = ct_tensor_ndim(src), lead = 0;
+        while (lead < nd && ct_tensor_sizes(src)[lead] == 1) lead++;
+        v = lead > 0 ? ct_view(src, ct_tensor_sizes(src) + lead, nd - lead) : ct_tensor_retain(src);
+    } else if (PyLong_Check(value) || PyFloat_Check(value)) {
+        double d = PyFloat_AsDouble(value);
+        if (d == -1.0 && PyErr_Occurred()) return -1;
+        if (ct_dtype_check_value(ct_tensor_dtype(dst), d, PyLong_Check(value)) != 0) return ctpy_raise_int();
+        ct_tensor *s = ct_tensor_scalar(d, ct_tensor_dtype(dst));
+        v = s ? ct_tensor_lift(s, false) : NULL;
+        ct_tensor_release(s);
+    } else {
+        PyErr_Format(PyExc_TypeError, "can't assign a %s to a %s", Py_TYPE(value)->tp_name, ctpy_tensor_type_name(t));
+        return -1;
+    }
+    if (!v) return ctpy_raise_int();
+    int rc = ct_index_put_(dst, adv->items, adv->len, v, false);
+    ct_tensor_release(v);
+    return rc == 0 ? 0 : ctpy_raise_int();
 }
 
 static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
@@ -145,8 +247,15 @@ static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
             return r ? 0 : -1;
         }
     }
-    ct_tensor *dst = apply_index(t, index);
+    adv_index adv;
+    ct_tensor *dst = apply_index(t, index, &adv);
     if (!dst) return -1;
+    if (adv.len > 0) {
+        int rc = index_put_value(dst, &adv, value, t);
+        ct_tensor_release(dst);
+        adv_clear(&adv);
+        return rc;
+    }
     int rc;
     if (ctpy_is_tensor(value)) {
         ct_tensor *src = ctpy_tensor(value);

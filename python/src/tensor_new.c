@@ -231,6 +231,15 @@ static PyObject *py_tensor(PyObject *unused, PyObject *args, PyObject *kwargs) {
     return l ? ctpy_wrap(l) : ctpy_raise();
 }
 
+/* torch.tensor(seq) for an index that is a sequence (x[[0, 2]]): a new reference or NULL */
+PyObject *ctpy_tensor_from_sequence(PyObject *seq) {
+    PyObject *args = PyTuple_Pack(1, seq);
+    if (!args) return NULL;
+    PyObject *r = py_tensor(NULL, args, NULL);
+    Py_DECREF(args);
+    return r;
+}
+
 /* torch.Tensor(...), torch.FloatTensor(...) and a subclass's Tensor.__new__: the legacy
  * constructor, written in Python (torch/_legacy.py), which the package registers */
 static PyObject *legacy_constructor;

@@ -52,7 +52,8 @@ static int copy_args(ct_node *n, const ct_op *op, const ct_value *args) {
             int64_t len = v->u.tlist.len;
             n->list_meta[i] = ct_calloc((size_t)(len ? len : 1), sizeof *n->list_meta[i]);
             if (!n->list_meta[i]) return -1;
-            for (int64_t k = 0; k < len; k++) ct_meta_of(&n->list_meta[i][k], v->u.tlist.items[k]);
+            for (int64_t k = 0; k < len; k++)
+                if (v->u.tlist.items[k]) ct_meta_of(&n->list_meta[i][k], v->u.tlist.items[k]);
             n->args[i] = ct_none();
         } else if (v->tag == CT_TAG_INTLIST) {
             memcpy(n->list_store + pos, v->u.list.data, (size_t)v->u.list.len * sizeof(int64_t));
@@ -145,7 +146,7 @@ int ct_k_autograd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
             if (args[i].tag == CT_TAG_TENSOR) erc = ct_gradient_edge(args[i].u.t, &node->next[e]);
             else if (args[i].tag == CT_TAG_TENSORLIST)
                 for (int64_t k = 0; k < args[i].u.tlist.len && erc == 0; k++)
-                    erc = ct_gradient_edge(args[i].u.tlist.items[k], &node->next[e + k]);
+                    if (args[i].u.tlist.items[k]) erc = ct_gradient_edge(args[i].u.tlist.items[k], &node->next[e + k]);
             if (erc != 0) {
                 ct_node_release(node);
                 return -1;
@@ -154,11 +155,23 @@ int ct_k_autograd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
         /* save an argument when a gradient that needs it will be computed */
         for (int i = 0; i < op->nargs; i++) {
             uint32_t when = d->save_when[i];
-            if (!when || args[i].tag != CT_TAG_TENSOR) continue;
+            if (!when || (args[i].tag != CT_TAG_TENSOR && args[i].tag != CT_TAG_TENSORLIST)) continue;
             bool needed = false;
             for (int j = 0; j < op->nargs && !needed; j++)
                 if ((when >> j & 1u) && ct_node_needs(node, j)) needed = true;
             if (!needed) continue;
+            if (args[i].tag == CT_TAG_TENSORLIST) { /* a saved Tensor?[] (index's indices): each item */
+                int64_t len = args[i].u.tlist.len;
+                node->saved_lists[i] = ct_calloc((size_t)(len ? len : 1), sizeof *node->saved_lists[i]);
+                int src = node->saved_lists[i] ? 0 : -1;
+                for (int64_t k = 0; k < len && src == 0; k++)
+                    if (args[i].u.tlist.items[k]) src = ct_saved_save(&node->saved_lists[i][k], args[i].u.tlist.items[k], false);
+                if (src != 0) {
+                    ct_node_release(node);
+                    return -1;
+                }
+                continue;
+            }
             /* an in-place op saves a clone of the self it is about to overwrite (original_self:
              * sin_ saves self.clone(), dispatched, as PyTorch's generated code does) */
             ct_tensor *keep = op->inplace && i == 0 ? ct_clone(args[i].u.t, CT_MEMORY_FORMAT_NONE) : ct_tensor_retain(args[i].u.t);

@@ -134,6 +134,10 @@ int ct_d_diagonal_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out)
 int ct_d_squeeze(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_squeeze_dims(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
+/* advanced indexing: index, index_put: formulas_index.c */
+int ct_d_index(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_index_put(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+
 /* the unary math family: formulas_unary.c */
 int ct_d_exp(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_exp2(ct_node *n, ct_tensor *const *grads, ct_tensor **out);

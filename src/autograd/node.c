@@ -125,7 +125,10 @@ void ct_saved_release(ct_saved_var *sv) {
  * its op (autograd_kernel.c), so the slots past those are empty. */
 static void release_saved(ct_node *n) {
     const int na = n->op ? n->op->nargs : 0, nr = n->op ? n->op->nrets : 0;
-    for (int i = 0; i < na; i++) ct_saved_release(&n->saved_args[i]);
+    for (int i = 0; i < na; i++) {
+        ct_saved_release(&n->saved_args[i]);
+        for (int64_t k = 0; n->saved_lists[i] && k < n->list_len[i]; k++) ct_saved_release(&n->saved_lists[i][k]);
+    }
     for (int i = 0; i < nr; i++) ct_saved_release(&n->saved_rets[i]);
 }
 
@@ -155,6 +158,7 @@ void ct_node_release(ct_node *n) {
         ct_free(n->arg_meta);
         for (int i = 0, na = n->op ? n->op->nargs : 0; i < na; i++) {
             ct_free(n->list_meta[i]);
+            ct_free(n->saved_lists[i]);
             ct_free(n->strings[i]);
         }
         ct_free(n);
@@ -353,7 +357,7 @@ bool ct_any_requires_grad(const ct_value *args, uint32_t mask, int nargs) {
         if (args[i].tag == CT_TAG_TENSOR && ct_tensor_requires_grad(args[i].u.t)) return true;
         if (args[i].tag == CT_TAG_TENSORLIST)
             for (int64_t k = 0; k < args[i].u.tlist.len; k++)
-                if (ct_tensor_requires_grad(args[i].u.tlist.items[k])) return true;
+                if (args[i].u.tlist.items[k] && ct_tensor_requires_grad(args[i].u.tlist.items[k])) return true;
     }
     return false;
 }

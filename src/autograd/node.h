@@ -71,6 +71,7 @@ struct ct_node {
     ct_tensor_meta *list_meta[CT_MAX_OP_ARGS]; /* owned: geometry of each element of a Tensor[] argument */
     ct_tensor **list_grads;   /* while the formula runs: gradients of Tensor[] elements, by edge */
     ct_saved_var saved_args[CT_MAX_OP_ARGS];
+    ct_saved_var *saved_lists[CT_MAX_OP_ARGS]; /* owned: a saved Tensor?[] argument, one slot per item (index's indices) */
     ct_saved_var saved_rets[CT_MAX_OP_RETS];
     /* AccumulateGrad */
     ct_tensor *variable;      /* owned */

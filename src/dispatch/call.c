@@ -70,7 +70,8 @@ void ct_values_release(ct_value *vals, int n) {
         if (vals[i].tag == CT_TAG_TENSOR) {
             ct_tensor_release(vals[i].u.t);
         } else if (vals[i].tag == CT_TAG_TENSORLIST) { /* an owned Tensor[] return */
-            for (int64_t k = 0; k < vals[i].u.tlist.len; k++) ct_tensor_release(vals[i].u.tlist.items[k]);
+            for (int64_t k = 0; k < vals[i].u.tlist.len; k++)
+                if (vals[i].u.tlist.items[k]) ct_tensor_release(vals[i].u.tlist.items[k]);
             ct_free(vals[i].u.tlist.items);
         }
         vals[i] = ct_none();

@@ -131,7 +131,8 @@ static void py_repr(ct_strbuf *b, const ct_value *v, bool as_str) {
         ct_sb_puts(b, "[");
         for (int64_t i = 0; v->u.tlist.items && i < v->u.tlist.len; i++) {
             ct_sb_puts(b, i ? ", " : "");
-            py_repr(b, &(ct_value){.tag = CT_TAG_TENSOR, .u.t = v->u.tlist.items[i]}, false);
+            if (v->u.tlist.items[i]) py_repr(b, &(ct_value){.tag = CT_TAG_TENSOR, .u.t = v->u.tlist.items[i]}, false);
+            else ct_sb_puts(b, "None");
         }
         ct_sb_puts(b, "]");
         return;
@@ -314,7 +315,7 @@ int ct_call_check(const ct_op *op, const ct_value *args, const ct_value *rets) {
                 return ct_error_set(CT_ERR_VALUE, "ct_call: argument '%s' of %s is a list of %lld tensors at %s", a->name,
                                     op->name, (long long)v->u.tlist.len, v->u.tlist.items ? "a valid address" : "NULL");
             for (int64_t k = 0; k < v->u.tlist.len; k++)
-                if (!v->u.tlist.items[k])
+                if (!v->u.tlist.items[k] && !a->optional_elems)
                     return ct_error_set(CT_ERR_TYPE, "expected Tensor as element %lld in argument %d, but got NoneType",
                                         (long long)k, i);
         }

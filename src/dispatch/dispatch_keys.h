@@ -18,7 +18,8 @@ static inline bool ct_dispatch_arg_keys(const ct_value *v, ct_keyset *ks) {
         *ks = CT_FUNCTIONALITY_BIT(CT_KEY_Dense) | CT_BACKEND_BIT(CT_BACKEND_CPU);
     } else if (v->tag == CT_TAG_TENSORLIST) {
         ct_keyset u = 0;
-        for (int64_t k = 0; k < v->u.tlist.len; k++) u |= v->u.tlist.items[k]->keys;
+        for (int64_t k = 0; k < v->u.tlist.len; k++)
+            if (v->u.tlist.items[k]) u |= v->u.tlist.items[k]->keys;
         *ks = u;
     } else {
         return false;

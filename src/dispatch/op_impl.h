@@ -38,6 +38,7 @@ typedef struct ct_arg {
     char *type_text;     /* as written, e.g. "Tensor(a!)", "int[1]?" */
     ct_argtype type;
     bool optional;
+    bool optional_elems; /* Tensor?[]: the list's items may be None (NULL) */
     bool kwarg_only;
     char alias;          /* 'a'.. for Tensor(a), 0 if none */
     bool alias_write;    /* Tensor(a!) */

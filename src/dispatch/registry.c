@@ -91,6 +91,7 @@ static int arg_info(const ct_op *op, int i, bool ret, ct_arg_info *out) {
     out->type = a->type_text;
     out->kind = (ct_arg_kind)a->type;
     out->optional = a->optional;
+    out->optional_elems = a->optional_elems;
     out->kwarg_only = a->kwarg_only;
     out->writes = a->alias_write;
     out->has_default = a->has_default;

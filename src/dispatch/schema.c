@@ -77,6 +77,10 @@ static int parse_type(parser *ps, ct_arg *arg) {
                         "MemoryFormat, Generator, str)");
     }
 #undef IS
+    if (arg->type == CT_TY_TENSOR && ps->p[0] == '?' && ps->p[1] == '[') { /* Tensor?[]: a list whose items may be None */
+        arg->optional_elems = true;
+        ps->p++;
+    }
     if (*ps->p == '(') { /* alias annotation */
         ps->p++;
         if (!islower((unsigned char)*ps->p)) return fail(ps, "an alias set letter");

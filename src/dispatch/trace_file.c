@@ -287,6 +287,10 @@ static cJSON *args_array(const ct_op *op, const ct_value *args) {
             if (tree_bad) items = NULL;
             for (int64_t k = 0; k < v->u.tlist.len; k++) {
                 ct_tensor *t = v->u.tlist.items[k];
+                if (!t) { /* a None item of a Tensor?[] */
+                    if (items) ADD(items, NULL, cJSON_CreateNull());
+                    continue;
+                }
                 cJSON *e = items ? cJSON_CreateObject() : NULL;
                 if (!e) {
                     tree_bad = true;

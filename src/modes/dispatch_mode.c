@@ -92,7 +92,7 @@ int ct_k_python_fallback(const ct_op *op, ct_keyset ks, ct_value *args, ct_value
             if (args[i].tag == CT_TAG_TENSOR && args[i].u.t->subclass) sub = args[i].u.t;
             if (args[i].tag == CT_TAG_TENSORLIST)
                 for (int64_t k = 0; k < args[i].u.tlist.len && !sub; k++)
-                    if (args[i].u.tlist.items[k]->subclass) sub = args[i].u.tlist.items[k];
+                    if (args[i].u.tlist.items[k] && args[i].u.tlist.items[k]->subclass) sub = args[i].u.tlist.items[k];
         }
         if (sub) {
             void *rec = ct_record_range_begin("PythonSubclass", args, op->nargs, op);

@@ -58,7 +58,7 @@ static size_t raw_size(const ct_value *in, int n) {
         case CT_TAG_INTLIST: sz += 8 + 8 * (size_t)(in[i].u.list.len < RAW_MAX_LIST ? in[i].u.list.len : RAW_MAX_LIST); break;
         case CT_TAG_TENSORLIST: {
             sz += 8;
-            for (int64_t k = 0; k < in[i].u.tlist.len && k < RAW_MAX_LIST; k++) sz += 1 + 16 * (size_t)in[i].u.tlist.items[k]->ndim;
+            for (int64_t k = 0; k < in[i].u.tlist.len && k < RAW_MAX_LIST; k++) sz += 1 + (in[i].u.tlist.items[k] ? 16 * (size_t)in[i].u.tlist.items[k]->ndim : 0);
             break;
         }
         default: break;
@@ -110,6 +110,10 @@ void ct_prof_record_inputs(ct_prof_thread *t, ct_prof_raw *e, const ct_value *in
             w += 8;
             for (int64_t k = 0; k < len; k++) {
                 const ct_tensor *x = v->u.tlist.items[k];
+                if (!x) { /* a None item of a Tensor?[] */
+                    *w++ = 0;
+                    continue;
+                }
                 *w++ = (unsigned char)x->ndim;
                 memcpy(w, x->sizes, 8 * (size_t)x->ndim);
                 w += 8 * (size_t)x->ndim;

@@ -43,7 +43,7 @@ static int handler(void *cls_data, const ct_op *op, ct_value *args, ct_value *re
             }
             for (int64_t k = 0; k < len; k++) {
                 ct_tensor *e = args[i].u.tlist.items[k];
-                lists[i][k] = e->subclass == log->cls ? (ct_tensor *)e->subclass_data : e;
+                lists[i][k] = e && e->subclass == log->cls ? (ct_tensor *)e->subclass_data : e;
             }
             inner[i] = ct_tensor_list_value(lists[i], len);
         }

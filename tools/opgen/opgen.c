@@ -236,7 +236,10 @@ static void body(FILE *f, const entry *e, const ct_op *op) {
         /* torch.<op>(input, ...): the Python binding calls `self` "input" */
         const char *shown = strcmp(a->name, "self") == 0 ? "input" : a->name;
         if (!a->kwarg_only) pos++;
-        if (a->type == CT_TY_TENSORLIST) {
+        if (a->type == CT_TY_TENSORLIST && a->optional_elems) { /* Tensor?[]: NULL items are Nones */
+            fprintf(f, "    if (!%s && %s_len > 0) { ct_error_set(CT_ERR_TYPE, \"%s(): argument '%s' (position %d) must be tuple of Tensors, not NoneType\"); return %s; }\n",
+                    a->name, a->name, strchr(op->base_name, ':') + 2, shown, pos, fail);
+        } else if (a->type == CT_TY_TENSORLIST) {
             fprintf(f, "    if (!%s && %s_len > 0) { ct_error_set(CT_ERR_TYPE, \"%s(): argument '%s' (position %d) must be tuple of Tensors, not NoneType\"); return %s; }\n",
                     a->name, a->name, strchr(op->base_name, ':') + 2, shown, pos, fail);
             fprintf(f, "    for (int64_t i_ = 0; i_ < %s_len; i_++) if (!%s[i_]) { ct_error_set(CT_ERR_TYPE, \"expected Tensor as element %%lld in argument %d, but got NoneType\", (long long)i_); return %s; }\n",
