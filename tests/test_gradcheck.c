@@ -872,7 +872,229 @@ GC_CMP(le)
 GC_CMP(gt)
 GC_CMP(ge)
 
+
+/* ---- the shape ops, indexing, sorting, activations and losses (second families) ---- */
+static ct_tensor *f_flip(ct_tensor **in) {
+    int64_t d[2] = {0, -1};
+    return ct_flip(in[0], d, 2);
+}
+static ct_tensor *f_roll(ct_tensor **in) {
+    int64_t sh[2] = {1, -2}, d[2] = {0, 1};
+    return ct_roll(in[0], sh, 2, d, 2);
+}
+static ct_tensor *f_repeat(ct_tensor **in) {
+    int64_t r[3] = {2, 1, 3};
+    return ct_repeat(in[0], r, 3);
+}
+static ct_tensor *f_diagonal(ct_tensor **in) { return ct_diagonal(in[0], 1, 0, 1); }
+static ct_tensor *f_diagonal_backward(ct_tensor **in) {
+    int64_t sz[2] = {3, 4};
+    return ct_diagonal_backward(in[0], sz, 2, 0, 0, 1);
+}
+static ct_tensor *f_triu(ct_tensor **in) { return ct_triu(in[0], -1); }
+static ct_tensor *f_squeeze_all(ct_tensor **in) { return ct_squeeze(in[0]); }
+static ct_tensor *f_squeeze_dims(ct_tensor **in) {
+    int64_t d[2] = {0, 2};
+    return ct_squeeze_dims(in[0], d, 2);
+}
+static ct_tensor *f_squeeze_all_(ct_tensor **in) {
+    ct_tensor *c = clone_(in[0]);
+    if (c && ct_squeeze_(c) != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+static ct_tensor *f_squeeze_dims_(ct_tensor **in) {
+    int64_t d[1] = {-1};
+    ct_tensor *c = clone_(in[0]);
+    if (c && ct_squeeze_dims_(c, d, 1) != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+static ct_tensor *index_2(void) {
+    int64_t ix[3] = {2, 0, 2}, sz[1] = {3};
+    return ct_tensor_new_int64(ix, sz, 1, (ct_tensor_options){0});
+}
+static ct_tensor *f_index_tensor(ct_tensor **in) {
+    ct_tensor *ix = index_2();
+    ct_tensor *idx[2] = {NULL, ix};
+    ct_tensor *r = ix ? ct_index_tensor(in[0], idx, 2) : NULL;
+    ct_tensor_release(ix);
+    return r;
+}
+static ct_tensor *put(ct_tensor **in, int which) {
+    int64_t u[2] = {0, 2}, sz[1] = {2};
+    ct_tensor *ix = ct_tensor_new_int64(u, sz, 1, (ct_tensor_options){0}); /* distinct rows */
+    ct_tensor *idx[1] = {ix}, *r = NULL;
+    if (!ix) return NULL;
+    if (which == 0) {
+        r = ct_index_put(in[0], idx, 1, in[1], false);
+    } else {
+        r = clone_(in[0]);
+        int rc = !r ? -1 : which == 1 ? ct_index_put_(r, idx, 1, in[1], true) : ct__index_put_impl_(r, idx, 1, in[1], true, false);
+        if (rc != 0) {
+            ct_tensor_release(r);
+            r = NULL;
+        }
+    }
+    ct_tensor_release(ix);
+    return r;
+}
+static ct_tensor *f_index_put(ct_tensor **in) { return put(in, 0); }
+static ct_tensor *f_index_put_(ct_tensor **in) { return put(in, 1); }
+static ct_tensor *f_index_put_impl_(ct_tensor **in) { return put(in, 2); }
+static ct_tensor *first_of_two(int rc, ct_tensor *v, ct_tensor *ix) {
+    ct_tensor_release(ix);
+    if (rc != 0) {
+        ct_tensor_release(v);
+        return NULL;
+    }
+    return v;
+}
+static ct_tensor *f_sort(ct_tensor **in) {
+    ct_tensor *v = NULL, *ix = NULL;
+    int rc = ct_sort(in[0], -1, true, &v, &ix);
+    return first_of_two(rc, v, ix);
+}
+static ct_tensor *f_sort_stable(ct_tensor **in) {
+    ct_tensor *v = NULL, *ix = NULL;
+    int rc = ct_sort_stable(in[0], 1, 0, false, &v, &ix);
+    return first_of_two(rc, v, ix);
+}
+static ct_tensor *f_topk(ct_tensor **in) {
+    ct_tensor *v = NULL, *ix = NULL;
+    int rc = ct_topk(in[0], 2, -1, true, true, &v, &ix);
+    return first_of_two(rc, v, ix);
+}
+static ct_tensor *f_kthvalue(ct_tensor **in) {
+    ct_tensor *v = NULL, *ix = NULL;
+    int rc = ct_kthvalue(in[0], 2, 1, true, &v, &ix);
+    return first_of_two(rc, v, ix);
+}
+static ct_tensor *f_median(ct_tensor **in) { return ct_median(in[0]); }
+static ct_tensor *f_median_dim(ct_tensor **in) {
+    ct_tensor *v = NULL, *ix = NULL;
+    int rc = ct_median_dim(in[0], 0, false, &v, &ix);
+    return first_of_two(rc, v, ix);
+}
+static ct_tensor *f_nanmedian(ct_tensor **in) { return ct_nanmedian(in[0]); }
+static ct_tensor *f_nanmedian_dim(ct_tensor **in) {
+    ct_tensor *v = NULL, *ix = NULL;
+    int rc = ct_nanmedian_dim(in[0], -1, true, &v, &ix);
+    return first_of_two(rc, v, ix);
+}
+static ct_tensor *f_mode(ct_tensor **in) {
+    ct_tensor *v = NULL, *ix = NULL;
+    int rc = ct_mode(in[0], -1, false, &v, &ix);
+    return first_of_two(rc, v, ix);
+}
+static ct_tensor *f_cummax(ct_tensor **in) {
+    ct_tensor *v = NULL, *ix = NULL;
+    int rc = ct_cummax(in[0], 1, &v, &ix);
+    return first_of_two(rc, v, ix);
+}
+static ct_tensor *f_cummin(ct_tensor **in) {
+    ct_tensor *v = NULL, *ix = NULL;
+    int rc = ct_cummin(in[0], 0, &v, &ix);
+    return first_of_two(rc, v, ix);
+}
+static ct_tensor *f_softplus(ct_tensor **in) { return ct_softplus(in[0], ct_double(2.0), ct_int(20)); }
+static ct_tensor *f_silu(ct_tensor **in) { return ct_silu(in[0]); }
+static ct_tensor *f_mish(ct_tensor **in) { return ct_mish(in[0]); }
+static ct_tensor *f_hardtanh(ct_tensor **in) { return ct_hardtanh(in[0], ct_double(-0.7), ct_double(0.9)); }
+static ct_tensor *f_leaky_relu(ct_tensor **in) { return ct_leaky_relu(in[0], ct_double(0.05)); }
+static ct_tensor *f_elu(ct_tensor **in) { return ct_elu(in[0], ct_double(1.3), ct_double(1.1), ct_double(0.9)); }
+static ct_tensor *f_celu(ct_tensor **in) { return ct_celu(in[0], ct_double(0.8)); }
+static ct_tensor *f_hardsigmoid(ct_tensor **in) { return ct_hardsigmoid(in[0]); }
+static ct_tensor *f_hardswish(ct_tensor **in) { return ct_hardswish(in[0]); }
+static ct_tensor *f_log_sigmoid_forward(ct_tensor **in) {
+    ct_tensor *o = NULL, *b = NULL;
+    int rc = ct_log_sigmoid_forward(in[0], &o, &b);
+    return first_of_two(rc, o, b);
+}
+static ct_tensor *f_threshold(ct_tensor **in) { return ct_threshold(in[0], ct_double(0.3), ct_double(-2.0)); }
+static ct_tensor *f_softshrink(ct_tensor **in) { return ct_softshrink(in[0], ct_double(0.4)); }
+static ct_tensor *f_hardshrink(ct_tensor **in) { return ct_hardshrink(in[0], ct_double(0.4)); }
+/* the in-place activations, on a non-leaf copy of the input */
+#define INPLACE_ACT(name, call)                                                                                  \
+    static ct_tensor *name(ct_tensor **in) {                                                                     \
+        ct_tensor *c = ct_mul_scalar(in[0], ct_int(1));                                                          \
+        if (c && (call) != 0) {                                                                                  \
+            ct_tensor_release(c);                                                                                \
+            return NULL;                                                                                         \
+        }                                                                                                        \
+        return c;                                                                                                \
+    }
+INPLACE_ACT(f_hardtanh_, ct_hardtanh_(c, ct_double(-0.7), ct_double(0.9)))
+INPLACE_ACT(f_leaky_relu_, ct_leaky_relu_(c, ct_double(0.05)))
+INPLACE_ACT(f_elu_, ct_elu_(c, ct_double(1.3), ct_double(1.0), ct_double(1.0)))
+INPLACE_ACT(f_celu_, ct_celu_(c, ct_double(0.8)))
+INPLACE_ACT(f_threshold_, ct_threshold_(c, ct_double(0.3), ct_double(-2.0)))
+INPLACE_ACT(f_relu_, ct_relu_(c))
+static ct_tensor *f_mse_loss(ct_tensor **in) { return ct_mse_loss(in[0], in[1], 1); }
+static ct_tensor *f_smooth_l1_loss(ct_tensor **in) { return ct_smooth_l1_loss(in[0], in[1], 2, 0.7); }
+static ct_tensor *f_huber_loss(ct_tensor **in) { return ct_huber_loss(in[0], in[1], 0, 0.6); }
+/* probabilities: both inputs through sigmoid, so every value lies in (0, 1) */
+static ct_tensor *f_binary_cross_entropy(ct_tensor **in) {
+    ct_tensor *p = ct_sigmoid(in[0]), *t = p ? ct_sigmoid(in[1]) : NULL;
+    ct_tensor *r = t ? ct_binary_cross_entropy(p, t, NULL, 1) : NULL;
+    ct_tensor_release(p);
+    ct_tensor_release(t);
+    return r;
+}
+
 static const gcase cases[] = {
+    {"aten::flip", 1, {{2, 3, 4}}, {3}, {0}, f_flip},
+    {"aten::roll", 1, {{3, 4}}, {2}, {0}, f_roll},
+    {"aten::repeat", 1, {{2, 3}}, {2}, {0}, f_repeat},
+    {"aten::diagonal", 1, {{3, 4}}, {2}, {0}, f_diagonal},
+    {"aten::diagonal_backward", 1, {{3}}, {1}, {0}, f_diagonal_backward},
+    {"aten::triu", 1, {{3, 4}}, {2}, {0}, f_triu},
+    {"aten::squeeze", 1, {{3, 1, 4}}, {3}, {0}, f_squeeze_all},
+    {"aten::squeeze.dims", 1, {{1, 3, 1}}, {3}, {0}, f_squeeze_dims},
+    {"aten::squeeze_", 1, {{3, 1, 4}}, {3}, {0}, f_squeeze_all_},
+    {"aten::squeeze_.dims", 1, {{3, 4, 1}}, {3}, {0}, f_squeeze_dims_},
+    {"aten::index.Tensor", 1, {{2, 4}}, {2}, {0}, f_index_tensor},
+    {"aten::index_put", 2, {{3, 4}, {2, 4}}, {2, 2}, {0}, f_index_put},
+    {"aten::index_put_", 2, {{3, 4}, {4}}, {2, 1}, {0}, f_index_put_},
+    {"aten::_index_put_impl_", 2, {{3, 4}, {2, 4}}, {2, 2}, {0}, f_index_put_impl_},
+    {"aten::sort", 1, {{3, 5}}, {2}, {0}, f_sort},
+    {"aten::sort.stable", 1, {{4, 3}}, {2}, {0}, f_sort_stable},
+    {"aten::topk", 1, {{3, 5}}, {2}, {0}, f_topk},
+    {"aten::kthvalue", 1, {{3, 5}}, {2}, {0}, f_kthvalue},
+    {"aten::median", 1, {{3, 5}}, {2}, {0}, f_median},
+    {"aten::median.dim", 1, {{4, 3}}, {2}, {0}, f_median_dim},
+    {"aten::nanmedian", 1, {{2, 5}}, {2}, {0}, f_nanmedian},
+    {"aten::nanmedian.dim", 1, {{3, 4}}, {2}, {0}, f_nanmedian_dim},
+    {"aten::mode", 1, {{3, 4}}, {2}, {0}, f_mode},
+    {"aten::cummax", 1, {{3, 5}}, {2}, {0}, f_cummax},
+    {"aten::cummin", 1, {{4, 3}}, {2}, {0}, f_cummin},
+    {"aten::softplus", 1, {{3, 4}}, {2}, {0}, f_softplus},
+    {"aten::silu", 1, {{3, 4}}, {2}, {0}, f_silu},
+    {"aten::mish", 1, {{3, 4}}, {2}, {0}, f_mish},
+    {"aten::hardtanh", 1, {{3, 4}}, {2}, {0}, f_hardtanh},
+    {"aten::hardtanh_", 1, {{3, 4}}, {2}, {0}, f_hardtanh_},
+    {"aten::leaky_relu", 1, {{3, 4}}, {2}, {0}, f_leaky_relu},
+    {"aten::leaky_relu_", 1, {{3, 4}}, {2}, {0}, f_leaky_relu_},
+    {"aten::elu", 1, {{3, 4}}, {2}, {0}, f_elu},
+    {"aten::elu_", 1, {{3, 4}}, {2}, {0}, f_elu_},
+    {"aten::celu", 1, {{3, 4}}, {2}, {0}, f_celu},
+    {"aten::celu_", 1, {{3, 4}}, {2}, {0}, f_celu_},
+    {"aten::hardsigmoid", 1, {{3, 4}}, {2}, {0}, f_hardsigmoid},
+    {"aten::hardswish", 1, {{3, 4}}, {2}, {0}, f_hardswish},
+    {"aten::log_sigmoid_forward", 1, {{3, 4}}, {2}, {0}, f_log_sigmoid_forward},
+    {"aten::threshold", 1, {{3, 4}}, {2}, {0}, f_threshold},
+    {"aten::threshold_", 1, {{3, 4}}, {2}, {0}, f_threshold_},
+    {"aten::relu_", 1, {{3, 4}}, {2}, {true}, f_relu_},
+    {"aten::softshrink", 1, {{3, 4}}, {2}, {0}, f_softshrink},
+    {"aten::hardshrink", 1, {{3, 4}}, {2}, {0}, f_hardshrink},
+    {"aten::mse_loss", 2, {{3, 4}, {3, 4}}, {2, 2}, {0}, f_mse_loss},
+    {"aten::smooth_l1_loss", 2, {{3, 4}, {3, 4}}, {2, 2}, {0}, f_smooth_l1_loss},
+    {"aten::huber_loss", 2, {{3, 4}, {3, 4}}, {2, 2}, {0}, f_huber_loss},
+    {"aten::binary_cross_entropy", 2, {{3, 4}, {3, 4}}, {2, 2}, {0}, f_binary_cross_entropy},
     {"aten::addmm", 3, {{4}, {3, 5}, {5, 4}}, {1, 2, 2}, {0}, f_addmm},
     {"aten::mm", 2, {{3, 5}, {5, 4}}, {2, 2}, {0}, f_mm},
     {"aten::t", 1, {{3, 4}}, {2}, {0}, f_t},
