@@ -25,12 +25,9 @@ if rec["cuda"] is not None or rec["cuda_available"]:
 
 # the differences ctorch knows of: case code -> (the exception ctorch raises instead, or None for
 # another value, why)
-_NO_DTYPE = ("NotImplementedInCtorch", "ctorch has no tensors of this dtype yet (its integer dtypes are other work)")
 _PARSER = ("TypeError", "the generated bindings' parser lists an operator's overloads in schema words where "
                         "PyTorch's lists its Python signatures")
-KNOWN = {f"torch.{t}Tensor{call}": _NO_DTYPE for t in ("Int", "Short", "Char", "Byte")
-         for call in ("([1, 0])", "(2, 3).shape", "().shape")}
-KNOWN.update({"torch.empty(6).random_(from_=3, to=7)": _PARSER, "torch.empty(6).random_(1.5)": _PARSER})
+KNOWN = {"torch.empty(6).random_(from_=3, to=7)": _PARSER, "torch.empty(6).random_(1.5)": _PARSER}
 # answers of ctorch's own: PyTorch's build has oneDNN, ctorch has not (and no mkldnn operators)
 KNOWN["torch.backends.mkldnn.is_available()"] = (None, "ctorch is not built with oneDNN, so it says False")
 
