@@ -1,10 +1,7 @@
 /* Backward formulas of the binary family (derivatives.yaml and FunctionsManual.cpp's
  * pow_backward, pow_backward_self, pow_backward_exponent, atan2_backward,
  * copysign_tensor_self_backward, div_tensor_self/other_backward): each calls ops through the
- * dispatcher in the order PyTorch's generated code does (Note [Formula order] in formulas.h). A
- * formula that needs an op of another family (log, exp, isnan) finds it by name, so a dispatch
- * mode sees that op once it is there; until then a stand-in of this family computes its values
- * (call1). */
+ * dispatcher in the order PyTorch's generated code does (Note [Formula order] in formulas.h). */
 #include <math.h>
 #include <string.h>
 
@@ -41,25 +38,6 @@ static int give(temps *T, ct_tensor **slot, ct_tensor *x) {
 }
 
 #define OK_(T) (!(T)->failed)
-
-/* a unary op of another family, by its qualified name */
-static ct_tensor *call1(const char *name, ct_tensor *x) {
-    if (!x) return NULL;
-    const ct_op *op = ct_op_find(name);
-    if (!op) {
-        /* until that family's operator is there, a stand-in that gives its values: log(x) is
-         * xlogy(1, x) and isnan(x) is x != x exactly; exp(x) is e ** x (within rounding) */
-        ct_error_clear();
-        if (strcmp(name, "aten::log") == 0) return ct_xlogy_scalar_self(ct_int(1), x);
-        if (strcmp(name, "aten::isnan") == 0) return ct_ne_tensor(x, x);
-        if (strcmp(name, "aten::exp") == 0) return ct_pow_scalar(ct_double(2.718281828459045), x);
-        ct_error_set(CT_ERR_UNSUPPORTED, "%s (called by this backward formula) is not implemented in ctorch", name);
-        return NULL;
-    }
-    ct_value args[1] = {ct_tensor_value(x)}, r[1] = {ct_none()};
-    if (ct_op_invoke(op, args, r) != 0) return NULL;
-    return r[0].tag == CT_TAG_TENSOR ? r[0].u.t : NULL;
-}
 
 static ct_tensor *saved(ct_node *n, int i, temps *T) {
     ct_tensor *t = NULL;
@@ -105,7 +83,7 @@ static ct_tensor *exponent_grad(ct_tensor *grad, ct_tensor *self, ct_tensor *exp
     ct_tensor *c2 = OK_(T) ? keep(T, ct_ge_scalar(exponent, ct_int(0))) : NULL;
     ct_tensor *cond = OK_(T) ? keep(T, ct_bitwise_and_tensor(c1, c2)) : NULL;
     ct_tensor *zero = OK_(T) ? keep(T, scalar0(grad, 0.0)) : NULL;
-    ct_tensor *lg = OK_(T) ? keep(T, call1("aten::log", self)) : NULL;
+    ct_tensor *lg = OK_(T) ? keep(T, ct_log(self)) : NULL;
     ct_tensor *rl = OK_(T) ? keep(T, ct_mul(result, lg)) : NULL;
     ct_tensor *w = OK_(T) ? keep(T, ct_where(cond, zero, rl)) : NULL;
     return OK_(T) ? ct_mul(grad, w) : NULL;
@@ -224,7 +202,7 @@ static int fminmax_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out
     for (int which = 1; which >= 0 && OK_(&T); which--) {
         if (!ct_node_needs(n, which)) continue;
         ct_tensor *c = keep(&T, is_max ? ct_ge_tensor(self, other) : ct_le_tensor(self, other));
-        ct_tensor *nan = OK_(&T) ? keep(&T, call1("aten::isnan", other)) : NULL;
+        ct_tensor *nan = OK_(&T) ? keep(&T, ct_isnan(other)) : NULL;
         if (OK_(&T) && ct_logical_or_(c, nan) != 0) T.failed = true;
         if (OK_(&T) && which == 0 && ct_logical_not_(c) != 0) T.failed = true;
         if (OK_(&T)) give(&T, &out[which], ct_masked_fill(grads[0], c, ct_int(0)));
@@ -314,7 +292,7 @@ int ct_d_logaddexp(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     for (int which = 1; which >= 0 && OK_(&T); which--) {
         if (!ct_node_needs(n, which)) continue;
         ct_tensor *d = keep(&T, which == 0 ? ct_sub(other, self, ct_int(1)) : ct_sub(self, other, ct_int(1)));
-        ct_tensor *e = OK_(&T) ? keep(&T, call1("aten::exp", d)) : NULL;
+        ct_tensor *e = OK_(&T) ? keep(&T, ct_exp(d)) : NULL;
         ct_tensor *one = OK_(&T) ? keep(&T, ct_add_scalar(e, ct_int(1), ct_int(1))) : NULL;
         if (OK_(&T)) give(&T, &out[which], ct_div(grads[0], one));
     }

@@ -4,13 +4,7 @@
  * neg are in formulas_nn.c and formulas_math.c; sign, sgn and the rounding ops take zeros_like,
  * frac the identity). Each calls ops through the dispatcher in the order PyTorch's generated
  * code does (Note [Formula order] in formulas.h), so a dispatch mode sees PyTorch's backward ops.
- *
- * Note [Ops of other families]
- *   A few formulas call operators of the binary family (pow.Tensor_Scalar, sub.Scalar,
- *   ne.Scalar). They are looked up by name when first needed and called through the front door
- *   when the library has them; otherwise the formula computes the same values with ops it has
- *   (t * t for t ** 2, add.Scalar of -s for sub.Scalar, not isinf for != inf), which a dispatch
- *   mode then sees instead. */
+ */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -25,57 +19,14 @@
 #define F_LN2 0.693147180559945309417232121458176568
 #define F_LN10 2.30258509299404568401799145468436421
 
-/* Note [Ops of other families]: op(t, s) when the library has the operator, else NULL with no error set */
-static ct_tensor *call_ts(const char *name, _Atomic(const ct_op *) *cache, ct_tensor *t, ct_scalar s, bool *missing) {
-    const ct_op *op = atomic_load(cache);
-    if (!op) {
-        op = ct_op_find(name);
-        if (!op) {
-            ct_error_clear();
-            *missing = true;
-            return NULL;
-        }
-        atomic_store(cache, op);
-    }
-    *missing = false;
-    ct_value a[3] = {ct_tensor_value(t), s, ct_int(1)};
-    ct_value r[1] = {ct_none()};
-    if (ct_enter(op, a, r) != 0) return NULL;
-    return r[0].tag == CT_TAG_TENSOR ? r[0].u.t : NULL;
-}
-
 /* self.pow(k) for k = 2 or 3 */
-static ct_tensor *f_pow(ct_tensor *t, int k) {
-    static _Atomic(const ct_op *) pow_op;
-    bool missing;
-    ct_tensor *r = call_ts("aten::pow.Tensor_Scalar", &pow_op, t, ct_int(k), &missing);
-    if (!missing) return r;
-    ct_tensor *sq = ct_mul(t, t);
-    if (!sq || k == 2) return sq;
-    r = ct_mul(sq, t);
-    ct_tensor_release(sq);
-    return r;
-}
+static ct_tensor *f_pow(ct_tensor *t, int k) { return ct_pow_tensor_scalar(t, ct_int(k)); }
 
 /* t - s (sub.Scalar) */
-static ct_tensor *f_sub_scalar(ct_tensor *t, double s) {
-    static _Atomic(const ct_op *) sub_scalar_op;
-    bool missing;
-    ct_tensor *r = call_ts("aten::sub.Scalar", &sub_scalar_op, t, ct_double(s), &missing);
-    return missing ? ct_add_scalar(t, ct_double(-s), ct_int(1)) : r;
-}
+static ct_tensor *f_sub_scalar(ct_tensor *t, double s) { return ct_sub_scalar(t, ct_double(s), ct_int(1)); }
 
 /* t != inf (ne.Scalar) */
-static ct_tensor *f_ne_inf(ct_tensor *t) {
-    static _Atomic(const ct_op *) ne_scalar_op;
-    bool missing;
-    ct_tensor *r = call_ts("aten::ne.Scalar", &ne_scalar_op, t, ct_double(INFINITY), &missing);
-    if (!missing) return r;
-    ct_tensor *inf = ct_isinf(t);
-    r = inf ? ct_logical_not(inf) : NULL;
-    ct_tensor_release(inf);
-    return r;
-}
+static ct_tensor *f_ne_inf(ct_tensor *t) { return ct_ne_scalar(t, ct_double(INFINITY)); }
 
 /* the saved self (argument 0) or result (output 0) */
 static ct_tensor *saved_self(ct_node *n) {

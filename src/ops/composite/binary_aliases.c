@@ -130,38 +130,7 @@ int ct_k_float_power_tensor_scalar_out(const ct_op *op, ct_keyset ks, ct_value *
 
 /* ---- isclose (CompositeImplicitAutograd, TensorCompare.cpp) ----
  * self == other, or'ed with both NaN under equal_nan, then with |self - other| finite and at most
- * atol + |rtol * other| (bool operands in the default dtype). abs, isnan and isfinite are the
- * unary family's: called by name, with a stand-in while one is missing (abs: maximum(x, -x),
- * isnan: x != x; isfinite as PyTorch decomposes it); the values are the same, a dispatch mode sees
- * the stand-in's operators. */
-static ct_tensor *unary_by_name(const char *name, ct_tensor *x) {
-    if (!x) return NULL;
-    const ct_op *op = ct_op_find(name);
-    if (op) {
-        ct_value args[1] = {ct_tensor_value(x)}, r[1] = {ct_none()};
-        if (ct_op_invoke(op, args, r) != 0) return NULL;
-        return r[0].tag == CT_TAG_TENSOR ? r[0].u.t : NULL;
-    }
-    ct_error_clear();
-    if (strcmp(name, "aten::isnan") == 0) return ct_ne_tensor(x, x);
-    if (strcmp(name, "aten::abs") == 0) {
-        ct_tensor *n = ct_neg(x);
-        ct_tensor *r = n ? ct_maximum(x, n) : NULL;
-        ct_tensor_release(n);
-        return r;
-    }
-    /* isfinite (CompositeImplicitAutograd in PyTorch): true for an integral x, else
-     * (x == x) * (|x| != inf), |x| first */
-    if (!ct_dtype_is_floating(x->dtype)) return ct_ones_like(x, CT_BOOL, CT_MEMORY_FORMAT_NONE);
-    ct_tensor *ax = unary_by_name("aten::abs", x);
-    ct_tensor *fin = ax ? ct_ne_scalar(ax, ct_double(INFINITY)) : NULL;
-    ct_tensor *eq = fin ? ct_eq_tensor(x, x) : NULL;
-    ct_tensor *r = eq ? ct_mul(eq, fin) : NULL;
-    ct_tensor_release(ax);
-    ct_tensor_release(fin);
-    ct_tensor_release(eq);
-    return r;
-}
+ * atol + |rtol * other| (bool operands in the default dtype). */
 
 int ct_k_isclose(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op, (void)ks;
@@ -177,8 +146,8 @@ int ct_k_isclose(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) 
     ct_tensor *t[8] = {NULL};
     int rc = 0;
     if (equal_nan && ct_dtype_is_floating(self->dtype)) {
-        t[0] = unary_by_name("aten::isnan", self);
-        t[1] = t[0] ? unary_by_name("aten::isnan", other) : NULL;
+        t[0] = ct_isnan(self);
+        t[1] = t[0] ? ct_isnan(other) : NULL;
         rc = t[1] && ct___iand___tensor(t[0], t[1]) == 0 && ct___ior___tensor(close, t[0]) == 0 ? 0 : -1;
     }
     if (rc == 0 && (rtol != 0 || atol != 0)) {
@@ -188,11 +157,11 @@ int ct_k_isclose(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) 
                                                 : ct_tensor_retain(other);
         t[2] = cs, t[3] = co;
         ct_tensor *ro = cs && co ? ct_mul_scalar(co, ct_double(rtol)) : NULL;
-        ct_tensor *aro = unary_by_name("aten::abs", ro);
+        ct_tensor *aro = ct_abs(ro);
         ct_tensor *allowed = aro ? ct_add_scalar(aro, ct_double(atol), ct_int(1)) : NULL;
         ct_tensor *diff = allowed ? ct_sub(cs, co, ct_int(1)) : NULL;
-        ct_tensor *actual = unary_by_name("aten::abs", diff);
-        ct_tensor *fin = unary_by_name("aten::isfinite", actual);
+        ct_tensor *actual = ct_abs(diff);
+        ct_tensor *fin = ct_isfinite(actual);
         ct_tensor *le = fin ? ct_le_tensor(actual, allowed) : NULL;
         rc = le && ct___iand___tensor(fin, le) == 0 && ct___ior___tensor(close, fin) == 0 ? 0 : -1;
         ct_tensor_release(ro);

@@ -640,27 +640,8 @@ int ct_k_nan_to_num_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value 
 
 /* ---- isfinite: CompositeImplicitAutograd, as PyTorch decomposes it ---- */
 
-/* t != inf: ne.Scalar when the library has it (the binary family's), else not isinf(t), the same
- * values (Note [Ops of other families] in autograd/formulas_unary.c) */
-static _Atomic(const ct_op *) ne_scalar_op;
-
-static ct_tensor *ne_inf(ct_tensor *t) {
-    const ct_op *op = atomic_load(&ne_scalar_op);
-    if (!op) {
-        op = ct_op_find("aten::ne.Scalar");
-        if (op) atomic_store(&ne_scalar_op, op);
-        else ct_error_clear();
-    }
-    if (op) {
-        ct_value a[2] = {ct_tensor_value(t), ct_double(INFINITY)};
-        ct_value r[1] = {ct_none()};
-        if (ct_enter(op, a, r) != 0) return NULL;
-        return r[0].tag == CT_TAG_TENSOR ? r[0].u.t : NULL;
-    }
-    ct_tensor *inf = ct_isinf(t), *r = inf ? ct_logical_not(inf) : NULL;
-    ct_tensor_release(inf);
-    return r;
-}
+/* t != inf (ne.Scalar) */
+static ct_tensor *ne_inf(ct_tensor *t) { return ct_ne_scalar(t, ct_double(INFINITY)); }
 
 /* isfinite(Tensor self): all true for an integral or bool self (ones_like(self, bool)), else
  * (self == self) * (self.abs() != inf) */
