@@ -286,6 +286,18 @@ static ct_tensor *f_split(ct_tensor **in) {
     if (ct_split(in[0], 2, 1, &p, &n) != 0) return NULL;
     return use_pieces(p, n);
 }
+static ct_tensor *f_unbind(ct_tensor **in) {
+    ct_tensor **p = NULL;
+    int64_t n = 0;
+    if (ct_unbind_int(in[0], -1, &p, &n) != 0) return NULL;
+    return use_pieces(p, n);
+}
+static ct_tensor *f_chunk(ct_tensor **in) {
+    ct_tensor **p = NULL;
+    int64_t n = 0;
+    if (ct_chunk(in[0], 3, 1, &p, &n) != 0) return NULL;
+    return use_pieces(p, n);
+}
 static ct_tensor *f_split_with_sizes(ct_tensor **in) {
     ct_tensor **p = NULL;
     int64_t n = 0, sz[3] = {2, 3, 2};
@@ -1170,6 +1182,8 @@ static const gcase cases[] = {
     {"aten::slice_backward", 1, {{3, 3}}, {2}, {0}, f_slice_backward},
     {"aten::split.Tensor", 1, {{2, 6}}, {2}, {0}, f_split},
     {"aten::split_with_sizes", 1, {{7, 2}}, {2}, {0}, f_split_with_sizes},
+    {"aten::unbind.int", 1, {{2, 3}}, {2}, {0}, f_unbind},
+    {"aten::chunk", 1, {{2, 7}}, {2}, {0}, f_chunk},
     {"aten::cat", 3, {{2, 3}, {2, 1}, {2, 2}}, {2, 2, 2}, {0}, f_cat},
     {"aten::stack", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_stack},
     {"aten::tril", 1, {{2, 3, 4}}, {3}, {0}, f_tril},

@@ -209,6 +209,7 @@ int ct_d_select_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_slice_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_split(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_split_with_sizes(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_unbind(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_cat(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_stack(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_tril(ct_node *n, ct_tensor *const *grads, ct_tensor **out);

@@ -144,6 +144,35 @@ int ct_d_split_with_sizes(ct_node *n, ct_tensor *const *grads, ct_tensor **out) 
     return 0;
 }
 
+/* unbind.int: unbind_backward(grads, dim): one stack of the pieces' gradients, an undefined one
+ * as zeros({}) expanded to the shape of the first defined one */
+int ct_d_unbind(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    const ct_tensor_meta *m = ct_f_meta(n, 0);
+    int64_t dim = ct_f_iarg(n, 1);
+    if (dim < 0) dim += m->ndim;
+    int k = n->n_inputs;
+    const ct_tensor *first = NULL;
+    for (int j = 0; j < k && !first; j++) first = grads[j];
+    if (!first) return 0;
+    ct_tensor **all = ct_calloc((size_t)(k ? k : 1), sizeof *all);
+    if (!all) return -1;
+    int ok = 1;
+    for (int j = 0; j < k && ok; j++) {
+        if (grads[j]) {
+            all[j] = ct_tensor_retain(grads[j]);
+        } else {
+            ct_tensor *z = ct_zeros(NULL, 0, first->dtype);
+            all[j] = z ? ct_expand(z, first->sizes, first->ndim, false) : NULL;
+            ct_tensor_release(z);
+            ok = all[j] != NULL;
+        }
+    }
+    out[0] = ok ? ct_stack(all, k, dim) : NULL;
+    for (int j = 0; j < k; j++) ct_tensor_release(all[j]);
+    ct_free(all);
+    return out[0] ? 0 : -1;
+}
+
 /* cat: cat_tensors_backward(grad, sizes, dtypes, dim): a narrow of grad per input (an empty
  * 1-D input gets zeros({0})) */
 int ct_d_cat(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {

@@ -8,7 +8,7 @@
 #include "ops/builtin.h"
 
 /* Kernels written for one op (VariableTypeManual.cpp), and the VariableType kernels PyTorch
- * registers for the CompositeImplicitAutograd ops linear, matmul and narrow (derivatives.yaml entries
+ * registers for the CompositeImplicitAutograd ops linear, matmul, narrow and chunk (derivatives.yaml entries
  * used by nested tensors; the composite kernel still fills AutogradCPU, as the precedence
  * rules say), and for silu_backward and mish_backward, which have a CPU kernel besides their
  * composite one (so the autograd kernel fills AutogradCPU). */
@@ -24,6 +24,8 @@ static const struct {
     {CT_OPID_matmul, CT_KEY_Autograd, ct_k_autograd},
     {CT_OPID_narrow, CT_KEY_Autograd, ct_k_autograd},
     {CT_OPID_narrow, CT_KEY_ADInplaceOrView, ct_k_adinplace_or_view},
+    {CT_OPID_chunk, CT_KEY_Autograd, ct_k_autograd},
+    {CT_OPID_chunk, CT_KEY_ADInplaceOrView, ct_k_adinplace_or_view},
     {CT_OPID_silu_backward, CT_KEY_Autograd, ct_k_autograd},
     {CT_OPID_mish_backward, CT_KEY_Autograd, ct_k_autograd},
 };

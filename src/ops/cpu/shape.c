@@ -157,6 +157,59 @@ int ct_k_split(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     return 0;
 }
 
+/* chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]: CompositeImplicitAutograd, as
+ * PyTorch's: split.Tensor with ceil(size / chunks), or split_with_sizes when that size and the
+ * dimension are both 0 (so that `chunks` empty pieces come back) */
+int ct_k_chunk(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    int64_t chunks = ARG_I(1);
+    if (self->ndim == 0) return ct_error_set(CT_ERR_RUNTIME, "chunk expects at least a 1-dimensional tensor");
+    if (chunks <= 0)
+        return ct_error_set(CT_ERR_RUNTIME, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks);
+    int64_t dim;
+    if (ct_wrap_dim(ARG_I(2), self->ndim, &dim) != 0) return -1;
+    int64_t dim_size = self->sizes[dim], split_size = (dim_size + chunks - 1) / chunks;
+    ct_tensor **pieces = NULL;
+    int64_t n = 0;
+    int rc;
+    if (split_size == 0 && dim_size == 0) {
+        int64_t *sizes = ct_calloc((size_t)chunks, sizeof(int64_t));
+        if (!sizes) return -1;
+        rc = ct_split_with_sizes(self, sizes, chunks, ARG_I(2), &pieces, &n);
+        ct_free(sizes);
+    } else {
+        rc = ct_split(self, split_size, ARG_I(2), &pieces, &n);
+    }
+    if (rc != 0) return -1;
+    rets[0] = ct_tensor_list_value(pieces, n);
+    return 0;
+}
+
+/* unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]: one select per index */
+int ct_k_unbind(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    if (self->ndim == 0)
+        return ct_error_set(CT_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions", (long long)ARG_I(1));
+    int64_t dim;
+    if (ct_wrap_dim(ARG_I(1), self->ndim, &dim) != 0) return -1;
+    int64_t n = self->sizes[dim];
+    ct_tensor **pieces = list_new(n);
+    if (!pieces) return -1;
+    for (int64_t i = 0; i < n; i++) {
+        pieces[i] = ct_select(self, dim, i);
+        if (!pieces[i]) {
+            list_free(pieces, n);
+            return -1;
+        }
+    }
+    rets[0] = ct_tensor_list_value(pieces, n);
+    return 0;
+}
+
 /* split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[] */
 int ct_k_split_with_sizes(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;

@@ -1,6 +1,6 @@
 """Records the shape-ops family's test table under PyTorch 2.6, for tests/python/shape_ops.py to replay
 through ctorch: flip, roll, repeat, tile, triu, fliplr, flipud, diagonal, broadcast_to, ravel, squeeze (all dims, a dim list, in place), expand_as,
-view_as, reshape_as, swapaxes/swapdims, movedim/moveaxis.
+view_as, reshape_as, swapaxes/swapdims, movedim/moveaxis, chunk, unbind.
 
 Usage (under real PyTorch 2.6; the reference tool runs it):
     the reference tool: tests/golden/record/shape_ops.py tests/golden/torch-2.6/shape_ops.json
@@ -77,6 +77,12 @@ VALUE = [
     ("broadcast_to", "torch.broadcast_to(X([3, 1], D), (2, 3, 4))"),
     ("ravel", "X([2, 3], D).ravel()"),
     ("ravel_t", "torch.ravel(X([2, 3], D).t())"),
+    ("chunk", "X([2, 7], D).chunk(3, 1)"),
+    ("chunk_exact", "torch.chunk(X([6, 2], D), 3)"),
+    ("chunk_more", "X([2], D).chunk(5)"),
+    ("chunk_empty", "X([0], D).chunk(2)"),
+    ("unbind", "torch.unbind(X([2, 3], D), 1)"),
+    ("unbind_t", "X([3, 4], D).t().unbind()"),
 ]
 ERRORS = [
     ("flip_dup", "torch.flip(X([2, 3]), [0, 0])"),
@@ -103,6 +109,11 @@ ERRORS = [
     ("diagonal_same", "torch.diagonal(X([2, 3]), 0, 1, 1)"),
     ("diagonal_range", "torch.diagonal(X([2, 3]), 0, 0, 2)"),
     ("broadcast_to_bad", "torch.broadcast_to(X([3, 2]), (2, 3))"),
+    ("chunk_0d", "X([]).chunk(2)"),
+    ("chunk_zero", "X([2, 3]).chunk(0)"),
+    ("chunk_range", "X([2, 3]).chunk(2, 5)"),
+    ("unbind_0d", "X([]).unbind()"),
+    ("unbind_range", "torch.unbind(X([2, 3]), -3)"),
 ]
 GRAD = [
     ("flip", "torch.flip(x, [0, 1])", [2, 3]),
@@ -118,6 +129,8 @@ GRAD = [
     ("swapaxes", "x.swapaxes(0, 1)", [2, 3]),
     ("diagonal", "x.diagonal(1)", [3, 4]),
     ("diagonal_3d", "x.diagonal(0, 0, 2)", [2, 3, 2]),
+    ("chunk", "x.chunk(3, 1)[2]", [2, 7]),
+    ("unbind", "x.unbind(1)[1]", [2, 3]),
 ]
 LOGS = [  # a and b are made before the mode starts
     ("tile", "torch.tile(a, (2,))", [2, 3], [1]),
@@ -140,6 +153,9 @@ LOGS = [  # a and b are made before the mode starts
     ("broadcast_to", "a.broadcast_to((2, 3))", [3], [1]),
     ("ravel", "a.ravel()", [2, 3], [1]),
     ("ravel_t", "a.t().ravel()", [2, 3], [1]),
+    ("chunk", "a.chunk(2)", [5, 2], [1]),
+    ("chunk_empty", "torch.chunk(a, 2)", [0], [1]),
+    ("unbind", "torch.unbind(a)", [2, 3], [1]),
 ]
 
 
