@@ -346,6 +346,16 @@ static void view_cases(void) {
     CASE("view to a size of another numel") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_view(t, &four, 1) == NULL, CT_ERR_RUNTIME, "shape '[4]' is invalid for input of size 6"));
     CASE("view inferring two dimensions") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_view(t, mm, 2) == NULL, CT_ERR_RUNTIME, "only one dimension can be inferred"));
     CASE("view of NULL") EXPECT(ct_view(NULL, &four, 1) == NULL, CT_ERR_TYPE, "view(): argument 'input' (position 1) must be Tensor, not NoneType");
+    /* chunk and unbind return a list: -1 and no pieces on a mistake (messages as PyTorch 2.6's, tests/golden/torch-2.6/shape_ops.json) */
+    ct_tensor **pieces = NULL;
+    int64_t npieces = 0;
+    CASE("chunk of NULL") EXPECT(ct_chunk(NULL, 2, 0, &pieces, &npieces) == -1, CT_ERR_TYPE, "chunk(): argument 'input' (position 1) must be Tensor, not NoneType");
+    CASE("chunk into 0 pieces") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_chunk(t, 0, 0, &pieces, &npieces) == -1, CT_ERR_RUNTIME, "chunk expects `chunks` to be greater than 0, got: 0"));
+    CASE("chunk of a 0-d tensor") WITH(ct_tensor_scalar(1, CT_FLOAT32), EXPECT(ct_chunk(t, 2, 0, &pieces, &npieces) == -1, CT_ERR_RUNTIME, "chunk expects at least a 1-dimensional tensor"));
+    CASE("unbind of NULL") EXPECT(ct_unbind_int(NULL, 0, &pieces, &npieces) == -1, CT_ERR_TYPE, "unbind(): argument 'input' (position 1) must be Tensor, not NoneType");
+    CASE("unbind of a 0-d tensor") WITH(ct_tensor_scalar(1, CT_FLOAT32), EXPECT(ct_unbind_int(t, 0, &pieces, &npieces) == -1, CT_ERR_INDEX, "Dimension specified as 0 but tensor has no dimensions"));
+    CASE("unbind over dim 2 of a matrix") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_unbind_int(t, 2, &pieces, &npieces) == -1, CT_ERR_INDEX, "Dimension out of range (expected to be in range of [-2, 1], but got 2)"));
+    CHECK(pieces == NULL);
     CASE("transpose past the last dimension")
         WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_transpose(t, 0, 2) == NULL, CT_ERR_INDEX, "Dimension out of range (expected to be in range of [-2, 1], but got 2)"));
     CASE("t of a 3-d tensor") {
