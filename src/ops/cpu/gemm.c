@@ -75,8 +75,28 @@ const char *ct_backends_blas_core(void) {
 #endif
 }
 
+/* A size-1 dimension may have any stride, but a BLAS wants each leading dimension at least as large
+ * as the rows it spans: where the product's n, m or k is 1, the leading dimension is set to what a
+ * contiguous matrix would have (PyTorch's cpublas normalize_last_dims does the same). Without it a
+ * [4,4] @ [4,1] product, whose [4,1] result has strides (1,1), hands the BLAS ldc = 1 < m. */
+static void normalize_last_dims(bool ta, bool tb, int64_t m, int64_t n, int64_t k, int64_t *lda, int64_t *ldb,
+                                int64_t *ldc) {
+    if (n == 1) *ldc = m;
+    if (ta) {
+        if (m == 1) *lda = k;
+    } else if (k == 1) {
+        *lda = m;
+    }
+    if (tb) {
+        if (k == 1) *ldb = n;
+    } else if (n == 1) {
+        *ldb = k;
+    }
+}
+
 void ct_gemm(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const void *a, int64_t lda,
              const void *b, int64_t ldb, double beta, void *c, int64_t ldc) {
+    normalize_last_dims(ta, tb, m, n, k, &lda, &ldb, &ldc);
 #ifndef CTORCH_HAVE_CBLAS
     /* without a BLAS, float32 products run in ctorch's register-blocked kernels (Note [Small GEMM]) */
     if (dt == CT_FLOAT32 && ct_vec()->sgemm_small(ta, tb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c, ldc)) return;

@@ -747,6 +747,11 @@ case("mm_t_both", "aten::mm", [frac([4, 3], view="t"), mix([3, 2], 1, view="t")]
 case("mm_expanded", "aten::mm", [frac([2, 3], view="expand0"), mix([3, 2], 1)], CLOSE)
 case("mm_row_col", "aten::mm", [frac([1, 3]), frac([3, 1], 1)], CLOSE)
 case("mm_col_row", "aten::mm", [frac([3, 1]), frac([1, 3], 1)], CLOSE)
+# a one-column result has strides (1, 1): the BLAS is handed leading dimensions fixed up as PyTorch's cpublas does
+case("mm_one_column", "aten::mm", [frac([4, 3]), frac([3, 1], 1)], CLOSE)
+case("mm_one_column_f64", "aten::mm", [frac([4, 3], 0, "float64"), frac([3, 1], 1, "float64")], CLOSE)
+case("mm_one_column_t_self", "aten::mm", [frac([4, 3], view="t"), frac([3, 1], 1)], CLOSE)
+case("addmm_one_column", "aten::addmm", [frac([4, 1], 2), frac([4, 3]), frac([3, 1], 1)], CLOSE)
 case("mm_k0", "aten::mm", [T([], [2, 0]), T([], [0, 3])])
 case("mm_m0", "aten::mm", [T([], [0, 3]), frac([3, 2])])
 case("mm_f16", "aten::mm", [frac([2, 3], 0, "float16"), frac([3, 2], 1, "float16")], CLOSE)
