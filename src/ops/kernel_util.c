@@ -121,6 +121,23 @@ int ct_check_output_shape(const ct_tensor *out, const int64_t *shape, int n) {
     return ct_error_set(CT_ERR_RUNTIME, "output with shape %s doesn't match the broadcast shape %s", a, b);
 }
 
+int ct_out_mark_resize(const ct_tensor *out, const int64_t *shape, int n, ct_tensor *const *ins, int nin) {
+    bool same = n == out->ndim;
+    for (int i = 0; same && i < n; i++) same = shape[i] == out->sizes[i];
+    if (same) return 0;
+    for (int i = 0; i < nin; i++)
+        if (ins[i] == out) return ct_check_output_shape(out, shape, n); /* is_read_write */
+    return 1;
+}
+
+int ct_out_resize(ct_tensor *out, const int64_t *shape, int n, const ct_tensor *const *ins, int nin) {
+    ct_tensor *fresh = ct_iter_alloc_output(shape, n, out->dtype, ins, nin);
+    if (!fresh) return -1;
+    int rc = ct_tensor_shallow_copy_from(out, fresh);
+    ct_tensor_release(fresh);
+    return rc;
+}
+
 int ct_assert_no_internal_overlap(const ct_tensor *t) {
     if (ct_is_non_overlapping_and_dense(t)) return 0;
     for (int i = 0; i < t->ndim; i++)

@@ -84,6 +84,15 @@ int ct_assert_no_internal_overlap(const ct_tensor *t);
  * broadcast shape of the inputs (shape, n) must be the output's own. 0, or -1 with PyTorch's
  * "output with shape [..] doesn't match the broadcast shape [..]". */
 int ct_check_output_shape(const ct_tensor *out, const int64_t *shape, int n);
+/* TensorIteratorBase::mark_resize_outputs for an op's output `out` given the inputs ins[0..nin):
+ * 0 when out has the broadcast shape (shape, n); 1 when it must be resized, as an out= tensor that
+ * is none of the inputs is (PyTorch resizes what is only written, "the legacy behavior that
+ * functions with out= arguments resize their outputs"); -1 with ct_check_output_shape's error
+ * for an output that is also read (in place, or out= one of the inputs). */
+int ct_out_mark_resize(const ct_tensor *out, const int64_t *shape, int n, ct_tensor *const *ins, int nin);
+/* allocate_or_resize_outputs for a marked output: out takes the shape, laid out as the
+ * functional's result would be (ct_iter_alloc_output over the inputs). 0 or -1. */
+int ct_out_resize(ct_tensor *out, const int64_t *shape, int n, const ct_tensor *const *ins, int nin);
 /* A new tensor for TensorIterator's output of shape `sizes` (the broadcast shape of the
  * inputs ins[0..nin), in operand order), laid out as TensorIterator lays it out:
  * contiguous, the strides of the inputs when they all agree (fast_set_up), or the

@@ -419,17 +419,19 @@ static int run_ctx(bin_ctx *c, ct_tensor *a, ct_tensor *b, ct_tensor *self_out, 
     int64_t shape[CT_MAX_DIMS];
     int n;
     if (ct_broadcast_shapes(a->sizes, a->ndim, b->sizes, b->ndim, shape, &n) != 0) return -1;
-    if (self_out && ct_check_output_shape(self_out, shape, n) != 0) return -1;
+    ct_tensor *ins[2] = {a, b};
+    const int resize = self_out ? ct_out_mark_resize(self_out, shape, n, ins, 2) : 0;
+    if (resize < 0) return -1;
     ct_dtype rt = ct_result_type2(a, b);
     if (ops[f].cls == CLS_FLOAT && !ct_dtype_is_floating(rt)) rt = ct_default_dtype();
     const bool truth = ops[f].cls == CLS_COMPARE;
     if (self_out && !truth && !ct_dtype_can_cast(rt, self_out->dtype))
         return ct_error_set(CT_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s", ct_dtype_name(rt),
                             ct_dtype_name(self_out->dtype));
+    if (resize && ct_out_resize(self_out, shape, n, (const ct_tensor *const *)ins, 2) != 0) return -1;
     if (!(ops[f].kinds & kind_of(rt)))
         return ct_error_set(CT_ERR_RUNTIME, "\"%s\" not implemented for '%s'", ops[f].kernel, ct_dtype_name(rt));
     ct_iter_casts k;
-    ct_tensor *ins[2] = {a, b};
     if (ct_iter_cast_begin(&k, self_out, ins, 2, rt, !truth) != 0) return -1;
     if (divides(f) && !ct_dtype_is_floating(rt) && has_zero(k.in[1])) {
         ct_iter_cast_end(&k, -1);
@@ -502,10 +504,12 @@ static int pow_scalar_exp(ct_tensor *self, ct_scalar e, ct_tensor *self_out, ct_
         return ct_error_set(CT_ERR_RUNTIME, "Integers to negative integer powers are not allowed.");
     ct_dtype rt = ct_result_type_scalar(self, e);
     if (self_out && ct_assert_no_internal_overlap(self_out) != 0) return -1;
-    if (self_out && ct_check_output_shape(self_out, self->sizes, self->ndim) != 0) return -1;
+    const int resize = self_out ? ct_out_mark_resize(self_out, self->sizes, self->ndim, &self, 1) : 0;
+    if (resize < 0) return -1;
     if (self_out && !ct_dtype_can_cast(rt, self_out->dtype))
         return ct_error_set(CT_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s", ct_dtype_name(rt),
                             ct_dtype_name(self_out->dtype));
+    if (resize && ct_out_resize(self_out, self->sizes, self->ndim, (const ct_tensor *const *)&self, 1) != 0) return -1;
     double ed = ct_scalar_to_double(e);
     if (ed == 0.0 || ed == 1.0) {
         ct_tensor *out = self_out ? ct_tensor_retain(self_out)
@@ -562,10 +566,12 @@ static int pow_scalar_base(ct_scalar base, ct_tensor *e, ct_tensor *out, ct_valu
     int rc;
     if (base.tag != CT_TAG_BOOL && ct_scalar_to_double(base) == 1.0) { /* Scalar::equal(1.0): not a bool */
         ct_dtype rt = ct_result_type2(w, e);
-        if (out && ct_check_output_shape(out, e->sizes, e->ndim) != 0) rc = -1;
+        const int resize = out ? ct_out_mark_resize(out, e->sizes, e->ndim, &e, 1) : 0;
+        if (resize < 0) rc = -1;
         else if (out && !ct_dtype_can_cast(rt, out->dtype))
             rc = ct_error_set(CT_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
                               ct_dtype_name(rt), ct_dtype_name(out->dtype));
+        else if (resize && ct_out_resize(out, e->sizes, e->ndim, (const ct_tensor *const *)&e, 1) != 0) rc = -1;
         else {
             ct_tensor *o = out ? ct_tensor_retain(out) : ct_iter_alloc_output(e->sizes, e->ndim, rt, (const ct_tensor *const *)&e, 1);
             rc = o && ct_fill_(o, ct_int(1)) == 0 ? 0 : -1;

@@ -176,7 +176,9 @@ static ct_tensor *act_tensor(ct_tensor *const *ins, int nin, actx *c, ct_tensor 
         memcpy(shape, tmp, sizeof(int64_t) * (size_t)nt);
         nd = nt;
     }
-    if (self_out && ct_check_output_shape(self_out, shape, nd) != 0) return NULL;
+    const int resize = self_out ? ct_out_mark_resize(self_out, shape, nd, ins, nin) : 0;
+    if (resize < 0) return NULL;
+    if (resize && ct_out_resize(self_out, shape, nd, (const ct_tensor *const *)ins, nin) != 0) return NULL;
     ct_iter_casts k;
     if (ct_iter_cast_begin(&k, self_out, ins, nin, common, true) != 0) return NULL;
     ct_tensor *out = k.out;

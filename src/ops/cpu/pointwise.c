@@ -243,7 +243,7 @@ static bool is_scalar_operand(const ct_tensor *t, const int64_t *sizes, int ndim
     return true;
 }
 
-/* The shared body of every binary op. self_out: the in-place target, or NULL.
+/* The shared body of every binary op. self_out: the in-place target or the out= tensor, or NULL.
  * The checks come in TensorIteratorBase::build's order (compute_mem_overlaps, compute_shape,
  * mark_resize_outputs, compute_types), then the op's own (add's alpha_check). */
 static int binary(const ct_op *op, ct_tensor *a, ct_tensor *b, pw_op kind, ct_scalar alpha, ct_tensor *self_out,
@@ -258,12 +258,15 @@ static int binary(const ct_op *op, ct_tensor *a, ct_tensor *b, pw_op kind, ct_sc
         if (ct_broadcast_shapes(a->sizes, a->ndim, b->sizes, b->ndim, bshape, &n) != 0) return -1;
         shape = bshape;
     }
-    if (self_out && ct_check_output_shape(self_out, shape, n) != 0) return -1;
+    ct_tensor *ins_[2] = {a, b};
+    const int resize = self_out ? ct_out_mark_resize(self_out, shape, n, ins_, 2) : 0;
+    if (resize < 0) return -1;
     ct_dtype rt = ct_result_type2(a, b);
     if (kind == OP_DIV && !ct_dtype_is_floating(rt)) rt = ct_default_dtype(); /* true division */
     if (self_out && !ct_dtype_can_cast(rt, self_out->dtype))
         return ct_error_set(CT_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s",
                             ct_dtype_name(rt), ct_dtype_name(self_out->dtype));
+    if (resize && ct_out_resize(self_out, shape, n, (const ct_tensor *const *)ins_, 2) != 0) return -1;
     if (kind == OP_ADD) {
         /* alpha_check, then the kernel's alpha.to<scalar_t>() */
         if (alpha.tag == CT_TAG_BOOL && rt != CT_BOOL)
@@ -335,6 +338,14 @@ int ct_k_sub_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
 }
 int ct_k_mul(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_MUL, ct_int(1), NULL, rets); }
 int ct_k_mul_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_MUL, ct_int(1), ARG_T(0), rets); }
+/* the out= forms: the same body writing into out, resized when it is only written (ct_out_mark_resize) */
+int ct_k_add_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_ADD, args[2], ARG_T(3), rets); }
+int ct_k_sub_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)ks;
+    if (check_sub(ARG_T(0), ARG_T(1)) != 0) return -1;
+    return binary(op, ARG_T(0), ARG_T(1), OP_ADD, negate(args[2]), ARG_T(3), rets);
+}
+int ct_k_mul_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_MUL, ct_int(1), ARG_T(2), rets); }
 int ct_k_div(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_DIV, ct_int(1), NULL, rets); }
 int ct_k_div_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) { (void)ks; return binary(op, ARG_T(0), ARG_T(1), OP_DIV, ct_int(1), ARG_T(0), rets); }
 

@@ -232,10 +232,12 @@ static int apply(ct_tensor *const *ins, int nin, pwx *c, ct_dtype common, ct_dty
     int64_t shape[CT_MAX_DIMS];
     int nd;
     if (broadcast(ins, nin, shape, &nd) != 0) return -1;
-    if (self_out && ct_check_output_shape(self_out, shape, nd) != 0) return -1;
+    const int resize = self_out ? ct_out_mark_resize(self_out, shape, nd, ins, nin) : 0;
+    if (resize < 0) return -1;
     if (self_out && !ct_dtype_can_cast(common, self_out->dtype))
         return ct_error_set(CT_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s", ct_dtype_name(common),
                             ct_dtype_name(self_out->dtype));
+    if (resize && ct_out_resize(self_out, shape, nd, (const ct_tensor *const *)ins, nin) != 0) return -1;
     ct_iter_casts k;
     if (promote) {
         if (ct_iter_cast_begin(&k, self_out, ins, nin, common, true) != 0) return -1;
