@@ -855,6 +855,8 @@ GC_TT_(f_rem__t, ct_remainder__tensor(c, in[1]))
 GC_TT_(f_rem__s, ct_remainder__scalar(c, ct_double(0.7)))
 GC_TT(f_atan2, ct_atan2(in[0], in[1]))
 GC_TT_(f_atan2_, ct_atan2_(c, in[1]))
+GC_TT_(f_mul__t, ct_mul_(c, in[1]))
+GC_TT_(f_div__t, ct_div_(c, in[1]))
 GC_TT(f_maximum, ct_maximum(in[0], in[1]))
 GC_TT(f_minimum, ct_minimum(in[0], in[1]))
 GC_TT(f_fmax, ct_fmax(in[0], in[1]))
@@ -1307,6 +1309,9 @@ static const gcase cases[] = {
     {"aten::remainder_.Scalar", 1, {{4}}, {1}, {0}, f_rem__s},
     {"aten::atan2", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_atan2},
     {"aten::atan2_", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_atan2_},
+    /* in place: self's saved value is its clone from before the op (original_self) */
+    {"aten::mul_.Tensor", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_mul__t},
+    {"aten::div_.Tensor", 2, {{2, 3}, {3}}, {2, 1}, {false, true}, f_div__t},
     {"aten::maximum", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_maximum},
     {"aten::minimum", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_minimum},
     {"aten::fmax", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_fmax},

@@ -260,8 +260,10 @@ for e in ["X**2", "2**X", "X**X", "X%2", "2%X", "X//2", "2//X", "I&1", "1&I", "I
           "torch.bitwise_and(I,1)", "torch.div(X,2,rounding_mode='floor')", "torch.lt(X,1)", "X.lt(1)",
           "torch.maximum(X,X)", "torch.greater(X,1)", "torch.isclose(X,X)", "torch.float_power(X,2)",
           "operator.ipow(X,2)", "operator.imod(X,2)", "operator.ifloordiv(X,2)", "operator.iand(I,1)",
-          "operator.ilshift(I,1)", "operator.ixor(I,I)", "X.lt_(4)", "torch.logical_and(X,I)"]:
-    cases.append(dict(id=f"log/{e}", log=e.replace("X", LOGX).replace("I", LOGI)))
+          "operator.ilshift(I,1)", "operator.ixor(I,I)", "X.lt_(4)", "torch.logical_and(X,I)",
+          # in place on a tensor that requires grad: self's clone is saved (original_self) only when other's gradient needs it
+          "G.mul(1).mul_(G)", "G.mul(1).mul_(X)", "G.mul(1).div_(G)", "G.mul(1).div_(X)"]:
+    cases.append(dict(id=f"log/{e}", log=e.replace("X", LOGX).replace("I", LOGI).replace("G", "T([1.5, 2.0], requires_grad=True)")))
 
 # ---- gradients ----
 GA = [1.5, -2.5, 0.7, 3.0]
@@ -290,6 +292,9 @@ GRADS = [("pow2", "lambda a, b: torch.pow(a, 2)", GA, GB, []), ("pow0", "lambda 
          ("float_power", "lambda a, b: torch.float_power(a, 2)", GA, GB, []),
          ("pow_-inplace", "lambda a, b: (a * 1).pow_(2)", GA, GB, []),
          ("lt_-inplace", "lambda a, b: (a * 1).lt_(b)", GA, GB, []),
+         ("mul_-inplace", "lambda a, b: (a * 1).mul_(b)", GA, GB, []),
+         ("div_-inplace", "lambda a, b: (a * 1).div_(b)", GA, GB, []),
+         ("mul_-inplace-broadcast", "lambda a, b: (a.reshape(2, 2) * 1).mul_(b[:2])", GA, GB, []),
          ("broadcast-atan2", "lambda a, b: torch.atan2(a.reshape(4, 1), b)", GA, GB, [])]
 for name, fn, va, vb, needs in GRADS:
     for dt in ["float32", "float64"]:
