@@ -75,14 +75,17 @@ static int copy_args(ct_node *n, const ct_op *op, const ct_value *args) {
 static int check_inplace(const ct_op *op, ct_tensor *self, bool requires_grad) {
     (void)op;
     if (!requires_grad || !self || !self->autograd) return 0;
+    /* check_inplace (VariableTypeUtils.h): a view first (a leaf that requires grad may itself be
+     * a view, of a base that does not), then a leaf */
+    if (self->autograd->is_view) {
+        if (ct_tensor_requires_grad(self) && ct_tensor_is_leaf(self->autograd->base))
+            return ct_error_set(CT_ERR_RUNTIME, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+        if (ct_tensor_requires_grad(self->autograd->base))
+            return ct_error_set(CT_ERR_UNSUPPORTED,
+                                "ctorch: in-place modification of a view of a tensor that requires grad is not supported yet (PyTorch records CopySlices here)");
+    }
     if (ct_tensor_is_leaf(self) && self->autograd->requires_grad)
         return ct_error_set(CT_ERR_RUNTIME, "a leaf Variable that requires grad is being used in an in-place operation.");
-    /* check_inplace (VariableTypeUtils.h) */
-    if (self->autograd->is_view && ct_tensor_requires_grad(self) && ct_tensor_is_leaf(self->autograd->base))
-        return ct_error_set(CT_ERR_RUNTIME, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
-    if (self->autograd->is_view && ct_tensor_requires_grad(self->autograd->base))
-        return ct_error_set(CT_ERR_UNSUPPORTED,
-                            "ctorch: in-place modification of a view of a tensor that requires grad is not supported yet (PyTorch records CopySlices here)");
     return 0;
 }
 

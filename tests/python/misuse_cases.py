@@ -2844,3 +2844,8 @@ case("args.init_subclass_keywords", "class T(torch.Tensor, foo=1):\n    pass\nou
 case("args.wrapper_requires_grad_int", WRAPPER + "out = W(torch.ones(2), requires_grad=1)")
 case("args.wrapper_requires_grad", WRAPPER + "out = W(torch.ones(2), requires_grad=True).requires_grad")
 case("args.wrapper_dtype_absent", WRAPPER + "out = W(torch.ones(2), dtype=torch.int32).dtype")
+
+# in place on a leaf that requires grad and is itself a view (of a base that does not): the view is named first
+case("inplace.leaf_view_reshape", "t = torch.tensor([1.5, 2.0]).reshape(2).requires_grad_()\nt.exp_()")
+case("inplace.leaf_view_slice", "t = torch.tensor([1.5, 2.0])[0:2].requires_grad_()\nt.mul_(2)")
+case("inplace.leaf_plain", "t = torch.tensor([1.5, 2.0], requires_grad=True)\nt.add_(1)")
