@@ -101,17 +101,24 @@ static int check_out_overload(const ct_op *op, const ct_value *args) {
     for (int i = 0; i < op->nargs; i++)
         if (i != out_arg && args[i].tag == CT_TAG_TENSOR && ct_tensor_requires_grad(args[i].u.t)) any = true;
     if (!any || !ct_is_grad_enabled()) return 0;
-    /* the functional: the overload name without its "out" / "_out" */
-    char name[256];
-    size_t ov = strlen(op->overload);
-    size_t keep = ov >= 4 && strcmp(op->overload + ov - 4, "_out") == 0 ? ov - 4 : (strcmp(op->overload, "out") == 0 ? 0 : ov);
-    snprintf(name, sizeof name, "%s%s%.*s", op->base_name, keep ? "." : "", (int)keep, op->overload);
-    const ct_op *fn = ct_op_find(name);
-    if (!fn) {
-        ct_error_clear();
-        return 0;
+    /* the functional: the overload of the same name whose arguments are the out= overload's
+     * without its outputs (sub.Tensor of sub.out, div.Tensor_mode of div.out_mode, xlogy.Tensor
+     * of xlogy.OutTensor), as PyTorch's code generator pairs them */
+    const ct_op *fn = NULL;
+    for (int i = 0, n = ct_op_count(); i < n && !fn; i++) {
+        const ct_op *c = ct_op_at(i);
+        if (c == op || c->mutates || strcmp(c->base_name, op->base_name) != 0) continue;
+        bool same = true;
+        int j = 0;
+        for (int k = 0; k < op->nargs && same; k++) {
+            if (op->args[k].alias_write && op->args[k].kwarg_only) continue;
+            same = j < c->nargs && strcmp(c->args[j].name, op->args[k].name) == 0 &&
+                   strcmp(c->args[j].type_text, op->args[k].type_text) == 0;
+            j++;
+        }
+        if (same && j == c->nargs) fn = c;
     }
-    if (!ct_deriv_for(fn)) return 0;
+    if (!fn || !ct_deriv_for(fn)) return 0;
     const char *base = strstr(op->base_name, "::");
     return ct_error_set(CT_ERR_RUNTIME,
                         "%s(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.",

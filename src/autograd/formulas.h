@@ -201,6 +201,7 @@ int ct_d_permute(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_reshape_to_self(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_expand(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_identity(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_not_implemented(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_unsqueeze(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_squeeze_dim(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_slice(ct_node *n, ct_tensor *const *grads, ct_tensor **out);

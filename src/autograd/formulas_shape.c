@@ -48,6 +48,13 @@ int ct_d_identity(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     return 0;
 }
 
+/* not_implemented(name) (FunctionsManual.cpp): the backward of an op PyTorch does not differentiate
+ * yet fails, naming the op (its base name: aten::floor_divide_ for the in-place form) */
+int ct_d_not_implemented(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    (void)grads, (void)out;
+    return ct_error_set(CT_ERR_RUNTIME, "derivative for %s is not implemented", ct_op_base_name(n->op));
+}
+
 int ct_d_unsqueeze(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     CT_F_NEED(out[0] = ct_squeeze_dim(grads[0], ct_f_iarg(n, 1)));
     return 0;

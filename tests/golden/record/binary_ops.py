@@ -228,6 +228,10 @@ case("out_resize/cast_error", "torch.add(T([1.5]), T([2.5]), out=torch.empty(0, 
 case("out_resize/logaddexp", "(lambda o: torch.logaddexp(T([0.0, 1.0]), T([[0.0], [2.0]]), out=o))(torch.empty(0))")
 case("out_resize/xlogy", "(lambda o: torch.xlogy(T([1.0, 2.0]), T([[1.0], [3.0]]), out=o))(torch.empty(0))")
 case("out_resize/read_write", "(lambda a: torch.add(a, T([[1.0], [2.0]]), out=a))(T([1.0, 2.0]))")
+for e in ["torch.sub(G, T([1.0, 2.0]), out=torch.empty(0))", "torch.div(G, T([1.0, 2.0]), rounding_mode='floor', out=torch.empty(0))",
+          "torch.xlogy(G, T([1.0, 2.0]), out=torch.empty(0))", "torch.copysign(T([1.0, 2.0]), G, out=torch.empty(0))",
+          "torch.mul(G, 2, out=torch.empty(0))", "torch.eq(G, G, out=torch.empty(0, dtype=torch.bool))"]:
+    case(f"out_autograd/{e}", e.replace("G", "T([1.5, 2.0], requires_grad=True)"))
 case("out_resize/inplace", "T([1.0, 2.0]).add_(T([[1.0], [2.0]]))")
 case("div.out", "(lambda o: (torch.ops.aten.div.out(T([5, -5]), T([2, 4]), out=o) is o, o))(torch.empty(2))")
 case("div.out/int", "torch.ops.aten.div.out(T([5, -5]), T([2, 4]), out=torch.empty(2, dtype=torch.int64))")
@@ -293,6 +297,11 @@ GRADS = [("pow2", "lambda a, b: torch.pow(a, 2)", GA, GB, []), ("pow0", "lambda 
          ("pow_-inplace", "lambda a, b: (a * 1).pow_(2)", GA, GB, []),
          ("lt_-inplace", "lambda a, b: (a * 1).lt_(b)", GA, GB, []),
          ("mul_-inplace", "lambda a, b: (a * 1).mul_(b)", GA, GB, []),
+         # not_implemented("floor_divide"): a NotImplemented node, whose backward fails naming the op
+         ("floor_divide-notimpl", "lambda a, b: torch.floor_divide(a, b)", GA, GB, []),
+         ("floor_divideS-notimpl", "lambda a, b: a // 2", GA, GB, []),
+         ("floor_divide_-notimpl", "lambda a, b: (a * 1).floor_divide_(b)", GA, GB, []),
+         ("floor_divide-out-notimpl", "lambda a, b: torch.floor_divide(a, b, out=torch.empty(0, dtype=a.dtype))", GA, GB, []),
          ("div_-inplace", "lambda a, b: (a * 1).div_(b)", GA, GB, []),
          ("mul_-inplace-broadcast", "lambda a, b: (a.reshape(2, 2) * 1).mul_(b[:2])", GA, GB, []),
          ("broadcast-atan2", "lambda a, b: torch.atan2(a.reshape(4, 1), b)", GA, GB, [])]
