@@ -1424,8 +1424,9 @@ int main(void) {
     for (int id = 0; id < CT_OPID_COUNT; id++) {
         const ct_op *op = ct_builtin((ct_opid)id);
         const ct_deriv *d = ct_deriv_for(op);
-        /* no formula, or PyTorch's not_implemented one (asinh_): nothing to check */
-        if (!d || !d->formula || d->formula == ct_d_inplace_not_implemented) continue;
+        /* no formula, or PyTorch's not_implemented ones (asinh_, floor_divide: their failing
+         * backward is checked by the binary and unary tables): nothing to check */
+        if (!d || !d->formula || d->formula == ct_d_inplace_not_implemented || d->formula == ct_d_not_implemented) continue;
         bool covered = false;
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
             if (strcmp(cases[i].op, ct_op_name(op)) == 0) covered = true;
