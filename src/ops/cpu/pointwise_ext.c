@@ -449,8 +449,13 @@ static int addc(ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value, 
     pwx c;
     memset(&c, 0, sizeof c);
     c.kind = kind;
-    /* value.to<scalar_t>() */
-    c.a = rt == CT_FLOAT32 ? (double)(float)ct_scalar_to_double(value) : ct_scalar_to_double(value);
+    /* value.to<scalar_t>(): an integral dtype truncates (1.5 -> 1), a 16-bit float rounds */
+    const double v = ct_scalar_to_double(value);
+    if (!ct_dtype_is_floating(rt)) c.a = value.tag == CT_TAG_DOUBLE ? trunc(v) : v;
+    else if (rt == CT_FLOAT32) c.a = (double)(float)v;
+    else if (rt == CT_FLOAT16) c.a = (double)ct_half_to_float(ct_float_to_half((float)v));
+    else if (rt == CT_BFLOAT16) c.a = (double)ct_bfloat16_to_float(ct_float_to_bfloat16((float)v));
+    else c.a = v;
     return apply(ins, 3, &c, rt, rt, inplace ? self : NULL, true, rets);
 }
 

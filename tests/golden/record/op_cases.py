@@ -1001,6 +1001,10 @@ case("lerp_functional", "aten::lerp.Scalar", [frac([2, 3], 1), mix([3], 2), SF(0
 case("lerp_dtype_error", "aten::lerp_.Scalar", [frac([2]), seq([2], dtype="float64"), SF(0.5)])
 case("addcmul_adamw", "aten::addcmul_", [frac([64], 1), mix([64], 2), frac([64], 3), SF(0.050000000000000044)])
 case("addcmul_functional", "aten::addcmul", [frac([2, 3], 1), mix([3], 2), frac([2, 1], 3), SF(-1.5)])
+# value.to<scalar_t>(): an integral result truncates the value, a 16-bit float rounds it
+case("addcmul_int_float_value", "aten::addcmul", [seq([2, 4], dtype="int64"), seq([2, 4], 2, dtype="int64"), seq([4], -1, dtype="int64"), SF(1.5)])
+case("addcmul_int_neg_value", "aten::addcmul", [seq([3], dtype="int64"), seq([3], 2, dtype="int64"), seq([3], 1, dtype="int64"), SF(-2.75)])
+case("addcmul_f16_value", "aten::addcmul", [frac([3], 1, "float16"), frac([3], 2, "float16"), frac([3], 3, "float16"), SF(0.1)], CLOSE)
 case("addcdiv_adamw", "aten::addcdiv_", [frac([64], 1), mix([64], 2), frac([64], 3), SF(-0.0030000000000000005)])
 case("addcdiv_functional", "aten::addcdiv", [frac([2, 3], 1), mix([3], 2), frac([2, 3], 3), SF(0.5)])
 case("addcdiv_int_error", "aten::addcdiv", [seq([2], dtype="int64"), seq([2], dtype="int64"), seq([2], dtype="int64")])
