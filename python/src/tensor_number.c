@@ -175,7 +175,7 @@ static dunder_op d_add = {"__add__", NULL}, d_radd = {"__radd__", NULL}, d_sub =
                  d_mul = {"__mul__", NULL}, d_rmul = {"__rmul__", NULL}, d_div = {"__truediv__", NULL},
                  d_matmul = {"__matmul__", NULL}, d_iadd = {"__iadd__", NULL}, d_isub = {"__isub__", NULL},
                  d_imul = {"__imul__", NULL}, d_idiv = {"__itruediv__", NULL}, d_neg = {"__neg__", NULL},
-                 d_invert = {"__invert__", NULL}, d_abs = {"__abs__", NULL};
+                 d_invert = {"__invert__", NULL}, d_abs = {"__abs__", NULL}, d_pos = {"__pos__", NULL};
 
 /* op(a, b[, alpha=1]) through the function modes and the dispatcher (an op of fewer arguments
  * reads the first ones); its tensor result, None for none. */
@@ -404,12 +404,15 @@ static PyObject *nb_neg(PyObject *a) {
     return call_boxed(d_neg.op, ctpy_tensor(a), ct_none());
 }
 static PyObject *nb_invert(PyObject *a) {
-    OFFER("bitwise_not", NULL, a, NULL);
+    OFFER(NULL, "__invert__", a, NULL); /* TensorBase.__invert__, as a function mode sees it */
+    /* THPVariable_invert refuses a floating tensor itself, before the operator runs */
+    if (!ct_dtype_is_integral(ct_tensor_dtype(ctpy_tensor(a)), true))
+        return PyErr_Format(PyExc_TypeError, "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
     return call_boxed(d_invert.op, ctpy_tensor(a), ct_none());
 }
 static PyObject *nb_pos(PyObject *a) {
     OFFER("positive", NULL, a, NULL);
-    return ctpy_not_implemented("Tensor.__pos__ (aten::positive)");
+    return call_boxed(d_pos.op, ctpy_tensor(a), ct_none());
 }
 static PyObject *nb_abs(PyObject *a) {
     OFFER("abs", NULL, a, NULL);
@@ -468,7 +471,7 @@ PyNumberMethods ctpy_tensor_as_number = {
  * names more often than it is called here, is a mismatch between the two: import fails. */
 int ctpy_tensor_number_init(void) {
     dunder_op *single[] = {&d_add, &d_radd, &d_sub, &d_mul, &d_rmul, &d_div, &d_matmul,
-                           &d_iadd, &d_isub, &d_imul, &d_idiv, &d_neg, &d_invert, &d_abs};
+                           &d_iadd, &d_isub, &d_imul, &d_idiv, &d_neg, &d_invert, &d_abs, &d_pos};
     for (size_t i = 0; i < sizeof single / sizeof single[0]; i++) {
         int n = ctpy_dunder_ops(single[i]->dunder, &single[i]->op, 1);
         if (n != 1) {

@@ -679,6 +679,13 @@ int ct_k_isfinite(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
 
 U_ALIAS(absolute, abs)
 U_ALIAS(negative, neg)
+
+/* positive: self itself, refused for bool (torch.positive, Tensor.__pos__) */
+int ct_k_positive(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op, (void)ks;
+    if (ARG_T(0)->dtype == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "The `+` operator, on a bool tensor is not supported.");
+    return ct_ret_self(rets, ARG_T(0));
+}
 U_ALIAS(arcsin, asin)
 U_ALIAS(arccos, acos)
 U_ALIAS(arctan, atan)

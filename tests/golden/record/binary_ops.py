@@ -232,6 +232,15 @@ for e in ["torch.sub(G, T([1.0, 2.0]), out=torch.empty(0))", "torch.div(G, T([1.
           "torch.xlogy(G, T([1.0, 2.0]), out=torch.empty(0))", "torch.copysign(T([1.0, 2.0]), G, out=torch.empty(0))",
           "torch.mul(G, 2, out=torch.empty(0))", "torch.eq(G, G, out=torch.empty(0, dtype=torch.bool))"]:
     case(f"out_autograd/{e}", e.replace("G", "T([1.5, 2.0], requires_grad=True)"))
+# the unary dunders beside the binary ones: +t is positive (self itself, refused for bool); ~ refuses floats before the operator
+case("pos/float", "+T([1.5, -2.0])")
+case("pos/int", "+T([3, -4])")
+case("pos/is_self", "(lambda t: ((+t) is t, torch.positive(t) is t, t.positive() is t))(T([1.0]))")
+case("pos/bool", "+T([True, False])")
+case("invert/float", "~T([1.5])")
+case("invert/half", "~T([1.5]).half()")
+case("invert/int", "~T([1, -2])")
+case("invert/bool", "~T([True, False])")
 case("out_resize/inplace", "T([1.0, 2.0]).add_(T([[1.0], [2.0]]))")
 case("div.out", "(lambda o: (torch.ops.aten.div.out(T([5, -5]), T([2, 4]), out=o) is o, o))(torch.empty(2))")
 case("div.out/int", "torch.ops.aten.div.out(T([5, -5]), T([2, 4]), out=torch.empty(2, dtype=torch.int64))")
@@ -266,6 +275,7 @@ for e in ["X**2", "2**X", "X**X", "X%2", "2%X", "X//2", "2//X", "I&1", "1&I", "I
           "operator.ipow(X,2)", "operator.imod(X,2)", "operator.ifloordiv(X,2)", "operator.iand(I,1)",
           "operator.ilshift(I,1)", "operator.ixor(I,I)", "X.lt_(4)", "torch.logical_and(X,I)",
           # in place on a tensor that requires grad: self's clone is saved (original_self) only when other's gradient needs it
+          "+X", "-X", "~I",
           "G.mul(1).mul_(G)", "G.mul(1).mul_(X)", "G.mul(1).div_(G)", "G.mul(1).div_(X)"]:
     cases.append(dict(id=f"log/{e}", log=e.replace("X", LOGX).replace("I", LOGI).replace("G", "T([1.5, 2.0], requires_grad=True)")))
 
