@@ -138,6 +138,20 @@ int ct_out_resize(ct_tensor *out, const int64_t *shape, int n, const ct_tensor *
     return rc;
 }
 
+int ct_out_from_result(ct_tensor *r, ct_tensor *out, ct_value *rets) {
+    if (!r) return -1;
+    int rc = 0;
+    bool same = r->ndim == out->ndim;
+    for (int i = 0; same && i < r->ndim; i++) same = r->sizes[i] == out->sizes[i];
+    if (!same) rc = ct_out_resize(out, r->sizes, r->ndim, NULL, 0);
+    if (rc == 0 && r->dtype != out->dtype)
+        rc = ct_error_set(CT_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead", ct_dtype_type_meta_name(r->dtype),
+                          ct_dtype_type_meta_name(out->dtype));
+    if (rc == 0) rc = ct_copy_(out, r, false);
+    ct_tensor_release(r);
+    return rc != 0 ? -1 : ct_ret_self(rets, out);
+}
+
 int ct_assert_no_internal_overlap(const ct_tensor *t) {
     if (ct_is_non_overlapping_and_dense(t)) return 0;
     for (int i = 0; i < t->ndim; i++)

@@ -90,6 +90,12 @@ int ct_check_output_shape(const ct_tensor *out, const int64_t *shape, int n);
  * functions with out= arguments resize their outputs"); -1 with ct_check_output_shape's error
  * for an output that is also read (in place, or out= one of the inputs). */
 int ct_out_mark_resize(const ct_tensor *out, const int64_t *shape, int n, ct_tensor *const *ins, int nin);
+/* The out= kernel PyTorch's generator writes for an operator marked `autogen` (a
+ * CompositeExplicitAutograd out= overload over its functional): the functional's result r (a new
+ * reference, consumed; NULL: its error stands) into out, which is resized to r's shape
+ * (resize_out_helper: contiguous) and must have r's dtype (copy_arg: "Expected out tensor to have
+ * dtype float, but got long int instead"). 0 with out in rets[0], or -1. */
+int ct_out_from_result(ct_tensor *r, ct_tensor *out, ct_value *rets);
 /* allocate_or_resize_outputs for a marked output: out takes the shape, laid out as the
  * functional's result would be (ct_iter_alloc_output over the inputs). 0 or -1. */
 int ct_out_resize(ct_tensor *out, const int64_t *shape, int n, const ct_tensor *const *ins, int nin);

@@ -659,7 +659,7 @@ CT_BIN_FWD_NEW(remainder_scalar, ct_remainder_tensor, 1)
 CT_BIN_FWD_INPLACE(remainder__scalar, ct_remainder__tensor)
 CT_BIN_FWD_OUT(remainder_scalar_out, ct_remainder_tensor_out, 1)
 CT_BIN_FWD_NEW(remainder_scalar_tensor, ct_remainder_tensor, 0)
-CT_BIN_FWD_OUT(remainder_scalar_tensor_out, ct_remainder_tensor_out, 0)
+CT_BIN_AUTOGEN_OUT(remainder_scalar_tensor_out, ct_remainder_scalar_tensor(args[0], ARG_T(1)), 2)
 
 CT_BIN_TT(atan2, CT_BIN_ATAN2)
 CT_BIN_TT_(atan2_, CT_BIN_ATAN2)
@@ -679,7 +679,7 @@ CT_BIN_TT_(floor_divide__tensor, CT_BIN_DIV_FLOOR)
 CT_BIN_TT_OUT(floor_divide_out, CT_BIN_DIV_FLOOR)
 CT_BIN_FWD_NEW(floor_divide_scalar, ct_floor_divide, 1)
 CT_BIN_FWD_INPLACE(floor_divide__scalar, ct_floor_divide__tensor)
-CT_BIN_FWD_OUT(floor_divide_scalar_out, ct_floor_divide_out, 1)
+CT_BIN_AUTOGEN_OUT(floor_divide_scalar_out, ct_floor_divide_scalar(ARG_T(0), args[1]), 2)
 
 CT_BIN_TT(copysign_tensor, CT_BIN_COPYSIGN)
 CT_BIN_TT_(copysign__tensor, CT_BIN_COPYSIGN)
@@ -751,14 +751,7 @@ int ct_k_div__scalar_mode(const ct_op *op, ct_keyset ks, ct_value *args, ct_valu
     ct_tensor_release(w);
     return rc != 0 ? -1 : ct_ret_self(rets, ARG_T(0));
 }
-int ct_k_div_scalar_mode_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)op, (void)ks;
-    ct_tensor *w = ct_wrap_scalar(args[1]);
-    if (!w) return -1;
-    int rc = ct_div_out_mode(ARG_T(0), w, mode_str(&args[2]), ARG_T(3));
-    ct_tensor_release(w);
-    return rc != 0 ? -1 : ct_ret_self(rets, ARG_T(3));
-}
+CT_BIN_AUTOGEN_OUT(div_scalar_mode_out, ct_div_scalar_mode(ARG_T(0), args[1], mode_str(&args[2])), 3)
 
 /* div.out: true division into out (the rounding modes are div.out_mode's) */
 CT_BIN_TT_OUT(div_out, CT_BIN_DIV_TRUE)

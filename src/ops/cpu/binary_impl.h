@@ -86,4 +86,12 @@ int ct_bin_run(ct_bin_fn f, ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_value
         return rc_ != 0 ? -1 : ct_ret_self(rets, ARG_T(2));                                                        \
     }
 
+/* an out= overload PyTorch's generator writes (`autogen`): the functional (call), then its result
+ * into out (ct_out_from_result: resized, dtype checked, copied); out_arg: out's argument */
+#define CT_BIN_AUTOGEN_OUT(id, call, out_arg)                                                                    \
+    int ct_k_##id(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {                                \
+        (void)op, (void)ks;                                                                                        \
+        return ct_out_from_result(call, ARG_T(out_arg), rets);                                                     \
+    }
+
 #endif

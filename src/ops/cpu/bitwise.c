@@ -16,7 +16,7 @@
     CT_BIN_FWD_INPLACE(name##__scalar, ct_##name##__tensor)                                                      \
     CT_BIN_FWD_OUT(name##_scalar_out, ct_##name##_tensor_out, 1)                                                 \
     CT_BIN_FWD_NEW(name##_scalar_tensor, ct_##name##_tensor, 0)                                                  \
-    CT_BIN_FWD_OUT(name##_scalar_tensor_out, ct_##name##_tensor_out, 0)
+    CT_BIN_AUTOGEN_OUT(name##_scalar_tensor_out, ct_##name##_scalar_tensor(args[0], ARG_T(1)), 2)
 
 BITWISE(bitwise_and, CT_BIN_BITWISE_AND)
 BITWISE(bitwise_or, CT_BIN_BITWISE_OR)
@@ -30,7 +30,7 @@ BITWISE(bitwise_xor, CT_BIN_BITWISE_XOR)
     CT_BIN_FWD_INPLACE(name##__tensor_scalar, ct_##name##__tensor)                                               \
     CT_BIN_FWD_OUT(name##_tensor_scalar_out, ct_##name##_tensor_out, 1)                                          \
     CT_BIN_FWD_NEW(name##_scalar_tensor, ct_##name##_tensor, 0)                                                  \
-    CT_BIN_FWD_OUT(name##_scalar_tensor_out, ct_##name##_tensor_out, 0)
+    CT_BIN_AUTOGEN_OUT(name##_scalar_tensor_out, ct_##name##_scalar_tensor(args[0], ARG_T(1)), 2)
 
 SHIFT(bitwise_left_shift, CT_BIN_LSHIFT)
 SHIFT(bitwise_right_shift, CT_BIN_RSHIFT)
@@ -47,35 +47,21 @@ CT_BIN_TS(__rshift___scalar, CT_BIN_RSHIFT, -1)
 CT_BIN_TT_(__irshift___tensor, CT_BIN_RSHIFT)
 CT_BIN_TS(__irshift___scalar, CT_BIN_RSHIFT, 0)
 
-/* the out= wrapper of a CompositeExplicitAutograd op: the functional result, which out must
- * match in dtype, copied in */
-static int copy_to_out(ct_tensor *r, ct_tensor *out, ct_value *rets) {
-    if (!r) return -1;
-    if (r->dtype != out->dtype) {
-        ct_error_set(CT_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead", ct_dtype_type_meta_name(r->dtype),
-                     ct_dtype_type_meta_name(out->dtype));
-        ct_tensor_release(r);
-        return -1;
-    }
-    int rc = ct_check_output_shape(out, r->sizes, r->ndim) == 0 && ct_copy_(out, r, false) == 0 ? 0 : -1;
-    ct_tensor_release(r);
-    return rc != 0 ? -1 : ct_ret_self(rets, out);
-}
 int ct_k___lshift___tensor_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op, (void)ks;
-    return copy_to_out(ct___lshift___tensor(ARG_T(0), ARG_T(1)), ARG_T(2), rets);
+    return ct_out_from_result(ct___lshift___tensor(ARG_T(0), ARG_T(1)), ARG_T(2), rets);
 }
 int ct_k___lshift___scalar_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op, (void)ks;
-    return copy_to_out(ct___lshift___scalar(ARG_T(0), args[1]), ARG_T(2), rets);
+    return ct_out_from_result(ct___lshift___scalar(ARG_T(0), args[1]), ARG_T(2), rets);
 }
 int ct_k___rshift___tensor_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op, (void)ks;
-    return copy_to_out(ct___rshift___tensor(ARG_T(0), ARG_T(1)), ARG_T(2), rets);
+    return ct_out_from_result(ct___rshift___tensor(ARG_T(0), ARG_T(1)), ARG_T(2), rets);
 }
 int ct_k___rshift___scalar_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op, (void)ks;
-    return copy_to_out(ct___rshift___scalar(ARG_T(0), args[1]), ARG_T(2), rets);
+    return ct_out_from_result(ct___rshift___scalar(ARG_T(0), args[1]), ARG_T(2), rets);
 }
 
 /* __and__, __or__, __xor__ and their in-place forms (CompositeImplicitAutograd): the bitwise

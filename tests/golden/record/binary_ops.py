@@ -241,6 +241,14 @@ case("invert/float", "~T([1.5])")
 case("invert/half", "~T([1.5]).half()")
 case("invert/int", "~T([1, -2])")
 case("invert/bool", "~T([True, False])")
+# the out= kernels PyTorch's generator writes (autogen): the functional first, then out resized
+# and required to have its dtype ("Expected out tensor to have dtype float, but got long int instead")
+for e in ["torch.ops.aten.remainder.Scalar_Tensor_out(2, X, out=O)", "torch.ops.aten.floor_divide.Scalar_out(X, 2, out=O)",
+          "torch.ops.aten.div.Scalar_mode_out(X, 2, rounding_mode='floor', out=O)", "torch.ops.aten.bitwise_and.Scalar_Tensor_out(2, X, out=O)",
+          "torch.ops.aten.bitwise_left_shift.Scalar_Tensor_out(2, I, out=O)", "torch.ops.aten.__lshift__.Tensor_out(I, I, out=O)",
+          "torch.ops.aten.__rshift__.Scalar_out(I, 1, out=O)", "torch.ops.aten.fmod.Scalar_out(X, 2, out=O)"]:
+    for odt in ["int64", "float64", "float32"]:
+        case(f"autogen_out/{odt}/{e}", e.replace("X", "T([1.5, 2.5])").replace("I", "T([1, 2])").replace("O", f"torch.empty(0, dtype=torch.{odt})"))
 case("out_resize/inplace", "T([1.0, 2.0]).add_(T([[1.0], [2.0]]))")
 case("div.out", "(lambda o: (torch.ops.aten.div.out(T([5, -5]), T([2, 4]), out=o) is o, o))(torch.empty(2))")
 case("div.out/int", "torch.ops.aten.div.out(T([5, -5]), T([2, 4]), out=torch.empty(2, dtype=torch.int64))")
