@@ -383,7 +383,21 @@ int ctpy_parse(const ctpy_schema *s, const char *fname, PyObject *const *args, P
                  given);
         return CTPY_PARSE_MISMATCH;
     }
-    for (Py_ssize_t k = 0; k < given; k++) vals[k] = args[k];
+    /* a method whose schema's self is not the first argument (where.self(condition, self, other):
+     * x.where(c, y)) takes the tensor it is called on as self and the rest in schema order */
+    int self_at = -1;
+    if (method && given > 0)
+        for (int i = 1; i < np; i++)
+            if (strcmp(s->args[i].name, "self") == 0) self_at = i;
+    if (self_at > 0) {
+        vals[self_at] = args[0];
+        for (Py_ssize_t k = 1, i = 0; k < given; k++, i++) {
+            if (i == self_at) i++;
+            vals[i] = args[k];
+        }
+    } else {
+        for (Py_ssize_t k = 0; k < given; k++) vals[k] = args[k];
+    }
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *name = PyTuple_GET_ITEM(kwnames, k);

@@ -25,6 +25,19 @@ ct_tensor *ct_to_options(ct_tensor *self, ct_dtype dt) {
     return r[0].u.t;
 }
 
+ct_tensor *ct_scalar_tensor_options(ct_scalar s, ct_dtype dt) {
+    ct_value a[5];
+    a[0] = s;
+    a[1] = ct_int(dt);
+    a[2] = ct_int(0); /* torch.strided */
+    a[3].tag = CT_TAG_DEVICE;
+    a[3].u.i = 0; /* cpu */
+    a[4] = ct_none();
+    ct_value r[1] = {ct_none()};
+    if (ct_dispatch_call(ct_builtin(CT_OPID_scalar_tensor), a, r) != 0) return NULL;
+    return r[0].u.t;
+}
+
 /* at::_to_copy as to_impl calls it: the options the overload was given (to.dtype has none but the
  * dtype), non_blocking as given, and pin_memory None unless given (the public ct__to_copy passes
  * False, as Python's bindings do for a user's call), so a mode sees the call PyTorch makes. */

@@ -139,22 +139,22 @@ int ct_k_where_scalar(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
     if (a.tag == CT_TAG_DOUBLE || b.tag == CT_TAG_DOUBLE) rt = ct_default_dtype();
     else if (a.tag == CT_TAG_INT || b.tag == CT_TAG_INT) rt = CT_INT64;
     else rt = CT_BOOL;
-    ct_tensor *other = ct_scalar_tensor(b, rt);
-    ct_tensor *self = other ? ct_scalar_tensor(a, rt) : NULL;
+    ct_tensor *other = ct_scalar_tensor_options(b, rt);
+    ct_tensor *self = other ? ct_scalar_tensor_options(a, rt) : NULL;
     ct_tensor *r = self ? ct_where(ARG_T(0), self, other) : NULL;
     ct_tensor_release(other);
     ct_tensor_release(self);
     return ct_ret(rets, 0, r);
 }
 
-/* where.ScalarOther(Tensor condition, Tensor self, Scalar other): self converted to the result
- * type, other wrapped as a 0-dim number */
+/* where.ScalarOther(Tensor condition, Tensor self, Scalar other): other as a 0-dim tensor of the
+ * result type (scalar_tensor, first), then self converted to it (a no-op for its own dtype) */
 int ct_k_where_scalarother(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *self = ARG_T(1);
     ct_dtype rt = ct_result_type_scalar(self, args[2]);
-    ct_tensor *other = ct_wrap_scalar(args[2]);
+    ct_tensor *other = ct_scalar_tensor_options(args[2], rt);
     ct_tensor *sc = other ? ct_to_dtype(self, rt, false, false, CT_MEMORY_FORMAT_NONE) : NULL;
     ct_tensor *r = sc ? ct_where(ARG_T(0), sc, other) : NULL;
     ct_tensor_release(other);
@@ -162,15 +162,16 @@ int ct_k_where_scalarother(const ct_op *op, ct_keyset ks, ct_value *args, ct_val
     return ct_ret(rets, 0, r);
 }
 
-/* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) */
+/* where.ScalarSelf(Tensor condition, Scalar self, Tensor other): self as a 0-dim tensor of the
+ * result type first, then other converted to it */
 int ct_k_where_scalarself(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *other = ARG_T(2);
     ct_dtype rt = ct_result_type_scalar(other, args[1]);
-    ct_tensor *oc = ct_to_dtype(other, rt, false, false, CT_MEMORY_FORMAT_NONE);
-    ct_tensor *self = oc ? ct_wrap_scalar(args[1]) : NULL;
-    ct_tensor *r = self ? ct_where(ARG_T(0), self, oc) : NULL;
+    ct_tensor *self = ct_scalar_tensor_options(args[1], rt);
+    ct_tensor *oc = self ? ct_to_dtype(other, rt, false, false, CT_MEMORY_FORMAT_NONE) : NULL;
+    ct_tensor *r = oc ? ct_where(ARG_T(0), self, oc) : NULL;
     ct_tensor_release(oc);
     ct_tensor_release(self);
     return ct_ret(rets, 0, r);

@@ -485,7 +485,8 @@ int ct_k_where(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     ct_tensor *cond = ARG_T(0), *ins[3] = {ARG_T(0), ARG_T(1), ARG_T(2)};
-    if (cond->dtype != CT_BOOL)
+    /* a uint8 condition is still taken (PyTorch warns that it is deprecated), read as nonzero */
+    if (cond->dtype != CT_BOOL && cond->dtype != CT_UINT8)
         return ct_error_set(CT_ERR_RUNTIME, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
                             ct_dtype_name(cond->dtype));
     ct_dtype rt = ct_result_type2(ins[1], ins[2]);

@@ -561,11 +561,12 @@ int ct_k_nansum(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     return fold(self, mask, ARG_B(2), FOLD_NANSUM, out_dt, out_dt, rets);
 }
 
-/* any/all over a mask: bool results */
+/* any/all over a mask: bool results, uint8 for a uint8 input (PyTorch keeps that legacy type) */
 static int any_all(ct_tensor *self, const ct_value *dims, bool keepdim, bool want_any, ct_value *rets) {
     bool mask[CT_MAX_DIMS]; /* None reduces every dimension, an empty list none */
     if (ct_rrows_mask_arg(self, dims, false, mask) != 0) return -1;
-    return fold(self, mask, keepdim, want_any ? FOLD_ANY : FOLD_ALL, self->dtype, CT_BOOL, rets);
+    return fold(self, mask, keepdim, want_any ? FOLD_ANY : FOLD_ALL, self->dtype, self->dtype == CT_UINT8 ? CT_UINT8 : CT_BOOL,
+                rets);
 }
 
 int ct_k_any(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {

@@ -249,6 +249,20 @@ for e in ["torch.ops.aten.remainder.Scalar_Tensor_out(2, X, out=O)", "torch.ops.
           "torch.ops.aten.__rshift__.Scalar_out(I, 1, out=O)", "torch.ops.aten.fmod.Scalar_out(X, 2, out=O)"]:
     for odt in ["int64", "float64", "float32"]:
         case(f"autogen_out/{odt}/{e}", e.replace("X", "T([1.5, 2.5])").replace("I", "T([1, 2])").replace("O", f"torch.empty(0, dtype=torch.{odt})"))
+# where with Python numbers (where.ScalarOther / ScalarSelf / Scalar: scalar_tensor of the result
+# type first, then the tensor converted), as a method (self is where's second argument), a uint8 condition
+C2 = "T([True, False])"
+for e in ["torch.where(C, T([1.5, -2.0]), 0.0)", "torch.where(C, 2, T([1.5, -2.0]))", "torch.where(C, 1.0, 0)",
+          "torch.where(C, T([1, -2]), 0.5)", "torch.where(C, 0.5, T([1, -2]))", "torch.where(C, 1, 0)", "torch.where(C, True, False)",
+          "torch.where(C, T([1.5, -2.0]).half(), 2.5)", "torch.where(C, T([1, 2]), True)", "T([1.5, -2.0]).where(C, 0.0)",
+          "T([1.5, -2.0]).where(C, T([0.0, 0.0]))", "T([1.5, -2.0]).where(condition=C, other=T([7.0]))",
+          "torch.where(C.to(torch.uint8), T([1.5, -2.0]), T([0.5]))", "torch.where(C.to(torch.uint8), 1.0, 0.0)",
+          "torch.where(C.to(torch.int8), 1.0, 0.0)", "torch.where(C.float(), 1.0, 0.0)"]:
+    case(f"where/{e}", e.replace("C", C2))
+    cases.append(dict(id=f"log/{e}", log=e.replace("C", C2)))
+# any/all of a uint8 tensor are uint8
+for e in ["U.all()", "U.any()", "U.all(0)", "U.any(1)", "torch.all(U, dim=1, keepdim=True)", "torch.any(U, (0, 1))", "U.bool().all()"]:
+    case(f"anyall/{e}", e.replace("U", "T([[0, 3], [1, 2]], dtype=torch.uint8)"))
 case("out_resize/inplace", "T([1.0, 2.0]).add_(T([[1.0], [2.0]]))")
 case("div.out", "(lambda o: (torch.ops.aten.div.out(T([5, -5]), T([2, 4]), out=o) is o, o))(torch.empty(2))")
 case("div.out/int", "torch.ops.aten.div.out(T([5, -5]), T([2, 4]), out=torch.empty(2, dtype=torch.int64))")
