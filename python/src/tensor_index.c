@@ -68,11 +68,8 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index, adv_index *adv) {
         PyObject *it = items[i];
         if (it == Py_Ellipsis) continue;
         else if (it == Py_None) continue;
-        else if (PyBool_Check(it)) {
-            ctpy_not_implemented("indexing with True/False (aten::index.Tensor)");
-            adv_clear(adv);
-            return NULL;
-        } else if (ctpy_is_tensor(it)) {
+        else if (PyBool_Check(it)) continue; /* as None: a new dim, indexed by a tensor below */
+        else if (ctpy_is_tensor(it)) {
             ct_tensor *x = ctpy_tensor(it);
             consumed += is_mask_dtype(ct_tensor_dtype(x)) ? ct_tensor_ndim(x) : 1;
         } else if (PyLong_Check(it) || PySlice_Check(it) || PyIndex_Check(it)) {
@@ -111,7 +108,6 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index, adv_index *adv) {
     bool lone_slice = !as_tuple && PySlice_Check(index);
     ct_tensor *cur = ct_tensor_retain(t);
     int64_t dim = 0;      /* of cur */
-    int64_t real_dim = 0; /* of t, as PyTorch's messages count */
     bool expanded = false; /* the first Ellipsis stands for the dims no index names, later ones for none */
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *it = items[i];
@@ -119,12 +115,40 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index, adv_index *adv) {
         if (it == Py_Ellipsis) {
             if (!expanded) {
                 dim += ndim - consumed;
-                real_dim += ndim - consumed;
             }
             expanded = true;
             continue;
         } else if (it == Py_None) {
             next = ct_unsqueeze(cur, dim);
+            dim++;
+        } else if (PyBool_Check(it)) {
+            /* applySlicing: a new dim (unsqueeze) indexed by boolToIndexingTensor, an int64 [1]
+             * of 0 for True (empty, then fill_) or an empty [0] for False (index.Tensor then
+             * keeps or drops it) */
+            next = ct_unsqueeze(cur, dim);
+            if (!next) {
+                ctpy_raise();
+                goto fail;
+            }
+            int64_t one = it == Py_True ? 1 : 0;
+            ct_tensor *ix = ct_empty(&one, 1, CT_INT64, CT_MEMORY_FORMAT_NONE);
+            if (ix && it == Py_True && ct_fill_(ix, ct_double(0.0)) != 0) {
+                ct_tensor_release(ix);
+                ix = NULL;
+            }
+            PyObject *ixo = ix ? ctpy_wrap(ix) : NULL;
+            if (!ixo) {
+                if (!ix) ctpy_raise();
+                ct_tensor_release(next);
+                goto fail;
+            }
+            adv->keep[adv->nkeep++] = ixo;
+            while (adv->covered < dim) {
+                adv->items[adv->len++] = NULL;
+                adv->covered++;
+            }
+            adv->items[adv->len++] = ctpy_tensor(ixo);
+            adv->covered++;
             dim++;
         } else if (ctpy_is_tensor(it)) { /* an advanced index at this dim (a mask: its dims) */
             ct_tensor *x = ctpy_tensor(it);
@@ -137,7 +161,6 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index, adv_index *adv) {
             adv->items[adv->len++] = x;
             adv->covered += used;
             dim += used;
-            real_dim += used;
             continue;
         } else if (PySlice_Check(it)) {
             Py_ssize_t start, stop, step;
@@ -152,24 +175,22 @@ static ct_tensor *apply_index(ct_tensor *t, PyObject *index, adv_index *adv) {
              * lone slice (x[:2]) never takes it, as get_item calls applySlice */
             if (!lone_slice && start == 0 && stop == size && step == 1) {
                 dim++;
-                real_dim++;
                 continue;
             }
             int64_t from = start, to = stop;
             next = ct_slice(cur, dim, &from, &to, step);
             dim++;
-            real_dim++;
         } else {
             long long idx = PyLong_AsLongLong(it);
             if (idx == -1 && PyErr_Occurred()) goto fail;
             int64_t size = ct_tensor_sizes(cur)[dim];
             if (idx < -size || idx >= size) {
+                /* handleDimInMultiDimIndexing's real_dim: the index's position in the tuple */
                 PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %lld with size %lld", idx,
-                             (long long)real_dim, (long long)size);
+                             (long long)i, (long long)size);
                 goto fail;
             }
             next = ct_select(cur, dim, idx);
-            real_dim++;
         }
         if (!next) {
             ctpy_raise();

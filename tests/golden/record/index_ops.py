@@ -82,6 +82,22 @@ for cid, code in [("log_getitem_tensor", "out = x[T([0, 2])]"), ("log_getitem_ma
                   ("log_setitem_mask", "x[x > 5] = 0\nout = x"), ("log_setitem_scalar", "x[T([1])] = 5.\nout = x"),
                   ("log_backward", "x.requires_grad_()\nx[T([0, 0])].sum().backward()\nout = x.grad")]:
     case(cid, L + code, log=True)
+# booleans as indices: a new dim (unsqueeze) that an int64 [1] of 0 (True) or an empty [0] (False) indexes;
+# an int index's message names its position in the index tuple
+B = "x = torch.arange(24.).reshape(2, 3, 4)\n"
+for cid, code in [("bool_true", "out = x[True]"), ("bool_false", "out = x[False]"), ("bool_true_int", "out = x[True, 0]"),
+                  ("bool_int_true", "out = x[0, True]"), ("bool_ellipsis_false", "out = x[..., False]"),
+                  ("bool_none_true_slice", "out = x[None, True, 1:]"), ("bool_then_select", "out = x[True][0, 1]"),
+                  ("bool_0dim_true", "out = torch.tensor(5.)[True]"), ("bool_0dim_false", "out = torch.tensor(5.)[False]"),
+                  ("bool_setitem_true", "x[True] = 1.\nout = x"), ("bool_setitem_false", "x[False] = 1.\nout = x"),
+                  ("bool_setitem_int_true", "x[0, True] = 2.\nout = x")]:
+    case(cid, B + code)
+    if "setitem" not in cid:  # __setitem__'s own order (the value made a tensor first, copy_to) is not ctorch's yet
+        case("log_" + cid, B + code, log=True)
+for cid, code in [("oob_after_none", "out = x[None, 5]"), ("oob_after_ellipsis", "out = x[..., 7]"),
+                  ("oob_slice_none", "out = x[:, None, 9]"), ("oob_two_nones", "out = x[0, None, None, 7]"),
+                  ("oob_none_ellipsis", "out = x[None, ..., 5]"), ("oob_ellipsis_int", "out = x[..., 1, 9]")]:
+    case("err_" + cid, B + code)
 
 
 def encode(v):
