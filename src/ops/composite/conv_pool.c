@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/tls.h"
+#include "ops/cpu/conv.h"
 #include "ops/kernel_util.h"
 
 /* caffe2::TypeMeta::name() of a dtype, as conv1d/2d/3d's bias check prints it */
@@ -158,6 +159,18 @@ static ct_tensor *convolution_same(ct_tensor *input, ct_tensor *weight, ct_tenso
         if (total - pad_l[i] != pad_l[i]) symmetric = false;
     }
     if (!symmetric) {
+        /* PyTorch pads the input by the difference (constant_pad_nd) and calls convolution on it:
+         * convolution's own mistakes are found first */
+        int64_t psz[CT_MAX_DIMS], pr[3];
+        memcpy(psz, input->sizes, sizeof(int64_t) * (size_t)input->ndim);
+        for (int i = 0; i < dim && i < 3; i++) {
+            int64_t d = ndl == 1 ? dilation[0] : dilation[i];
+            int64_t total = d * (weight->sizes[i + 2] - 1);
+            psz[i + 2] += total - 2 * pad_l[i];
+            pr[i] = pad_l[i];
+        }
+        ct_value vs = ct_intlist(stride, ns), vp = ct_intlist(pr, dim), vd = ct_intlist(dilation, ndl), vo = ct_intlist(out_pad, dim);
+        if (ct_conv_forward_checks(input->ndim, psz, weight, bias, &vs, &vp, &vd, false, &vo, groups) != 0) return NULL;
         ct_error_set(CT_ERR_UNSUPPORTED, "ctorch: padding='same' with an even kernel length and odd dilation pads the input with constant_pad_nd, which ctorch does not have");
         return NULL;
     }

@@ -16,6 +16,7 @@
 
 #include "core/alloc.h"
 #include "ctorch/parallel.h"
+#include "ops/cpu/conv.h"
 #include "ops/cpu/gemm.h"
 #include "ops/kernel_util.h"
 
@@ -75,8 +76,8 @@ static int parse_params(const ct_tensor *weight, const ct_value *stride, const c
     return 0;
 }
 
-/* check_shape_forward (Convolution.cpp) */
-static int check_shape_forward(const ct_tensor *input, const ct_tensor *weight, const ct_tensor *bias, const conv_params *cp) {
+/* check_shape_forward (Convolution.cpp), over an input of rank indim and sizes isz */
+static int check_shape_forward_sz(int indim, const int64_t *isz, const ct_tensor *weight, const ct_tensor *bias, const conv_params *cp) {
     char a[256], b[256];
     int dim = cp->dim;
     for (int i = 0; i < dim; i++)
@@ -86,16 +87,13 @@ static int check_shape_forward(const ct_tensor *input, const ct_tensor *weight, 
     for (int i = 0; i < dim; i++)
         if (cp->stride[i] <= 0) return ct_error_set(CT_ERR_RUNTIME, "non-positive stride is not supported");
     for (int i = 0; i < dim; i++)
-        if (cp->dilation[i] <= 0) {
-            fmt_list(a, sizeof a, cp->dilation, dim);
-            return ct_error_set(CT_ERR_RUNTIME, "dilation should be greater than zero, but got %s", a);
-        }
+        if (cp->dilation[i] < 0) return ct_error_set(CT_ERR_RUNTIME, "dilation should be greater than zero");
     const int64_t *ws = weight->sizes;
     ct_format_shape(ws, weight->ndim, a, sizeof a);
-    if (weight->ndim != input->ndim) {
-        ct_format_shape(input->sizes, input->ndim, b, sizeof b);
+    if (weight->ndim != indim) {
+        ct_format_shape(isz, indim, b, sizeof b);
         return ct_error_set(CT_ERR_RUNTIME, "Expected %d-dimensional input for %d-dimensional weight %s, but got %d-dimensional input of size %s instead",
-                            weight->ndim, weight->ndim, a, input->ndim, b);
+                            weight->ndim, weight->ndim, a, indim, b);
     }
     int64_t g = cp->groups;
     if (ws[0] < g)
@@ -104,11 +102,11 @@ static int check_shape_forward(const ct_tensor *input, const ct_tensor *weight, 
     if (ws[0] % g != 0)
         return ct_error_set(CT_ERR_RUNTIME, "Given groups=%lld, expected weight to be divisible by %lld at dimension 0, but got weight of size [%s] instead",
                             (long long)g, (long long)g, a);
-    ct_format_shape(input->sizes, input->ndim, b, sizeof b);
+    ct_format_shape(isz, indim, b, sizeof b);
     if (!cp->transposed) {
-        if (input->sizes[1] != ws[1] * g)
+        if (isz[1] != ws[1] * g)
             return ct_error_set(CT_ERR_RUNTIME, "Given groups=%lld, weight of size %s, expected input%s to have %lld channels, but got %lld channels instead",
-                                (long long)g, a, b, (long long)(ws[1] * g), (long long)input->sizes[1]);
+                                (long long)g, a, b, (long long)(ws[1] * g), (long long)isz[1]);
         if (bias && !(bias->ndim == 1 && bias->sizes[0] == ws[0])) {
             char c[256];
             ct_format_shape(bias->sizes, bias->ndim, c, sizeof c);
@@ -118,8 +116,8 @@ static int check_shape_forward(const ct_tensor *input, const ct_tensor *weight, 
         bool ok = true;
         char is[256] = "", ks[256] = "";
         size_t il = 0, kl = 0;
-        for (int i = 2; i < input->ndim; i++) {
-            int64_t in = input->sizes[i] + 2 * cp->padding[i - 2];
+        for (int i = 2; i < indim; i++) {
+            int64_t in = isz[i] + 2 * cp->padding[i - 2];
             int64_t k = cp->dilation[i - 2] * (ws[i] - 1) + 1;
             if (in < k) ok = false;
             il += (size_t)snprintf(is + il, sizeof is - il, "%s%lld", i > 2 ? " x " : "", (long long)in);
@@ -132,9 +130,9 @@ static int check_shape_forward(const ct_tensor *input, const ct_tensor *weight, 
                                 "Calculated padded input size per channel: (%s). Kernel size: (%s). Kernel size can't be greater than actual input size",
                                 is, ks);
     } else {
-        if (input->sizes[1] != ws[0])
+        if (isz[1] != ws[0])
             return ct_error_set(CT_ERR_RUNTIME, "Given transposed=1, weight of size %s, expected input%s to have %lld channels, but got %lld channels instead",
-                                a, b, (long long)ws[0], (long long)input->sizes[1]);
+                                a, b, (long long)ws[0], (long long)isz[1]);
         if (bias && !(bias->ndim == 1 && bias->sizes[0] == ws[1] * g)) {
             char c[256];
             ct_format_shape(bias->sizes, bias->ndim, c, sizeof c);
@@ -144,6 +142,10 @@ static int check_shape_forward(const ct_tensor *input, const ct_tensor *weight, 
         }
     }
     return 0;
+}
+
+static int check_shape_forward(const ct_tensor *input, const ct_tensor *weight, const ct_tensor *bias, const conv_params *cp) {
+    return check_shape_forward_sz(input->ndim, input->sizes, weight, bias, cp);
 }
 
 /* Note [Convolution dtypes]
@@ -163,6 +165,17 @@ static int check_dtype(const ct_tensor *input, const conv_params *cp) {
     else if (dilated) kernel = "slow_conv_dilated<>";
     else if (dt == CT_BOOL) kernel = cp->dim == 3 ? "compute_columns3d" : "slow_conv2d_cpu";
     if (kernel) return ct_error_set(CT_ERR_RUNTIME, "\"%s\" not implemented for '%s'", kernel, ct_dtype_name(dt));
+    return 0;
+}
+
+/* a dilation of 0 passes check_shape_forward; the CPU backends refuse it, naming the list */
+static int check_dilation_zero(const conv_params *cp) {
+    for (int i = 0; i < cp->dim; i++)
+        if (cp->dilation[i] == 0) {
+            char a[256];
+            fmt_list(a, sizeof a, cp->dilation, cp->dim);
+            return ct_error_set(CT_ERR_RUNTIME, "dilation should be greater than zero, but got %s", a);
+        }
     return 0;
 }
 
@@ -283,6 +296,37 @@ static void im2col_any(size_t es, const void *img, void *cols, const cgeom *g) {
     }
 }
 
+/* float16's slow kernels keep the columns and the image in float16: every column rounded, and
+ * every sum col2im forms rounded (scalar_t arithmetic), in col2im's order */
+static inline float rh(float v) { return ct_half_to_float(ct_float_to_half(v)); }
+static void col2im_f16(float *cols, float *img, const cgeom *g) {
+    const int64_t L = prod3(g->col), IS = prod3(g->img);
+    for (int64_t i = 0; i < g->C * prod3(g->k) * L; i++) cols[i] = rh(cols[i]);
+    int64_t row = 0;
+    for (int64_t c = 0; c < g->C; c++)
+        for (int64_t kd = 0; kd < g->k[0]; kd++)
+            for (int64_t kh = 0; kh < g->k[1]; kh++)
+                for (int64_t kw = 0; kw < g->k[2]; kw++, row++) {
+                    const float *srcc = cols + row * L;
+                    float *dst = img + c * IS;
+                    for (int64_t od = 0; od < g->col[0]; od++) {
+                        int64_t id = od * g->s[0] - g->p[0] + kd * g->d[0];
+                        if (id < 0 || id >= g->img[0]) continue;
+                        for (int64_t oh = 0; oh < g->col[1]; oh++) {
+                            int64_t ih = oh * g->s[1] - g->p[1] + kh * g->d[1];
+                            if (ih < 0 || ih >= g->img[1]) continue;
+                            const float *o = srcc + (od * g->col[1] + oh) * g->col[2];
+                            float *r = dst + (id * g->img[1] + ih) * g->img[2];
+                            int64_t off = kw * g->d[2] - g->p[2];
+                            for (int64_t ow = 0; ow < g->col[2]; ow++) {
+                                int64_t iw = ow * g->s[2] + off;
+                                if (iw >= 0 && iw < g->img[2]) r[iw] = rh(r[iw] + o[ow]);
+                            }
+                        }
+                    }
+                }
+}
+
 static void col2im_w(ct_dtype wd, const void *cols, void *img, const cgeom *g) {
     if (wd == CT_FLOAT32) col2im_f32(cols, img, g);
     else if (wd == CT_FLOAT64) col2im_f64(cols, img, g);
@@ -308,6 +352,7 @@ typedef struct conv_job {
     cgeom cg;               /* the unrolling (of the input, or for a transposed one, of the output) */
     bool direct;            /* 1x1, stride 1, no padding: the image is its own column matrix */
     bool transposed_;
+    bool half;              /* a float16 problem: col2im as float16's slow kernels do it */
     const char *x, *w, *b, *gy;
     char *y, *gx, *gw;
     char *cols;             /* per thread: one column matrix each */
@@ -399,7 +444,9 @@ static int convt_fwd_chunk(void *vj, int64_t begin, int64_t end) {
             char *yg = at(j->y, (n * j->Cout + grp * cgo) * OS, j->es);
             const char *wg = at(j->w, grp * cgi * cgo * KS, j->es);
             mm(j->wd, true, false, cgo * KS, IS, cgi, wg, cgo * KS, xg, IS, 0.0, j->direct ? yg : cols, IS);
-            if (!j->direct) col2im_w(j->wd, cols, yg, &j->cg);
+            if (j->direct) continue;
+            if (j->half) col2im_f16((float *)(void *)cols, (float *)(void *)yg, &j->cg);
+            else col2im_w(j->wd, cols, yg, &j->cg);
         }
     return 0;
 }
@@ -417,7 +464,9 @@ static int conv_gx_chunk(void *vj, int64_t begin, int64_t end) {
             if (!j->transposed_) {
                 const char *wg = at(j->w, grp * cgo * cgi * KS, j->es);
                 mm(j->wd, true, false, cgi * KS, OS, cgo, wg, cgi * KS, gyg, OS, 0.0, j->direct ? gxg : cols, OS);
-                if (!j->direct) col2im_w(j->wd, cols, gxg, &j->cg);
+                if (j->direct) continue;
+                if (j->half) col2im_f16((float *)(void *)cols, (float *)(void *)gxg, &j->cg);
+                else col2im_w(j->wd, cols, gxg, &j->cg);
             } else {
                 const char *wg = at(j->w, grp * cgi * cgo * KS, j->es);
                 mm(j->wd, false, false, cgi, IS, cgo * KS, wg, cgo * KS, unroll(j, gyg, cols), IS, 0.0, gxg, IS);
@@ -522,11 +571,14 @@ int ct_k_convolution(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *re
     conv_params cp;
     if (parse_params(weight, &args[3], &args[4], &args[5], ARG_B(6), &args[7], ARG_I(8), &cp) != 0) return -1;
     if (check_shape_forward(input, weight, bias, &cp) != 0) return -1;
-    if (check_same_dtype(input, weight) != 0 || check_same_dtype(input, bias) != 0 || check_dtype(input, &cp) != 0) return -1;
+    if (check_same_dtype(input, weight) != 0 || check_same_dtype(input, bias) != 0 || check_dtype(input, &cp) != 0 ||
+        check_dilation_zero(&cp) != 0)
+        return -1;
     conv_job j;
     ct_dtype wd = work_dtype(input->dtype);
     init_job(&j, input, weight, &cp, wd);
     j.transposed_ = cp.transposed;
+    j.half = input->dtype == CT_FLOAT16;
     int64_t shape[5];
     int nd = out_shape(input, &j, cp.dim, shape);
     for (int i = 2; i < nd; i++)
@@ -583,13 +635,16 @@ int ct_k_convolution_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_
     conv_params cp;
     if (parse_params(weight, &args[4], &args[5], &args[6], ARG_B(7), &args[8], ARG_I(9), &cp) != 0) return -1;
     if (check_shape_forward(input, weight, NULL, &cp) != 0) return -1;
-    if (check_same_dtype(input, weight) != 0 || check_same_dtype(input, gy) != 0 || check_dtype(input, &cp) != 0) return -1;
+    if (check_same_dtype(input, weight) != 0 || check_same_dtype(input, gy) != 0 || check_dtype(input, &cp) != 0 ||
+        check_dilation_zero(&cp) != 0)
+        return -1;
     if (args[10].u.list.len != 3) return ct_error_set(CT_ERR_RUNTIME, "convolution_backward: output_mask needs 3 values");
     const int64_t *mask = args[10].u.list.data;
     conv_job j;
     ct_dtype wd = work_dtype(input->dtype);
     init_job(&j, input, weight, &cp, wd);
     j.transposed_ = cp.transposed;
+    j.half = input->dtype == CT_FLOAT16;
     int64_t shape[5];
     int nd = out_shape(input, &j, cp.dim, shape);
     bool same = gy->ndim == nd;
@@ -809,4 +864,11 @@ int ct_k_col2im(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
         return ct_ret(rets, 0, r);
     }
     return ct_ret(rets, 0, finish(outw, self->dtype));
+}
+
+int ct_conv_forward_checks(int indim, const int64_t *isz, const ct_tensor *weight, const ct_tensor *bias, const ct_value *stride,
+                           const ct_value *padding, const ct_value *dilation, bool transposed, const ct_value *output_padding, int64_t groups) {
+    conv_params cp;
+    if (parse_params(weight, stride, padding, dilation, transposed, output_padding, groups, &cp) != 0) return -1;
+    return check_shape_forward_sz(indim, isz, weight, bias, &cp);
 }

@@ -608,7 +608,11 @@ static inline int64_t end_index(int64_t a, int64_t b, int64_t c) { return 1 + ((
 
 /* the checks of adaptive_avg_pool{2,3}d_out_cpu_template / adaptive_max_pool2d's meta */
 static int adaptive_setup(const ct_tensor *input, const ct_value *osz, int dim, const char *name, pgeom *g) {
-    if (osz->u.list.len != dim) return ct_error_set(CT_ERR_RUNTIME, "%s: output_size must be %d", name, dim);
+    if (osz->u.list.len != dim) {
+        if (strcmp(name, "adaptive_max_pool2d") == 0)
+            return ct_error_set(CT_ERR_RUNTIME, "adaptive_max_pool2d(): internal error: output_size.size() must be 2");
+        return ct_error_set(CT_ERR_RUNTIME, "%s: output_size must be %d", name, dim);
+    }
     int nd = input->ndim;
     char a[256];
     ct_format_shape(input->sizes, nd, a, sizeof a);

@@ -136,6 +136,8 @@ ERRORS = [
     ("conv_neg_padding", "F.conv2d(X([1, 2, 5, 5]), X([3, 2, 3, 3]), padding=-1)"),
     ("conv_neg_stride", "F.conv2d(X([1, 2, 5, 5]), X([3, 2, 3, 3]), stride=-1)"),
     ("conv_zero_stride", "F.conv2d(X([1, 2, 5, 5]), X([3, 2, 3, 3]), stride=0)"),
+    ("conv_neg_dilation", "F.conv2d(X([1, 2, 5, 5]), X([3, 2, 3, 3]), dilation=-1)"),
+    ("adaptive_max_pool2d_len", "torch._C._nn.adaptive_max_pool2d(X([1, 1, 5, 5]), [2, 2, 2])"),
     ("conv_zero_dilation", "F.conv2d(X([1, 2, 5, 5]), X([3, 2, 3, 3]), dilation=0)"),
     ("conv_stride_len", "F.conv2d(X([1, 2, 5, 5]), X([3, 2, 3, 3]), stride=(1, 1, 1))"),
     ("convolution_padding_len", "torch.convolution(X([1, 2, 5, 5]), X([3, 2, 3, 3]), None, [1], [0, 0, 0], [1], False, [0], 1)"),
