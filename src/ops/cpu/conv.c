@@ -16,6 +16,7 @@
 
 #include "core/alloc.h"
 #include "ctorch/parallel.h"
+#include "ops/cpu/capability.h"
 #include "ops/cpu/conv.h"
 #include "ops/cpu/gemm.h"
 #include "ops/kernel_util.h"
@@ -337,6 +338,12 @@ static void col2im_w(ct_dtype wd, const void *cols, void *img, const cgeom *g) {
 static void mm(ct_dtype wd, bool ta, bool tb, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda, const void *B,
                int64_t ldb, double beta, void *C, int64_t ldc) {
     if (M == 0 || N == 0) return;
+    /* float32: ctorch's register-blocked kernels (Note [Small GEMM]) take a convolution's short and
+     * wide products (16 x 1024 x 27 for 16 filters of 3x3x3 over a 32x32 image) about twice as
+     * fast as OpenBLAS 0.3.21 here; the BLAS takes what they do not */
+    if (wd == CT_FLOAT32 &&
+        ct_vec()->sgemm_small(tb, ta, N, M, K, 1.0f, B, ldb < 1 ? 1 : ldb, A, lda < 1 ? 1 : lda, (float)beta, C, ldc < 1 ? 1 : ldc))
+        return;
     ct_gemm(wd, tb, ta, N, M, K, 1.0, B, ldb < 1 ? 1 : ldb, A, lda < 1 ? 1 : lda, beta, C, ldc < 1 ? 1 : ldc);
 }
 

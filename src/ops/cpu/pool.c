@@ -634,7 +634,11 @@ static int adaptive_setup(const ct_tensor *input, const ct_value *osz, int dim, 
     return 0;
 }
 
-static void adaptive_avg_frames(const pgeom *g, const ct_tensor *x, ct_tensor *out) {
+static inline float round_to(ct_dtype dt, float v) {
+    return dt == CT_FLOAT16 ? ct_half_to_float(ct_float_to_half(v)) : ct_bfloat16_to_float(ct_float_to_bfloat16(v));
+}
+
+static void adaptive_avg_frames(const pgeom *g, const ct_tensor *x, ct_tensor *out, bool three) {
     const ct_dtype dt = x->dtype;
     const size_t es = ct_dtype_size(dt);
     const int64_t IS = prod3(g->in), OS = prod3(g->out);
@@ -657,6 +661,15 @@ static void adaptive_avg_frames(const pgeom *g, const ct_tensor *x, ct_tensor *o
                                 for (int64_t k = w0; k < w1; k++) sum += ((const double *)(const void *)ip)[(i * g->in[1] + j) * g->in[2] + k];
                         double r = g->out[0] == 1 && g->in[0] == 1 ? sum / (double)kh / (double)kw : sum / (double)kd / (double)kh / (double)kw;
                         ((double *)(void *)od)[o] = r;
+                    } else if (dt != CT_FLOAT32 && three) {
+                        /* the 3-d kernel sums and divides the 16-bit floats in their own type */
+                        float sum = 0;
+                        for (int64_t i = d0; i < d1; i++)
+                            for (int64_t j = h0; j < h1; j++)
+                                for (int64_t k = w0; k < w1; k++)
+                                    sum = round_to(dt, sum + (float)ct_load_as_double(ip + (size_t)((i * g->in[1] + j) * g->in[2] + k) * es, dt));
+                        float r = round_to(dt, round_to(dt, round_to(dt, sum / (float)kd) / (float)kh) / (float)kw);
+                        ct_store_from_double(od + (size_t)o * es, dt, (double)r);
                     } else {
                         float sum = 0;
                         for (int64_t i = d0; i < d1; i++)
@@ -686,7 +699,7 @@ static int adaptive_avg_forward(ct_value *args, ct_value *rets, int dim) {
         ct_tensor_release(out);
         return -1;
     }
-    if (prod3(g.out) > 0) adaptive_avg_frames(&g, x, out);
+    if (prod3(g.out) > 0) adaptive_avg_frames(&g, x, out, dim == 3);
     ct_tensor_release(x);
     return ct_ret(rets, 0, out);
 }
