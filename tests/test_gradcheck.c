@@ -1112,6 +1112,16 @@ static ct_tensor *f_adaptive_max_pool2d(ct_tensor **in) {
     int rc = ct_adaptive_max_pool2d(in[0], sz, 2, &o, &i);
     return first_of(rc, o, i);
 }
+static ct_tensor *f_avg_pool2d_backward(ct_tensor **in) {
+    int64_t k[2] = {3, 2}, s[2] = {2, 1}, p[2] = {1, 1};
+    return ct_avg_pool2d_backward(in[0], in[1], k, 2, s, 2, p, 2, true, false, NULL);
+}
+static ct_tensor *f_avg_pool3d_backward(ct_tensor **in) {
+    int64_t k[1] = {2}, s[1] = {1}, p[1] = {1}, div = 3;
+    return ct_avg_pool3d_backward(in[0], in[1], k, 1, s, 1, p, 1, false, true, &div);
+}
+static ct_tensor *f_adaptive_avg_pool2d_backward(ct_tensor **in) { return ct__adaptive_avg_pool2d_backward(in[0], in[1]); }
+static ct_tensor *f_adaptive_avg_pool3d_backward(ct_tensor **in) { return ct__adaptive_avg_pool3d_backward(in[0], in[1]); }
 
 /* probabilities: both inputs through sigmoid, so every value lies in (0, 1) */
 static ct_tensor *f_binary_cross_entropy(ct_tensor **in) {
@@ -1414,6 +1424,11 @@ static const gcase cases[] = {
     {"aten::_adaptive_avg_pool2d", 1, {{2, 2, 5, 5}}, {4}, {0}, f_adaptive_avg_pool2d},
     {"aten::_adaptive_avg_pool3d", 1, {{2, 3, 3, 4}}, {4}, {0}, f_adaptive_avg_pool3d},
     {"aten::adaptive_max_pool2d", 1, {{2, 2, 5, 5}}, {4}, {0}, f_adaptive_max_pool2d},
+    /* the backward ops' own derivatives (create_graph): grad_output pooled again, zeros for self */
+    {"aten::avg_pool2d_backward", 2, {{2, 2, 3, 5}, {2, 2, 5, 4}}, {4, 4}, {0}, f_avg_pool2d_backward},
+    {"aten::avg_pool3d_backward", 2, {{2, 4, 4, 5}, {2, 3, 3, 4}}, {4, 4}, {0}, f_avg_pool3d_backward},
+    {"aten::_adaptive_avg_pool2d_backward", 2, {{2, 2, 3, 2}, {2, 2, 5, 5}}, {4, 4}, {0}, f_adaptive_avg_pool2d_backward},
+    {"aten::_adaptive_avg_pool3d_backward", 2, {{1, 2, 1, 3}, {1, 3, 3, 4}}, {4, 4}, {0}, f_adaptive_avg_pool3d_backward},
 };
 
 static double eval(apply_fn f, ct_tensor **in, const double *r, int64_t nr) {

@@ -247,5 +247,9 @@ int ct_d_avg_pool3d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_adaptive_avg_pool2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_adaptive_avg_pool3d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_adaptive_max_pool2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_avg_pool2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_avg_pool3d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_adaptive_avg_pool2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_adaptive_avg_pool3d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
 #endif

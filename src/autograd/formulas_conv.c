@@ -118,3 +118,45 @@ int ct_d_adaptive_max_pool2d(ct_node *n, ct_tensor *const *grads, ct_tensor **ou
     CT_F_NEED(out[0]);
     return 0;
 }
+
+/* self: zeros_like(self), self the saved argument 1 */
+static int zeros_like_self(ct_node *n, ct_tensor **out) {
+    if (!ct_node_needs(n, 1)) return 0;
+    ct_tensor *self = saved_arg(n, 1);
+    if (!self) return -1;
+    out[1] = ct_zeros_like(self, CT_DTYPE_UNDEFINED, CT_MEMORY_FORMAT_NONE);
+    ct_tensor_release(self);
+    return out[1] ? 0 : -1;
+}
+
+/* avg_pool2d_backward / avg_pool3d_backward: grad_output: avg_pool{2,3}d(grad, kernel_size,
+ * stride, padding, ceil_mode, count_include_pad, divisor_override); self: zeros_like(self) */
+static int avg_pool_backward_formula(ct_node *n, ct_tensor *const *grads, ct_tensor **out, int dim) {
+    if (ct_node_needs(n, 0)) {
+        const int64_t *div = n->args[7].tag == CT_TAG_INT ? &n->args[7].u.i : NULL;
+        out[0] = dim == 2 ? ct_avg_pool2d(grads[0], NLIST(2), NLIST(3), NLIST(4), n->args[5].u.b, n->args[6].u.b, div)
+                          : ct_avg_pool3d(grads[0], NLIST(2), NLIST(3), NLIST(4), n->args[5].u.b, n->args[6].u.b, div);
+        CT_F_NEED(out[0]);
+    }
+    return zeros_like_self(n, out);
+}
+int ct_d_avg_pool2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out) { return avg_pool_backward_formula(n, grads, out, 2); }
+int ct_d_avg_pool3d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out) { return avg_pool_backward_formula(n, grads, out, 3); }
+
+/* _adaptive_avg_pool2d_backward / 3d: grad_output: _adaptive_avg_pool{2,3}d(grad, grad_output's
+ * last 2 or 3 sizes); self: zeros_like(self) */
+static int adaptive_avg_backward_formula(ct_node *n, ct_tensor *const *grads, ct_tensor **out, int dim) {
+    if (ct_node_needs(n, 0)) {
+        const ct_tensor_meta *m = ct_f_meta(n, 0);
+        const int64_t *sz = m->sizes + m->ndim - dim;
+        out[0] = dim == 2 ? ct__adaptive_avg_pool2d(grads[0], sz, 2) : ct__adaptive_avg_pool3d(grads[0], sz, 3);
+        CT_F_NEED(out[0]);
+    }
+    return zeros_like_self(n, out);
+}
+int ct_d_adaptive_avg_pool2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    return adaptive_avg_backward_formula(n, grads, out, 2);
+}
+int ct_d_adaptive_avg_pool3d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    return adaptive_avg_backward_formula(n, grads, out, 3);
+}

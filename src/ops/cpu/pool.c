@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "ctorch/parallel.h"
 #include "ops/kernel_util.h"
 
 typedef struct pgeom {
@@ -87,12 +88,12 @@ static int not_implemented(const char *kernel, ct_dtype dt) {
 /* ---- max pooling ---- */
 
 /* maximum of each window: out gets the value (copied as it is), idx the flat index in the plane */
-static void max_pool_frames(const pgeom *g, const ct_tensor *x, char *out, int64_t *idx) {
+static void max_pool_planes(const pgeom *g, const ct_tensor *x, char *out, int64_t *idx, int64_t p0, int64_t p1) {
     const ct_dtype dt = x->dtype;
     const size_t es = ct_dtype_size(dt);
     const int64_t IS = prod3(g->in), OS = prod3(g->out);
     const char *xd = tdata(x);
-    for (int64_t pl = 0; pl < g->planes; pl++) {
+    for (int64_t pl = p0; pl < p1; pl++) {
         const char *ip = xd + (size_t)(pl * IS) * es;
         int64_t o = pl * OS;
         for (int64_t od = 0; od < g->out[0]; od++) {
@@ -156,6 +157,27 @@ static void max_pool_frames(const pgeom *g, const ct_tensor *x, char *out, int64
             }
         }
     }
+}
+
+typedef struct max_pool_job {
+    const pgeom *g;
+    const ct_tensor *x;
+    char *out;
+    int64_t *idx;
+} max_pool_job;
+
+static int max_pool_chunk(void *vj, int64_t begin, int64_t end) {
+    const max_pool_job *j = vj;
+    max_pool_planes(j->g, j->x, j->out, j->idx, begin, end);
+    return 0;
+}
+
+/* the planes split over the intra-op threads (each output is its window's alone, so the split
+ * changes no value), a plane or more per piece of at least CT_GRAIN_SIZE outputs */
+static void max_pool_frames(const pgeom *g, const ct_tensor *x, char *out, int64_t *idx) {
+    max_pool_job j = {g, x, out, idx};
+    int64_t os = prod3(g->out) > 0 ? prod3(g->out) : 1;
+    ct_parallel_for(0, g->planes, (CT_GRAIN_SIZE + os - 1) / os, max_pool_chunk, &j);
 }
 
 /* the four max pooling lists, checked as max_pool2d_with_indices's / max_pool3d_with_indices's meta
