@@ -1051,6 +1051,80 @@ INPLACE_ACT(f_relu_, ct_relu_(c))
 static ct_tensor *f_mse_loss(ct_tensor **in) { return ct_mse_loss(in[0], in[1], 1); }
 static ct_tensor *f_smooth_l1_loss(ct_tensor **in) { return ct_smooth_l1_loss(in[0], in[1], 2, 0.7); }
 static ct_tensor *f_huber_loss(ct_tensor **in) { return ct_huber_loss(in[0], in[1], 0, 0.6); }
+/* convolution and pooling (formulas_conv.c) */
+static ct_tensor *f_conv2d_groups(ct_tensor **in) {
+    int64_t st[2] = {2, 1}, pad[2] = {1, 0}, dil[1] = {1}, op[1] = {0};
+    return ct_convolution(in[0], in[1], in[2], st, 2, pad, 2, dil, 1, false, op, 1, 2);
+}
+static ct_tensor *f_conv1d_dilated(ct_tensor **in) {
+    int64_t st[1] = {1}, pad[1] = {2}, dil[1] = {2}, op[1] = {0};
+    return ct_convolution(in[0], in[1], NULL, st, 1, pad, 1, dil, 1, false, op, 1, 1);
+}
+static ct_tensor *f_conv_transpose2d(ct_tensor **in) {
+    int64_t st[1] = {2}, pad[1] = {1}, dil[1] = {1}, op[1] = {1};
+    return ct_convolution(in[0], in[1], in[2], st, 1, pad, 1, dil, 1, true, op, 1, 1);
+}
+static ct_tensor *f_im2col(ct_tensor **in) {
+    int64_t k[2] = {2, 3}, d[2] = {1, 1}, p[2] = {1, 0}, s[2] = {1, 2};
+    return ct_im2col(in[0], k, 2, d, 2, p, 2, s, 2);
+}
+static ct_tensor *f_col2im(ct_tensor **in) {
+    int64_t o[2] = {4, 4}, k[2] = {2, 2}, d[2] = {1, 1}, p[2] = {0, 0}, s[2] = {1, 1};
+    return ct_col2im(in[0], o, 2, k, 2, d, 2, p, 2, s, 2);
+}
+static ct_tensor *first_of(int rc, ct_tensor *a, ct_tensor *b) {
+    ct_tensor_release(b);
+    if (rc != 0) {
+        ct_tensor_release(a);
+        return NULL;
+    }
+    return a;
+}
+static ct_tensor *f_max_pool2d(ct_tensor **in) {
+    int64_t k[2] = {3, 2}, s[2] = {2, 1}, p[2] = {1, 1}, d[1] = {1};
+    ct_tensor *o = NULL, *i = NULL;
+    int rc = ct_max_pool2d_with_indices(in[0], k, 2, s, 2, p, 2, d, 1, true, &o, &i);
+    return first_of(rc, o, i);
+}
+static ct_tensor *f_max_pool3d(ct_tensor **in) {
+    int64_t k[1] = {2}, s[1] = {1}, p[1] = {0}, d[3] = {1, 2, 1};
+    ct_tensor *o = NULL, *i = NULL;
+    int rc = ct_max_pool3d_with_indices(in[0], k, 1, s, 1, p, 1, d, 3, false, &o, &i);
+    return first_of(rc, o, i);
+}
+static ct_tensor *f_avg_pool2d(ct_tensor **in) {
+    int64_t k[2] = {3, 2}, s[2] = {2, 1}, p[2] = {1, 1};
+    return ct_avg_pool2d(in[0], k, 2, s, 2, p, 2, true, false, NULL);
+}
+static ct_tensor *f_avg_pool3d(ct_tensor **in) {
+    int64_t k[1] = {2}, s[1] = {1}, p[1] = {1}, div = 3;
+    return ct_avg_pool3d(in[0], k, 1, s, 1, p, 1, false, true, &div);
+}
+static ct_tensor *f_adaptive_avg_pool2d(ct_tensor **in) {
+    int64_t o[2] = {3, 2};
+    return ct__adaptive_avg_pool2d(in[0], o, 2);
+}
+static ct_tensor *f_adaptive_avg_pool3d(ct_tensor **in) {
+    int64_t o[3] = {2, 1, 3};
+    return ct__adaptive_avg_pool3d(in[0], o, 3);
+}
+static ct_tensor *f_adaptive_max_pool2d(ct_tensor **in) {
+    int64_t sz[2] = {2, 3};
+    ct_tensor *o = NULL, *i = NULL;
+    int rc = ct_adaptive_max_pool2d(in[0], sz, 2, &o, &i);
+    return first_of(rc, o, i);
+}
+static ct_tensor *f_avg_pool2d_backward(ct_tensor **in) {
+    int64_t k[2] = {3, 2}, s[2] = {2, 1}, p[2] = {1, 1};
+    return ct_avg_pool2d_backward(in[0], in[1], k, 2, s, 2, p, 2, true, false, NULL);
+}
+static ct_tensor *f_avg_pool3d_backward(ct_tensor **in) {
+    int64_t k[1] = {2}, s[1] = {1}, p[1] = {1}, div = 3;
+    return ct_avg_pool3d_backward(in[0], in[1], k, 1, s, 1, p, 1, false, true, &div);
+}
+static ct_tensor *f_adaptive_avg_pool2d_backward(ct_tensor **in) { return ct__adaptive_avg_pool2d_backward(in[0], in[1]); }
+static ct_tensor *f_adaptive_avg_pool3d_backward(ct_tensor **in) { return ct__adaptive_avg_pool3d_backward(in[0], in[1]); }
+
 /* probabilities: both inputs through sigmoid, so every value lies in (0, 1) */
 static ct_tensor *f_binary_cross_entropy(ct_tensor **in) {
     ct_tensor *p = ct_sigmoid(in[0]), *t = p ? ct_sigmoid(in[1]) : NULL;
@@ -1343,6 +1417,23 @@ static const gcase cases[] = {
     {"aten::gt_.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_gt__t},
     {"aten::ge_.Scalar", 1, {{4}}, {1}, {0}, f_ge__s},
     {"aten::ge_.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_ge__t},
+    {"aten::convolution", 3, {{2, 4, 5, 4}, {4, 2, 3, 2}, {4}}, {4, 4, 1}, {0}, f_conv2d_groups},
+    {"aten::convolution", 2, {{2, 2, 7}, {3, 2, 3}}, {3, 3}, {0}, f_conv1d_dilated},
+    {"aten::convolution", 3, {{1, 2, 3, 3}, {2, 3, 3, 3}, {3}}, {4, 4, 1}, {0}, f_conv_transpose2d},
+    {"aten::im2col", 1, {{1, 2, 4, 5}}, {4}, {0}, f_im2col},
+    {"aten::col2im", 1, {{1, 8, 9}}, {3}, {0}, f_col2im},
+    {"aten::max_pool2d_with_indices", 1, {{2, 2, 5, 4}}, {4}, {0}, f_max_pool2d},
+    {"aten::max_pool3d_with_indices", 1, {{2, 3, 5, 3}}, {4}, {0}, f_max_pool3d},
+    {"aten::avg_pool2d", 1, {{2, 2, 5, 4}}, {4}, {0}, f_avg_pool2d},
+    {"aten::avg_pool3d", 1, {{2, 3, 3, 4}}, {4}, {0}, f_avg_pool3d},
+    {"aten::_adaptive_avg_pool2d", 1, {{2, 2, 5, 5}}, {4}, {0}, f_adaptive_avg_pool2d},
+    {"aten::_adaptive_avg_pool3d", 1, {{2, 3, 3, 4}}, {4}, {0}, f_adaptive_avg_pool3d},
+    {"aten::adaptive_max_pool2d", 1, {{2, 2, 5, 5}}, {4}, {0}, f_adaptive_max_pool2d},
+    /* the backward ops' own derivatives (create_graph): grad_output pooled again, zeros for self */
+    {"aten::avg_pool2d_backward", 2, {{2, 2, 3, 5}, {2, 2, 5, 4}}, {4, 4}, {0}, f_avg_pool2d_backward},
+    {"aten::avg_pool3d_backward", 2, {{2, 4, 4, 5}, {2, 3, 3, 4}}, {4, 4}, {0}, f_avg_pool3d_backward},
+    {"aten::_adaptive_avg_pool2d_backward", 2, {{2, 2, 3, 2}, {2, 2, 5, 5}}, {4, 4}, {0}, f_adaptive_avg_pool2d_backward},
+    {"aten::_adaptive_avg_pool3d_backward", 2, {{1, 2, 1, 3}, {1, 3, 3, 4}}, {4, 4}, {0}, f_adaptive_avg_pool3d_backward},
 };
 
 static double eval(apply_fn f, ct_tensor **in, const double *r, int64_t nr) {

@@ -356,6 +356,35 @@ static void view_cases(void) {
     CASE("unbind of a 0-d tensor") WITH(ct_tensor_scalar(1, CT_FLOAT32), EXPECT(ct_unbind_int(t, 0, &pieces, &npieces) == -1, CT_ERR_INDEX, "Dimension specified as 0 but tensor has no dimensions"));
     CASE("unbind over dim 2 of a matrix") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_unbind_int(t, 2, &pieces, &npieces) == -1, CT_ERR_INDEX, "Dimension out of range (expected to be in range of [-2, 1], but got 2)"));
     CHECK(pieces == NULL);
+    /* convolution and pooling: PyTorch 2.6's messages (tests/golden/torch-2.6/conv_pool_ops.json) */
+    {
+        int64_t c_x4[4] = {1, 2, 5, 5}, c_x3c[4] = {1, 3, 5, 5}, c_w4[4] = {3, 2, 3, 3}, c_small[4] = {1, 2, 2, 2}, c_m2[2] = {5, 5};
+        int64_t c_one[1] = {1}, c_zero[1] = {0}, c_two[1] = {2}, c_pad2[1] = {2}, c_o3[3] = {2, 2, 2}, c_div0 = 0;
+        ct_tensor *cx = ct_ones(c_x4, 4, CT_FLOAT32), *w = ct_ones(c_w4, 4, CT_FLOAT32), *b64 = ct_ones(&c_w4[0], 1, CT_FLOAT64);
+        CASE("conv2d of NULL") EXPECT(ct_conv2d(NULL, w, NULL, c_one, 1, c_zero, 1, c_one, 1, 1) == NULL, CT_ERR_TYPE, "conv2d(): argument 'input' (position 1) must be Tensor, not NoneType");
+        CASE("conv2d with a NULL weight") EXPECT(ct_conv2d(cx, NULL, NULL, c_one, 1, c_zero, 1, c_one, 1, 1) == NULL, CT_ERR_TYPE, "conv2d(): argument 'weight' (position 2) must be Tensor, not NoneType");
+        CASE("conv2d with the wrong number of channels")
+            WITH(ct_ones(c_x3c, 4, CT_FLOAT32), EXPECT(ct_conv2d(t, w, NULL, c_one, 1, c_zero, 1, c_one, 1, 1) == NULL, CT_ERR_RUNTIME, "Given groups=1, weight of size [3, 2, 3, 3], expected input[1, 3, 5, 5] to have 2 channels, but got 3 channels instead"));
+        CASE("conv2d with a kernel bigger than the input")
+            WITH(ct_ones(c_small, 4, CT_FLOAT32), EXPECT(ct_conv2d(t, w, NULL, c_one, 1, c_zero, 1, c_one, 1, 1) == NULL, CT_ERR_RUNTIME, "Calculated padded input size per channel: (2 x 2). Kernel size: (3 x 3). Kernel size can't be greater than actual input size"));
+        CASE("conv2d of a matrix")
+            WITH(ct_ones(c_m2, 2, CT_FLOAT32), EXPECT(ct_conv2d(t, w, NULL, c_one, 1, c_zero, 1, c_one, 1, 1) == NULL, CT_ERR_RUNTIME, "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: [5, 5]"));
+        CASE("conv2d with a float64 bias") EXPECT(ct_conv2d(cx, w, b64, c_one, 1, c_zero, 1, c_one, 1, 1) == NULL, CT_ERR_RUNTIME, "Input type (float) and bias type (double) should be the same");
+        CASE("conv2d with groups 0") EXPECT(ct_conv2d(cx, w, NULL, c_one, 1, c_zero, 1, c_one, 1, 0) == NULL, CT_ERR_RUNTIME, "non-positive groups is not supported");
+        CASE("convolution with a 2-d weight")
+            WITH(ct_ones(c_m2, 2, CT_FLOAT32), EXPECT(ct_convolution(t, t, NULL, c_one, 1, c_zero, 1, c_one, 1, false, c_zero, 1, 1) == NULL, CT_ERR_RUNTIME, "weight should have at least three dimensions"));
+        CASE("conv2d with a padding string") EXPECT(ct_conv2d_padding(cx, w, NULL, c_one, 1, "full", c_one, 1, 1) == NULL, CT_ERR_RUNTIME, "Invalid padding string: 'full'");
+        CASE("max_pool2d of a matrix")
+            WITH(ct_ones(c_m2, 2, CT_FLOAT32), EXPECT(ct_max_pool2d(t, c_two, 1, NULL, 0, c_zero, 1, c_one, 1, false) == NULL, CT_ERR_RUNTIME, "non-empty 3D or 4D (batch mode) tensor expected for input"));
+        CASE("max_pool2d padded past half the kernel") EXPECT(ct_max_pool2d(cx, c_two, 1, NULL, 0, c_pad2, 1, c_one, 1, false) == NULL, CT_ERR_RUNTIME, "pad should be at most half of effective kernel size, but got pad=2, kernel_size=2 and dilation=1");
+        CASE("avg_pool2d with divisor 0") EXPECT(ct_avg_pool2d(cx, c_two, 1, NULL, 0, c_zero, 1, false, true, &c_div0) == NULL, CT_ERR_RUNTIME, "divisor must be not zero");
+        CASE("adaptive_avg_pool2d to 3 sizes") EXPECT(ct_adaptive_avg_pool2d(cx, c_o3, 3) == NULL, CT_ERR_RUNTIME, "adaptive_avg_pool2d: output_size must be 2");
+        CASE("im2col of int64")
+            WITH(ct_ones(c_x4, 4, CT_INT64), EXPECT(ct_im2col(t, c_two, 1, c_one, 1, c_zero, 1, c_one, 1) == NULL, CT_ERR_RUNTIME, "It is expected kernel_size equals to 2, but got size 1"));
+        ct_tensor_release(cx);
+        ct_tensor_release(w);
+        ct_tensor_release(b64);
+    }
     CASE("transpose past the last dimension")
         WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_transpose(t, 0, 2) == NULL, CT_ERR_INDEX, "Dimension out of range (expected to be in range of [-2, 1], but got 2)"));
     CASE("t of a 3-d tensor") {

@@ -237,4 +237,20 @@ int ct_d_dot(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_mv(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_flash_attention(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
+/* convolution and pooling: formulas_conv.c */
+int ct_d_convolution(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_im2col(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_col2im(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_max_pool2d_with_indices(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_max_pool3d_with_indices(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_avg_pool2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_avg_pool3d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_adaptive_avg_pool2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_adaptive_avg_pool3d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_adaptive_max_pool2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_avg_pool2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_avg_pool3d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_adaptive_avg_pool2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_adaptive_avg_pool3d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+
 #endif

@@ -28,6 +28,7 @@ static const struct {
     {CT_OPID_chunk, CT_KEY_ADInplaceOrView, ct_k_adinplace_or_view},
     {CT_OPID_silu_backward, CT_KEY_Autograd, ct_k_autograd},
     {CT_OPID_mish_backward, CT_KEY_Autograd, ct_k_autograd},
+    {CT_OPID_max_pool2d, CT_KEY_Autograd, ct_k_autograd},
 };
 
 static void register_generic(ct_opid id) {

@@ -166,6 +166,18 @@ static int parse_default(parser *ps, ct_arg *arg) {
         } else {
             arg->default_value = ct_int(iv);
             ps->p = end_i;
+            /* an int list with an int default (int[2] padding=0): that int for every element, as
+             * PyTorch's Python argument parser reads the default (parse_intlist_args) */
+            const char *br = arg->type_text ? strchr(arg->type_text, '[') : NULL;
+            if (br && (strncmp(arg->type_text, "int[", 4) == 0 || strncmp(arg->type_text, "SymInt[", 7) == 0)) {
+                int64_t nv = strtoll(br + 1, NULL, 10);
+                if (nv < 1) nv = 1;
+                if (nv > CT_MAX_DIMS) return fail(ps, "a shorter list default");
+                arg->default_list = ct_malloc((size_t)nv * sizeof(int64_t));
+                if (!arg->default_list) return -1;
+                for (int64_t i = 0; i < nv; i++) arg->default_list[i] = iv;
+                arg->default_value = ct_intlist(arg->default_list, nv);
+            }
         }
     }
     arg->has_default = true;

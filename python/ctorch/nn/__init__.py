@@ -1,9 +1,10 @@
 """torch.nn: Module, Linear, ReLU, GELU, Embedding, LayerNorm, Sequential, ModuleList, Identity, Dropout,
-CrossEntropyLoss; functional; init; utils (clip_grad_norm_)."""
+CrossEntropyLoss, Conv1d, Conv2d, Conv3d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d; functional; init; utils
+(clip_grad_norm_)."""
 from .. import _C
 from .parameter import Parameter  # noqa: F401
-from .modules import (GELU, CrossEntropyLoss, Dropout, Embedding, Identity, LayerNorm, Linear, Module,  # noqa: F401
-                      ModuleList, ReLU, Sequential)
+from .modules import (GELU, AdaptiveAvgPool2d, AvgPool2d, Conv1d, Conv2d, Conv3d, CrossEntropyLoss,  # noqa: F401
+                      Dropout, Embedding, Identity, LayerNorm, Linear, MaxPool2d, Module, ModuleList, ReLU, Sequential)
 from . import functional, init, utils  # noqa: F401
 
 

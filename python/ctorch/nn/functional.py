@@ -1,7 +1,8 @@
 """torch.nn.functional: linear, relu, gelu, softmax, log_softmax, layer_norm, embedding, dropout,
 scaled_dot_product_attention, cross_entropy, nll_loss, the activations (softplus, silu, mish,
 hardtanh, relu6, leaky_relu, elu, selu, celu, hardsigmoid, hardswish, logsigmoid, threshold,
-softshrink, hardshrink, tanhshrink) and the losses mse_loss, l1_loss, smooth_l1_loss, huber_loss,
+softshrink, hardshrink, tanhshrink), the convolutions (conv1d/2d/3d, conv_transpose1d/2d/3d), the poolings
+(max_pool1d/2d/3d, avg_pool1d/2d/3d, adaptive_avg_pool1d/2d/3d, adaptive_max_pool2d), unfold and fold, and the losses mse_loss, l1_loss, smooth_l1_loss, huber_loss,
 binary_cross_entropy, kl_div; each calls ctorch's operator or function as PyTorch 2.6's does."""
 import warnings
 
@@ -18,6 +19,18 @@ scaled_dot_product_attention = _C._nn.scaled_dot_product_attention
 softplus = _C._nn.softplus
 logsigmoid = _C._nn.log_sigmoid
 softshrink = _C._nn.softshrink
+# the convolutions are torch.conv1d, ... themselves (PyTorch's F.conv2d is torch.conv2d with a docstring)
+conv1d = _VF.conv1d
+conv2d = _VF.conv2d
+conv3d = _VF.conv3d
+conv_transpose1d = _VF.conv_transpose1d
+conv_transpose2d = _VF.conv_transpose2d
+conv_transpose3d = _VF.conv_transpose3d
+# the poolings torch.nn.functional binds to the operators themselves
+avg_pool1d = _VF.avg_pool1d
+avg_pool2d = _C._nn.avg_pool2d
+avg_pool3d = _C._nn.avg_pool3d
+adaptive_avg_pool1d = _VF.adaptive_avg_pool1d
 
 
 def _get_enum(reduction):
@@ -305,6 +318,104 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if inplace:
         raise _missing("F.dropout(inplace=True) (aten::dropout_) is not implemented in ctorch")
     return _VF.dropout(input, p, training)
+
+
+def _pair(x):
+    """torch.nn.modules.utils._pair: an iterable as a tuple, a number twice"""
+    if isinstance(x, (list, tuple)) or hasattr(x, "__iter__"):
+        return tuple(x)
+    return (x, x)
+
+
+def _list_with_default(out_size, defaults):
+    """torch.nn.modules.utils._list_with_default: None entries of an output size taken from the input's"""
+    if isinstance(out_size, int):
+        return out_size
+    if len(defaults) <= len(out_size):
+        raise ValueError(f"Input dimension should be at least {len(out_size) + 1}")
+    return [v if v is not None else d for v, d in zip(out_size, defaults[-len(out_size):])]
+
+
+def _max_pool(name, fn, with_indices, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    if has_torch_function_unary(input):
+        return handle_torch_function(globals()[name], (input,), input, kernel_size, stride=stride, padding=padding,
+                                     dilation=dilation, ceil_mode=ceil_mode, return_indices=return_indices)
+    if stride is None:
+        stride = []
+    if return_indices:
+        return with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return fn(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """F.max_pool1d: torch.max_pool1d, or torch.max_pool1d_with_indices with return_indices=True"""
+    return _max_pool("max_pool1d", _VF.max_pool1d, _VF.max_pool1d_with_indices, input, kernel_size, stride, padding,
+                     dilation, ceil_mode, return_indices)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """F.max_pool2d: torch.max_pool2d, or torch._C._nn.max_pool2d_with_indices with return_indices=True"""
+    return _max_pool("max_pool2d", _VF.max_pool2d, _C._nn.max_pool2d_with_indices, input, kernel_size, stride, padding,
+                     dilation, ceil_mode, return_indices)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """F.max_pool3d: torch.max_pool3d, or torch._C._nn.max_pool3d_with_indices with return_indices=True"""
+    return _max_pool("max_pool3d", _VF.max_pool3d, _C._nn.max_pool3d_with_indices, input, kernel_size, stride, padding,
+                     dilation, ceil_mode, return_indices)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """F.adaptive_avg_pool2d: torch._C._nn.adaptive_avg_pool2d, None sizes taken from the input"""
+    if has_torch_function_unary(input):
+        return handle_torch_function(adaptive_avg_pool2d, (input,), input, output_size)
+    return _C._nn.adaptive_avg_pool2d(input, _list_with_default(output_size, input.size()))
+
+
+def adaptive_avg_pool3d(input, output_size):
+    """F.adaptive_avg_pool3d: torch._C._nn.adaptive_avg_pool3d, None sizes taken from the input"""
+    if has_torch_function_unary(input):
+        return handle_torch_function(adaptive_avg_pool3d, (input,), input, output_size)
+    return _C._nn.adaptive_avg_pool3d(input, _list_with_default(output_size, input.size()))
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """F.adaptive_max_pool2d: torch._C._nn.adaptive_max_pool2d (values and indices), None sizes from the input"""
+    if has_torch_function_unary(input):
+        return handle_torch_function(adaptive_max_pool2d, (input,), input, output_size, return_indices=return_indices)
+    r = _C._nn.adaptive_max_pool2d(input, _list_with_default(output_size, input.size()))
+    return r if return_indices else r[0]
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    return adaptive_max_pool2d(input, output_size, True)
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """F.unfold: torch._C._nn.im2col(input, _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride))."""
+    if has_torch_function_unary(input):
+        return handle_torch_function(unfold, (input,), input, kernel_size, dilation=dilation, padding=padding, stride=stride)
+    return _C._nn.im2col(input, _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride))
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """F.fold: torch._C._nn.col2im(input, _pair(output_size), _pair(kernel_size), _pair(dilation), ...)."""
+    if has_torch_function_unary(input):
+        return handle_torch_function(fold, (input,), input, output_size, kernel_size, dilation=dilation, padding=padding,
+                                     stride=stride)
+    return _C._nn.col2im(input, _pair(output_size), _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride))
 
 
 from .._missing import module_getattr as _module_getattr  # noqa: E402
