@@ -80,9 +80,11 @@ static int check_inplace(const ct_op *op, ct_tensor *self, bool requires_grad) {
     /* check_inplace (VariableTypeUtils.h) */
     if (self->autograd->is_view && ct_tensor_requires_grad(self) && ct_tensor_is_leaf(self->autograd->base))
         return ct_error_set(CT_ERR_RUNTIME, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
-    if (self->autograd->is_view && ct_tensor_requires_grad(self->autograd->base))
+    /* an input that requires grad written into a view: PyTorch rebases the view's base onto
+     * CopySlices whether or not the base required grad before */
+    if (self->autograd->is_view)
         return ct_error_set(CT_ERR_UNSUPPORTED,
-                            "ctorch: in-place modification of a view of a tensor that requires grad is not supported yet (PyTorch records CopySlices here)");
+                            "ctorch: in-place modification of a view by an op whose inputs require grad is not supported yet (PyTorch records CopySlices here)");
     return 0;
 }
 

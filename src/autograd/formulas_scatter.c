@@ -152,7 +152,7 @@ int ct_d_scatter_reduce(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
         ct_tensor *e4 = k.failed ? NULL : K(&k, ct_eq_tensor(src, value));
         gsrc = k.failed ? NULL : K(&k, ct_mul(e4, gdg));
     } else {
-        ct_error_set(CT_ERR_RUNTIME, "Expected 'reduce' argument to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got %s.", reduce);
+        ct_error_set(CT_ERR_RUNTIME, "ctorch: scatter_reduce's backward for reduce=%s", reduce); /* the forward refused it */
         goto fail;
     }
     if (k.failed) goto fail;
@@ -372,10 +372,12 @@ static int clamp_one(ct_node *n, ct_tensor *const *grads, ct_tensor **out, bool 
     int rc = 0;
     for (int which = 1; which >= 0 && rc == 0; which--) {
         if (!ct_node_needs(n, which)) continue;
-        ct_tensor *m = which == 1 ? (is_min ? ct_lt_tensor(self, bound) : ct_gt_tensor(self, bound))
-                                  : (is_min ? ct_ge_tensor(self, bound) : ct_le_tensor(self, bound));
-        ct_tensor *zero = m ? ct_f_scalar_like(0.0, grad) : NULL;
-        out[which] = zero ? ct_where(m, grad, zero) : NULL;
+        /* where(mask, grad, scalar_tensor(0)): the zero first (the last argument) */
+        ct_tensor *zero = ct_f_scalar_like(0.0, grad);
+        ct_tensor *m = !zero ? NULL
+                       : which == 1 ? (is_min ? ct_lt_tensor(self, bound) : ct_gt_tensor(self, bound))
+                                    : (is_min ? ct_ge_tensor(self, bound) : ct_le_tensor(self, bound));
+        out[which] = m ? ct_where(m, grad, zero) : NULL;
         ct_tensor_release(m);
         ct_tensor_release(zero);
         if (!out[which]) rc = -1;
@@ -386,6 +388,18 @@ static int clamp_one(ct_node *n, ct_tensor *const *grads, ct_tensor **out, bool 
 }
 int ct_d_clamp_min_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out) { return clamp_one(n, grads, out, true); }
 int ct_d_clamp_max_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out) { return clamp_one(n, grads, out, false); }
+
+/* copy_: CopyBackwards (torch/csrc/autograd/functions/tensor.cpp): self: zeros_like(grad);
+ * src: grad.to(src's dtype) (the engine sums it to src's shape) */
+int ct_d_copy_(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    if (ct_node_needs(n, 0)) CT_F_NEED(out[0] = ct_zeros_like(grads[0], CT_DTYPE_UNDEFINED, CT_CONTIGUOUS_FORMAT));
+    if (ct_node_needs(n, 1)) {
+        ct_dtype d = ct_f_meta(n, 1)->dtype;
+        out[1] = d == grads[0]->dtype ? ct_tensor_retain(grads[0]) : ct_to_dtype(grads[0], d, false, false, CT_MEMORY_FORMAT_NONE);
+        CT_F_NEED(out[1]);
+    }
+    return 0;
+}
 
 /* ---- fill, masked_fill.Tensor --------------------------------------------------------------- */
 

@@ -2,7 +2,7 @@
 scaled_dot_product_attention, cross_entropy, nll_loss, the activations (softplus, silu, mish,
 hardtanh, relu6, leaky_relu, elu, selu, celu, hardsigmoid, hardswish, logsigmoid, threshold,
 softshrink, hardshrink, tanhshrink) and the losses mse_loss, l1_loss, smooth_l1_loss, huber_loss,
-binary_cross_entropy, kl_div; each calls ctorch's operator or function as PyTorch 2.6's does."""
+binary_cross_entropy, kl_div, and pad; each calls ctorch's operator or function as PyTorch 2.6's does."""
 import warnings
 
 from .. import _C
@@ -305,6 +305,13 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if inplace:
         raise _missing("F.dropout(inplace=True) (aten::dropout_) is not implemented in ctorch")
     return _VF.dropout(input, p, training)
+
+
+def pad(input, pad, mode="constant", value=None):
+    """F.pad: aten::pad (constant_pad_nd, reflection_pad*d, replication_pad*d or _pad_circular)"""
+    if has_torch_function_unary(input):
+        return handle_torch_function(globals()["pad"], (input,), input, pad, mode=mode, value=value)
+    return _C._nn.pad(input, pad, mode, value)
 
 
 from .._missing import module_getattr as _module_getattr  # noqa: E402

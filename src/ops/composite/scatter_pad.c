@@ -57,7 +57,8 @@ int ct_k_argwhere(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
 
 /* ---- pad ------------------------------------------------------------------------------------- */
 
-enum { PAD_CONSTANT = 0, PAD_REFLECT = 1, PAD_REPLICATE = 2, PAD_CIRCULAR = 3 };
+/* at::padding_mode's numbers */
+enum { PAD_REFLECT = 0, PAD_REPLICATE = 1, PAD_CIRCULAR = 2, PAD_CONSTANT = 3 };
 
 static const char *mode_name(int64_t m) {
     switch (m) {

@@ -71,7 +71,8 @@ static int clamp_tensor(ct_tensor *self, ct_tensor *lo, ct_tensor *hi, bool in_p
             return ct_error_set(CT_ERR_RUNTIME, "result type %s can't be cast to the desired output type %s", ct_dtype_name(common),
                                 ct_dtype_name(self->dtype));
     }
-    if (common == CT_BOOL) return ct_error_set(CT_ERR_RUNTIME, "\"%s\" not implemented for 'Bool'", kname);
+    /* one bound: maximum / minimum, which take bool (logical or / and) */
+    if (common == CT_BOOL && lo && hi) return ct_error_set(CT_ERR_RUNTIME, "\"%s\" not implemented for 'Bool'", kname);
     ct_iter_casts k;
     if (ct_iter_cast_begin(&k, in_place ? self : NULL, ins, nin, common, true) != 0) return -1;
     ct_tensor *out = k.out;

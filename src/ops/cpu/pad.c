@@ -174,8 +174,8 @@ static int pad_geometry(const ct_tensor *input, const ct_value *padding, int k, 
                                 (long long)g->out[0]);
         if (k == 2)
             return ct_error_set(CT_ERR_RUNTIME,
-                                reflect ? "input (H: %lld, W: %lld)is too small. Calculated output H: %lld W: %lld"
-                                        : "input (H: %lld W: %lld ) is too small. Calculated output H: %lld W: %lld",
+                                reflect ? "input (H: %lld, W: %lld) is too small. Calculated output H: %lld W: %lld"
+                                        : "input (H: %lld, W: %lld ) is too small. Calculated output H: %lld W: %lld",
                                 (long long)g->in[0], (long long)g->in[1], (long long)g->out[0], (long long)g->out[1]);
         return ct_error_set(CT_ERR_RUNTIME, "input (D: %lld H: %lld, W: %lld) is too small. Calculated output D: %lld H: %lld W: %lld",
                             (long long)g->in[0], (long long)g->in[1], (long long)g->in[2], (long long)g->out[0], (long long)g->out[1],
@@ -251,13 +251,19 @@ static int pad_backward(ct_value *args, int k, bool reflect, const char *name, c
     pad_geom g;
     if (pad_geometry(self, &args[2], k, reflect, &g) != 0) return -1;
     if (check_pad_dtype(self, name) != 0) return -1;
-    if (gout->ndim != self->ndim)
-        return ct_error_set(CT_ERR_RUNTIME, "grad_output must have the same number of dimensions as input");
-    for (int i = 0; i < k; i++)
-        if (gout->sizes[g.lead + i] != g.out[i])
+    for (int i = 0; i < k; i++) {
+        int64_t w;
+        if (ct_wrap_dim(g.lead + i, gout->ndim, &w) != 0) return -1; /* grad_output.size(dim) */
+        if (gout->sizes[w] != g.out[i])
             return ct_error_set(CT_ERR_RUNTIME, "grad_output %s unexpected. Expected: %lld, Got: %lld",
                                 k == 1 ? "width" : (i == k - 1 ? "width" : (i == k - 2 ? "height" : "depth")), (long long)g.out[i],
-                                (long long)gout->sizes[g.lead + i]);
+                                (long long)gout->sizes[w]);
+    }
+    if (gout->ndim != self->ndim) { /* more dimensions than self: the walk below needs self's */
+        char a[256];
+        ct_format_shape(gout->sizes, gout->ndim, a, sizeof a);
+        return ct_error_set(CT_ERR_RUNTIME, "ctorch: %s's grad_output of shape %s has not self's dimensions", name, a);
+    }
     ct_tensor *gin = ct_tensor_alloc(self->sizes, self->ndim, self->dtype, true);
     if (!gin) return -1;
     ct_tensor *go = ct_tensor_retain(gout);

@@ -229,8 +229,11 @@ static int scatter_shape_check(const ct_tensor *self, int64_t dim, const ct_tens
     for (int d = 0; d < sd && !wrong; d++)
         if (d != dim && dsize(index, d) > dsize(self, d)) wrong = true;
     if (!wrong && src)
-        for (int d = 0; d < sd && !wrong; d++)
-            if (d < (src->ndim ? src->ndim : 1) && dsize(index, d) > dsize(src, d)) wrong = true;
+        for (int d = 0; d < sd && !wrong; d++) {
+            int64_t w;
+            if (src->ndim && ct_wrap_dim(d, src->ndim, &w) != 0) return -1; /* ensure_nonempty_size(src, d) */
+            if (dsize(index, d) > dsize(src, d)) wrong = true;
+        }
     char a[256], b[256], c[256];
     ct_format_shape(index->sizes, index->ndim, a, sizeof a);
     ct_format_shape(self->sizes, self->ndim, b, sizeof b);
@@ -282,10 +285,12 @@ static int old_reduce(const char *r, sg_op *op) {
 typedef enum new_reduce { NR_SUM, NR_PROD, NR_MEAN, NR_AMAX, NR_AMIN } new_reduce;
 
 static int new_reduce_parse(const char *r, new_reduce *op) {
-    static const char *names[] = {"sum", "prod", "mean", "amax", "amin"};
-    for (int i = 0; i < 5; i++)
+    /* get_operator_enum(reduce, use_new_options=true): the old "max" and "min" still mean amax and amin */
+    static const char *names[] = {"sum", "prod", "mean", "amax", "amin", "max", "min"};
+    static const new_reduce ops[] = {NR_SUM, NR_PROD, NR_MEAN, NR_AMAX, NR_AMIN, NR_AMAX, NR_AMIN};
+    for (int i = 0; i < 7; i++)
         if (r && strcmp(r, names[i]) == 0) {
-            *op = (new_reduce)i;
+            *op = ops[i];
             return 0;
         }
     return ct_error_set(CT_ERR_RUNTIME, "reduce argument must be either sum, prod, mean, amax or amin, got %s", r ? r : "");
@@ -386,14 +391,12 @@ int ct_k_scatter__value_reduce(const ct_op *op, ct_keyset ks, ct_value *args, ct
 /* scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
 int ct_k_scatter_add(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     SCATTER_ARGS(ARG_T(3), false, -1);
-    a.method = "scatter_add";
-    a.op = SG_ADD;
+        a.op = SG_ADD;
     return scatter_out_of_place(&a, rets);
 }
 int ct_k_scatter_add_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     SCATTER_ARGS(ARG_T(3), false, -1);
-    a.method = "scatter_add";
-    a.op = SG_ADD;
+        a.op = SG_ADD;
     return scatter_in_place(&a, rets);
 }
 
@@ -409,12 +412,14 @@ static int scatter_reduce_into(ct_value *args, ct_tensor *out) {
     bool include_self = ARG_B(5);
     int64_t dim;
     if (ct_wrap_dim(ARG_I(1), self->ndim, &dim) != 0) return -1;
-    if (dtype_check("scatter_reduce", self, index, src) != 0) return -1;
+    if (dtype_check("scatter", self, index, src) != 0) return -1;
     if (scatter_shape_check(self, dim, index, src) != 0) return -1;
     if (out == self && (ct_assert_no_internal_overlap(out) != 0 || overlap_check(out, index) != 0 || overlap_check(out, src) != 0))
         return -1;
     new_reduce r = NR_SUM;
     if (new_reduce_parse(reduce, &r) != 0) return -1;
+    if (r == NR_MEAN && self->dtype == CT_BOOL)
+        return ct_error_set(CT_ERR_RUNTIME, "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'");
     if (out != self && ct_copy_into(out, self) != 0) return -1;
     if (index->numel == 0) return 0;
     ct_dtype d = self->dtype;
@@ -527,10 +532,10 @@ int ct_k_masked_scatter_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value
     ct_tensor *self = ARG_T(0), *mask = ARG_T(1), *source = ARG_T(2);
     if (mask->dtype != CT_BOOL)
         return ct_error_set(CT_ERR_RUNTIME, "masked_scatter_ only supports boolean masks, but got mask with dtype %s",
-                            ct_dtype_type_meta_name(mask->dtype));
+                            ct_dtype_name(mask->dtype));
     if (self->dtype != source->dtype)
-        return ct_error_set(CT_ERR_RUNTIME, "masked_scatter_: expected self and source to have same dtypes but got %s and %s",
-                            ct_dtype_type_meta_name(self->dtype), ct_dtype_type_meta_name(source->dtype));
+        return ct_error_set(CT_ERR_RUNTIME, "masked_scatter: expected self and source to have same dtypes but got%s and %s",
+                            ct_dtype_name(self->dtype), ct_dtype_name(source->dtype));
     int64_t shape[CT_MAX_DIMS];
     int n;
     if (ct_broadcast_shapes(mask->sizes, mask->ndim, self->sizes, self->ndim, shape, &n) != 0) return -1;
@@ -540,8 +545,8 @@ int ct_k_masked_scatter_(const ct_op *op, ct_keyset ks, ct_value *args, ct_value
         char a[256], b[256];
         ct_format_shape(mask->sizes, mask->ndim, a, sizeof a);
         ct_format_shape(self->sizes, self->ndim, b, sizeof b);
-        return ct_error_set(CT_ERR_RUNTIME, "expand(torch.BoolTensor{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)",
-                            a + 0, b, self->ndim, mask->ndim);
+        return ct_error_set(CT_ERR_RUNTIME, "expand(CPUBoolType{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)",
+                            a, b, self->ndim, mask->ndim);
     }
     int64_t ms[CT_MAX_DIMS];
     ct_broadcast_strides(mask, self->sizes, self->ndim, ms);
@@ -623,8 +628,14 @@ static int nonzero_impl(const ct_tensor *self, int64_t size, int64_t fill, ct_va
     int64_t count = 0;
     for (int64_t i = 0; i < self->numel; i++) count += ct_elem_load(ct_tensor_elem_ptr(self, i), d) != 0.0;
     int64_t rows = size >= 0 ? size : count;
-    int64_t shape[2] = {rows, nd};
-    ct_tensor *out = ct_empty(shape, 2, CT_INT64, CT_MEMORY_FORMAT_NONE);
+    /* nonzero: at::empty({ndim, N}).t(), the coordinates of one element in one column;
+     * nonzero_static: a contiguous [size, ndim] */
+    int64_t shape[2] = {rows, nd}, strides[2] = {1, rows};
+    if (size >= 0) {
+        strides[0] = nd;
+        strides[1] = 1;
+    }
+    ct_tensor *out = ct_empty_strided(shape, 2, strides, 2, CT_INT64);
     if (!out) return -1;
     int64_t *o = ct_tensor_data_ptr(out);
     int64_t k = 0, c[CT_MAX_DIMS] = {0};
@@ -637,11 +648,11 @@ static int nonzero_impl(const ct_tensor *self, int64_t size, int64_t fill, ct_va
         }
         double v = ct_elem_load(ct_tensor_elem_ptr(self, i), d);
         if (v == 0.0) continue;
-        for (int q = 0; q < nd; q++) o[k * nd + q] = c[q];
+        for (int q = 0; q < nd; q++) o[k * strides[0] + q * strides[1]] = c[q];
         k++;
     }
     for (; k < rows; k++)
-        for (int q = 0; q < nd; q++) o[k * nd + q] = fill;
+        for (int q = 0; q < nd; q++) o[k * strides[0] + q * strides[1]] = fill;
     return ct_ret(rets, 0, out);
 }
 
@@ -649,10 +660,7 @@ static int nonzero_impl(const ct_tensor *self, int64_t size, int64_t fill, ct_va
 int ct_k_nonzero(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
-    ct_tensor *self = ARG_T(0);
-    if (self->numel >= INT32_MAX)
-        return ct_error_set(CT_ERR_RUNTIME, "nonzero is not supported for tensors with more than INT_MAX elements, See https://github.com/pytorch/pytorch/issues/51871");
-    return nonzero_impl(self, -1, 0, rets);
+    return nonzero_impl(ARG_T(0), -1, 0, rets);
 }
 
 /* nonzero_static(Tensor self, *, int size, int fill_value=-1) -> Tensor */
@@ -723,7 +731,7 @@ int ct_k_slice_scatter(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *
 int ct_k_diagonal_scatter(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
-    return view_scatter(args, diagonal_view, "diagonal", rets);
+    return view_scatter(args, diagonal_view, "slice", rets);
 }
 /* as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor */
 int ct_k_as_strided_scatter(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
