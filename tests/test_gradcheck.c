@@ -1168,6 +1168,16 @@ static ct_tensor *f_slice_scatter(ct_tensor **in) {
     return ct_slice_scatter(in[0], in[1], 0, &st, NULL, 2);
 }
 static ct_tensor *f_diagonal_scatter(ct_tensor **in) { return ct_diagonal_scatter(in[0], in[1], -1, 0, 1); }
+/* src only: PyTorch's formula for self (as_strided_scatter_backward) keeps grad inside the written
+ * region and zeros elsewhere, the opposite of the derivative, and ctorch gives what PyTorch gives
+ * (OpInfo as_strided_scatter compares it); finite differences cannot check it */
+static ct_tensor *f_as_strided_scatter(ct_tensor **in) {
+    int64_t sz[2] = {2, 2}, st[2] = {1, 3}, off = 1, s33[2] = {3, 3};
+    ct_tensor *self = ct_zeros(s33, 2, CT_FLOAT64);
+    ct_tensor *r = self ? ct_as_strided_scatter(self, in[0], sz, 2, st, 2, &off) : NULL;
+    ct_tensor_release(self);
+    return r;
+}
 static ct_tensor *f_constant_pad_nd(ct_tensor **in) {
     int64_t p[4] = {1, -1, 0, 2};
     return ct_constant_pad_nd(in[0], p, 4, ct_double(0.25));
@@ -1519,6 +1529,7 @@ static const gcase cases[] = {
     {"aten::select_scatter", 2, {{2, 3}, {2}}, {2, 1}, {0}, f_select_scatter},
     {"aten::slice_scatter", 2, {{4, 2}, {2, 2}}, {2, 2}, {0}, f_slice_scatter},
     {"aten::diagonal_scatter", 2, {{3, 3}, {2}}, {2, 1}, {0}, f_diagonal_scatter},
+    {"aten::as_strided_scatter", 1, {{2, 2}}, {2}, {0}, f_as_strided_scatter},
     {"aten::constant_pad_nd", 1, {{2, 3}}, {2}, {0}, f_constant_pad_nd},
     {"aten::reflection_pad1d", 1, {{2, 4}}, {2}, {0}, f_reflection_pad1d},
     {"aten::reflection_pad2d", 1, {{1, 3, 3}}, {3}, {0}, f_reflection_pad2d},

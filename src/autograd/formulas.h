@@ -266,6 +266,7 @@ int ct_d_clamp_max_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_fill_scalar(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_fill_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_masked_fill_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_as_strided_scatter(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_copy_(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
 #endif

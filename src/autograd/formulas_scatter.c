@@ -234,6 +234,31 @@ int ct_d_diagonal_scatter(ct_node *n, ct_tensor *const *grads, ct_tensor **out) 
     return 0;
 }
 
+/* as_strided_scatter, for a contiguous self and src as PyTorch supports it (Note [as_strided_scatter
+ * backward support]): self: as_strided_scatter_backward, zeros of self's shape holding grad's
+ * elements of the written region and nothing else; src: grad.contiguous().as_strided(size,
+ * stride, storage_offset) */
+int ct_d_as_strided_scatter(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    const ct_value *size = &n->args[2], *stride = &n->args[3];
+    const int64_t *off = n->args[4].tag == CT_TAG_NONE ? NULL : &n->args[4].u.i;
+    ct_tensor *g = ct_contiguous(grads[0], CT_CONTIGUOUS_FORMAT);
+    CT_F_NEED(g);
+    ct_tensor *slice = ct_as_strided(g, size->u.list.data, size->u.list.len, stride->u.list.data, stride->u.list.len, off);
+    int rc = slice ? 0 : -1;
+    if (rc == 0 && ct_node_needs(n, 0)) {
+        const ct_tensor_meta *m = ct_f_meta(n, 0);
+        ct_tensor *z = ct_new_zeros(g, m->sizes, m->ndim, CT_DTYPE_UNDEFINED);
+        out[0] = z ? ct_as_strided_scatter(z, slice, size->u.list.data, size->u.list.len, stride->u.list.data, stride->u.list.len, off)
+                   : NULL;
+        ct_tensor_release(z);
+        if (!out[0]) rc = -1;
+    }
+    if (rc == 0 && ct_node_needs(n, 1) && !(out[1] = ct_clone(slice, CT_MEMORY_FORMAT_NONE))) rc = -1;
+    ct_tensor_release(slice);
+    ct_tensor_release(g);
+    return rc;
+}
+
 /* ---- padding -------------------------------------------------------------------------------- */
 
 /* constant_pad_nd: constant_pad_nd_backward(grad, pad) = constant_pad_nd(grad, -pad, 0) */

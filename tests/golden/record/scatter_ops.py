@@ -245,6 +245,8 @@ GRAD = [
     ("select_scatter", "torch.select_scatter(x, x[0] * 2, 0, 1)", [2, 3]),
     ("slice_scatter", "torch.slice_scatter(x, x[:, ::2] * 2, 1, 0, 3, 2)", [2, 3]),
     ("diagonal_scatter", "torch.diagonal_scatter(x, x[0, :2] * 3, 1)", [2, 3]),
+    ("as_strided_scatter", "torch.as_strided_scatter(x, X([2, 2], x.dtype), (2, 2), (1, 3), 1)", [3, 3]),
+    ("as_strided_scatter_src", "torch.as_strided_scatter(X([3, 3], x.dtype), x * 2, (2, 2), (1, 3), 1)", [2, 2]),
     ("constant_pad_nd", "torch.constant_pad_nd(x, (1, -1, 2, 0))", [2, 3]),
     ("pad_constant", "F.pad(x, (1, 1), value=2.0)", [2, 3]),
     ("pad_reflect_1d", "F.pad(x, (2, 1), mode='reflect')", [2, 4]),
