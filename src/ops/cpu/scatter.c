@@ -115,45 +115,119 @@ static void line_offsets(const sg_plan *p, int64_t k, int64_t *io, int64_t *to, 
     }
 }
 
+/* one element: index value v at place j along dim, the line's bases tb (written) and sb (read) */
+static inline void sg_elem(const sg_plan *p, char *tb, const char *sb, int64_t v, int64_t j, int64_t sstep) {
+    const size_t es = p->es;
+    if (p->op == SG_GATHER) {
+        char *dst = tb + (size_t)(j * p->tstr[p->dim]) * es;
+        const char *src = sb + (size_t)(v * p->sstr[p->dim]) * es;
+        if (es == 4) memcpy(dst, src, 4);
+        else if (es == 8) memcpy(dst, src, 8);
+        else memcpy(dst, src, es);
+        return;
+    }
+    char *dst = tb + (size_t)(v * p->tstr[p->dim]) * es;
+    const char *src = sb + (size_t)(j * sstep) * es;
+    const ct_dtype d = p->dtype;
+    if (p->op == SG_ADD && d == CT_FLOAT32) *(float *)(void *)dst += *(const float *)(const void *)src;
+    else if (p->op == SG_ADD && d == CT_FLOAT64) *(double *)(void *)dst += *(const double *)(const void *)src;
+    else if (p->op == SG_ADD && d == CT_INT64)
+        *(int64_t *)(void *)dst = (int64_t)((uint64_t) * (int64_t *)(void *)dst + (uint64_t) * (const int64_t *)(const void *)src);
+    else combine(dst, src, d, p->op);
+}
+
+static void sg_bad(sg_plan *p, int64_t k, int64_t v) {
+    if (p->bad_line < 0 || k < p->bad_line) {
+        p->bad_line = k;
+        p->bad_value = v;
+    }
+}
+
+/* Lines [begin, end). When dim is the last dimension, one line after the other; otherwise the
+ * lines that differ only in the last dimension (adjacent in memory) are walked together, place
+ * by place along dim, as PyTorch's loop does: each target still sees its sources in the order
+ * of their place along dim. */
 static int sg_chunk(void *vctx, int64_t begin, int64_t end) {
     sg_plan *p = vctx;
-    const int64_t n = p->sizes[p->dim], is = p->istr[p->dim], ts = p->tstr[p->dim], ss = p->sstr[p->dim];
+    const int64_t n = p->sizes[p->dim], is = p->istr[p->dim];
     const int64_t bound = p->bound;
-    const bool gather = p->op == SG_GATHER;
-    const ct_dtype d = p->dtype;
     const size_t es = p->es;
-    for (int64_t k = begin; k < end; k++) {
+    const int64_t sstep = p->s ? p->sstr[p->dim] : 0;
+    const int last = p->ndim - 1;
+    if (p->dim == last) {
+        for (int64_t k = begin; k < end; k++) {
+            int64_t io, to, so;
+            line_offsets(p, k, &io, &to, &so);
+            const int64_t *ip = p->idx + io;
+            char *tb = p->t + (size_t)to * es;
+            const char *sb = p->s ? p->s + (size_t)so * es : p->value;
+            const int64_t ts = p->tstr[p->dim], ss = p->sstr[p->dim];
+            int64_t j = 0;
+            /* the common cases without the per-element dispatch */
+#define SG_LINE(T, body)                                                                                              \
+    do {                                                                                                              \
+        T *t_ = (T *)(void *)tb;                                                                                      \
+        const T *s_ = (const T *)(const void *)sb;                                                                    \
+        for (; j < n; j++) {                                                                                          \
+            int64_t v = ip[j * is];                                                                                   \
+            if (v < 0 || v >= bound) break;                                                                           \
+            body;                                                                                                     \
+        }                                                                                                             \
+    } while (0)
+            if (p->op == SG_ADD && p->dtype == CT_FLOAT32) SG_LINE(float, t_[v * ts] += s_[j * sstep]);
+            else if (p->op == SG_ADD && p->dtype == CT_FLOAT64) SG_LINE(double, t_[v * ts] += s_[j * sstep]);
+            else if (p->op == SG_GATHER && es == 4) SG_LINE(uint32_t, t_[j * ts] = s_[v * ss]);
+            else if (p->op == SG_GATHER && es == 8) SG_LINE(uint64_t, t_[j * ts] = s_[v * ss]);
+#undef SG_LINE
+            for (; j < n; j++) {
+                int64_t v = ip[j * is];
+                if (v < 0 || v >= bound) {
+                    sg_bad(p, k, v);
+                    return 0; /* the caller reports it */
+                }
+                sg_elem(p, tb, sb, v, j, sstep);
+            }
+        }
+        return 0;
+    }
+    const int64_t w = p->sizes[last], il = p->istr[last], tl = p->tstr[last], sl = p->s ? p->sstr[last] : 0;
+    for (int64_t k = begin; k < end;) {
+        int64_t q0 = k % w, run = w - q0;
+        if (run > end - k) run = end - k;
         int64_t io, to, so;
         line_offsets(p, k, &io, &to, &so);
         const int64_t *ip = p->idx + io;
         char *tb = p->t + (size_t)to * es;
         const char *sb = p->s ? p->s + (size_t)so * es : p->value;
-        const int64_t sstep = p->s ? ss : 0;
+        const int64_t ts = p->tstr[p->dim], ss = p->sstr[p->dim];
         for (int64_t j = 0; j < n; j++) {
-            int64_t v = ip[j * is];
-            if (v < 0 || v >= bound) {
-                if (p->bad_line < 0 || k < p->bad_line) {
-                    p->bad_line = k;
-                    p->bad_value = v;
+            const int64_t *ij = ip + j * is;
+            int64_t q = 0;
+#define SG_RUN(T, body)                                                                                               \
+    do {                                                                                                              \
+        T *t_ = (T *)(void *)tb;                                                                                      \
+        const T *s_ = (const T *)(const void *)sb;                                                                    \
+        for (; q < run; q++) {                                                                                        \
+            int64_t v = ij[q * il];                                                                                   \
+            if (v < 0 || v >= bound) break;                                                                           \
+            body;                                                                                                     \
+        }                                                                                                             \
+    } while (0)
+            if (p->op == SG_ADD && p->dtype == CT_FLOAT32) SG_RUN(float, t_[q * tl + v * ts] += s_[q * sl + j * sstep]);
+            else if (p->op == SG_ADD && p->dtype == CT_FLOAT64) SG_RUN(double, t_[q * tl + v * ts] += s_[q * sl + j * sstep]);
+            else if (p->op == SG_GATHER && es == 4) SG_RUN(uint32_t, t_[q * tl + j * ts] = s_[q * sl + v * ss]);
+            else if (p->op == SG_GATHER && es == 8) SG_RUN(uint64_t, t_[q * tl + j * ts] = s_[q * sl + v * ss]);
+#undef SG_RUN
+            for (; q < run; q++) {
+                int64_t v = ij[q * il];
+                if (v < 0 || v >= bound) {
+                    sg_bad(p, k + q, v);
+                    return 0;
                 }
-                return 0; /* the caller reports it */
-            }
-            if (gather) {
-                char *dst = tb + (size_t)(j * ts) * es;
-                const char *src = sb + (size_t)(v * ss) * es;
-                if (es == 4) memcpy(dst, src, 4);
-                else if (es == 8) memcpy(dst, src, 8);
-                else memcpy(dst, src, es);
-            } else {
-                char *dst = tb + (size_t)(v * ts) * es;
-                const char *src = sb + (size_t)(j * sstep) * es;
-                if (p->op == SG_ADD && d == CT_FLOAT32) *(float *)(void *)dst += *(const float *)(const void *)src;
-                else if (p->op == SG_ADD && d == CT_FLOAT64) *(double *)(void *)dst += *(const double *)(const void *)src;
-                else if (p->op == SG_ADD && d == CT_INT64)
-                    *(int64_t *)(void *)dst = (int64_t)((uint64_t) * (int64_t *)(void *)dst + (uint64_t) * (const int64_t *)(const void *)src);
-                else combine(dst, src, d, p->op);
+                sg_elem(p, tb + (size_t)(q * tl) * es, sb + (size_t)(q * sl) * es, v, j, sstep);
             }
         }
+        k += run;
     }
     return 0;
 }
