@@ -39,6 +39,8 @@ ENV = dict(torch=torch, F=F, I=I)
 def describe(r, base):
     if isinstance(r, (tuple, list)):
         return [describe(x, base) for x in r]
+    if isinstance(r, int):  # the sym_* size queries
+        return r
     return dict(values=r.tolist(), dtype=str(r.dtype).replace("torch.", ""), shape=list(r.shape),
                 strides=list(r.stride()), contiguous=r.is_contiguous(),
                 view=bool(base is not None and r.numel() > 0 and storage_ptr(r) == storage_ptr(base)))

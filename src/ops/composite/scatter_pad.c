@@ -1,7 +1,9 @@
 /* The CompositeImplicitAutograd ops of the scatter and padding family, each calling through the
  * dispatcher what PyTorch's C++ calls, so a dispatch mode sees the same ops: gather_backward
  * (TensorAdvancedIndexing.cpp), nonzero_numpy and argwhere, pad / _pad_enum / _pad_circular
- * (PadNd.cpp), clip.Tensor and clip_.Tensor (TensorCompare.cpp). */
+ * (PadNd.cpp), clip.Tensor and clip_.Tensor (TensorCompare.cpp), and the size queries
+ * sym_size.int, sym_stride.int, sym_numel, sym_storage_offset (plain ints: ctorch has no symbolic
+ * sizes). */
 #include <math.h>
 #include <string.h>
 
@@ -216,4 +218,47 @@ int ct_k_clip__tensor(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *r
     (void)ks;
     ct_value a[3] = {args[0], args[1], args[2]};
     return ct_api_call(CT_OPID_clamp__tensor, a, rets);
+}
+
+/* ---- sym_size.int, sym_stride.int, sym_numel, sym_storage_offset -------------------------------- */
+
+/* maybe_wrap_dim(dim, ndim, wrap_scalar=false): a 0-dim tensor has no dimension to ask about */
+static int query_dim(const ct_tensor *self, int64_t dim, int64_t *out) {
+    if (self->ndim == 0)
+        return ct_error_set(CT_ERR_INDEX, "Dimension specified as %lld but tensor has no dimensions", (long long)dim);
+    return ct_wrap_dim(dim, self->ndim, out);
+}
+
+int ct_k_sym_size_int(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    int64_t d;
+    if (query_dim(self, ARG_I(1), &d) != 0) return -1;
+    rets[0] = ct_int(self->sizes[d]);
+    return 0;
+}
+
+int ct_k_sym_stride_int(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *self = ARG_T(0);
+    int64_t d;
+    if (query_dim(self, ARG_I(1), &d) != 0) return -1;
+    rets[0] = ct_int(self->strides[d]);
+    return 0;
+}
+
+int ct_k_sym_numel(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    rets[0] = ct_int(ARG_T(0)->numel);
+    return 0;
+}
+
+int ct_k_sym_storage_offset(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    rets[0] = ct_int(ARG_T(0)->storage_offset);
+    return 0;
 }

@@ -146,6 +146,10 @@ VALUE += [
     ("clip_tensor_", "X([2, 3], D).clip_(max=X([3], D))"),
     ("copy", "torch.ops.aten.copy(X([2, 3], D), X([3], torch.float64).flip(0))"),
     ("copy_t", "torch.ops.aten.copy(X([3, 2], D).t(), X([2, 3], D).flip(0))"),
+    ("sym_size", "torch.ops.aten.sym_size.int(X([2, 3, 4], D), -1)"),
+    ("sym_stride", "torch.ops.aten.sym_stride.int(X([4, 3], D).t(), 1)"),
+    ("sym_numel", "torch.ops.aten.sym_numel(X([2, 0, 3], D))"),
+    ("sym_storage_offset", "torch.ops.aten.sym_storage_offset(X([3, 4], D)[1:, 2:])"),
     ("fill", "torch.fill(X([2, 3], D), 2)"),
     ("fill_float", "torch.fill(X([2, 3], D).t(), 1.5)"),
     ("fill_tensor", "torch.fill(X([2, 3], D), torch.tensor(3))"),
@@ -221,6 +225,8 @@ ERRORS = [
     ("replication_pad2d_backward_shape", "torch.ops.aten.replication_pad2d_backward(X([1, 3, 4]), X([1, 2, 3]), [1, 0, 0, 1])"),
     ("reflection_pad1d_len", "torch._C._nn.reflection_pad1d(X([1, 3]), [1, 1, 1, 1])"),
     ("reflection_pad1d_backward_shape", "torch.ops.aten.reflection_pad1d_backward(X([1, 4]), X([1, 3]), [1, 1])"),
+    ("sym_size_dim", "torch.ops.aten.sym_size.int(X([2, 3]), 2)"),
+    ("sym_stride_dim", "torch.ops.aten.sym_stride.int(X([]), 0)"),
     ("clamp_tensor_none", "torch.clamp(X([2, 3]), None, None)"),
     ("clamp_tensor_bool", "torch.clamp(X([2], torch.bool), X([2], torch.bool))"),
     ("clamp__tensor_cast", "X([2, 3], torch.int64).clamp_(X([3]))"),
@@ -341,6 +347,8 @@ BLOGS = [  # x requires grad; the forward and the backward
 def describe(r, base):
     if isinstance(r, (tuple, list)):
         return [describe(x, base) for x in r]
+    if isinstance(r, int):  # the sym_* size queries
+        return r
     return dict(values=r.tolist(), dtype=str(r.dtype).replace("torch.", ""), shape=list(r.shape),
                 strides=list(r.stride()), contiguous=r.is_contiguous(),
                 view=bool(base is not None and r.numel() > 0 and storage_ptr(r) == storage_ptr(base)))
