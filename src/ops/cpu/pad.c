@@ -116,11 +116,6 @@ typedef struct pad_geom {
     int64_t lpad[3], rpad[3];
 } pad_geom;
 
-static const char *dim_letter(int k, int i) {
-    static const char *l[3][3] = {{"W"}, {"H", "W"}, {"D", "H", "W"}};
-    return l[k - 1][i];
-}
-
 /* padding::check_valid_input<k>, then the sizes. reflect: the "less than the input" checks */
 static int pad_geometry(const ct_tensor *input, const ct_value *padding, int k, bool reflect, pad_geom *g) {
     int64_t np = padding->u.list.len;
@@ -181,7 +176,6 @@ static int pad_geometry(const ct_tensor *input, const ct_value *padding, int k, 
                             (long long)g->in[0], (long long)g->in[1], (long long)g->in[2], (long long)g->out[0], (long long)g->out[1],
                             (long long)g->out[2]);
     }
-    (void)dim_letter;
     return 0;
 }
 

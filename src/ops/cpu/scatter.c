@@ -38,8 +38,6 @@ typedef struct sg_plan {
     const int64_t *idx;
     char value[16];              /* the scalar value in the dtype */
     int64_t lines;               /* index.numel() / index.size(dim) */
-    /* the first bad index seen (per thread chunk, the lowest line wins) */
-    int64_t bad_line, bad_value;
 } sg_plan;
 
 /* a Scalar stored as an element of dtype d (Scalar::to<scalar_t>) */
@@ -136,11 +134,10 @@ static inline void sg_elem(const sg_plan *p, char *tb, const char *sb, int64_t v
     else combine(dst, src, d, p->op);
 }
 
-static void sg_bad(sg_plan *p, int64_t k, int64_t v) {
-    if (p->bad_line < 0 || k < p->bad_line) {
-        p->bad_line = k;
-        p->bad_value = v;
-    }
+/* an index out of range stops the chunk with PyTorch's error (the loop hands it back) */
+static int sg_bad(const sg_plan *p, int64_t v) {
+    return ct_error_set(CT_ERR_RUNTIME, "index %lld is out of bounds for dimension %lld with size %lld", (long long)v,
+                        (long long)p->dim, (long long)p->bound);
 }
 
 /* Lines [begin, end). When dim is the last dimension, one line after the other; otherwise the
@@ -148,7 +145,7 @@ static void sg_bad(sg_plan *p, int64_t k, int64_t v) {
  * by place along dim, as PyTorch's loop does: each target still sees its sources in the order
  * of their place along dim. */
 static int sg_chunk(void *vctx, int64_t begin, int64_t end) {
-    sg_plan *p = vctx;
+    const sg_plan *p = vctx;
     const int64_t n = p->sizes[p->dim], is = p->istr[p->dim];
     const int64_t bound = p->bound;
     const size_t es = p->es;
@@ -181,10 +178,7 @@ static int sg_chunk(void *vctx, int64_t begin, int64_t end) {
 #undef SG_LINE
             for (; j < n; j++) {
                 int64_t v = ip[j * is];
-                if (v < 0 || v >= bound) {
-                    sg_bad(p, k, v);
-                    return 0; /* the caller reports it */
-                }
+                if (v < 0 || v >= bound) return sg_bad(p, v);
                 sg_elem(p, tb, sb, v, j, sstep);
             }
         }
@@ -220,10 +214,7 @@ static int sg_chunk(void *vctx, int64_t begin, int64_t end) {
 #undef SG_RUN
             for (; q < run; q++) {
                 int64_t v = ij[q * il];
-                if (v < 0 || v >= bound) {
-                    sg_bad(p, k + q, v);
-                    return 0;
-                }
+                if (v < 0 || v >= bound) return sg_bad(p, v);
                 sg_elem(p, tb + (size_t)(q * tl) * es, sb + (size_t)(q * sl) * es, v, j, sstep);
             }
         }
@@ -257,12 +248,8 @@ static int sg_run(sg_op op, ct_tensor *self, int64_t dim, const ct_tensor *index
     p->idx = ct_tensor_data_ptr(index);
     if (!read) store_scalar(p->value, p->dtype, value);
     p->lines = index->numel / p->sizes[dim];
-    p->bad_line = -1;
     int64_t grain = p->sizes[dim] ? CT_GRAIN_SIZE / p->sizes[dim] : CT_GRAIN_SIZE;
     int rc = ct_parallel_for(0, p->lines, grain > 0 ? grain : 1, sg_chunk, p);
-    if (rc == 0 && p->bad_line >= 0)
-        rc = ct_error_set(CT_ERR_RUNTIME, "index %lld is out of bounds for dimension %lld with size %lld", (long long)p->bad_value,
-                          (long long)dim, (long long)p->bound);
     ct_free(p);
     return rc;
 }
@@ -326,25 +313,19 @@ static int scatter_shape_check(const ct_tensor *self, int64_t dim, const ct_tens
     return 0;
 }
 
-/* assert_no_internal_overlap(out) and assert_no_overlap(out, other) of the meta functions */
+/* assert_no_overlap(out, other) of the meta functions (MemoryOverlap.cpp): two dense tensors of
+ * one storage whose memory ranges meet; other layouts are "too hard" to tell and pass */
 static int overlap_check(const ct_tensor *out, const ct_tensor *other) {
     if (!other || out->numel == 0 || other->numel == 0 || out->storage != other->storage) return 0;
-    size_t oe = ct_dtype_size(out->dtype), ee = ct_dtype_size(other->dtype);
-    int64_t olo = out->storage_offset * (int64_t)oe, elo = other->storage_offset * (int64_t)ee;
-    int64_t ohi = olo, ehi = elo;
-    for (int d = 0; d < out->ndim; d++) ohi += (out->sizes[d] - 1) * out->strides[d] * (int64_t)oe;
-    for (int d = 0; d < other->ndim; d++) ehi += (other->sizes[d] - 1) * other->strides[d] * (int64_t)ee;
-    ohi += (int64_t)oe;
-    ehi += (int64_t)ee;
-    if (olo < ehi && elo < ohi) {
-        if (olo == elo && ohi == ehi && oe == ee) /* the same memory: PyTorch's FULL overlap */
-            return ct_error_set(CT_ERR_RUNTIME,
-                                "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
-                                "memory location. Please clone() the tensor before performing the operation.");
+    if (!ct_is_non_overlapping_and_dense(out) || !ct_is_non_overlapping_and_dense(other)) return 0;
+    int64_t olo = out->storage_offset * (int64_t)ct_dtype_size(out->dtype);
+    int64_t elo = other->storage_offset * (int64_t)ct_dtype_size(other->dtype);
+    int64_t ohi = olo + out->numel * (int64_t)ct_dtype_size(out->dtype);
+    int64_t ehi = elo + other->numel * (int64_t)ct_dtype_size(other->dtype);
+    if (olo < ehi && elo < ohi)
         return ct_error_set(CT_ERR_RUNTIME,
                             "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
                             "memory location. Please clone() the tensor before performing the operation.");
-    }
     return 0;
 }
 
@@ -360,7 +341,7 @@ typedef enum new_reduce { NR_SUM, NR_PROD, NR_MEAN, NR_AMAX, NR_AMIN } new_reduc
 
 static int new_reduce_parse(const char *r, new_reduce *op) {
     /* get_operator_enum(reduce, use_new_options=true): the old "max" and "min" still mean amax and amin */
-    static const char *names[] = {"sum", "prod", "mean", "amax", "amin", "max", "min"};
+    static const char *const names[] = {"sum", "prod", "mean", "amax", "amin", "max", "min"};
     static const new_reduce ops[] = {NR_SUM, NR_PROD, NR_MEAN, NR_AMAX, NR_AMIN, NR_AMAX, NR_AMIN};
     for (int i = 0; i < 7; i++)
         if (r && strcmp(r, names[i]) == 0) {
