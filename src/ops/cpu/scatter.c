@@ -687,7 +687,7 @@ static int nonzero_impl(const ct_tensor *self, int64_t size, int64_t fill, ct_va
      * nonzero_static: a contiguous [size, ndim] */
     int64_t shape[2] = {rows, nd}, strides[2] = {1, rows};
     if (size >= 0) {
-        strides[0] = nd;
+        strides[0] = nd > 0 ? nd : 1;
         strides[1] = 1;
     }
     ct_tensor *out = ct_empty_strided(shape, 2, strides, 2, CT_INT64);
