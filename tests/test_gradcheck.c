@@ -1134,6 +1134,183 @@ static ct_tensor *f_binary_cross_entropy(ct_tensor **in) {
     return r;
 }
 
+
+/* ---- scatter, gather, masked_scatter, the *_scatter inverses, padding, tensor clamps, fills ---- */
+static ct_tensor *idx_of(const int64_t *v, const int64_t *sz, int nd) { return ct_tensor_new_int64(v, sz, nd, (ct_tensor_options){0}); }
+static ct_tensor *sc_index(void) { /* [2, 3] into dim 0 of a [3, 3] */
+    static const int64_t v[6] = {2, 0, 1, 0, 0, 2}, sz[2] = {2, 3};
+    return idx_of(v, sz, 2);
+}
+static ct_tensor *done_inplace(ct_tensor *c, int rc) {
+    if (rc != 0) {
+        ct_tensor_release(c);
+        return NULL;
+    }
+    return c;
+}
+static ct_tensor *f_scatter_src(ct_tensor **in) {
+    static const int64_t v[6] = {2, 0, 1, 1, 2, 0}, sz[2] = {2, 3}; /* distinct targets per column */
+    ct_tensor *ix = idx_of(v, sz, 2), *r = ix ? ct_scatter_src(in[0], 0, ix, in[1]) : NULL;
+    ct_tensor_release(ix);
+    return r;
+}
+static ct_tensor *f_scatter__src(ct_tensor **in) {
+    static const int64_t v[2] = {1, 0}, sz[2] = {1, 2};
+    ct_tensor *ix = idx_of(v, sz, 2), *c = ix ? clone_(in[0]) : NULL;
+    ct_tensor *r = c ? done_inplace(c, ct_scatter__src(c, 0, ix, in[1])) : NULL;
+    ct_tensor_release(ix);
+    return r;
+}
+static ct_tensor *f_scatter_value(ct_tensor **in) {
+    ct_tensor *ix = sc_index(), *r = ix ? ct_scatter_value(in[0], 0, ix, ct_double(0.5)) : NULL;
+    ct_tensor_release(ix);
+    return r;
+}
+static ct_tensor *f_scatter__value(ct_tensor **in) {
+    ct_tensor *ix = sc_index(), *c = ix ? clone_(in[0]) : NULL;
+    ct_tensor *r = c ? done_inplace(c, ct_scatter__value(c, 0, ix, ct_int(2))) : NULL;
+    ct_tensor_release(ix);
+    return r;
+}
+static ct_tensor *f_scatter_add(ct_tensor **in) {
+    ct_tensor *ix = sc_index(), *r = ix ? ct_scatter_add(in[0], 0, ix, in[1]) : NULL;
+    ct_tensor_release(ix);
+    return r;
+}
+static ct_tensor *f_scatter_add_(ct_tensor **in) {
+    ct_tensor *ix = sc_index(), *c = ix ? clone_(in[0]) : NULL;
+    ct_tensor *r = c ? done_inplace(c, ct_scatter_add_(c, 0, ix, in[1])) : NULL;
+    ct_tensor_release(ix);
+    return r;
+}
+static ct_tensor *sc_reduce(ct_tensor **in, const char *reduce, bool include_self, bool inplace) {
+    static const int64_t v[6] = {2, 0, 2, 2, 0, 2}, sz[2] = {2, 3}; /* two sources into some targets, none into others */
+    ct_tensor *ix = idx_of(v, sz, 2), *r = NULL;
+    if (ix && !inplace) r = ct_scatter_reduce_two(in[0], 0, ix, in[1], reduce, include_self);
+    if (ix && inplace) {
+        ct_tensor *c = clone_(in[0]);
+        r = c ? done_inplace(c, ct_scatter_reduce__two(c, 0, ix, in[1], reduce, include_self)) : NULL;
+    }
+    ct_tensor_release(ix);
+    return r;
+}
+/* each reduction, with and without self, summed into one output so one case checks them all */
+static ct_tensor *f_scatter_reduce_two(ct_tensor **in) {
+    static const char *reds[5] = {"sum", "prod", "mean", "amax", "amin"};
+    ct_tensor *acc = NULL;
+    for (int k = 0; k < 10; k++) {
+        ct_tensor *r = sc_reduce(in, reds[k / 2], k % 2 == 0, false);
+        if (!r) {
+            ct_tensor_release(acc);
+            return NULL;
+        }
+        ct_tensor *s = acc ? ct_add(acc, r, ct_double((double)(k + 1))) : ct_tensor_retain(r);
+        ct_tensor_release(acc);
+        ct_tensor_release(r);
+        acc = s;
+        if (!acc) return NULL;
+    }
+    return acc;
+}
+static ct_tensor *f_scatter_reduce__two(ct_tensor **in) { return sc_reduce(in, "prod", false, true); }
+static ct_tensor *f_gather(ct_tensor **in) {
+    static const int64_t v[4] = {2, 2, 0, 1}, sz[2] = {2, 2};
+    ct_tensor *ix = idx_of(v, sz, 2), *r = ix ? ct_gather(in[0], 1, ix, false) : NULL;
+    ct_tensor_release(ix);
+    return r;
+}
+static ct_tensor *mask_of(int n) {
+    double v[6] = {1, 0, 1, 1, 0, 0};
+    int64_t sz[1] = {n};
+    ct_tensor *d = ct_tensor_from_doubles(v, sz, 1, CT_FLOAT64);
+    ct_tensor *m = d ? ct_to_dtype(d, CT_BOOL, false, false, CT_MEMORY_FORMAT_NONE) : NULL;
+    ct_tensor_release(d);
+    return m;
+}
+static ct_tensor *f_masked_scatter(ct_tensor **in) {
+    ct_tensor *m = mask_of(3), *r = m ? ct_masked_scatter(in[0], m, in[1]) : NULL;
+    ct_tensor_release(m);
+    return r;
+}
+static ct_tensor *f_masked_scatter_(ct_tensor **in) {
+    ct_tensor *m = mask_of(3), *c = m ? clone_(in[0]) : NULL;
+    ct_tensor *r = c ? done_inplace(c, ct_masked_scatter_(c, m, in[1])) : NULL;
+    ct_tensor_release(m);
+    return r;
+}
+static ct_tensor *f_select_scatter(ct_tensor **in) { return ct_select_scatter(in[0], in[1], 1, -1); }
+static ct_tensor *f_slice_scatter(ct_tensor **in) {
+    int64_t st = 1;
+    return ct_slice_scatter(in[0], in[1], 0, &st, NULL, 2);
+}
+static ct_tensor *f_diagonal_scatter(ct_tensor **in) { return ct_diagonal_scatter(in[0], in[1], -1, 0, 1); }
+/* src only: PyTorch's formula for self (as_strided_scatter_backward) keeps grad inside the written
+ * region and zeros elsewhere, the opposite of the derivative, and ctorch gives what PyTorch gives
+ * (OpInfo as_strided_scatter compares it); finite differences cannot check it */
+static ct_tensor *f_as_strided_scatter(ct_tensor **in) {
+    int64_t sz[2] = {2, 2}, st[2] = {1, 3}, off = 1, s33[2] = {3, 3};
+    ct_tensor *self = ct_zeros(s33, 2, CT_FLOAT64);
+    ct_tensor *r = self ? ct_as_strided_scatter(self, in[0], sz, 2, st, 2, &off) : NULL;
+    ct_tensor_release(self);
+    return r;
+}
+static ct_tensor *f_constant_pad_nd(ct_tensor **in) {
+    int64_t p[4] = {1, -1, 0, 2};
+    return ct_constant_pad_nd(in[0], p, 4, ct_double(0.25));
+}
+static const int64_t pad1[2] = {2, 1}, pad2[4] = {1, 2, 2, 0}, pad3[6] = {1, 0, 0, 1, 1, 1};
+static ct_tensor *f_reflection_pad1d(ct_tensor **in) { return ct_reflection_pad1d(in[0], pad1, 2); }
+static ct_tensor *f_reflection_pad2d(ct_tensor **in) { return ct_reflection_pad2d(in[0], pad2, 4); }
+static ct_tensor *f_reflection_pad3d(ct_tensor **in) { return ct_reflection_pad3d(in[0], pad3, 6); }
+static ct_tensor *f_replication_pad1d(ct_tensor **in) { return ct_replication_pad1d(in[0], pad1, 2); }
+static ct_tensor *f_replication_pad2d(ct_tensor **in) { return ct_replication_pad2d(in[0], pad2, 4); }
+static ct_tensor *f_replication_pad3d(ct_tensor **in) { return ct_replication_pad3d(in[0], pad3, 6); }
+/* the backward ops: in[0] the output gradient, in[1] self (its gradient is zeros) */
+static ct_tensor *f_reflection_pad1d_backward(ct_tensor **in) { return ct_reflection_pad1d_backward(in[0], in[1], pad1, 2); }
+static ct_tensor *f_reflection_pad2d_backward(ct_tensor **in) { return ct_reflection_pad2d_backward(in[0], in[1], pad2, 4); }
+static ct_tensor *f_reflection_pad3d_backward(ct_tensor **in) { return ct_reflection_pad3d_backward(in[0], in[1], pad3, 6); }
+static ct_tensor *f_replication_pad1d_backward(ct_tensor **in) { return ct_replication_pad1d_backward(in[0], in[1], pad1, 2); }
+static ct_tensor *f_replication_pad2d_backward(ct_tensor **in) { return ct_replication_pad2d_backward(in[0], in[1], pad2, 4); }
+static ct_tensor *f_replication_pad3d_backward(ct_tensor **in) { return ct_replication_pad3d_backward(in[0], in[1], pad3, 6); }
+static ct_tensor *f_clamp_tensor(ct_tensor **in) { return ct_clamp_tensor(in[0], in[1], in[2]); }
+static ct_tensor *f_clamp__tensor(ct_tensor **in) {
+    ct_tensor *c = clone_(in[0]);
+    return c ? done_inplace(c, ct_clamp__tensor(c, in[1], NULL)) : NULL;
+}
+static ct_tensor *f_clamp_min_tensor(ct_tensor **in) { return ct_clamp_min_tensor(in[0], in[1]); }
+static ct_tensor *f_clamp_max_tensor(ct_tensor **in) { return ct_clamp_max_tensor(in[0], in[1]); }
+/* fills: a product with the input keeps the result's dependence on self visible */
+static ct_tensor *times(ct_tensor *a, ct_tensor *b) {
+    ct_tensor *r = a ? ct_mul(a, b) : NULL;
+    ct_tensor_release(a);
+    return r;
+}
+static ct_tensor *f_fill_scalar(ct_tensor **in) { return times(ct_fill_scalar(in[0], ct_double(1.5)), in[1]); }
+static ct_tensor *f_fill_tensor(ct_tensor **in) { return times(ct_fill_tensor(in[0], in[1]), in[2]); }
+static ct_tensor *f_fill__tensor(ct_tensor **in) {
+    ct_tensor *c = clone_(in[0]);
+    return times(c ? done_inplace(c, ct_fill__tensor(c, in[1])) : NULL, in[2]);
+}
+static ct_tensor *f_fill__scalar(ct_tensor **in) {
+    ct_tensor *c = clone_(in[0]);
+    return times(c ? done_inplace(c, ct_fill_(c, ct_double(2.0))) : NULL, in[1]);
+}
+static ct_tensor *f_masked_fill_tensor(ct_tensor **in) {
+    ct_tensor *m = mask_of(3), *r = m ? ct_masked_fill_tensor(in[0], m, in[1]) : NULL;
+    ct_tensor_release(m);
+    return r;
+}
+static ct_tensor *f_masked_fill__tensor(ct_tensor **in) {
+    ct_tensor *m = mask_of(3), *c = m ? clone_(in[0]) : NULL;
+    ct_tensor *r = c ? done_inplace(c, ct_masked_fill__tensor(c, m, in[1])) : NULL;
+    ct_tensor_release(m);
+    return r;
+}
+static ct_tensor *f_copy_(ct_tensor **in) {
+    ct_tensor *c = clone_(in[0]);
+    return c ? done_inplace(c, ct_copy_(c, in[1], false)) : NULL;
+}
+
 static const gcase cases[] = {
     {"aten::flip", 1, {{2, 3, 4}}, {3}, {0}, f_flip},
     {"aten::roll", 1, {{3, 4}}, {2}, {0}, f_roll},
@@ -1434,6 +1611,45 @@ static const gcase cases[] = {
     {"aten::avg_pool3d_backward", 2, {{2, 4, 4, 5}, {2, 3, 3, 4}}, {4, 4}, {0}, f_avg_pool3d_backward},
     {"aten::_adaptive_avg_pool2d_backward", 2, {{2, 2, 3, 2}, {2, 2, 5, 5}}, {4, 4}, {0}, f_adaptive_avg_pool2d_backward},
     {"aten::_adaptive_avg_pool3d_backward", 2, {{1, 2, 1, 3}, {1, 3, 3, 4}}, {4, 4}, {0}, f_adaptive_avg_pool3d_backward},
+    {"aten::scatter.src", 2, {{3, 3}, {2, 3}}, {2, 2}, {0}, f_scatter_src},
+    {"aten::scatter_.src", 2, {{2, 3}, {1, 2}}, {2, 2}, {0}, f_scatter__src},
+    {"aten::scatter.value", 1, {{3, 3}}, {2}, {0}, f_scatter_value},
+    {"aten::scatter_.value", 1, {{3, 3}}, {2}, {0}, f_scatter__value},
+    {"aten::scatter_add", 2, {{3, 3}, {2, 3}}, {2, 2}, {0}, f_scatter_add},
+    {"aten::scatter_add_", 2, {{3, 3}, {2, 3}}, {2, 2}, {0}, f_scatter_add_},
+    {"aten::scatter_reduce.two", 2, {{3, 3}, {2, 3}}, {2, 2}, {0}, f_scatter_reduce_two},
+    {"aten::scatter_reduce_.two", 2, {{3, 3}, {2, 3}}, {2, 2}, {0}, f_scatter_reduce__two},
+    {"aten::gather", 1, {{2, 3}}, {2}, {0}, f_gather},
+    {"aten::masked_scatter", 2, {{2, 3}, {5}}, {2, 1}, {0}, f_masked_scatter},
+    {"aten::masked_scatter_", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_masked_scatter_},
+    {"aten::select_scatter", 2, {{2, 3}, {2}}, {2, 1}, {0}, f_select_scatter},
+    {"aten::slice_scatter", 2, {{4, 2}, {2, 2}}, {2, 2}, {0}, f_slice_scatter},
+    {"aten::diagonal_scatter", 2, {{3, 3}, {2}}, {2, 1}, {0}, f_diagonal_scatter},
+    {"aten::as_strided_scatter", 1, {{2, 2}}, {2}, {0}, f_as_strided_scatter},
+    {"aten::constant_pad_nd", 1, {{2, 3}}, {2}, {0}, f_constant_pad_nd},
+    {"aten::reflection_pad1d", 1, {{2, 4}}, {2}, {0}, f_reflection_pad1d},
+    {"aten::reflection_pad2d", 1, {{1, 3, 3}}, {3}, {0}, f_reflection_pad2d},
+    {"aten::reflection_pad3d", 1, {{1, 2, 2, 3}}, {4}, {0}, f_reflection_pad3d},
+    {"aten::replication_pad1d", 1, {{2, 3}}, {2}, {0}, f_replication_pad1d},
+    {"aten::replication_pad2d", 1, {{1, 2, 3}}, {3}, {0}, f_replication_pad2d},
+    {"aten::replication_pad3d", 1, {{1, 2, 2, 2}}, {4}, {0}, f_replication_pad3d},
+    {"aten::reflection_pad1d_backward", 2, {{2, 7}, {2, 4}}, {2, 2}, {0}, f_reflection_pad1d_backward},
+    {"aten::reflection_pad2d_backward", 2, {{1, 5, 6}, {1, 3, 3}}, {3, 3}, {0}, f_reflection_pad2d_backward},
+    {"aten::reflection_pad3d_backward", 2, {{1, 4, 3, 4}, {1, 2, 2, 3}}, {4, 4}, {0}, f_reflection_pad3d_backward},
+    {"aten::replication_pad1d_backward", 2, {{2, 6}, {2, 3}}, {2, 2}, {0}, f_replication_pad1d_backward},
+    {"aten::replication_pad2d_backward", 2, {{1, 4, 6}, {1, 2, 3}}, {3, 3}, {0}, f_replication_pad2d_backward},
+    {"aten::replication_pad3d_backward", 2, {{1, 4, 3, 3}, {1, 2, 2, 2}}, {4, 4}, {0}, f_replication_pad3d_backward},
+    {"aten::clamp.Tensor", 3, {{2, 3}, {3}, {2, 1}}, {2, 1, 2}, {0}, f_clamp_tensor},
+    {"aten::clamp_.Tensor", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_clamp__tensor},
+    {"aten::clamp_min.Tensor", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_clamp_min_tensor},
+    {"aten::clamp_max.Tensor", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_clamp_max_tensor},
+    {"aten::fill.Scalar", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_fill_scalar},
+    {"aten::fill.Tensor", 3, {{2, 3}, {}, {2, 3}}, {2, 0, 2}, {0}, f_fill_tensor},
+    {"aten::fill_.Tensor", 3, {{2, 3}, {}, {2, 3}}, {2, 0, 2}, {0}, f_fill__tensor},
+    {"aten::fill_.Scalar", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_fill__scalar},
+    {"aten::masked_fill.Tensor", 2, {{2, 3}, {}}, {2, 0}, {0}, f_masked_fill_tensor},
+    {"aten::masked_fill_.Tensor", 2, {{2, 3}, {}}, {2, 0}, {0}, f_masked_fill__tensor},
+    {"aten::copy_", 2, {{2, 3}, {3}}, {2, 1}, {0}, f_copy_},
 };
 
 static double eval(apply_fn f, ct_tensor **in, const double *r, int64_t nr) {

@@ -1366,6 +1366,39 @@ static void api_cases(void) {
     }
 }
 
+/* the scatter / nonzero / padding family from C: PyTorch 2.6's kinds and messages (as recorded in
+ * tests/golden/torch-2.6/scatter_ops.json) */
+static void scatter_cases(void) {
+    ct_tensor *t = NULL;
+    int64_t i01[2] = {0, 2}, s12[2] = {1, 2}, pad3[1] = {1}, pad11[2] = {3, 0};
+    ct_tensor *ix = ct_tensor_new_int64(i01, s12, 2, (ct_tensor_options){0});
+    ct_tensor *ix32 = ct_to_dtype(ix, CT_INT32, false, false, CT_MEMORY_FORMAT_NONE);
+    ct_tensor *src = mat(1, 2, CT_FLOAT32), *src64 = mat(1, 2, CT_FLOAT64);
+    CASE("scatter of NULL") EXPECT(ct_scatter_src(NULL, 0, ix, src) == NULL, CT_ERR_TYPE, "scatter(): argument 'input' (position 1) must be Tensor, not NoneType");
+    CASE("scatter with NULL index") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_scatter_src(t, 0, NULL, src) == NULL, CT_ERR_TYPE, "scatter(): argument 'index' (position 3) must be Tensor, not NoneType"));
+    CASE("scatter with an int32 index") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_scatter_src(t, 0, ix32, src) == NULL, CT_ERR_RUNTIME, "scatter(): Expected dtype int64 for index"));
+    CASE("scatter from another dtype") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_scatter_src(t, 0, ix, src64) == NULL, CT_ERR_RUNTIME, "scatter(): Expected self.dtype to be equal to src.dtype"));
+    CASE("scatter an index out of range") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_scatter_src(t, 0, ix, src) == NULL, CT_ERR_RUNTIME, "index 2 is out of bounds for dimension 0 with size 2"));
+    CASE("scatter_ over dim 2 of a matrix") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_scatter__src(t, 2, ix, src) == -1, CT_ERR_INDEX, "Dimension out of range (expected to be in range of [-2, 1], but got 2)"));
+    CASE("scatter_add an index out of range") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_scatter_add(t, 0, ix, src) == NULL, CT_ERR_RUNTIME, "index 2 is out of bounds for dimension 0 with size 2"));
+    CASE("scatter_reduce with an unknown reduction") WITH(mat(3, 3, CT_FLOAT32), EXPECT(ct_scatter_reduce_two(t, 0, ix, src, "median", true) == NULL, CT_ERR_RUNTIME, "reduce argument must be either sum, prod, mean, amax or amin, got median"));
+    CASE("scatter with an unknown old reduction") WITH(mat(3, 3, CT_FLOAT32), EXPECT(ct_scatter_reduce(t, 0, ix, src, "max") == NULL, CT_ERR_RUNTIME, "reduce argument must be either add or multiply."));
+    CASE("gather an index out of range") WITH(mat(2, 2, CT_FLOAT32), EXPECT(ct_gather(t, 1, ix, false) == NULL, CT_ERR_RUNTIME, "index 2 is out of bounds for dimension 1 with size 2"));
+    CASE("gather with an int32 index") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_gather(t, 1, ix32, false) == NULL, CT_ERR_RUNTIME, "gather(): Expected dtype int64 for index"));
+    CASE("masked_scatter with a float mask") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_masked_scatter(t, t, t) == NULL, CT_ERR_RUNTIME, "masked_scatter_ only supports boolean masks, but got mask with dtype Float"));
+    CASE("nonzero_static of a negative size") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_nonzero_static(t, -1, -1) == NULL, CT_ERR_RUNTIME, "nonzero_static: 'size' must be an non-negative integer"));
+    CASE("select_scatter of a wrong-sized src") WITH(mat(3, 4, CT_FLOAT32), EXPECT(ct_select_scatter(t, src, 0, 1) == NULL, CT_ERR_RUNTIME, "expected src to have a size equal to the slice of self. src size = [1, 2], slice size = [4]"));
+    CASE("constant_pad_nd with an odd pad") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_constant_pad_nd(t, pad3, 1, ct_int(0)) == NULL, CT_ERR_RUNTIME, "Length of pad must be even but instead it equals 1"));
+    CASE("reflection_pad1d as wide as the input") WITH(mat(1, 3, CT_FLOAT32), EXPECT(ct_reflection_pad1d(t, pad11, 2) == NULL, CT_ERR_RUNTIME, "Argument #4: Padding size should be less than the corresponding input dimension, but got: padding (3, 0) at dimension 1 of input [1, 3]"));
+    CASE("pad in an unknown mode") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_pad(t, pad11, 2, "wrap", NULL) == NULL, CT_ERR_NOT_IMPLEMENTED, "Unrecognised padding mode wrap"));
+    CASE("clamp.Tensor without bounds") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_clamp_tensor(t, NULL, NULL) == NULL, CT_ERR_RUNTIME, "torch.clamp: At least one of 'min' or 'max' must not be None"));
+    CASE("fill_ from a 1-d tensor") WITH(mat(2, 3, CT_FLOAT32), EXPECT(ct_fill__tensor(t, src) == -1, CT_ERR_RUNTIME, "fill_ only supports 0-dimension value tensor but got tensor with 2 dimensions."));
+    ct_tensor_release(ix);
+    ct_tensor_release(ix32);
+    ct_tensor_release(src);
+    ct_tensor_release(src64);
+}
+
 int main(void) {
     CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     char *text = ct_test_read_file(ct_test_source("tests/golden/torch-2.6/messages.json"), NULL);
@@ -1387,6 +1420,7 @@ int main(void) {
     nn_cases();
     subclass_cases();
     api_cases();
+    scatter_cases();
     cJSON_Delete(golden);
     printf("misuse: %d cases, %d with a failure; each checked the error, its message and the state after it\n", n_cases,
            n_failed_cases);

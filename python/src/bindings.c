@@ -2,8 +2,9 @@
  * torch._C._VariableFunctions (the torch functions the package's torch namespace takes),
  * torch._C._nn (what torch.nn.functional is or calls), the operator methods of
  * torch._C.TensorBase, and the operators Tensor's number protocol calls (ctpy_dunder_ops).
- * Each name gets one function object holding its overloads in ops.def's order and the names
- * of those ctorch lacks (op_function.c). */
+ * Each name gets one function object holding its overloads in ops.def's order (a Tensor overload
+ * before the Scalar one it would otherwise shadow, sort_overloads) and the names of those ctorch
+ * lacks (op_function.c). */
 #include <string.h>
 
 #include "bindings.h"
@@ -14,6 +15,44 @@ static const struct {
     unsigned bind;
     const char *prefix; /* public name = prefix + name */
 } places[] = {{CTPY_BIND_FUNCTION, "torch."}, {CTPY_BIND_METHOD, "torch.Tensor."}, {CTPY_BIND_NN, "torch.nn."}};
+
+/* gen_python_functions.py's sort_overloads: where two overloads take as many arguments and
+ * differ only where one takes a Scalar (or an int) and the other a Tensor, the Tensor one is
+ * tried first, so a 0-dim tensor reaches masked_fill.Tensor rather than masked_fill.Scalar.
+ * Overloads the relation does not order keep ops.def's order. */
+static bool arg_smaller(const ct_arg_info *a, const ct_arg_info *b) {
+    if (b->kind != CT_ARG_TENSOR || a->optional != b->optional) return false;
+    return a->kind == CT_ARG_SCALAR || (!a->optional && a->kind == CT_ARG_INT);
+}
+
+static bool overload_smaller(PyObject *x, PyObject *y) {
+    const ctpy_schema *s1 = &((CtOpOverloadObject *)x)->schema, *s2 = &((CtOpOverloadObject *)y)->schema;
+    if (s1->nargs != s2->nargs) return false;
+    bool equal = true;
+    for (int i = 0; i < s1->nargs; i++) {
+        const ct_arg_info *a = &s1->args[i], *b = &s2->args[i];
+        bool same = a->kind == b->kind && a->optional == b->optional;
+        if (!same && !arg_smaller(a, b)) return false;
+        equal = equal && same;
+    }
+    return !equal;
+}
+
+static void sort_overloads(PyObject *list) {
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    for (int pass = 0; pass < 8; pass++) {
+        bool moved = false;
+        for (Py_ssize_t i = 0; i < n; i++)
+            for (Py_ssize_t j = i + 1; j < n; j++)
+                if (overload_smaller(PyList_GET_ITEM(list, i), PyList_GET_ITEM(list, j))) {
+                    PyObject *y = PyList_GET_ITEM(list, j);
+                    for (Py_ssize_t k = j; k > i; k--) PyList_SET_ITEM(list, k, PyList_GET_ITEM(list, k - 1));
+                    PyList_SET_ITEM(list, i, y);
+                    moved = true;
+                }
+        if (!moved) break;
+    }
+}
 
 /* The function object of every name bound in `place`, by the first row naming it. */
 static int bind_place(int place, PyObject *into_dict) {
@@ -58,6 +97,7 @@ static int bind_place(int place, PyObject *into_dict) {
         int flags = PyDict_GetItem(options, name) == Py_True ? CTPY_FN_OPTIONS : 0;
         if (bind == CTPY_BIND_FUNCTION && flags) flags |= CTPY_FN_FACTORY;
         if (bind == CTPY_BIND_METHOD) flags |= CTPY_FN_METHOD;
+        sort_overloads(PyDict_GetItem(cands, name));
         PyObject *pub = PyUnicode_FromFormat("%s%U", places[place].prefix, name);
         PyObject *f = pub ? ctpy_function_new(name, pub, PyDict_GetItem(cands, name), PyDict_GetItem(missing, name), flags)
                           : NULL;

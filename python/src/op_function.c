@@ -26,6 +26,59 @@ static bool has_out_overload(PyObject *cands) {
     return false;
 }
 
+
+static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames);
+
+/* torch.nonzero(input, *, as_tuple=False, out=None) and Tensor.nonzero(*, as_tuple=False): PyTorch
+ * binds nonzero by hand (python_torch_functions_manual.cpp, python_variable_methods.cpp) for its
+ * as_tuple= keyword: True gives the tensors of aten::nonzero_numpy (nonzero(), then unbind(1)),
+ * False the operator as bound. Py_NotImplemented (a new reference) when as_tuple is not given. */
+static PyObject *nonzero_as_tuple(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames), at = -1;
+    for (Py_ssize_t k = 0; k < nkw; k++)
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), "as_tuple") == 0) at = k;
+    if (at < 0) Py_RETURN_NOTIMPLEMENTED;
+    int as_tuple = PyObject_IsTrue(args[nargs + at]);
+    if (as_tuple < 0) return NULL;
+    if (!as_tuple) { /* the call without the keyword */
+        PyObject *buf[CTPY_MAX_ARGS * 2];
+        if (nargs + nkw > (Py_ssize_t)(sizeof buf / sizeof buf[0])) return PyErr_Format(PyExc_TypeError, "too many arguments");
+        PyObject *kw = nkw > 1 ? PyTuple_New(nkw - 1) : NULL;
+        if (nkw > 1 && !kw) return NULL;
+        for (Py_ssize_t i = 0; i < nargs; i++) buf[i] = args[i];
+        for (Py_ssize_t i = 0, j = 0; i < nkw; i++) {
+            if (i == at) continue;
+            PyObject *nm = PyTuple_GET_ITEM(kwnames, i);
+            Py_INCREF(nm);
+            PyTuple_SET_ITEM(kw, j, nm);
+            buf[nargs + j++] = args[nargs + i];
+        }
+        PyObject *r = function_vectorcall(self, buf, (size_t)nargs, kw);
+        Py_XDECREF(kw);
+        return r;
+    }
+    if (nargs != 1 || nkw != 1 || !ctpy_is_tensor(args[0]))
+        return PyErr_Format(PyExc_TypeError, "nonzero(): as_tuple=True takes the input tensor alone");
+    ct_tensor **parts = NULL;
+    int64_t n = 0;
+    if (ct_nonzero_numpy(ctpy_tensor(args[0]), &parts, &n) != 0) return ctpy_raise();
+    PyObject *t = PyTuple_New((Py_ssize_t)n);
+    for (int64_t i = 0; i < n; i++) {
+        if (!t) {
+            ct_tensor_release(parts[i]);
+            continue;
+        }
+        PyObject *w = ctpy_wrap(parts[i]); /* takes the reference */
+        if (!w) {
+            Py_CLEAR(t);
+            continue;
+        }
+        PyTuple_SET_ITEM(t, (Py_ssize_t)i, w);
+    }
+    ct_free(parts);
+    return t;
+}
+
 static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
     CtFunctionObject *f = (CtFunctionObject *)self;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
@@ -38,6 +91,11 @@ static PyObject *function_vectorcall(PyObject *self, PyObject *const *args, size
         if (handled) return r;
     }
     const char *fname = PyUnicode_AsUTF8(f->name);
+    if (kwnames && strcmp(fname, "nonzero") == 0) {
+        PyObject *r = nonzero_as_tuple(self, args, nargs, kwnames);
+        if (r != Py_NotImplemented) return r;
+        Py_DECREF(r);
+    }
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     int requires_grad = -1;
     PyObject *const *use_args = args;

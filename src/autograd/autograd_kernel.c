@@ -80,9 +80,10 @@ static int check_inplace(const ct_op *op, ct_tensor *self, bool requires_grad) {
     if (self->autograd->is_view) {
         if (ct_tensor_requires_grad(self) && ct_tensor_is_leaf(self->autograd->base))
             return ct_error_set(CT_ERR_RUNTIME, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
-        if (ct_tensor_requires_grad(self->autograd->base))
-            return ct_error_set(CT_ERR_UNSUPPORTED,
-                                "ctorch: in-place modification of a view of a tensor that requires grad is not supported yet (PyTorch records CopySlices here)");
+        /* an input that requires grad written into a view: PyTorch rebases the view's base onto
+         * CopySlices whether or not the base required grad before */
+        return ct_error_set(CT_ERR_UNSUPPORTED,
+                            "ctorch: in-place modification of a view by an op whose inputs require grad is not supported yet (PyTorch records CopySlices here)");
     }
     if (ct_tensor_is_leaf(self) && self->autograd->requires_grad)
         return ct_error_set(CT_ERR_RUNTIME, "a leaf Variable that requires grad is being used in an in-place operation.");

@@ -252,5 +252,37 @@ int ct_d_avg_pool2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **ou
 int ct_d_avg_pool3d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_adaptive_avg_pool2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_adaptive_avg_pool3d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+/* scatter, gather, masked_scatter, the view-replay inverses, padding, clamp.Tensor, fill,
+ * masked_fill.Tensor: formulas_scatter.c */
+int ct_d_scatter_src(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_scatter_value(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_scatter_add(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_gather(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_scatter_reduce(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_masked_scatter(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_select_scatter(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_slice_scatter(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_diagonal_scatter(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_constant_pad_nd(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_reflection_pad1d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_reflection_pad1d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_reflection_pad2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_reflection_pad2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_reflection_pad3d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_reflection_pad3d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_replication_pad1d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_replication_pad1d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_replication_pad2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_replication_pad2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_replication_pad3d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_replication_pad3d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_clamp_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_clamp_min_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_clamp_max_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_fill_scalar(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_fill_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_masked_fill_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_as_strided_scatter(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_copy_(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
 #endif

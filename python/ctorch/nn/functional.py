@@ -2,8 +2,9 @@
 scaled_dot_product_attention, cross_entropy, nll_loss, the activations (softplus, silu, mish,
 hardtanh, relu6, leaky_relu, elu, selu, celu, hardsigmoid, hardswish, logsigmoid, threshold,
 softshrink, hardshrink, tanhshrink), the convolutions (conv1d/2d/3d, conv_transpose1d/2d/3d), the poolings
-(max_pool1d/2d/3d, avg_pool1d/2d/3d, adaptive_avg_pool1d/2d/3d, adaptive_max_pool2d), unfold and fold, and the losses mse_loss, l1_loss, smooth_l1_loss, huber_loss,
-binary_cross_entropy, kl_div; each calls ctorch's operator or function as PyTorch 2.6's does."""
+(max_pool1d/2d/3d, avg_pool1d/2d/3d, adaptive_avg_pool1d/2d/3d, adaptive_max_pool2d), unfold and fold, the losses
+mse_loss, l1_loss, smooth_l1_loss, huber_loss, binary_cross_entropy, kl_div, and pad; each calls ctorch's operator or
+function as PyTorch 2.6's does."""
 import warnings
 
 from .. import _C
@@ -416,6 +417,13 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
         return handle_torch_function(fold, (input,), input, output_size, kernel_size, dilation=dilation, padding=padding,
                                      stride=stride)
     return _C._nn.col2im(input, _pair(output_size), _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride))
+
+
+def pad(input, pad, mode="constant", value=None):
+    """F.pad: aten::pad (constant_pad_nd, reflection_pad*d, replication_pad*d or _pad_circular)"""
+    if has_torch_function_unary(input):
+        return handle_torch_function(globals()["pad"], (input,), input, pad, mode=mode, value=value)
+    return _C._nn.pad(input, pad, mode, value)
 
 
 from .._missing import module_getattr as _module_getattr  # noqa: E402

@@ -1,23 +1,12 @@
 /* Comparison, masking and indexing kernels the losses need: eq.Scalar, bitwise_not,
- * masked_fill_.Scalar (and the composite masked_fill.Scalar), masked_select, gather
- * (BinaryOps.cpp, UnaryOps.cpp, TensorAdvancedIndexing.cpp). Messages are PyTorch 2.6's. */
+ * masked_fill_.Scalar (and the composite masked_fill.Scalar), masked_select (BinaryOps.cpp,
+ * UnaryOps.cpp, TensorAdvancedIndexing.cpp); gather is with scatter (scatter.c). Messages are PyTorch 2.6's. */
 #include <math.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "ops/cpu/iter.h"
 #include "ops/kernel_util.h"
-
-/* the element at linear index i of t in row-major order, as a pointer */
-static char *elem_ptr(const ct_tensor *t, int64_t i) {
-    int64_t off = 0;
-    for (int d = t->ndim - 1; d >= 0; d--) {
-        int64_t s = t->sizes[d];
-        off += (i % s) * t->strides[d];
-        i /= s;
-    }
-    return (char *)ct_tensor_data_ptr(t) + off * (int64_t)ct_dtype_size(t->dtype);
-}
 
 /* out = f(self) elementwise into a new tensor of dtype `dt` laid out as TensorIterator would */
 static int map_unary(ct_tensor *self, ct_dtype dt, ct_elem_fn f, void *ctx, ct_value *rets) {
@@ -237,56 +226,4 @@ int ct_k_masked_select(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *
         else return ct_ret(rets, 0, out);
     }
     return -1;
-}
-
-/* ---- gather --------------------------------------------------------------------------------- */
-
-/* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor:
- * out[i][j][k] = self[index[i][j][k]][j][k] (for dim 0), with PyTorch's shape checks. */
-int ct_k_gather(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    (void)op;
-    (void)ks;
-    ct_tensor *self = ARG_T(0), *index = ARG_T(2);
-    int64_t dim;
-    if (ct_wrap_dim(ARG_I(1), self->ndim, &dim) != 0) return -1;
-    if (index->dtype != CT_INT64) return ct_error_set(CT_ERR_RUNTIME, "gather(): Expected dtype int64 for index");
-    int sd = self->ndim ? self->ndim : 1, id = index->ndim ? index->ndim : 1;
-    if (index->numel > 0) {
-        if (sd != id) return ct_error_set(CT_ERR_RUNTIME, "Index tensor must have the same number of dimensions as input tensor");
-        for (int d = 0; d < index->ndim && self->ndim; d++) {
-            if (d == dim) continue;
-            if (index->sizes[d] > self->sizes[d]) {
-                char a[128], b[128];
-                ct_format_shape(index->sizes, index->ndim, a, sizeof a);
-                ct_format_shape(self->sizes, self->ndim, b, sizeof b);
-                return ct_error_set(CT_ERR_RUNTIME,
-                                    "Size does not match at dimension %d expected index %s to be no larger than self %s apart from dimension %lld",
-                                    d, a, b, (long long)dim);
-            }
-        }
-    }
-    ct_tensor *out = ct_tensor_alloc(index->sizes, index->ndim, self->dtype, false);
-    if (!out) return -1;
-    size_t es = ct_dtype_size(self->dtype);
-    int64_t dim_size = self->ndim ? self->sizes[dim] : 1;
-    for (int64_t i = 0; i < index->numel; i++) {
-        int64_t v = *(const int64_t *)elem_ptr(index, i);
-        /* gather's indices are not wrapped: a negative one is out of bounds (scatter_gather_kernel's check) */
-        if (v < 0 || v >= dim_size) {
-            ct_tensor_release(out);
-            return ct_error_set(CT_ERR_RUNTIME, "index %lld is out of bounds for dimension %lld with size %lld", (long long)v,
-                                (long long)dim, (long long)dim_size);
-        }
-        /* the source element: the index's coordinates with dim replaced by v */
-        int64_t rem = i, off = 0;
-        for (int d = index->ndim - 1; d >= 0; d--) {
-            int64_t c = rem % index->sizes[d];
-            rem /= index->sizes[d];
-            off += (d == dim ? v : c) * self->strides[d];
-        }
-        if (index->ndim == 0 && self->ndim) off = v * self->strides[0];
-        memcpy((char *)ct_tensor_data_ptr(out) + (size_t)i * es,
-               (const char *)ct_tensor_data_ptr(self) + (size_t)off * es, es);
-    }
-    return ct_ret(rets, 0, out);
 }
