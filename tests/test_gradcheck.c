@@ -1046,6 +1046,10 @@ INPLACE_ACT(f_elu_, ct_elu_(c, ct_double(1.3), ct_double(1.0), ct_double(1.0)))
 INPLACE_ACT(f_celu_, ct_celu_(c, ct_double(0.8)))
 INPLACE_ACT(f_threshold_, ct_threshold_(c, ct_double(0.3), ct_double(-2.0)))
 INPLACE_ACT(f_relu_, ct_relu_(c))
+INPLACE_ACT(f_silu_, ct_silu_(c))
+INPLACE_ACT(f_mish_, ct_mish_(c))
+INPLACE_ACT(f_hardsigmoid_, ct_hardsigmoid_(c))
+INPLACE_ACT(f_hardswish_, ct_hardswish_(c))
 static ct_tensor *f_mse_loss(ct_tensor **in) { return ct_mse_loss(in[0], in[1], 1); }
 static ct_tensor *f_smooth_l1_loss(ct_tensor **in) { return ct_smooth_l1_loss(in[0], in[1], 2, 0.7); }
 static ct_tensor *f_huber_loss(ct_tensor **in) { return ct_huber_loss(in[0], in[1], 0, 0.6); }
@@ -1097,6 +1101,10 @@ static const gcase cases[] = {
     {"aten::celu_", 1, {{3, 4}}, {2}, {0}, f_celu_},
     {"aten::hardsigmoid", 1, {{3, 4}}, {2}, {0}, f_hardsigmoid},
     {"aten::hardswish", 1, {{3, 4}}, {2}, {0}, f_hardswish},
+    {"aten::silu_", 1, {{3, 4}}, {2}, {0}, f_silu_},
+    {"aten::mish_", 1, {{3, 4}}, {2}, {0}, f_mish_},
+    {"aten::hardsigmoid_", 1, {{3, 4}}, {2}, {0}, f_hardsigmoid_},
+    {"aten::hardswish_", 1, {{3, 4}}, {2}, {0}, f_hardswish_},
     {"aten::log_sigmoid_forward", 1, {{3, 4}}, {2}, {0}, f_log_sigmoid_forward},
     {"aten::threshold", 1, {{3, 4}}, {2}, {0}, f_threshold},
     {"aten::threshold_", 1, {{3, 4}}, {2}, {0}, f_threshold_},
