@@ -77,6 +77,19 @@ const char *ct_backends_blas_core(void) {
 
 void ct_gemm(ct_dtype dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const void *a, int64_t lda,
              const void *b, int64_t ldb, double beta, void *c, int64_t ldc) {
+    /* CPUBlas.cpp's normalize_last_dims: a leading dimension a size-1 dimension leaves free is
+     * set to what the BLAS requires (a [2, 1] result of strides (1, 1) has ldc 2) */
+    if (n == 1) ldc = m;
+    if (ta) {
+        if (m == 1) lda = k;
+    } else if (k == 1) {
+        lda = m;
+    }
+    if (tb) {
+        if (k == 1) ldb = n;
+    } else if (n == 1) {
+        ldb = k;
+    }
 #ifndef CTORCH_HAVE_CBLAS
     /* without a BLAS, float32 products run in ctorch's register-blocked kernels (Note [Small GEMM]) */
     if (dt == CT_FLOAT32 && ct_vec()->sgemm_small(ta, tb, m, n, k, (float)alpha, a, lda, b, ldb, (float)beta, c, ldc)) return;
