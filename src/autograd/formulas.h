@@ -236,4 +236,10 @@ int ct_d_dot(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_mv(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_flash_attention(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
+/* the composites family: formulas_composite.c */
+int ct_d_norm_ScalarOpt_dim(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_glu(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_soft_margin_loss(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_binary_cross_entropy_with_logits(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+
 #endif

@@ -1,6 +1,7 @@
-"""torch.linalg: vector_norm and norm (vectors: a 1-D input or an int dim, and ord None), each
-calling ctorch's aten::linalg_vector_norm as PyTorch 2.6's torch._C._linalg functions do; the
-matrix norms raise NotImplementedInCtorch."""
+"""torch.linalg: vector_norm, norm and matrix_norm, each calling ctorch's aten::linalg_vector_norm as
+PyTorch 2.6's torch._C._linalg functions do (linalg_norm and linalg_matrix_norm are
+CompositeImplicitAutograd there: a dispatch mode sees linalg_vector_norm); the nuclear norm and the
+numeric matrix orders raise NotImplementedInCtorch."""
 from .. import _C
 from ..overrides import handle_torch_function, has_torch_function_unary
 
@@ -23,7 +24,21 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
-    raise _C.NotImplementedInCtorch("torch.linalg.matrix_norm (aten::linalg_matrix_norm) is not implemented in ctorch")
+    """linalg_matrix_norm's checks (LinearAlgebra.cpp), then the Frobenius norm as
+    linalg_vector_norm(A, 2, dim, keepdim); the nuclear norm and the numeric orders (svdvals,
+    amax/amin of row sums) are not in ctorch."""
+    if has_torch_function_unary(A):
+        return handle_torch_function(matrix_norm, (A,), A, ord, dim, keepdim, dtype=dtype, out=out)
+    if isinstance(ord, str) and ord not in ("fro", "nuc"):
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    dim = list(dim)
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(str(d) for d in dim)}")
+    if ord == "fro":
+        return vector_norm(A, 2, dim, keepdim, dtype=dtype, out=out)
+    raise _C.NotImplementedInCtorch(f"torch.linalg.matrix_norm(ord={ord!r}) is not implemented in ctorch")
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):

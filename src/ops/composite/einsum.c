@@ -124,8 +124,6 @@ int ct_k_einsum(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     bool has_path = args[2].tag != CT_TAG_NONE;
     const int64_t *path = has_path ? args[2].u.list.data : NULL;
     if (num_ops == 0) return ct_error_set(CT_ERR_RUNTIME, "einsum(): must provide at least one operand");
-    for (int64_t k = 0; k < num_ops; k++)
-        if (!operands[k]) return ct_error_set(CT_ERR_RUNTIME, "einsum(): operand %lld is None", (long long)k);
     if (has_path) {
         int64_t path_size = num_ops == 1 ? 1 : (num_ops - 1) * 2;
         if (args[2].u.list.len != path_size)
