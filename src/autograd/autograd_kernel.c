@@ -104,6 +104,11 @@ static int check_out_overload(const ct_op *op, const ct_value *args) {
     size_t keep = ov >= 4 && strcmp(op->overload + ov - 4, "_out") == 0 ? ov - 4 : (strcmp(op->overload, "out") == 0 ? 0 : ov);
     snprintf(name, sizeof name, "%s%s%.*s", op->base_name, keep ? "." : "", (int)keep, op->overload);
     const ct_op *fn = ct_op_find(name);
+    if (!fn) { /* an out overload named apart from its functional (sum.IntList_out for sum.dim_IntList):
+                  the operator's default overload */
+        ct_error_clear();
+        fn = ct_op_find(op->base_name);
+    }
     if (!fn) {
         ct_error_clear();
         return 0;

@@ -311,13 +311,14 @@ int ct_k_binary_cross_entropy_with_logits(const ct_op *op, ct_keyset ks, ct_valu
     return ct_ret(rets, 0, result_of(&T, reduce(&T, loss, ARG_I(4))));
 }
 
-/* soft_margin_loss(Tensor self, Tensor target, int reduction=1): log1p(exp(-target * input)) */
+/* soft_margin_loss(Tensor self, Tensor target, int reduction=1): log1p(exp(-input * target)) (input
+ * first: a target that does not broadcast is tensor b of the message, as in PyTorch 2.6) */
 int ct_k_soft_margin_loss(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     (void)op;
     (void)ks;
     temps T = {.n = 0, .failed = false};
-    ct_tensor *nt = keep(&T, ct_neg(ARG_T(1)));
-    ct_tensor *p = nt ? keep(&T, ct_mul(nt, ARG_T(0))) : NULL;
+    ct_tensor *ni = keep(&T, ct_neg(ARG_T(0)));
+    ct_tensor *p = ni ? keep(&T, ct_mul(ni, ARG_T(1))) : NULL;
     ct_tensor *e = p ? keep(&T, ct_exp(p)) : NULL;
     ct_tensor *out = e ? keep(&T, ct_log1p(e)) : NULL;
     return ct_ret(rets, 0, result_of(&T, reduce(&T, out, ARG_I(2))));

@@ -1,0 +1,80 @@
+/* The out= forms of the common reductions (ReduceOps.cpp's structured sum.IntList_out, mean.out,
+ * amax.out and amin.out): the meta function's dtype rules and checks, the functional kernel run
+ * directly (no second call through the dispatcher, as the structured kernel writes its output
+ * itself), then out resized to the result's shape when it has another (contiguous) and the
+ * values copied in. */
+#include <string.h>
+
+#include "ops/kernel_util.h"
+
+/* the structured kernel's set_output: out takes the result's shape, then its values */
+static int write_out(ct_tensor *out, ct_tensor *r, ct_value *rets) {
+    int rc = 0;
+    if (!(out->ndim == r->ndim && memcmp(out->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim) == 0)) {
+        ct_tensor *fresh = ct_tensor_alloc(r->sizes, r->ndim, out->dtype, false);
+        rc = fresh ? ct_tensor_shallow_copy_from(out, fresh) : -1;
+        ct_tensor_release(fresh);
+    }
+    if (rc == 0) rc = ct_copy_into(out, r);
+    ct_tensor_release(r);
+    if (rc != 0) return -1;
+    ct_bump_version(out);
+    return ct_ret_self(rets, out);
+}
+
+/* the generated structured out= check: out must have the dtype the meta function chose */
+static int check_out_dtype(const ct_tensor *out, ct_dtype want) {
+    if (out->dtype != want)
+        return ct_error_set(CT_ERR_RUNTIME, "Expected out tensor to have dtype %s, but got %s instead", ct_dtype_type_meta_name(want),
+                            ct_dtype_type_meta_name(out->dtype));
+    return 0;
+}
+
+/* sum.IntList_out / mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
+ * Tensor(a!) out): the result's dtype is dtype when given, else out's (infer_dtype_from_optional) */
+static int sum_mean_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets, bool mean) {
+    ct_tensor *self = ARG_T(0), *out = ARG_T(4);
+    bool has_dtype = args[3].tag != CT_TAG_NONE;
+    if (mean) {
+        ct_dtype in_dtype = has_dtype ? (ct_dtype)args[3].u.i : self->dtype;
+        if (!ct_dtype_is_floating(in_dtype))
+            return ct_error_set(CT_ERR_RUNTIME,
+                                "mean(): could not infer output dtype. %s dtype must be either a floating point or complex "
+                                "dtype. Got: %s",
+                                has_dtype ? "Optional" : "Input", ct_dtype_name(in_dtype));
+    }
+    ct_dtype out_dtype = has_dtype ? (ct_dtype)args[3].u.i : out->dtype;
+    if (check_out_dtype(out, out_dtype) != 0) return -1;
+    ct_value a[4] = {args[0], args[1], args[2], ct_int((int64_t)out_dtype)};
+    ct_value r[1] = {ct_none()};
+    if ((mean ? ct_k_mean_dim(op, ks, a, r) : ct_k_sum_dim(op, ks, a, r)) != 0) return -1;
+    return write_out(out, r[0].u.t, rets);
+}
+
+int ct_k_sum_IntList_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    return sum_mean_out(op, ks, args, rets, false);
+}
+
+int ct_k_mean_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    return sum_mean_out(op, ks, args, rets, true);
+}
+
+/* amax.out / amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out): out of
+ * self's dtype (check_amax_amin's message) */
+static int amax_amin_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets, bool max) {
+    ct_tensor *self = ARG_T(0), *out = ARG_T(3);
+    if (self->dtype != out->dtype)
+        return ct_error_set(CT_ERR_RUNTIME, "Expected the dtype for input and out to match, but got %s for input's dtype and %s for out's dtype.",
+                            ct_dtype_name(self->dtype), ct_dtype_name(out->dtype));
+    ct_value r[1] = {ct_none()};
+    if ((max ? ct_k_amax(op, ks, args, r) : ct_k_amin(op, ks, args, r)) != 0) return -1;
+    return write_out(out, r[0].u.t, rets);
+}
+
+int ct_k_amax_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    return amax_amin_out(op, ks, args, rets, true);
+}
+
+int ct_k_amin_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    return amax_amin_out(op, ks, args, rets, false);
+}
