@@ -78,3 +78,29 @@ int ct_k_amax_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets)
 int ct_k_amin_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     return amax_amin_out(op, ks, args, rets, false);
 }
+
+/* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out):
+ * as sum's, the result dtype dtype= or out's */
+int ct_k_prod_int_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    ct_tensor *out = ARG_T(4);
+    ct_dtype out_dtype = args[3].tag != CT_TAG_NONE ? (ct_dtype)args[3].u.i : out->dtype;
+    if (check_out_dtype(out, out_dtype) != 0) return -1;
+    ct_value a[4] = {args[0], args[1], args[2], ct_int((int64_t)out_dtype)};
+    ct_value r[1] = {ct_none()};
+    if (ct_k_prod_dim_int(op, ks, a, r) != 0) return -1;
+    return write_out(out, r[0].u.t, rets);
+}
+
+/* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out): meta_func_cum_ops,
+ * dim checked first, the result dtype dtype= or out's */
+int ct_k_cumsum_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    ct_tensor *self = ARG_T(0), *out = ARG_T(3);
+    int64_t dim;
+    if (ct_wrap_dim(ARG_I(1), self->ndim > 0 ? self->ndim : 1, &dim) != 0) return -1;
+    ct_dtype out_dtype = args[2].tag != CT_TAG_NONE ? (ct_dtype)args[2].u.i : out->dtype;
+    if (check_out_dtype(out, out_dtype) != 0) return -1;
+    ct_value a[3] = {args[0], args[1], ct_int((int64_t)out_dtype)};
+    ct_value r[1] = {ct_none()};
+    if (ct_k_cumsum(op, ks, a, r) != 0) return -1;
+    return write_out(out, r[0].u.t, rets);
+}
