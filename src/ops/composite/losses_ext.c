@@ -92,7 +92,8 @@ int ct_k_norm_ScalarOpt_dim(const ct_op *op, ct_keyset ks, ct_value *args, ct_va
         return ct_error_set(CT_ERR_RUNTIME, "norm(): input dtype should be either floating point or complex. Got %s instead.",
                             ct_dtype_name(self->dtype));
     ct_value a[5] = {args[0], args[1].tag == CT_TAG_NONE ? ct_double(2.0) : args[1], args[2], args[3], ct_none()};
-    return ct_k_linalg_vector_norm(op, ks, a, rets);
+    (void)op;
+    return ct_k_linalg_vector_norm(ct_builtin(CT_OPID_linalg_vector_norm), ks, a, rets);
 }
 
 /* hinge_embedding_loss(Tensor self, Tensor target, float margin=1., int reduction=1) */

@@ -2,9 +2,10 @@
  * amax.out and amin.out): the meta function's dtype rules and checks, the functional kernel run
  * directly (no second call through the dispatcher, as the structured kernel writes its output
  * itself), then out resized to the result's shape when it has another (contiguous) and the
- * values copied in. */
+ * values copied in. The functional kernel is handed its own operator (its checks read its schema). */
 #include <string.h>
 
+#include "ops/builtin.h"
 #include "ops/kernel_util.h"
 
 /* the structured kernel's set_output: out takes the result's shape, then its values */
@@ -32,7 +33,7 @@ static int check_out_dtype(const ct_tensor *out, ct_dtype want) {
 
 /* sum.IntList_out / mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
  * Tensor(a!) out): the result's dtype is dtype when given, else out's (infer_dtype_from_optional) */
-static int sum_mean_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets, bool mean) {
+static int sum_mean_out(ct_keyset ks, ct_value *args, ct_value *rets, bool mean) {
     ct_tensor *self = ARG_T(0), *out = ARG_T(4);
     bool has_dtype = args[3].tag != CT_TAG_NONE;
     if (mean) {
@@ -47,53 +48,59 @@ static int sum_mean_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value 
     if (check_out_dtype(out, out_dtype) != 0) return -1;
     ct_value a[4] = {args[0], args[1], args[2], ct_int((int64_t)out_dtype)};
     ct_value r[1] = {ct_none()};
-    if ((mean ? ct_k_mean_dim(op, ks, a, r) : ct_k_sum_dim(op, ks, a, r)) != 0) return -1;
+    if ((mean ? ct_k_mean_dim(ct_builtin(CT_OPID_mean_dim), ks, a, r) : ct_k_sum_dim(ct_builtin(CT_OPID_sum_dim), ks, a, r)) != 0) return -1;
     return write_out(out, r[0].u.t, rets);
 }
 
 int ct_k_sum_IntList_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    return sum_mean_out(op, ks, args, rets, false);
+    (void)op;
+    return sum_mean_out(ks, args, rets, false);
 }
 
 int ct_k_mean_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    return sum_mean_out(op, ks, args, rets, true);
+    (void)op;
+    return sum_mean_out(ks, args, rets, true);
 }
 
 /* amax.out / amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out): out of
  * self's dtype (check_amax_amin's message) */
-static int amax_amin_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets, bool max) {
+static int amax_amin_out(ct_keyset ks, ct_value *args, ct_value *rets, bool max) {
     ct_tensor *self = ARG_T(0), *out = ARG_T(3);
     if (self->dtype != out->dtype)
         return ct_error_set(CT_ERR_RUNTIME, "Expected the dtype for input and out to match, but got %s for input's dtype and %s for out's dtype.",
                             ct_dtype_name(self->dtype), ct_dtype_name(out->dtype));
     ct_value r[1] = {ct_none()};
-    if ((max ? ct_k_amax(op, ks, args, r) : ct_k_amin(op, ks, args, r)) != 0) return -1;
+    if ((max ? ct_k_amax(ct_builtin(CT_OPID_amax), ks, args, r) : ct_k_amin(ct_builtin(CT_OPID_amin), ks, args, r)) != 0) return -1;
     return write_out(out, r[0].u.t, rets);
 }
 
 int ct_k_amax_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    return amax_amin_out(op, ks, args, rets, true);
+    (void)op;
+    return amax_amin_out(ks, args, rets, true);
 }
 
 int ct_k_amin_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
-    return amax_amin_out(op, ks, args, rets, false);
+    (void)op;
+    return amax_amin_out(ks, args, rets, false);
 }
 
 /* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out):
  * as sum's, the result dtype dtype= or out's */
 int ct_k_prod_int_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
     ct_tensor *out = ARG_T(4);
     ct_dtype out_dtype = args[3].tag != CT_TAG_NONE ? (ct_dtype)args[3].u.i : out->dtype;
     if (check_out_dtype(out, out_dtype) != 0) return -1;
     ct_value a[4] = {args[0], args[1], args[2], ct_int((int64_t)out_dtype)};
     ct_value r[1] = {ct_none()};
-    if (ct_k_prod_dim_int(op, ks, a, r) != 0) return -1;
+    if (ct_k_prod_dim_int(ct_builtin(CT_OPID_prod_dim_int), ks, a, r) != 0) return -1;
     return write_out(out, r[0].u.t, rets);
 }
 
 /* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out): meta_func_cum_ops,
  * dim checked first, the result dtype dtype= or out's */
 int ct_k_cumsum_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
     ct_tensor *self = ARG_T(0), *out = ARG_T(3);
     int64_t dim;
     if (ct_wrap_dim(ARG_I(1), self->ndim > 0 ? self->ndim : 1, &dim) != 0) return -1;
@@ -101,6 +108,6 @@ int ct_k_cumsum_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *ret
     if (check_out_dtype(out, out_dtype) != 0) return -1;
     ct_value a[3] = {args[0], args[1], ct_int((int64_t)out_dtype)};
     ct_value r[1] = {ct_none()};
-    if (ct_k_cumsum(op, ks, a, r) != 0) return -1;
+    if (ct_k_cumsum(ct_builtin(CT_OPID_cumsum), ks, a, r) != 0) return -1;
     return write_out(out, r[0].u.t, rets);
 }
