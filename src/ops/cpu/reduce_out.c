@@ -111,3 +111,45 @@ int ct_k_cumsum_out(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *ret
     if (ct_k_cumsum(ct_builtin(CT_OPID_cumsum), ks, a, r) != 0) return -1;
     return write_out(out, r[0].u.t, rets);
 }
+
+/* the two outputs of sort.values / topk.values: values of self's dtype, indices of int64 (the
+ * structured kernels' generated checks), then each resized and written */
+static int write_values_indices(ct_tensor *values, ct_tensor *indices, ct_value *r, ct_value *rets) {
+    ct_value one[1];
+    if (write_out(values, r[0].u.t, one) != 0) {
+        ct_tensor_release(r[1].u.t);
+        return -1;
+    }
+    ct_tensor_release(one[0].u.t);
+    if (write_out(indices, r[1].u.t, one) != 0) return -1;
+    ct_tensor_release(one[0].u.t);
+    rets[0] = ct_tensor_value(ct_tensor_retain(values));
+    rets[1] = ct_tensor_value(ct_tensor_retain(indices));
+    return 0;
+}
+
+static int check_values_indices(const ct_tensor *self, const ct_tensor *values, const ct_tensor *indices) {
+    if (check_out_dtype(values, self->dtype) != 0) return -1;
+    return check_out_dtype(indices, CT_INT64);
+}
+
+/* sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) */
+int ct_k_sort_values(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    ct_tensor *self = ARG_T(0), *values = ARG_T(3), *indices = ARG_T(4);
+    if (check_values_indices(self, values, indices) != 0) return -1;
+    ct_value r[2] = {ct_none(), ct_none()};
+    if (ct_k_sort(ct_builtin(CT_OPID_sort), ks, args, r) != 0) return -1;
+    return write_values_indices(values, indices, r, rets);
+}
+
+/* topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values,
+ * Tensor(b!) indices) */
+int ct_k_topk_values(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    ct_tensor *self = ARG_T(0), *values = ARG_T(5), *indices = ARG_T(6);
+    if (check_values_indices(self, values, indices) != 0) return -1;
+    ct_value r[2] = {ct_none(), ct_none()};
+    if (ct_k_topk(ct_builtin(CT_OPID_topk), ks, args, r) != 0) return -1;
+    return write_values_indices(values, indices, r, rets);
+}
