@@ -1048,6 +1048,10 @@ INPLACE_ACT(f_elu_, ct_elu_(c, ct_double(1.3), ct_double(1.0), ct_double(1.0)))
 INPLACE_ACT(f_celu_, ct_celu_(c, ct_double(0.8)))
 INPLACE_ACT(f_threshold_, ct_threshold_(c, ct_double(0.3), ct_double(-2.0)))
 INPLACE_ACT(f_relu_, ct_relu_(c))
+INPLACE_ACT(f_silu_, ct_silu_(c))
+INPLACE_ACT(f_mish_, ct_mish_(c))
+INPLACE_ACT(f_hardsigmoid_, ct_hardsigmoid_(c))
+INPLACE_ACT(f_hardswish_, ct_hardswish_(c))
 static ct_tensor *f_mse_loss(ct_tensor **in) { return ct_mse_loss(in[0], in[1], 1); }
 static ct_tensor *f_smooth_l1_loss(ct_tensor **in) { return ct_smooth_l1_loss(in[0], in[1], 2, 0.7); }
 static ct_tensor *f_huber_loss(ct_tensor **in) { return ct_huber_loss(in[0], in[1], 0, 0.6); }
@@ -1310,6 +1314,54 @@ static ct_tensor *f_copy_(ct_tensor **in) {
     ct_tensor *c = clone_(in[0]);
     return c ? done_inplace(c, ct_copy_(c, in[1], false)) : NULL;
 }
+/* the composites family: norm_backward's orders, glu, the logits loss, soft margin */
+static ct_tensor *f_vector_norm_p1(ct_tensor **in) { return ct_linalg_vector_norm(in[0], ct_int(1), NULL, 0, false, CT_DTYPE_UNDEFINED); }
+static ct_tensor *f_vector_norm_p3(ct_tensor **in) {
+    int64_t d = 1;
+    return ct_linalg_vector_norm(in[0], ct_double(3.0), &d, 1, true, CT_DTYPE_UNDEFINED);
+}
+static ct_tensor *f_vector_norm_p15(ct_tensor **in) { return ct_linalg_vector_norm(in[0], ct_double(1.5), NULL, 0, false, CT_DTYPE_UNDEFINED); }
+static ct_tensor *f_vector_norm_p05(ct_tensor **in) {
+    int64_t d = 0;
+    return ct_linalg_vector_norm(in[0], ct_double(0.5), &d, 1, false, CT_DTYPE_UNDEFINED);
+}
+static ct_tensor *f_vector_norm_inf(ct_tensor **in) {
+    int64_t d = -1;
+    return ct_linalg_vector_norm(in[0], ct_double(INFINITY), &d, 1, false, CT_DTYPE_UNDEFINED);
+}
+static ct_tensor *f_norm_dim(ct_tensor **in) {
+    int64_t d = 1;
+    ct_scalar p = ct_double(2.5);
+    return ct_norm_ScalarOpt_dim(in[0], &p, &d, 1, false);
+}
+static ct_tensor *f_norm_dim_none(ct_tensor **in) {
+    int64_t d = 0;
+    return ct_norm_ScalarOpt_dim(in[0], NULL, &d, 1, true);
+}
+INPLACE_ACT(f_clamp_min_, ct_clamp_min_(c, ct_double(0.1)))
+static ct_tensor *f_glu(ct_tensor **in) { return ct_glu(in[0], 1); }
+static ct_tensor *f_glu0(ct_tensor **in) { return ct_glu(in[0], 0); }
+/* weight and pos_weight are constants (not differentiable in PyTorch either) */
+static ct_tensor *f_bce_logits(ct_tensor **in) {
+    double wv[4] = {0.5, 1.0, 1.5, 2.0}, pv[4] = {2.0, 0.5, 1.0, 3.0};
+    int64_t s4[1] = {4};
+    ct_tensor *w = ct_tensor_from_doubles(wv, s4, 1, CT_FLOAT64), *pw = w ? ct_tensor_from_doubles(pv, s4, 1, CT_FLOAT64) : NULL;
+    ct_tensor *t = pw ? ct_sigmoid(in[1]) : NULL;
+    ct_tensor *r = t ? ct_binary_cross_entropy_with_logits(in[0], t, w, pw, 1) : NULL;
+    ct_tensor_release(w);
+    ct_tensor_release(pw);
+    ct_tensor_release(t);
+    return r;
+}
+static ct_tensor *f_bce_logits_plain(ct_tensor **in) { return ct_binary_cross_entropy_with_logits(in[0], in[1], NULL, NULL, 2); }
+static ct_tensor *f_soft_margin(ct_tensor **in) {
+    double tv[6] = {1, -1, -1, 1, 1, -1};
+    int64_t s[2] = {2, 3};
+    ct_tensor *t = ct_tensor_from_doubles(tv, s, 2, CT_FLOAT64);
+    ct_tensor *r = t ? ct_soft_margin_loss(in[0], t, 1) : NULL;
+    ct_tensor_release(t);
+    return r;
+}
 
 static const gcase cases[] = {
     {"aten::flip", 1, {{2, 3, 4}}, {3}, {0}, f_flip},
@@ -1350,6 +1402,10 @@ static const gcase cases[] = {
     {"aten::celu_", 1, {{3, 4}}, {2}, {0}, f_celu_},
     {"aten::hardsigmoid", 1, {{3, 4}}, {2}, {0}, f_hardsigmoid},
     {"aten::hardswish", 1, {{3, 4}}, {2}, {0}, f_hardswish},
+    {"aten::silu_", 1, {{3, 4}}, {2}, {0}, f_silu_},
+    {"aten::mish_", 1, {{3, 4}}, {2}, {0}, f_mish_},
+    {"aten::hardsigmoid_", 1, {{3, 4}}, {2}, {0}, f_hardsigmoid_},
+    {"aten::hardswish_", 1, {{3, 4}}, {2}, {0}, f_hardswish_},
     {"aten::log_sigmoid_forward", 1, {{3, 4}}, {2}, {0}, f_log_sigmoid_forward},
     {"aten::threshold", 1, {{3, 4}}, {2}, {0}, f_threshold},
     {"aten::threshold_", 1, {{3, 4}}, {2}, {0}, f_threshold_},
@@ -1542,6 +1598,19 @@ static const gcase cases[] = {
     {"aten::addcdiv_", 3, {{2, 3}, {2, 3}, {2, 3}}, {2, 2, 2}, {false, false, true}, f_addcdiv_},
     {"aten::linalg_vector_norm", 1, {{2, 3}}, {2}, {0}, f_vector_norm},
     {"aten::linalg_vector_norm", 1, {{2, 3, 2}}, {3}, {0}, f_vector_norm_dim},
+    {"aten::linalg_vector_norm", 1, {{2, 3}}, {2}, {1}, f_vector_norm_p1},
+    {"aten::linalg_vector_norm", 1, {{2, 3}}, {2}, {0}, f_vector_norm_p3},
+    {"aten::linalg_vector_norm", 1, {{2, 3}}, {2}, {1}, f_vector_norm_p15},
+    {"aten::linalg_vector_norm", 1, {{3, 2}}, {2}, {1}, f_vector_norm_p05},
+    {"aten::linalg_vector_norm", 1, {{2, 4}}, {2}, {0}, f_vector_norm_inf},
+    {"aten::norm.ScalarOpt_dim", 1, {{2, 3}}, {2}, {1}, f_norm_dim},
+    {"aten::norm.ScalarOpt_dim", 1, {{2, 3}}, {2}, {0}, f_norm_dim_none},
+    {"aten::clamp_min_", 1, {{3, 4}}, {2}, {0}, f_clamp_min_},
+    {"aten::glu", 1, {{2, 4}}, {2}, {0}, f_glu},
+    {"aten::glu", 1, {{4, 3}}, {2}, {0}, f_glu0},
+    {"aten::binary_cross_entropy_with_logits", 2, {{3, 4}, {3, 4}}, {2, 2}, {0}, f_bce_logits},
+    {"aten::binary_cross_entropy_with_logits", 2, {{2, 3}, {2, 3}}, {2, 2}, {0}, f_bce_logits_plain},
+    {"aten::soft_margin_loss", 1, {{2, 3}}, {2}, {0}, f_soft_margin},
     {"aten::_scaled_dot_product_flash_attention_for_cpu", 3, {{1, 2, 3, 4}, {1, 2, 5, 4}, {1, 2, 5, 4}}, {4, 4, 4}, {0}, f_flash},
     {"aten::_scaled_dot_product_flash_attention_for_cpu", 3, {{2, 1, 4, 3}, {2, 1, 4, 3}, {2, 1, 4, 3}}, {4, 4, 4}, {0}, f_flash_causal},
     {"aten::pow.Tensor_Scalar", 1, {{2, 3}}, {2}, {true}, f_pow_ts},

@@ -333,6 +333,74 @@ static void factory_cases(void) {
     CASE("randint with low >= high") EXPECT(ct_randint(5, 2, s23, 2, CT_DTYPE_UNDEFINED) == NULL, CT_ERR_RUNTIME, "random_ expects 'from' to be less than 'to', but got from=5 >= to=2");
 }
 
+/* the composites family from C: NULL arguments, bad equations, odd halving dimensions, wrong
+ * ranks and dtypes, with PyTorch 2.6's kind and message (tests/golden/torch-2.6/composite_ops.json) */
+static void composite_cases(void) {
+    ct_tensor *a = mat(2, 3, CT_FLOAT32), *b = mat(3, 2, CT_FLOAT32), *odd = mat(3, 3, CT_FLOAT32);
+    int64_t s0 = 0, s3 = 3, one = 1, zero = 0, d01[2] = {0, 1};
+    ct_tensor *v3 = ct_ones(&s3, 1, CT_FLOAT32), *i3 = ct_ones(&s3, 1, CT_INT64), *e0 = ct_zeros(&s0, 1, CT_FLOAT32);
+    ct_tensor *ab[2] = {a, b}, *anull[2] = {a, NULL};
+    CASE("einsum without operands") EXPECT(ct_einsum("i", NULL, 0, NULL, 0) == NULL, CT_ERR_RUNTIME, "einsum(): must provide at least one operand");
+    CASE("einsum with a NULL operand") EXPECT(ct_einsum("ij,jk", anull, 2, NULL, 0) == NULL, CT_ERR_TYPE, "expected Tensor as element 1 in argument 1, but got NoneType");
+    CASE("einsum with a digit subscript")
+        EXPECT(ct_einsum("i1", &odd, 1, NULL, 0) == NULL, CT_ERR_RUNTIME,
+               "einsum(): invalid subscript given at index 1 in the equation string, subscripts must be in [a-zA-Z]");
+    CASE("einsum with fewer operands than the equation") EXPECT(ct_einsum("ij,jk,kl", ab, 2, NULL, 0) == NULL, CT_ERR_RUNTIME, "einsum(): fewer operands were provided than specified in the equation");
+    CASE("einsum with a short path")
+        EXPECT(ct_einsum("ij,jk", ab, 2, &zero, 1) == NULL, CT_ERR_RUNTIME, "einsum(): expected contraction path given in path parameter to have size 2 but got 1");
+    CASE("einsum with sizes that do not broadcast")
+        EXPECT(ct_einsum("ij,jk", (ct_tensor *[]){a, a}, 2, NULL, 0) == NULL, CT_ERR_RUNTIME,
+               "einsum(): subscript j has size 2 for operand 1 which does not broadcast with previously seen size 3");
+    CASE("tensordot with lists of two lengths")
+        EXPECT(ct_tensordot(a, b, d01, 2, &zero, 1) == NULL, CT_ERR_RUNTIME, "both dimension lists should have same length");
+    CASE("tensordot of two dtypes") EXPECT(ct_tensordot(v3, i3, &zero, 1, &zero, 1) == NULL, CT_ERR_RUNTIME, "both inputs should have same dtype");
+    CASE("tensordot of unequal sizes")
+        EXPECT(ct_tensordot(a, a, &one, 1, &zero, 1) == NULL, CT_ERR_RUNTIME,
+               "contracted dimensions need to match, but first has size 3 in dim 1 and second has size 2 in dim 0");
+    ct_tensor **grids = NULL;
+    int64_t ngrids = 0;
+    CASE("meshgrid of no tensors") EXPECT(ct_meshgrid_indexing(NULL, 0, "ij", &grids, &ngrids) == -1, CT_ERR_RUNTIME, "meshgrid expects a non-empty TensorList");
+    CASE("meshgrid with an unknown indexing")
+        EXPECT(ct_meshgrid_indexing(&v3, 1, "ab", &grids, &ngrids) == -1, CT_ERR_RUNTIME, "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: ab");
+    CASE("meshgrid of two dtypes") EXPECT(ct_meshgrid((ct_tensor *[]){v3, i3}, 2, &grids, &ngrids) == -1, CT_ERR_RUNTIME, "meshgrid expects all tensors to have the same dtype");
+    CHECK(grids == NULL);
+    CASE("cartesian_prod of a matrix") EXPECT(ct_cartesian_prod(&a, 1) == NULL, CT_ERR_RUNTIME, "Expect a 1D vector, but got shape [2, 3]");
+    CASE("glu over an odd dimension") EXPECT(ct_glu(odd, -1) == NULL, CT_ERR_RUNTIME, "Halving dimension must be even, but dimension 1 is size 3");
+    CASE("glu of a 0-d tensor") {
+        ct_tensor *z = ct_tensor_scalar(1, CT_FLOAT32);
+        EXPECT(ct_glu(z, -1) == NULL, CT_ERR_RUNTIME, "glu does not support scalars because halving size must be even");
+        ct_tensor_release(z);
+    }
+    CASE("glu of integers") {
+        ct_tensor *z = mat(2, 4, CT_INT64);
+        EXPECT(ct_glu(z, -1) == NULL, CT_ERR_RUNTIME, "\"glu_cpu\" not implemented for 'Long'");
+        ct_tensor_release(z);
+    }
+    CASE("glu over dimension 2 of a matrix") EXPECT(ct_glu(a, 2) == NULL, CT_ERR_INDEX, "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+    CASE("norm of integers") EXPECT(ct_norm_ScalarOpt_dim(i3, NULL, &zero, 1, false) == NULL, CT_ERR_RUNTIME, "norm(): input dtype should be either floating point or complex. Got Long instead.");
+    CASE("linalg_vector_norm of order -1 over no elements")
+        EXPECT(ct_linalg_vector_norm(e0, ct_int(-1), NULL, 0, false, CT_DTYPE_UNDEFINED) == NULL, CT_ERR_RUNTIME,
+               "linalg.vector_norm cannot compute the -1 norm on an empty tensor because the operation does not have an identity");
+    CASE("cosine_embedding_loss with a 2-d target")
+        EXPECT(ct_cosine_embedding_loss(a, a, a, 0.0, 1) == NULL, CT_ERR_RUNTIME, "0D or 1D target tensor expected, multi-target not supported");
+    CASE("cosine_embedding_loss with a 1-d target for vectors")
+        EXPECT(ct_cosine_embedding_loss(v3, v3, v3, 0.0, 1) == NULL, CT_ERR_RUNTIME,
+               "1D target tensor expects 2D input tensors, but found inputs with sizes [3] and [3].");
+    CASE("triplet_margin_loss of mixed ranks")
+        EXPECT(ct_triplet_margin_loss(a, v3, a, 1.0, 2.0, 1e-6, false, 1) == NULL, CT_ERR_RUNTIME,
+               "The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor 2D, positive 1D, and negative 2D inputs");
+    CASE("cosine_similarity of integers")
+        EXPECT(ct_cosine_similarity(i3, i3, 0, 1e-8) == NULL, CT_ERR_RUNTIME, "expected common dtype to be floating point, yet common dtype is Long");
+    CASE("hinge_embedding_loss of unequal sizes")
+        EXPECT(ct_hinge_embedding_loss(v3, e0, 1.0, 1) == NULL, CT_ERR_RUNTIME, "The size of tensor a (0) must match the size of tensor b (3) at non-singleton dimension 0");
+    ct_tensor_release(a);
+    ct_tensor_release(b);
+    ct_tensor_release(odd);
+    ct_tensor_release(v3);
+    ct_tensor_release(i3);
+    ct_tensor_release(e0);
+}
+
 static void view_cases(void) {
     ct_tensor *t = NULL, *t3 = NULL;
     int64_t four = 4, five = 5, mm[2] = {-1, -1}, p0[1] = {0}, p00[2] = {0, 0}, e43[2] = {4, 3}, three = 3, big = 100, one = 1;
@@ -1410,6 +1478,7 @@ int main(void) {
     tensor_cases();
     factory_cases();
     view_cases();
+    composite_cases();
     binary_cases();
     random_cases();
     autograd_cases();

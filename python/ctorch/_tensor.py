@@ -307,6 +307,13 @@ class Tensor(_C.TensorBase):
     # ---- operators as methods: _C.TensorBase's (src/ops/ops.def), and one alias ----
     negative = _C.TensorBase.neg
 
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        """torch.norm(self, p, dim, keepdim, dtype=dtype), as PyTorch's Tensor.norm."""
+        if has_torch_function_unary(self):
+            return handle_torch_function(Tensor.norm, (self,), self, p=p, dim=dim, keepdim=keepdim, dtype=dtype)
+        from .functional import norm
+        return norm(self, p, dim, keepdim, dtype=dtype)
+
     def split(self, split_size, dim=0):
         """torch._VF.split / split_with_sizes, as Tensor.split calls them; a tuple of views."""
         if has_torch_function_unary(self):

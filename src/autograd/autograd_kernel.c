@@ -95,12 +95,16 @@ static int check_inplace(const ct_op *op, ct_tensor *self, bool requires_grad) {
  * overload of a function without a derivative (signbit.out) runs below autograd. 0 or -1. */
 static int check_out_overload(const ct_op *op, const ct_value *args) {
     int out_arg = -1;
+    bool values_out = false; /* sort.values, topk.values: two outputs, values and indices */
     for (int i = 0; i < op->nargs; i++)
-        if (op->args[i].alias_write && op->args[i].kwarg_only && strcmp(op->args[i].name, "out") == 0) out_arg = i;
-    if (out_arg < 0) return 0;
+        if (op->args[i].alias_write && op->args[i].kwarg_only) {
+            if (strcmp(op->args[i].name, "out") == 0) out_arg = i;
+            else if (strcmp(op->args[i].name, "values") == 0 && strcmp(op->overload, "values") == 0) values_out = true;
+        }
+    if (out_arg < 0 && !values_out) return 0;
     bool any = false;
     for (int i = 0; i < op->nargs; i++)
-        if (i != out_arg && args[i].tag == CT_TAG_TENSOR && ct_tensor_requires_grad(args[i].u.t)) any = true;
+        if (!op->args[i].alias_write && args[i].tag == CT_TAG_TENSOR && ct_tensor_requires_grad(args[i].u.t)) any = true;
     if (!any || !ct_is_grad_enabled()) return 0;
     /* the functional: the overload of the same name whose arguments are the out= overload's
      * without its outputs (sub.Tensor of sub.out, div.Tensor_mode of div.out_mode, xlogy.Tensor

@@ -284,5 +284,10 @@ int ct_d_fill_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_masked_fill_tensor(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_as_strided_scatter(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_copy_(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+/* the composites family: formulas_composite.c */
+int ct_d_norm_ScalarOpt_dim(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_glu(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_soft_margin_loss(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_binary_cross_entropy_with_logits(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
 #endif

@@ -2,7 +2,7 @@
  * FunctionsManual.cpp): _log_softmax, nll_loss_forward, masked_fill, embedding,
  * native_layer_norm, gelu, softmax / _safe_softmax, where,
  * bernoulli_ / exponential_ (zeros), sqrt, reciprocal, lerp, addcmul, addcdiv,
- * linalg_vector_norm (ord 2), dot, mv and the CPU flash attention. Each calls ops through the
+ * dot, mv and the CPU flash attention. Each calls ops through the
  * dispatcher in the order of Note [Formula order] (formulas.h). */
 #include <math.h>
 #include <string.h>
@@ -238,47 +238,6 @@ int ct_d_addcdiv(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     }
     ct_tensor_release(t2);
     return rc;
-}
-
-/* linalg_vector_norm: self: norm_backward(grad, self, ord, result, dim, keepdim); for ord 2:
- * grad * (self / norm).masked_fill_(norm == 0, 0), grad and norm unsqueezed back first */
-int ct_d_linalg_vector_norm(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
-    double ord = ct_f_darg(n, 1);
-    if (ord != 2.0)
-        return ct_error_set(CT_ERR_UNSUPPORTED, "ctorch: the derivative of linalg_vector_norm is implemented for ord=2 only");
-    ct_tensor *self = NULL, *norm = NULL;
-    if (ct_saved_unpack(n, &n->saved_args[0], &self) != 0 || ct_saved_unpack(n, &n->saved_rets[0], &norm) != 0) {
-        ct_tensor_release(self);
-        return -1;
-    }
-    ct_tensor *g = ct_tensor_retain(grads[0]);
-    const ct_tensor_meta *m = ct_f_meta(n, 0);
-    bool keepdim = n->args[3].u.b;
-    const ct_value *dims = &n->args[2];
-    if (!keepdim && m->ndim > 0 && dims->tag == CT_TAG_INTLIST && dims->u.list.len > 0) {
-        /* unsqueeze_multiple: the reduced dimensions, in increasing order */
-        bool mask[CT_MAX_DIMS];
-        ct_f_dim_mask(dims, m->ndim, mask);
-        for (int d = 0; d < m->ndim && g && norm; d++) {
-            if (!mask[d]) continue;
-            ct_tensor *ug = ct_unsqueeze(g, d), *un = ct_unsqueeze(norm, d);
-            ct_tensor_release(g);
-            ct_tensor_release(norm);
-            g = ug;
-            norm = un;
-        }
-    }
-    ct_tensor *q = g && norm ? ct_div(self, norm) : NULL;
-    ct_tensor *z = q ? ct_eq_scalar(norm, ct_int(0)) : NULL;
-    int rc = z ? ct_masked_fill_(q, z, ct_int(0)) : -1;
-    if (rc == 0) out[0] = ct_mul(g, q);
-    ct_tensor_release(q);
-    ct_tensor_release(z);
-    ct_tensor_release(g);
-    ct_tensor_release(norm);
-    ct_tensor_release(self);
-    CT_F_NEED(out[0]);
-    return 0;
 }
 
 /* dot: self: grad * tensor; tensor: grad * self */

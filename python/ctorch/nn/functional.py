@@ -3,8 +3,10 @@ scaled_dot_product_attention, cross_entropy, nll_loss, the activations (softplus
 hardtanh, relu6, leaky_relu, elu, selu, celu, hardsigmoid, hardswish, logsigmoid, threshold,
 softshrink, hardshrink, tanhshrink), the convolutions (conv1d/2d/3d, conv_transpose1d/2d/3d), the poolings
 (max_pool1d/2d/3d, avg_pool1d/2d/3d, adaptive_avg_pool1d/2d/3d, adaptive_max_pool2d), unfold and fold, the losses
-mse_loss, l1_loss, smooth_l1_loss, huber_loss, binary_cross_entropy, kl_div, and pad; each calls ctorch's operator or
-function as PyTorch 2.6's does."""
+mse_loss, l1_loss, smooth_l1_loss, huber_loss, binary_cross_entropy, kl_div, pad, and normalize, glu,
+binary_cross_entropy_with_logits, the margin and embedding losses (hinge_embedding, margin_ranking, soft_margin,
+multilabel_soft_margin, cosine_embedding, triplet_margin), cosine_similarity, pairwise_distance, poisson_nll_loss,
+gaussian_nll_loss; each calls ctorch's operator or function as PyTorch 2.6's does."""
 import warnings
 
 from .. import _C
@@ -424,6 +426,162 @@ def pad(input, pad, mode="constant", value=None):
     if has_torch_function_unary(input):
         return handle_torch_function(globals()["pad"], (input,), input, pad, mode=mode, value=value)
     return _C._nn.pad(input, pad, mode, value)
+
+
+# ---- the composites family: normalize, glu, the margin and embedding losses, distances ----
+
+cosine_similarity = _VF.cosine_similarity
+pairwise_distance = _VF.pairwise_distance
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    if has_torch_function_variadic(input, out):
+        return handle_torch_function(normalize, (input, out), input, p=p, dim=dim, eps=eps, out=out)
+    if out is None:
+        denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+        return input / denom
+    denom = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
+    return _VF.div(input, denom, out=out)
+
+
+def glu(input, dim=-1):
+    if has_torch_function_unary(input):
+        return handle_torch_function(glu, (input,), input, dim=dim)
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return _C._nn.glu(input, dim)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    if has_torch_function_variadic(input, target, weight, pos_weight):
+        return handle_torch_function(binary_cross_entropy_with_logits, (input, target, weight, pos_weight), input, target,
+                                     weight=weight, size_average=size_average, reduce=reduce, reduction=reduction,
+                                     pos_weight=pos_weight)
+    reduction_enum = _reduction(reduction, size_average, reduce)
+    if not (target.size() == input.size()):
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
+    return _VF.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction_enum)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    if has_torch_function_variadic(input, target):
+        return handle_torch_function(hinge_embedding_loss, (input, target), input, target, margin=margin,
+                                     size_average=size_average, reduce=reduce, reduction=reduction)
+    return _VF.hinge_embedding_loss(input, target, margin, _reduction(reduction, size_average, reduce))
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    if has_torch_function_variadic(input1, input2, target):
+        return handle_torch_function(margin_ranking_loss, (input1, input2, target), input1, input2, target,
+                                     margin=margin, size_average=size_average, reduce=reduce, reduction=reduction)
+    reduction_enum = _reduction(reduction, size_average, reduce)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+                           f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    return _VF.margin_ranking_loss(input1, input2, target, margin, reduction_enum)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    if has_torch_function_variadic(input, target):
+        return handle_torch_function(soft_margin_loss, (input, target), input, target, size_average=size_average,
+                                     reduce=reduce, reduction=reduction)
+    return _C._nn.soft_margin_loss(input, target, _reduction(reduction, size_average, reduce))
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    if has_torch_function_variadic(input, target, weight):
+        return handle_torch_function(multilabel_soft_margin_loss, (input, target, weight), input, target, weight=weight,
+                                     size_average=size_average, reduce=reduce, reduction=reduction)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_get_string(size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    C = input.size(class_dim)
+    loss = loss.sum(dim=class_dim) / C  # only return N loss values
+    if reduction == "none":
+        ret = loss
+    elif reduction == "mean":
+        ret = loss.mean()
+    elif reduction == "sum":
+        ret = loss.sum()
+    else:
+        ret = input
+        raise ValueError(reduction + " is not valid")
+    return ret
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    if has_torch_function_variadic(input1, input2, target):
+        return handle_torch_function(cosine_embedding_loss, (input1, input2, target), input1, input2, target,
+                                     margin=margin, size_average=size_average, reduce=reduce, reduction=reduction)
+    return _VF.cosine_embedding_loss(input1, input2, target, margin, _reduction(reduction, size_average, reduce))
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    if has_torch_function_variadic(anchor, positive, negative):
+        return handle_torch_function(triplet_margin_loss, (anchor, positive, negative), anchor, positive, negative,
+                                     margin=margin, p=p, eps=eps, swap=swap, size_average=size_average, reduce=reduce,
+                                     reduction=reduction)
+    reduction_enum = _reduction(reduction, size_average, reduce)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    return _VF.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction_enum)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean"):
+    if has_torch_function_variadic(input, target):
+        return handle_torch_function(poisson_nll_loss, (input, target), input, target, log_input=log_input, full=full,
+                                     size_average=size_average, eps=eps, reduce=reduce, reduction=reduction)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_get_string(size_average, reduce)
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not a valid value for reduction")
+    return _VF.poisson_nll_loss(input, target, log_input, full, eps, _get_enum(reduction))
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    import math
+    from .. import _tensor
+    if has_torch_function_variadic(input, target, var):
+        return handle_torch_function(gaussian_nll_loss, (input, target, var), input, target, var, full=full, eps=eps,
+                                     reduction=reduction)
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * _VF.ones_like(input)
+    elif _VF.any(var < 0):
+        raise ValueError("var has negative entry/entries")
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = _VF.unsqueeze(var, -1)
+        elif input.size()[:-1] == var.size()[:-1] and var.size(-1) == 1:  # heteroscedastic
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with _no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (_VF.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    del _tensor
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def _no_grad():
+    from ..autograd.grad_mode import no_grad
+    return no_grad()
 
 
 from .._missing import module_getattr as _module_getattr  # noqa: E402

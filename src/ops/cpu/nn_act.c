@@ -64,7 +64,8 @@ static double act_elem(const actx *c, const double *x) {
     case A_ELU_BW: return x[1] <= 0 ? x[0] * p[2] * p[0] * p[1] * exp(x[1] * p[2]) : x[0] * p[1];
     case A_ELU_BW_RESULT: return x[1] <= 0 ? x[0] * p[2] * (x[1] + p[0] * p[1]) : x[0] * p[1];
     case A_HARDSIGMOID: return fmin(fmax(x[0] + 3.0, 0.0), 6.0) / 6.0;
-    case A_HARDSIGMOID_BW: return (x[1] > -3.0 && x[1] < 3.0) ? x[0] / 6.0 : 0.0;
+    case A_HARDSIGMOID_BW: /* grad * one_sixth, the float constant 1.0f / 6.0f at every dtype (Activation.cpp) */
+        return (x[1] > -3.0 && x[1] < 3.0) ? x[0] * (double)(1.0f / 6.0f) : 0.0;
     case A_HARDSWISH: return x[0] * fmin(fmax(x[0] + 3.0, 0.0), 6.0) / 6.0;
     case A_HARDSWISH_BW: return x[1] < -3.0 ? 0.0 : x[1] <= 3.0 ? x[0] * (x[1] / 3.0 + 0.5) : x[0];
     case A_LOGSIG_BW: { /* dy, self, buffer */
