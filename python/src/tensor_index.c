@@ -229,30 +229,68 @@ static PyObject *tensor_getitem(PyObject *self, PyObject *index) {
 /* x[tensors] = value: index_put_ over what the basic indices left, the value a tensor (a
  * number lifted to one of dst's dtype; leading 1s of a tensor's shape dropped, as
  * slicePrefix1sSize does). 0 or -1 with a Python error. */
-static int index_put_value(ct_tensor *dst, adv_index *adv, PyObject *value, ct_tensor *t) {
-    ct_tensor *v = NULL;
-    if (ctpy_is_tensor(value)) {
-        ct_tensor *src = ctpy_tensor(value);
-        int nd = ct_tensor_ndim(src), lead = 0;
-        while (lead < nd && ct_tensor_sizes(src)[lead] == 1) lead++;
-        v = lead > 0 ? ct_view(src, ct_tensor_sizes(src) + lead, nd - lead) : ct_tensor_retain(src);
-    } else if (PyLong_Check(value) || PyFloat_Check(value)) {
+/* valueToTensor: a tensor as it is; a Python number as a 0-dim tensor of self's dtype (range
+ * checked as scalar_to_tensor converts it), lifted (aten::lift_fresh). New reference, or NULL
+ * with a Python error. */
+static ct_tensor *value_to_tensor(PyObject *value, ct_tensor *t) {
+    if (ctpy_is_tensor(value)) return ct_tensor_retain(ctpy_tensor(value));
+    if (PyLong_Check(value) || PyFloat_Check(value)) {
         double d = PyFloat_AsDouble(value);
-        if (d == -1.0 && PyErr_Occurred()) return -1;
-        if (ct_dtype_check_value(ct_tensor_dtype(dst), d, PyLong_Check(value)) != 0) return ctpy_raise_int();
-        ct_tensor *s = ct_tensor_scalar(d, ct_tensor_dtype(dst));
-        v = s ? ct_tensor_lift(s, false) : NULL;
+        if (d == -1.0 && PyErr_Occurred()) return NULL;
+        if (ct_dtype_check_value(ct_tensor_dtype(t), d, PyLong_Check(value)) != 0) {
+            ctpy_raise();
+            return NULL;
+        }
+        ct_tensor *s = ct_tensor_scalar(d, ct_tensor_dtype(t));
+        ct_tensor *v = s ? ct_tensor_lift(s, false) : NULL;
         ct_tensor_release(s);
-    } else {
-        PyErr_Format(PyExc_TypeError, "can't assign a %s to a %s", Py_TYPE(value)->tp_name, ctpy_tensor_type_name(t));
-        return -1;
+        if (!v) ctpy_raise();
+        return v;
     }
-    if (!v) return ctpy_raise_int();
-    int rc = ct_index_put_(dst, adv->items, adv->len, v, false);
+    PyErr_Format(PyExc_TypeError, "can't assign a %s to a %s", Py_TYPE(value)->tp_name, ctpy_tensor_type_name(t));
+    return NULL;
+}
+
+/* slicePrefix1sSize: src viewed without its leading dims of size 1 (itself when it has none). */
+static ct_tensor *strip_leading_ones(ct_tensor *src) {
+    int nd = ct_tensor_ndim(src), lead = 0;
+    while (lead < nd && ct_tensor_sizes(src)[lead] == 1) lead++;
+    return lead > 0 ? ct_view(src, ct_tensor_sizes(src) + lead, nd - lead) : ct_tensor_retain(src);
+}
+
+/* copy_to (TensorIndexing.h): copy_ of a value of dst's shape, fill_ of a 0-dim one, else the
+ * value without its leading 1s expanded to dst's shape (expand_inplace) and copied. 0 or -1. */
+static int copy_to(ct_tensor *dst, ct_tensor *src) {
+    int nd = ct_tensor_ndim(dst);
+    bool same = nd == ct_tensor_ndim(src) &&
+                (nd == 0 || memcmp(ct_tensor_sizes(dst), ct_tensor_sizes(src), (size_t)nd * sizeof(int64_t)) == 0);
+    if (same) return ct_copy_(dst, src, false);
+    if (ct_tensor_ndim(src) == 0) return ct_fill__tensor(dst, src);
+    /* src.view(slicePrefix1sSize(src.sizes())): a view even when there is nothing to strip */
+    int sn = ct_tensor_ndim(src), lead = 0;
+    while (lead < sn && ct_tensor_sizes(src)[lead] == 1) lead++;
+    ct_tensor *v = ct_view(src, ct_tensor_sizes(src) + lead, sn - lead);
+    if (!v) return -1;
+    int vn = ct_tensor_ndim(v);
+    bool fits = vn == nd && (nd == 0 || memcmp(ct_tensor_sizes(dst), ct_tensor_sizes(v), (size_t)nd * sizeof(int64_t)) == 0);
+    ct_tensor *e = fits ? ct_tensor_retain(v) : ct_expand(v, ct_tensor_sizes(dst), nd, false);
+    ct_tensor_release(v);
+    int rc = e ? ct_copy_(dst, e, false) : -1;
+    ct_tensor_release(e);
+    return rc;
+}
+
+/* index_put_ of the value without its leading 1s, as set_item hands it on */
+static int index_put_value(ct_tensor *dst, adv_index *adv, ct_tensor *value) {
+    ct_tensor *v = strip_leading_ones(value);
+    int rc = v ? ct_index_put_(dst, adv->items, adv->len, v, false) : -1;
     ct_tensor_release(v);
     return rc == 0 ? 0 : ctpy_raise_int();
 }
 
+/* THPVariable_setitem: the value made a tensor first; a lone False does nothing and a lone True
+ * writes into self.unsqueeze(0); otherwise the indices are applied (applySlicing) and the value
+ * copied in (copy_to), or put at the advanced indices (index_put_) */
 static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
     ct_tensor *t = ctpy_tensor(self);
     if (!value) {
@@ -268,53 +306,30 @@ static int tensor_setitem(PyObject *self, PyObject *index, PyObject *value) {
             return r ? 0 : -1;
         }
     }
-    adv_index adv;
-    ct_tensor *dst = apply_index(t, index, &adv);
-    if (!dst) return -1;
-    if (adv.len > 0) {
-        int rc = index_put_value(dst, &adv, value, t);
-        ct_tensor_release(dst);
-        adv_clear(&adv);
-        return rc;
-    }
+    ct_tensor *v = value_to_tensor(value, t);
+    if (!v) return -1;
     int rc;
-    if (ctpy_is_tensor(value)) {
-        ct_tensor *src = ctpy_tensor(value);
-        int nd = ct_tensor_ndim(dst);
-        bool same = nd == ct_tensor_ndim(src) &&
-                    (nd == 0 || memcmp(ct_tensor_sizes(dst), ct_tensor_sizes(src), (size_t)nd * sizeof(int64_t)) == 0);
-        if (!same) {
-            ct_tensor_release(dst);
-            ctpy_not_implemented("Tensor.__setitem__ with a value of another shape (expand + copy_)");
-            return -1;
-        }
-        rc = ct_copy_(dst, src, false);
-    } else if (PyLong_Check(value) || PyFloat_Check(value)) {
-        if (ct_tensor_ndim(dst) != 0) {
-            ct_tensor_release(dst);
-            ctpy_not_implemented("Tensor.__setitem__ of a number into a non-scalar slice (aten::fill_.Tensor)");
-            return -1;
-        }
-        double v = PyFloat_AsDouble(value);
-        if (v == -1.0 && PyErr_Occurred()) {
-            ct_tensor_release(dst);
-            return -1;
-        }
-        /* the number becomes a tensor of dst's dtype as scalar_tensor makes it: range-checked */
-        if (ct_dtype_check_value(ct_tensor_dtype(dst), v, PyLong_Check(value)) != 0) {
-            ct_tensor_release(dst);
-            return ctpy_raise_int();
-        }
-        ct_tensor *src = ct_tensor_scalar(v, ct_tensor_dtype(dst));
-        rc = src ? ct_copy_(dst, src, false) : -1;
-        ct_tensor_release(src);
-    } else {
+    if (index == Py_False) {
+        rc = 0;
+    } else if (index == Py_True) {
+        ct_tensor *dst = ct_unsqueeze(t, 0);
+        rc = dst && copy_to(dst, v) == 0 ? 0 : ctpy_raise_int();
         ct_tensor_release(dst);
-        PyErr_Format(PyExc_TypeError, "can't assign a %s to a %s", Py_TYPE(value)->tp_name, ctpy_tensor_type_name(t));
-        return -1;
+    } else {
+        adv_index adv;
+        ct_tensor *dst = apply_index(t, index, &adv);
+        if (!dst) {
+            rc = -1;
+        } else if (adv.len > 0) {
+            rc = index_put_value(dst, &adv, v);
+            adv_clear(&adv);
+        } else {
+            rc = copy_to(dst, v) == 0 ? 0 : ctpy_raise_int();
+        }
+        ct_tensor_release(dst);
     }
-    ct_tensor_release(dst);
-    return rc == 0 ? 0 : ctpy_raise_int();
+    ct_tensor_release(v);
+    return rc;
 }
 
 static Py_ssize_t tensor_len(PyObject *self) {

@@ -92,8 +92,18 @@ for cid, code in [("bool_true", "out = x[True]"), ("bool_false", "out = x[False]
                   ("bool_setitem_true", "x[True] = 1.\nout = x"), ("bool_setitem_false", "x[False] = 1.\nout = x"),
                   ("bool_setitem_int_true", "x[0, True] = 2.\nout = x")]:
     case(cid, B + code)
-    if "setitem" not in cid:  # __setitem__'s own order (the value made a tensor first, copy_to) is not ctorch's yet
-        case("log_" + cid, B + code, log=True)
+    case("log_" + cid, B + code, log=True)
+# __setitem__: the value made a tensor first, then copy_to (copy_, fill_ of a 0-dim value, or the value
+# without its leading 1s viewed, expanded and copied) or index_put_
+for cid, code in [("number_slice", "x[0:2] = 1.5"), ("vector_column", "x[:, 1] = T([7., 8.])"),
+                  ("row_leading_ones", "x[1] = T([[1., 2., 3., 4.]])"), ("ellipsis_leading_ones", "x[..., 0] = T([[9.]])"),
+                  ("row_wrong_size", "x[0] = T([1., 2.])"), ("mask_number", "x[x > 5] = 0"),
+                  ("tensor_index_leading_ones", "x[T([0])] = T([[5., 6., 7., 8.]])"), ("int_int_int", "x[0, 0] = 3"),
+                  ("none_number", "x[None] = 2."), ("all_0dim", "x[:] = T(4.)"), ("str_value", "x[1] = 'a'"),
+                  ("uint8_overflow", "y = x.to(torch.uint8)\ny[0] = 300\nx = y"), ("broadcast_rows", "x[0:2] = T([1., 2., 3., 4.])")]:
+    S = "x = torch.arange(12.).reshape(3, 4)\n"
+    case("setitem_" + cid, S + code + "\nout = x")
+    case("log_setitem_" + cid, S + code + "\nout = x", log=True)
 for cid, code in [("oob_after_none", "out = x[None, 5]"), ("oob_after_ellipsis", "out = x[..., 7]"),
                   ("oob_slice_none", "out = x[:, None, 9]"), ("oob_two_nones", "out = x[0, None, None, 7]"),
                   ("oob_none_ellipsis", "out = x[None, ..., 5]"), ("oob_ellipsis_int", "out = x[..., 1, 9]")]:
