@@ -236,4 +236,15 @@ int ct_d_dot(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_mv(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_flash_attention(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
+/* formulas_norm.c */
+int ct_d_native_batch_norm(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_native_batch_norm_no_stats(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_native_batch_norm_no_training(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_native_group_norm(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_native_dropout(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_upsample_nearest2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_upsample_nearest2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_upsample_bilinear2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_upsample_bilinear2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+
 #endif

@@ -1,9 +1,9 @@
-"""torch.nn: Module, Linear, ReLU, GELU, Embedding, LayerNorm, Sequential, ModuleList, Identity, Dropout,
+"""torch.nn: Module, Linear, ReLU, GELU, Embedding, LayerNorm, BatchNorm1d, BatchNorm2d, GroupNorm, Sequential, ModuleList, Identity, Dropout,
 CrossEntropyLoss; functional; init; utils (clip_grad_norm_)."""
 from .. import _C
 from .parameter import Parameter  # noqa: F401
-from .modules import (GELU, CrossEntropyLoss, Dropout, Embedding, Identity, LayerNorm, Linear, Module,  # noqa: F401
-                      ModuleList, ReLU, Sequential)
+from .modules import (GELU, BatchNorm1d, BatchNorm2d, CrossEntropyLoss, Dropout, Embedding, GroupNorm,  # noqa: F401
+                      Identity, LayerNorm, Linear, Module, ModuleList, ReLU, Sequential)
 from . import functional, init, utils  # noqa: F401
 
 
