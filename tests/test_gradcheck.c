@@ -456,6 +456,21 @@ static ct_tensor *f_upsample_bilinear2d_backward(ct_tensor **in) {
     const int64_t os[2] = {4, 5}, is[4] = {1, 1, 3, 2};
     return ct_upsample_bilinear2d_backward(in[0], os, 2, is, 4, false, NULL, NULL);
 }
+static ct_tensor *f_native_dropout_backward(ct_tensor **in) {
+    int64_t n = 6;
+    ct_tensor *mask = ct_ones(&n, 1, CT_BOOL), *zero = ct_zeros(&n, 1, CT_BOOL);
+    ct_tensor *r = NULL;
+    if (mask && zero) { /* elements 1 and 4 dropped */
+        ct_tensor *s1 = ct_select(mask, 0, 1), *s4 = ct_select(mask, 0, 4);
+        if (s1 && s4 && ct_fill_(s1, ct_bool(false)) == 0 && ct_fill_(s4, ct_bool(false)) == 0)
+            r = ct_native_dropout_backward(in[0], mask, 2.5);
+        ct_tensor_release(s1);
+        ct_tensor_release(s4);
+    }
+    ct_tensor_release(mask);
+    ct_tensor_release(zero);
+    return r;
+}
 static ct_tensor *f_gelu(ct_tensor **in) { return ct_gelu(in[0], "none"); }
 static ct_tensor *f_gelu_tanh(ct_tensor **in) { return ct_gelu(in[0], "tanh"); }
 static ct_tensor *f_softmax(ct_tensor **in) { return ct__softmax(in[0], 1, false); }
@@ -1310,6 +1325,7 @@ static const gcase cases[] = {
     {"aten::native_group_norm", 1, {{3, 2, 4}}, {3}, {0}, f_native_group_norm_noaffine},
     {"aten::native_dropout", 1, {{3, 4}}, {2}, {0}, f_native_dropout_eval},
     {"aten::native_dropout", 1, {{2, 5}}, {2}, {0}, f_native_dropout_p0},
+    {"aten::native_dropout_backward", 1, {{6}}, {1}, {0}, f_native_dropout_backward},
     {"aten::upsample_nearest2d", 1, {{1, 2, 2, 2}}, {4}, {0}, f_upsample_nearest2d},
     {"aten::upsample_nearest2d_backward", 1, {{1, 2, 5, 3}}, {4}, {0}, f_upsample_nearest2d_backward},
     {"aten::upsample_bilinear2d", 1, {{1, 2, 3, 2}}, {4}, {0}, f_upsample_bilinear2d},

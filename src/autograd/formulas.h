@@ -242,6 +242,7 @@ int ct_d_native_batch_norm_no_stats(ct_node *n, ct_tensor *const *grads, ct_tens
 int ct_d_native_batch_norm_no_training(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_native_group_norm(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_native_dropout(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_native_dropout_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_upsample_nearest2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_upsample_nearest2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_upsample_bilinear2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);

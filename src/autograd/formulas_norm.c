@@ -134,3 +134,24 @@ int ct_d_upsample_bilinear2d_backward(ct_node *n, ct_tensor *const *grads, ct_te
                                               opt_d(n, 5)));
     return 0;
 }
+
+/* native_dropout_backward: grad_output: native_dropout_double_backward(grad, grad_output, mask, scale)
+ * = grad.type_as(grad_output) * (mask.type_as(grad_output) * scale) */
+int ct_d_native_dropout_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    ct_tensor *go = NULL, *mask = NULL;
+    int rc = -1;
+    if (ct_saved_unpack(n, &n->saved_args[0], &go) == 0 && ct_saved_unpack(n, &n->saved_args[1], &mask) == 0) {
+        const ct_dtype dt = ct_tensor_dtype(go);
+        ct_tensor *g = ct_to_dtype(grads[0], dt, false, false, CT_MEMORY_FORMAT_NONE);
+        ct_tensor *m = g ? ct_to_dtype(mask, dt, false, false, CT_MEMORY_FORMAT_NONE) : NULL;
+        ct_tensor *ms = m ? ct_mul_scalar(m, ct_double(n->args[2].u.d)) : NULL;
+        out[0] = ms ? ct_mul(g, ms) : NULL;
+        rc = out[0] ? 0 : -1;
+        ct_tensor_release(g);
+        ct_tensor_release(m);
+        ct_tensor_release(ms);
+    }
+    ct_tensor_release(go);
+    ct_tensor_release(mask);
+    return rc;
+}

@@ -15,10 +15,12 @@
 static int impl_index(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *rm, ct_tensor *rv, bool training,
                       double momentum, double eps, ct_tensor *out[4]) {
     memset(out, 0, 4 * sizeof *out);
-    if (input->ndim < 2)
+    /* input.sym_sizes()[1] is read unchecked: an empty input of one dimension takes the empty
+     * path (ctorch with no features), another one fails in native_batch_norm's size(1) */
+    if (input->ndim < 2 && input->numel != 0)
         return ct_error_set(CT_ERR_INDEX, "Dimension out of range (expected to be in range of [-%d, %d], but got 1)",
                             input->ndim ? input->ndim : 1, input->ndim ? input->ndim - 1 : 0);
-    const int64_t C = input->sizes[1], zero = 0;
+    const int64_t C = input->ndim >= 2 ? input->sizes[1] : 0, zero = 0;
     if (input->numel == 0) {
         const ct_dtype acc = input->dtype == CT_FLOAT32 || ct_dtype_is_reduced_floating(input->dtype) ? CT_FLOAT64 : input->dtype;
         out[3] = ct_empty(&zero, 1, CT_UINT8, CT_MEMORY_FORMAT_NONE);

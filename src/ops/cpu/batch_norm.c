@@ -300,6 +300,16 @@ static int bn_forward(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_t
                 }
             }
         }
+        if (rc == 0 && !mixed && ct_dtype_is_reduced_floating(input->dtype)) {
+            /* float16 / bfloat16: the terms read the statistics as stored, in the input's type */
+            for (int64_t c = 0; c < C; c++) {
+                unsigned char tmp8[8];
+                ct_store_from_double(tmp8, input->dtype, j.meanf[c]);
+                j.meanf[c] = (float)ct_load_as_double(tmp8, input->dtype);
+                ct_store_from_double(tmp8, input->dtype, invf[c]);
+                invf[c] = (float)ct_load_as_double(tmp8, input->dtype);
+            }
+        }
         if (rc == 0) {
             /* batch_norm_cpu_collect_linear_and_constant_terms */
             if (j.dbl)
