@@ -26,19 +26,29 @@
 typedef struct bn_buf {
     float *f;
     double *d;
+    bool borrowed; /* f is a contiguous float32 tensor's own data */
 } bn_buf;
 
-static int load(const ct_tensor *t, bool dbl, bn_buf *b) {
+static int load_as(const ct_tensor *t, bool dbl, bool borrow, bn_buf *b) {
     b->f = NULL;
     b->d = NULL;
+    b->borrowed = false;
     if (!t || t->numel == 0) return 0;
+    if (!dbl && borrow && t->dtype == CT_FLOAT32 && ct_is_contiguous_nn(t)) {
+        b->f = (float *)t->storage->data + t->storage_offset;
+        b->borrowed = true;
+        return 0;
+    }
     if (dbl) b->d = ct_to_double_buffer(t);
     else b->f = ct_to_float_buffer(t);
     return (dbl ? (void *)b->d : (void *)b->f) ? 0 : -1;
 }
 
+/* a read-only view of t's elements (its own data when it is contiguous float32) */
+static int load(const ct_tensor *t, bool dbl, bn_buf *b) { return load_as(t, dbl, true, b); }
+
 static void unload(bn_buf *b) {
-    ct_free(b->f);
+    if (!b->borrowed) ct_free(b->f);
     ct_free(b->d);
 }
 
@@ -241,8 +251,9 @@ static int bn_forward(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_t
         rc |= load(rv, j.dbl, &v);
         /* mean, var_sum, alpha, beta, invstd, y */
         const size_t per = (size_t)(C ? C : 1);
-        if (j.dbl) tmp.d = ct_malloc(sizeof(double) * (5 * per + (size_t)input->numel));
-        else tmp.f = ct_malloc(sizeof(float) * (5 * per + (size_t)input->numel));
+        const size_t yn = y->dtype == CT_FLOAT32 ? 0 : (size_t)input->numel; /* float32 y is written in place */
+        if (j.dbl) tmp.d = ct_malloc(sizeof(double) * (5 * per + yn));
+        else tmp.f = ct_malloc(sizeof(float) * (5 * per + yn));
         if (rc != 0 || !(tmp.d || tmp.f)) {
             unload(&x), unload(&w), unload(&b), unload(&m), unload(&v), unload(&tmp);
             goto fail;
@@ -254,7 +265,7 @@ static int bn_forward(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_t
             j.yd = tmp.d + 5 * per;
         } else {
             j.meanf = tmp.f, j.varsumf = tmp.f + per, j.alphaf = tmp.f + 2 * per, j.betaf = tmp.f + 3 * per;
-            j.yf = tmp.f + 5 * per;
+            j.yf = y->dtype == CT_FLOAT32 ? (float *)y->storage->data : tmp.f + 5 * per;
         }
         double *invd = j.dbl ? tmp.d + 4 * per : NULL;
         float *invf = j.dbl ? NULL : tmp.f + 4 * per;
@@ -321,10 +332,10 @@ static int bn_forward(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_t
             else j.vk->bn_terms_f32(C, j.meanf, invf, w.f, b.f, j.alphaf, j.betaf);
             if (cl) ct_parallel_for(0, j.N, 1, apply_rows, &j);
             else ct_parallel_for(0, j.n_batch * C, 1, apply_planes, &j);
-            bn_buf yb = {j.yf, j.yd};
-            store(y, &yb, input->numel);
+            bn_buf yb = {j.yf, j.yd, false};
+            if (y->dtype != CT_FLOAT32) store(y, &yb, input->numel);
             if (train) {
-                bn_buf mb = {j.meanf, j.meand}, ib = {invf, invd};
+                bn_buf mb = {j.meanf, j.meand, false}, ib = {invf, invd, false};
                 store(sm, &mb, C);
                 store(si, &ib, C);
             }
@@ -575,10 +586,11 @@ static int bn_backward(ct_tensor *dy, ct_tensor *input, ct_tensor *weight, ct_te
     rc |= load(dy, j.dbl, &g);
     rc |= load(weight, j.dbl, &w);
     rc |= load(mean_t, j.dbl, &m);
-    rc |= load(var_t, j.dbl, &v);
+    rc |= load_as(var_t, j.dbl, false, &v); /* overwritten with invstd in eval */
     const size_t per = (size_t)(C ? C : 1);
-    if (j.dbl) out.d = ct_calloc(2 * per + (size_t)input->numel + 1, sizeof(double));
-    else out.f = ct_calloc(2 * per + (size_t)input->numel + 1, sizeof(float));
+    const size_t dxn = dx && dx->dtype != CT_FLOAT32 ? (size_t)input->numel : 0; /* float32 dx is written in place */
+    if (j.dbl) out.d = ct_calloc(2 * per + dxn + 1, sizeof(double));
+    else out.f = ct_calloc(2 * per + dxn + 1, sizeof(float));
     if (rc != 0 || !(out.d || out.f)) {
         unload(&x), unload(&g), unload(&w), unload(&m), unload(&v), unload(&out);
         goto fail;
@@ -594,23 +606,23 @@ static int bn_backward(ct_tensor *dy, ct_tensor *input, ct_tensor *weight, ct_te
         j.gwd = dw ? out.d : NULL, j.gbd = db ? out.d + per : NULL, j.dxd = dx ? out.d + 2 * per : NULL;
     } else {
         j.xf = x.f, j.dyf = g.f, j.wf = w.f, j.meanf = m.f, j.invf = v.f;
-        j.gwf = dw ? out.f : NULL, j.gbf = db ? out.f + per : NULL, j.dxf = dx ? out.f + 2 * per : NULL;
+        j.gwf = dw ? out.f : NULL, j.gbf = db ? out.f + per : NULL, j.dxf = dx ? (dx->dtype == CT_FLOAT32 ? (float *)dx->storage->data : out.f + 2 * per) : NULL;
     }
     if (input->numel > 0) {
         if (j.image == 1 && !j.dbl) rc = bw_channels_last_f32(&j);
         else ct_parallel_for(0, C, 1, bw_contig, &j);
     }
     if (rc == 0) {
-        if (dx) {
-            bn_buf b = {j.dxf, j.dxd};
+        if (dx && dx->dtype != CT_FLOAT32) {
+            bn_buf b = {j.dxf, j.dxd, false};
             store(dx, &b, input->numel);
         }
         if (dw) {
-            bn_buf b = {j.gwf, j.gwd};
+            bn_buf b = {j.gwf, j.gwd, false};
             store(dw, &b, C);
         }
         if (db) {
-            bn_buf b = {j.gbf, j.gbd};
+            bn_buf b = {j.gbf, j.gbd, false};
             store(db, &b, C);
         }
     }
