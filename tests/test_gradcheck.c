@@ -471,6 +471,28 @@ static ct_tensor *f_native_dropout_backward(ct_tensor **in) {
     ct_tensor_release(zero);
     return r;
 }
+static ct_tensor *f_upsample_nearest1d(ct_tensor **in) {
+    const int64_t os[1] = {5};
+    return ct_upsample_nearest1d(in[0], os, 1, NULL);
+}
+static ct_tensor *f_upsample_nearest1d_backward(ct_tensor **in) {
+    const int64_t os[1] = {5}, is[3] = {1, 2, 3};
+    return ct_upsample_nearest1d_backward(in[0], os, 1, is, 3, NULL);
+}
+static ct_tensor *f_upsample_nearest3d(ct_tensor **in) { /* a 4-d input viewed as 1 x 1 x 2 x 2 x 3 */
+    const int64_t os[3] = {3, 2, 4}, s5[5] = {1, 1, 2, 2, 3};
+    ct_tensor *v = ct_view(in[0], s5, 5);
+    ct_tensor *r = v ? ct_upsample_nearest3d(v, os, 3, NULL, NULL, NULL) : NULL;
+    ct_tensor_release(v);
+    return r;
+}
+static ct_tensor *f_upsample_nearest3d_backward(ct_tensor **in) {
+    const int64_t os[3] = {3, 2, 4}, is[5] = {1, 1, 2, 2, 3}, s5[5] = {1, 1, 3, 2, 4};
+    ct_tensor *v = ct_view(in[0], s5, 5);
+    ct_tensor *r = v ? ct_upsample_nearest3d_backward(v, os, 3, is, 5, NULL, NULL, NULL) : NULL;
+    ct_tensor_release(v);
+    return r;
+}
 static ct_tensor *f_gelu(ct_tensor **in) { return ct_gelu(in[0], "none"); }
 static ct_tensor *f_gelu_tanh(ct_tensor **in) { return ct_gelu(in[0], "tanh"); }
 static ct_tensor *f_softmax(ct_tensor **in) { return ct__softmax(in[0], 1, false); }
@@ -1328,6 +1350,10 @@ static const gcase cases[] = {
     {"aten::native_dropout_backward", 1, {{6}}, {1}, {0}, f_native_dropout_backward},
     {"aten::upsample_nearest2d", 1, {{1, 2, 2, 2}}, {4}, {0}, f_upsample_nearest2d},
     {"aten::upsample_nearest2d_backward", 1, {{1, 2, 5, 3}}, {4}, {0}, f_upsample_nearest2d_backward},
+    {"aten::upsample_nearest1d", 1, {{1, 2, 3}}, {3}, {0}, f_upsample_nearest1d},
+    {"aten::upsample_nearest1d_backward", 1, {{1, 2, 5}}, {3}, {0}, f_upsample_nearest1d_backward},
+    {"aten::upsample_nearest3d", 1, {{1, 2, 2, 3}}, {4}, {0}, f_upsample_nearest3d},
+    {"aten::upsample_nearest3d_backward", 1, {{1, 3, 2, 4}}, {4}, {0}, f_upsample_nearest3d_backward},
     {"aten::upsample_bilinear2d", 1, {{1, 2, 3, 2}}, {4}, {0}, f_upsample_bilinear2d},
     {"aten::upsample_bilinear2d", 1, {{2, 1, 2, 3}}, {4}, {0}, f_upsample_bilinear2d_ac},
     {"aten::upsample_bilinear2d_backward", 1, {{1, 1, 4, 5}}, {4}, {0}, f_upsample_bilinear2d_backward},

@@ -155,3 +155,32 @@ int ct_d_native_dropout_backward(ct_node *n, ct_tensor *const *grads, ct_tensor 
     ct_tensor_release(mask);
     return rc;
 }
+
+/* upsample_nearest1d: self: upsample_nearest1d_backward(grad, output_size, self.sizes(), scales) */
+int ct_d_upsample_nearest1d(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    const ct_tensor_meta *m = ct_f_meta(n, 0);
+    CT_F_NEED(out[0] = ct_upsample_nearest1d_backward(grads[0], n->args[1].u.list.data, n->args[1].u.list.len, m->sizes, m->ndim,
+                                                      opt_d(n, 2)));
+    return 0;
+}
+
+/* upsample_nearest1d_backward: grad_output: upsample_nearest1d(grad, output_size, scales) */
+int ct_d_upsample_nearest1d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    CT_F_NEED(out[0] = ct_upsample_nearest1d(grads[0], n->args[1].u.list.data, n->args[1].u.list.len, opt_d(n, 3)));
+    return 0;
+}
+
+/* upsample_nearest3d: self: upsample_nearest3d_backward(grad, output_size, self.sizes(), scales_d, scales_h, scales_w) */
+int ct_d_upsample_nearest3d(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    const ct_tensor_meta *m = ct_f_meta(n, 0);
+    CT_F_NEED(out[0] = ct_upsample_nearest3d_backward(grads[0], n->args[1].u.list.data, n->args[1].u.list.len, m->sizes, m->ndim,
+                                                      opt_d(n, 2), opt_d(n, 3), opt_d(n, 4)));
+    return 0;
+}
+
+/* upsample_nearest3d_backward: grad_output: upsample_nearest3d(grad, output_size, scales_d, scales_h, scales_w) */
+int ct_d_upsample_nearest3d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    CT_F_NEED(out[0] = ct_upsample_nearest3d(grads[0], n->args[1].u.list.data, n->args[1].u.list.len, opt_d(n, 3), opt_d(n, 4),
+                                             opt_d(n, 5)));
+    return 0;
+}

@@ -1,4 +1,4 @@
-"""torch.nn.functional: linear, relu, gelu, softmax, log_softmax, layer_norm, batch_norm, instance_norm, group_norm, interpolate (nearest, bilinear), embedding, dropout,
+"""torch.nn.functional: linear, relu, gelu, softmax, log_softmax, layer_norm, batch_norm, instance_norm, group_norm, interpolate (nearest 1-3d, bilinear), embedding, dropout,
 scaled_dot_product_attention, cross_entropy, nll_loss, the activations (softplus, silu, mish,
 hardtanh, relu6, leaky_relu, elu, selu, celu, hardsigmoid, hardswish, logsigmoid, threshold,
 softshrink, hardshrink, tanhshrink) and the losses mse_loss, l1_loss, smooth_l1_loss, huber_loss,
@@ -372,9 +372,9 @@ def _is_integer(x):
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
                 antialias=False):
-    """F.interpolate as PyTorch 2.6 writes it, for the modes ctorch has: nearest and bilinear of a 4-D
-    input (torch._C._nn.upsample_nearest2d / upsample_bilinear2d with the scale factors as scales_h
-    and scales_w: what the .vec overloads PyTorch's calls decompose into)."""
+    """F.interpolate as PyTorch 2.6 writes it, for the modes ctorch has: nearest of a 3-, 4- or 5-D input
+    and bilinear of a 4-D one (torch._C._nn.upsample_nearest1d/2d/3d / upsample_bilinear2d with the
+    scale factors as their scales: what the .vec overloads PyTorch's calls decompose into)."""
     if has_torch_function_unary(input):
         return handle_torch_function(interpolate, (input,), input, size=size, scale_factor=scale_factor, mode=mode,
                                      align_corners=align_corners, recompute_scale_factor=recompute_scale_factor,
@@ -428,16 +428,16 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         scale_factors = None
     if antialias and not (mode in ("bilinear", "bicubic") and input.ndim == 4):
         raise ValueError("Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input")
-    if input.dim() == 4 and mode in ("nearest", "bilinear") and not antialias:
-        # upsample_*2d.vec: compute_output_size, then the op with the scale factors as scales_h, scales_w
+    if (mode == "nearest" and input.dim() in (3, 4, 5)) or (mode == "bilinear" and input.dim() == 4 and not antialias):
+        # upsample_*.vec: compute_output_size, then the op with the scale factors as its scales
         if output_size is not None:
-            osize, sh, sw = [int(v) for v in output_size], None, None
+            osize, scales = [int(v) for v in output_size], [None] * dim
         else:
-            osize = [int(float(input.size(i + 2)) * float(scale_factors[i])) for i in range(2)]
-            sh, sw = float(scale_factors[0]), float(scale_factors[1])
-        if mode == "nearest":
-            return _C._nn.upsample_nearest2d(input, osize, sh, sw)
-        return _C._nn.upsample_bilinear2d(input, osize, align_corners, sh, sw)
+            osize = [int(float(input.size(i + 2)) * float(scale_factors[i])) for i in range(dim)]
+            scales = [float(v) for v in scale_factors]
+        if mode == "bilinear":
+            return _C._nn.upsample_bilinear2d(input, osize, align_corners, *scales)
+        return (_C._nn.upsample_nearest1d, _C._nn.upsample_nearest2d, _C._nn.upsample_nearest3d)[dim - 1](input, osize, *scales)
     if input.dim() == 3 and mode == "bilinear":
         raise NotImplementedError("Got 3D input, but bilinear mode needs 4D input")
     if input.dim() == 3 and mode == "trilinear":

@@ -310,3 +310,152 @@ int ct_k_upsample_bilinear2d_backward(const ct_op *op, ct_keyset ks, ct_value *a
     }
     return ct_ret(rets, 0, gi);
 }
+
+/* ---- nearest over 1 and 3 spatial dimensions (UpSampleNearest1d.cpp, UpSampleNearest3d.cpp) ---- */
+
+/* upsample_1d/3d_common_check and the meta function's non-empty check, for nd spatial dims */
+static int check_nd(int nd, const int64_t *in, int64_t in_len, const int64_t *out, int64_t out_len, const ct_tensor *x) {
+    if (out_len != nd)
+        return ct_error_set(CT_ERR_RUNTIME, "It is expected output_size equals to %d, but got size %lld", nd, (long long)out_len);
+    if (in_len != nd + 2)
+        return ct_error_set(CT_ERR_RUNTIME, "It is expected input_size equals to %d, but got size %lld", nd + 2, (long long)in_len);
+    bool ok = true;
+    for (int i = 0; i < nd; i++) ok = ok && in[i + 2] > 0 && out[i] > 0;
+    if (!ok) {
+        if (nd == 1)
+            return ct_error_set(CT_ERR_RUNTIME, "Input and output sizes should be greater than 0, but got input (W: %lld) and output (W: %lld)",
+                                (long long)in[2], (long long)out[0]);
+        return ct_error_set(CT_ERR_RUNTIME,
+                            "Input and output sizes should be greater than 0, but got input (D: %lld, H: %lld, W: %lld) output (D: %lld, H: %lld, W: %lld)",
+                            (long long)in[2], (long long)in[3], (long long)in[4], (long long)out[0], (long long)out[1], (long long)out[2]);
+    }
+    if (x) {
+        int64_t rest = 1;
+        for (int d = 1; d < x->ndim; d++) rest *= x->sizes[d];
+        if (x->numel == 0 && rest == 0) {
+            char b[256];
+            ct_format_shape(x->sizes, x->ndim, b, sizeof b);
+            return ct_error_set(CT_ERR_RUNTIME, "Non-empty %dD data tensor expected but got a tensor with sizes %s", nd + 2, b);
+        }
+    }
+    return 0;
+}
+
+/* the nearest source offset of each output element of a plane, for nd dims (scales: args) */
+static int64_t *nearest_map(int nd, const int64_t *in, const int64_t *out, const ct_value *scales, int64_t *plane_in,
+                            int64_t *plane_out) {
+    int64_t pin = 1, pout = 1;
+    for (int i = 0; i < nd; i++) pin *= in[i], pout *= out[i];
+    int64_t *map = ct_malloc(sizeof(int64_t) * (size_t)(pout ? pout : 1));
+    if (!map) return NULL;
+    for (int64_t o = 0; o < pout; o++) {
+        int64_t rem = o, src = 0, stride = 1;
+        for (int i = nd - 1; i >= 0; i--) {
+            const int64_t oi = rem % out[i];
+            rem /= out[i];
+            src += nearest_idx(oi, in[i], out[i], &scales[i]) * stride;
+            stride *= in[i];
+        }
+        map[o] = src;
+    }
+    *plane_in = pin;
+    *plane_out = pout;
+    return map;
+}
+
+static int nearest_nd(int nd, ct_value *args, ct_value *rets) {
+    ct_tensor *x = ARG_T(0);
+    const int64_t *os = args[1].u.list.data;
+    if (check_nd(nd, x->sizes, x->ndim, os, args[1].u.list.len, x) != 0) return -1;
+    if (!ct_dtype_is_floating(x->dtype) && x->dtype != CT_UINT8)
+        return ct_error_set(CT_ERR_RUNTIME, "\"compute_indices_weights_nearest\" not implemented for '%s'", ct_dtype_name(x->dtype));
+    int64_t shape[5] = {x->sizes[0], x->sizes[1]}, pin, pout;
+    for (int i = 0; i < nd; i++) shape[i + 2] = os[i];
+    int64_t *map = nearest_map(nd, x->sizes + 2, os, &args[2], &pin, &pout);
+    ct_tensor *y = map ? ct_tensor_alloc(shape, nd + 2, x->dtype, false) : NULL;
+    double *xv = y && x->numel ? planes(x) : NULL;
+    if (!y || (x->numel && !xv)) {
+        ct_free(map);
+        ct_tensor_release(y);
+        return -1;
+    }
+    const int64_t NC = x->sizes[0] * x->sizes[1];
+    for (int64_t p = 0; x->numel && p < NC; p++)
+        for (int64_t o = 0; o < pout; o++) ct_store_from_double(ct_tensor_elem_ptr(y, p * pout + o), y->dtype, xv[p * pin + map[o]]);
+    ct_free(map);
+    ct_free(xv);
+    return ct_ret(rets, 0, y);
+}
+
+static int nearest_nd_backward(int nd, ct_value *args, ct_value *rets) {
+    ct_tensor *g = ARG_T(0);
+    const int64_t *os = args[1].u.list.data, *is = args[2].u.list.data;
+    if (check_nd(nd, is, args[2].u.list.len, os, args[1].u.list.len, NULL) != 0) return -1;
+    if (g->ndim != nd + 2)
+        return ct_error_set(CT_ERR_RUNTIME, "Expected grad_output to be a tensor of dimension %d but got: dimension %d", nd + 2, g->ndim);
+    for (int i = 0; i < nd + 2; i++) {
+        const int64_t want = i < 2 ? is[i] : os[i - 2];
+        if (g->sizes[i] != want)
+            return ct_error_set(CT_ERR_RUNTIME,
+                                "Expected grad_output to have the same shape as output; output.size(%d) = %lld but got grad_output.size(%d) = %lld",
+                                i, (long long)want, i, (long long)g->sizes[i]);
+    }
+    if (!ct_dtype_is_floating(g->dtype))
+        return ct_error_set(CT_ERR_RUNTIME, nd == 1 ? "\"upsample_nearest1d_backward\" not implemented for '%s'"
+                                                    : "\"_upsample_nearest3d_backward_cl\" not implemented for '%s'",
+                            ct_dtype_name(g->dtype));
+    int64_t pin, pout;
+    int64_t *map = nearest_map(nd, is + 2, os, &args[3], &pin, &pout);
+    ct_tensor *gi = map ? ct_tensor_alloc(is, nd + 2, g->dtype, true) : NULL;
+    const int64_t NC = is[0] * is[1];
+    double *gv = gi && g->numel ? planes(g) : NULL, *acc = gv ? ct_calloc((size_t)(NC * pin), sizeof(double)) : NULL;
+    if (!gi || (g->numel && !acc)) {
+        ct_free(map);
+        ct_free(gv);
+        ct_tensor_release(gi);
+        return -1;
+    }
+    const bool f32 = g->dtype == CT_FLOAT32;
+    float *accf = f32 ? (float *)gi->storage->data : NULL;
+    for (int64_t p = 0; g->numel && p < NC; p++)
+        for (int64_t o = 0; o < pout; o++) {
+            const int64_t dst = p * pin + map[o];
+            if (f32) accf[dst] = accf[dst] + (float)gv[p * pout + o];
+            else acc[dst] += gv[p * pout + o];
+        }
+    if (!f32)
+        for (int64_t i = 0; g->numel && i < NC * pin; i++) ct_store_from_double(ct_tensor_elem_ptr(gi, i), gi->dtype, acc[i]);
+    ct_free(map);
+    ct_free(gv);
+    ct_free(acc);
+    return ct_ret(rets, 0, gi);
+}
+
+/* upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) */
+int ct_k_upsample_nearest1d(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return nearest_nd(1, args, rets);
+}
+
+/* upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) */
+int ct_k_upsample_nearest1d_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return nearest_nd_backward(1, args, rets);
+}
+
+/* upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) */
+int ct_k_upsample_nearest3d(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return nearest_nd(3, args, rets);
+}
+
+/* upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size,
+ *   float? scales_d=None, float? scales_h=None, float? scales_w=None) */
+int ct_k_upsample_nearest3d_backward(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    return nearest_nd_backward(3, args, rets);
+}
