@@ -18,10 +18,9 @@ import torch.nn.functional as F
 from torch.utils._python_dispatch import TorchDispatchMode
 
 TOL = {"float64": (1e-12, 1e-12), "float16": (2e-3, 2e-3), "bfloat16": (1.6e-2, 2e-2)}
-# float32 cases compared within OpInfo's float32 tolerance instead of bit for bit: the bilinear
-# forward, whose order of the four weighted terms ctorch does not reproduce yet (its backward and
-# the nearest mode are bit for bit)
-APPROX_F32 = ("up_bilinear", "upsample_bilinear/", "upsample/", "op_bilinear_scales/")
+# float32 cases compared within OpInfo's float32 tolerance instead of bit for bit: none now (the
+# bilinear forward of outputs with OH + OW > 128, whose order is not measured yet, has no case)
+APPROX_F32 = ()
 F32_TOL = (1.3e-6, 1e-5)
 
 
@@ -146,7 +145,7 @@ for c in rec["cases"]:
     elif err:
         problem = f"PyTorch returned; ctorch raised {err}"
     else:
-        approx = c["id"].startswith(APPROX_F32) and c.get("dtype") == "float32"
+        approx = bool(APPROX_F32) and c["id"].startswith(APPROX_F32) and c.get("dtype") == "float32"
         problem = None if close(have, want, approx) else f"PyTorch {want}, ctorch {have}"
     if problem:
         failures.append(f"{c['id']}: {problem if verbose else problem[:300]}")

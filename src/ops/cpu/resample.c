@@ -228,12 +228,14 @@ int ct_k_upsample_bilinear2d(const ct_op *op, ct_keyset ks, ct_value *args, ct_v
         return -1;
     }
     int rc = 0;
+    /* _use_vectorized_kernel_cond_2d: small outputs take the channels-last kernel */
+    const bool combined = OH + OW <= 128 || (ct_get_num_threads() == 1 && x->sizes[1] == 3);
     if (f32 && x->numel) {
         float *own = NULL;
         const float *xf = ct_float_elements(x, &own);
         if (!xf) rc = -1;
         for (int64_t p = 0; rc == 0 && p < NC; p++)
-            ct_vec()->bilinear_plane_f32(xf + p * H * W, W, OH, OW, b.h0, b.h1, b.hl0f, b.hl1f, b.w0, b.w1, b.wl0f, b.wl1f,
+            ct_vec()->bilinear_plane_f32(xf + p * H * W, W, OH, OW, b.h0, b.h1, b.hl0f, b.hl1f, b.w0, b.w1, b.wl0f, b.wl1f, combined,
                                          (float *)y->storage->data + p * OH * OW);
         ct_free(own);
     } else if (x->numel) {

@@ -123,7 +123,7 @@ void CT_VEC(ct_vec_linear_weights_f32)(int64_t in, int64_t out, bool align_corne
                                        float *l0, float *l1);
 void CT_VEC(ct_vec_bilinear_plane_f32)(const float *x, int64_t W, int64_t OH, int64_t OW, const int64_t *h0, const int64_t *h1,
                                        const float *hl0, const float *hl1, const int64_t *w0, const int64_t *w1, const float *wl0,
-                                       const float *wl1, float *y);
+                                       const float *wl1, bool combined, float *y);
 void CT_VEC(ct_vec_bilinear_plane_bw_f32)(const float *g, int64_t W, int64_t OH, int64_t OW, const int64_t *h0, const int64_t *h1,
                                           const float *hl0, const float *hl1, const int64_t *w0, const int64_t *w1,
                                           const float *wl0, const float *wl1, float *gi);

@@ -172,7 +172,7 @@ typedef struct ct_vec_kernels {
                                float *l1);
     void (*bilinear_plane_f32)(const float *x, int64_t W, int64_t OH, int64_t OW, const int64_t *h0, const int64_t *h1,
                                const float *hl0, const float *hl1, const int64_t *w0, const int64_t *w1, const float *wl0,
-                               const float *wl1, float *y);
+                               const float *wl1, bool combined, float *y);
     void (*bilinear_plane_bw_f32)(const float *g, int64_t W, int64_t OH, int64_t OW, const int64_t *h0, const int64_t *h1,
                                   const float *hl0, const float *hl1, const int64_t *w0, const int64_t *w1, const float *wl0,
                                   const float *wl1, float *gi);
