@@ -493,6 +493,9 @@ static ct_tensor *f_upsample_nearest3d_backward(ct_tensor **in) {
     ct_tensor_release(v);
     return r;
 }
+static ct_tensor *f_pdist(ct_tensor **in) { return ct_pdist(in[0], 2.0); }
+static ct_tensor *f_pdist_p3(ct_tensor **in) { return ct_pdist(in[0], 3.0); }
+static ct_tensor *f_pdist_p1(ct_tensor **in) { return ct__pdist_forward(in[0], 1.0); }
 static ct_tensor *f_gelu(ct_tensor **in) { return ct_gelu(in[0], "none"); }
 static ct_tensor *f_gelu_tanh(ct_tensor **in) { return ct_gelu(in[0], "tanh"); }
 static ct_tensor *f_softmax(ct_tensor **in) { return ct__softmax(in[0], 1, false); }
@@ -1354,6 +1357,9 @@ static const gcase cases[] = {
     {"aten::upsample_nearest1d_backward", 1, {{1, 2, 5}}, {3}, {0}, f_upsample_nearest1d_backward},
     {"aten::upsample_nearest3d", 1, {{1, 2, 2, 3}}, {4}, {0}, f_upsample_nearest3d},
     {"aten::upsample_nearest3d_backward", 1, {{1, 3, 2, 4}}, {4}, {0}, f_upsample_nearest3d_backward},
+    {"aten::_pdist_forward", 1, {{4, 3}}, {2}, {0}, f_pdist},
+    {"aten::_pdist_forward", 1, {{3, 5}}, {2}, {0}, f_pdist_p3},
+    {"aten::_pdist_forward", 1, {{4, 2}}, {2}, {0}, f_pdist_p1},
     {"aten::upsample_bilinear2d", 1, {{1, 2, 3, 2}}, {4}, {0}, f_upsample_bilinear2d},
     {"aten::upsample_bilinear2d", 1, {{2, 1, 2, 3}}, {4}, {0}, f_upsample_bilinear2d_ac},
     {"aten::upsample_bilinear2d_backward", 1, {{1, 1, 4, 5}}, {4}, {0}, f_upsample_bilinear2d_backward},

@@ -247,6 +247,7 @@ int ct_d_upsample_nearest2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out
 int ct_d_upsample_nearest2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_upsample_bilinear2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_upsample_nearest1d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_pdist_forward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_upsample_nearest1d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_upsample_nearest3d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_upsample_nearest3d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);

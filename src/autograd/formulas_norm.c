@@ -184,3 +184,16 @@ int ct_d_upsample_nearest3d_backward(ct_node *n, ct_tensor *const *grads, ct_ten
                                              opt_d(n, 5)));
     return 0;
 }
+
+/* _pdist_forward: self: _pdist_backward(grad, self, p, result) */
+int ct_d_pdist_forward(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
+    ct_tensor *self = NULL, *result = NULL;
+    int rc = -1;
+    if (ct_saved_unpack(n, &n->saved_args[0], &self) == 0 && ct_saved_unpack(n, &n->saved_rets[0], &result) == 0) {
+        out[0] = ct__pdist_backward(grads[0], self, n->args[1].u.d, result);
+        rc = out[0] ? 0 : -1;
+    }
+    ct_tensor_release(self);
+    ct_tensor_release(result);
+    return rc;
+}

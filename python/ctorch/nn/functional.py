@@ -18,6 +18,8 @@ scaled_dot_product_attention = _C._nn.scaled_dot_product_attention
 softplus = _C._nn.softplus
 logsigmoid = _C._nn.log_sigmoid
 softshrink = _C._nn.softshrink
+# torch.nn.functional.pdist is torch.pdist
+pdist = _VF.pdist
 
 
 def _get_enum(reduction):

@@ -171,3 +171,18 @@ int ct_k_group_norm(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *ret
     ct_tensor_release(b);
     return rc;
 }
+
+/* pdist(Tensor self, float p=2.): the checks, then _pdist_forward of the contiguous input */
+int ct_k_pdist(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
+    (void)op;
+    (void)ks;
+    ct_tensor *x = ARG_T(0);
+    const double p = args[1].u.d;
+    if (x->ndim != 2) return ct_error_set(CT_ERR_RUNTIME, "pdist only supports 2D tensors, got: %dD", x->ndim);
+    if (!ct_dtype_is_floating(x->dtype)) return ct_error_set(CT_ERR_RUNTIME, "pdist only supports floating-point dtypes");
+    if (!(p >= 0)) return ct_error_set(CT_ERR_RUNTIME, "pdist only supports non-negative p values");
+    ct_tensor *c = ct_contiguous(x, CT_CONTIGUOUS_FORMAT);
+    ct_tensor *r = c ? ct__pdist_forward(c, p) : NULL;
+    ct_tensor_release(c);
+    return ct_ret(rets, 0, r);
+}
