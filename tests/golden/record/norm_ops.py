@@ -105,6 +105,8 @@ VALUE = [  # (id, expression, names of tensors to report after it ran)
     ("up_bilinear_ac_size", "F.interpolate(X([1, 2, 3, 4], D), size=(5, 9), mode='bilinear', align_corners=True)", ""),
     ("up_bilinear_same_h", "F.interpolate(X([1, 2, 3, 4], D), size=(3, 9), mode='bilinear')", ""),
     ("up_bilinear_recompute", "F.interpolate(X([1, 2, 4, 5], D), scale_factor=1.3, mode='bilinear', recompute_scale_factor=True)", ""),
+    ("up_bilinear_large", "F.interpolate(X([1, 2, 4, 5], D), size=(61, 70), mode='bilinear')", ""),
+    ("up_bilinear_large_ac", "F.interpolate(X([1, 1, 5, 3], D), size=(80, 50), mode='bilinear', align_corners=True)", ""),
     ("upsample_nearest", "F.upsample_nearest(X([1, 2, 3, 3], D), scale_factor=3)", ""),
     ("upsample_bilinear", "F.upsample_bilinear(X([1, 2, 3, 3], D), size=(5, 4))", ""),
     ("upsample", "F.upsample(X([1, 2, 3, 3], D), size=(5, 4), mode='bilinear')", ""),

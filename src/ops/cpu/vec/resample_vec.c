@@ -9,7 +9,7 @@
  *   contiguous input): y = x00 * w00 + x01 * w01 + x10 * w10 + x11 * w11 with w_ij = h_i * w_j,
  *   summed left to right, the first product and each later one fused (measured bit for bit);
  *   larger ones the generic kernel, here (x00 * w0 + x01 * w1) * h0 + (x10 * w0 + x11 * w1) * h1
- *   with first products fused (not yet measured). The backward adds h * w * g into the four input
+ *   with first products fused (measured bit for bit too). The backward adds h * w * g into the four input
  *   cells, in output order, fused. */
 #include <math.h>
 
