@@ -352,6 +352,150 @@ static ct_tensor *layer_norm(ct_tensor **in, bool bias) {
 }
 static ct_tensor *f_layer_norm(ct_tensor **in) { return layer_norm(in, true); }
 static ct_tensor *f_layer_norm_nobias(ct_tensor **in) { return layer_norm(in, false); }
+/* ---- normalization ---- */
+static ct_tensor *bn_first(int rc, ct_tensor *out, ct_tensor *a, ct_tensor *b) {
+    ct_tensor_release(a);
+    ct_tensor_release(b);
+    return rc == 0 ? out : NULL;
+}
+/* running statistics of 3 channels in x's dtype: mean 0.25, var 1.5 */
+static void bn_stats(ct_tensor *x, ct_tensor **rm, ct_tensor **rv) {
+    int64_t c = 3;
+    *rm = ct_full(&c, 1, ct_double(0.25), ct_tensor_dtype(x));
+    *rv = ct_full(&c, 1, ct_double(1.5), ct_tensor_dtype(x));
+}
+static ct_tensor *f_native_batch_norm(ct_tensor **in) { /* training without running statistics */
+    ct_tensor *o = NULL, *m = NULL, *s = NULL;
+    int rc = ct_native_batch_norm(in[0], in[1], in[2], NULL, NULL, true, 0.1, 1e-5, &o, &m, &s);
+    return bn_first(rc, o, m, s);
+}
+static ct_tensor *f_native_batch_norm_eval(ct_tensor **in) {
+    ct_tensor *o = NULL, *m = NULL, *s = NULL, *rm, *rv;
+    bn_stats(in[0], &rm, &rv);
+    int rc = ct_native_batch_norm(in[0], in[1], in[2], rm, rv, false, 0.1, 1e-5, &o, &m, &s);
+    ct_tensor_release(rm);
+    ct_tensor_release(rv);
+    return bn_first(rc, o, m, s);
+}
+static ct_tensor *f_native_batch_norm_2d(ct_tensor **in) { /* N x C: the channels-last kernels */
+    ct_tensor *o = NULL, *m = NULL, *s = NULL;
+    int rc = ct_native_batch_norm(in[0], in[1], NULL, NULL, NULL, true, 0.1, 1e-5, &o, &m, &s);
+    return bn_first(rc, o, m, s);
+}
+static ct_tensor *f_bn_legit(ct_tensor **in) { /* the running statistics are updated in place: fresh ones */
+    ct_tensor *o = NULL, *m = NULL, *s = NULL, *rm, *rv;
+    bn_stats(in[0], &rm, &rv);
+    int rc = ct__native_batch_norm_legit(in[0], in[1], in[2], rm, rv, true, 0.1, 1e-5, &o, &m, &s);
+    ct_tensor_release(rm);
+    ct_tensor_release(rv);
+    return bn_first(rc, o, m, s);
+}
+static ct_tensor *f_bn_legit_no_stats(ct_tensor **in) {
+    ct_tensor *o = NULL, *m = NULL, *s = NULL;
+    int rc = ct__native_batch_norm_legit_no_stats(in[0], in[1], in[2], true, 0.1, 1e-5, &o, &m, &s);
+    return bn_first(rc, o, m, s);
+}
+static ct_tensor *f_bn_legit_no_training(ct_tensor **in) {
+    ct_tensor *o = NULL, *m = NULL, *s = NULL, *rm, *rv;
+    bn_stats(in[0], &rm, &rv);
+    int rc = ct__native_batch_norm_legit_no_training(in[0], in[1], in[2], rm, rv, 0.1, 1e-5, &o, &m, &s);
+    ct_tensor_release(rm);
+    ct_tensor_release(rv);
+    return bn_first(rc, o, m, s);
+}
+static ct_tensor *f_bn_legit_functional(ct_tensor **in) {
+    ct_tensor *o = NULL, *m = NULL, *s = NULL, *rm, *rv, *rm2 = NULL, *rv2 = NULL;
+    bn_stats(in[0], &rm, &rv);
+    int rc = ct__native_batch_norm_legit_functional(in[0], in[1], in[2], rm, rv, true, 0.1, 1e-5, &o, &m, &s, &rm2, &rv2);
+    ct_tensor_release(rm);
+    ct_tensor_release(rv);
+    ct_tensor_release(rm2);
+    ct_tensor_release(rv2);
+    return bn_first(rc, o, m, s);
+}
+static ct_tensor *f_native_group_norm(ct_tensor **in) {
+    ct_tensor *o = NULL, *m = NULL, *s = NULL;
+    int rc = ct_native_group_norm(in[0], in[1], in[2], 2, 4, 3, 2, 1e-5, &o, &m, &s);
+    return bn_first(rc, o, m, s);
+}
+static ct_tensor *f_native_group_norm_noaffine(ct_tensor **in) {
+    ct_tensor *o = NULL, *m = NULL, *s = NULL;
+    int rc = ct_native_group_norm(in[0], NULL, NULL, 3, 2, 4, 1, 1e-5, &o, &m, &s);
+    return bn_first(rc, o, m, s);
+}
+static ct_tensor *f_native_dropout_eval(ct_tensor **in) { /* train false: the identity, scale 1 */
+    ct_tensor *o = NULL, *m = NULL;
+    int rc = ct_native_dropout(in[0], 0.4, 0, &o, &m);
+    ct_tensor_release(m);
+    return rc == 0 ? o : NULL;
+}
+static ct_tensor *f_native_dropout_p0(ct_tensor **in) { /* p 0 in training: every element kept, scale 1 */
+    ct_tensor *o = NULL, *m = NULL;
+    int rc = ct_native_dropout(in[0], 0.0, 1, &o, &m);
+    ct_tensor_release(m);
+    return rc == 0 ? o : NULL;
+}
+static ct_tensor *f_upsample_nearest2d(ct_tensor **in) {
+    const int64_t os[2] = {5, 3};
+    return ct_upsample_nearest2d(in[0], os, 2, NULL, NULL);
+}
+static ct_tensor *f_upsample_nearest2d_backward(ct_tensor **in) {
+    const int64_t os[2] = {5, 3}, is[4] = {1, 2, 2, 2};
+    return ct_upsample_nearest2d_backward(in[0], os, 2, is, 4, NULL, NULL);
+}
+static ct_tensor *f_upsample_bilinear2d(ct_tensor **in) {
+    const int64_t os[2] = {4, 5};
+    const double sh = 1.5;
+    return ct_upsample_bilinear2d(in[0], os, 2, false, &sh, NULL);
+}
+static ct_tensor *f_upsample_bilinear2d_ac(ct_tensor **in) {
+    const int64_t os[2] = {3, 4};
+    return ct_upsample_bilinear2d(in[0], os, 2, true, NULL, NULL);
+}
+static ct_tensor *f_upsample_bilinear2d_backward(ct_tensor **in) {
+    const int64_t os[2] = {4, 5}, is[4] = {1, 1, 3, 2};
+    return ct_upsample_bilinear2d_backward(in[0], os, 2, is, 4, false, NULL, NULL);
+}
+static ct_tensor *f_native_dropout_backward(ct_tensor **in) {
+    int64_t n = 6;
+    ct_tensor *mask = ct_ones(&n, 1, CT_BOOL), *zero = ct_zeros(&n, 1, CT_BOOL);
+    ct_tensor *r = NULL;
+    if (mask && zero) { /* elements 1 and 4 dropped */
+        ct_tensor *s1 = ct_select(mask, 0, 1), *s4 = ct_select(mask, 0, 4);
+        if (s1 && s4 && ct_fill_(s1, ct_bool(false)) == 0 && ct_fill_(s4, ct_bool(false)) == 0)
+            r = ct_native_dropout_backward(in[0], mask, 2.5);
+        ct_tensor_release(s1);
+        ct_tensor_release(s4);
+    }
+    ct_tensor_release(mask);
+    ct_tensor_release(zero);
+    return r;
+}
+static ct_tensor *f_upsample_nearest1d(ct_tensor **in) {
+    const int64_t os[1] = {5};
+    return ct_upsample_nearest1d(in[0], os, 1, NULL);
+}
+static ct_tensor *f_upsample_nearest1d_backward(ct_tensor **in) {
+    const int64_t os[1] = {5}, is[3] = {1, 2, 3};
+    return ct_upsample_nearest1d_backward(in[0], os, 1, is, 3, NULL);
+}
+static ct_tensor *f_upsample_nearest3d(ct_tensor **in) { /* a 4-d input viewed as 1 x 1 x 2 x 2 x 3 */
+    const int64_t os[3] = {3, 2, 4}, s5[5] = {1, 1, 2, 2, 3};
+    ct_tensor *v = ct_view(in[0], s5, 5);
+    ct_tensor *r = v ? ct_upsample_nearest3d(v, os, 3, NULL, NULL, NULL) : NULL;
+    ct_tensor_release(v);
+    return r;
+}
+static ct_tensor *f_upsample_nearest3d_backward(ct_tensor **in) {
+    const int64_t os[3] = {3, 2, 4}, is[5] = {1, 1, 2, 2, 3}, s5[5] = {1, 1, 3, 2, 4};
+    ct_tensor *v = ct_view(in[0], s5, 5);
+    ct_tensor *r = v ? ct_upsample_nearest3d_backward(v, os, 3, is, 5, NULL, NULL, NULL) : NULL;
+    ct_tensor_release(v);
+    return r;
+}
+static ct_tensor *f_pdist(ct_tensor **in) { return ct_pdist(in[0], 2.0); }
+static ct_tensor *f_pdist_p3(ct_tensor **in) { return ct_pdist(in[0], 3.0); }
+static ct_tensor *f_pdist_p1(ct_tensor **in) { return ct__pdist_forward(in[0], 1.0); }
 static ct_tensor *f_gelu(ct_tensor **in) { return ct_gelu(in[0], "none"); }
 static ct_tensor *f_gelu_tanh(ct_tensor **in) { return ct_gelu(in[0], "tanh"); }
 static ct_tensor *f_softmax(ct_tensor **in) { return ct__softmax(in[0], 1, false); }
@@ -1504,6 +1648,30 @@ static const gcase cases[] = {
     {"aten::embedding_dense_backward", 1, {{5, 3}}, {2}, {0}, f_embedding_dense_backward},
     {"aten::native_layer_norm", 3, {{3, 4}, {4}, {4}}, {2, 1, 1}, {0}, f_layer_norm},
     {"aten::native_layer_norm", 2, {{2, 3, 4}, {4}}, {3, 1}, {0}, f_layer_norm_nobias},
+    {"aten::native_batch_norm", 3, {{4, 3, 2}, {3}, {3}}, {3, 1, 1}, {0, 1}, f_native_batch_norm},
+    {"aten::native_batch_norm", 3, {{2, 3, 2, 2}, {3}, {3}}, {4, 1, 1}, {0}, f_native_batch_norm_eval},
+    {"aten::native_batch_norm", 2, {{5, 3}, {3}}, {2, 1}, {0, 1}, f_native_batch_norm_2d},
+    {"aten::_native_batch_norm_legit", 3, {{4, 3, 2}, {3}, {3}}, {3, 1, 1}, {0, 1}, f_bn_legit},
+    {"aten::_native_batch_norm_legit.no_stats", 3, {{3, 3, 3}, {3}, {3}}, {3, 1, 1}, {0}, f_bn_legit_no_stats},
+    {"aten::_native_batch_norm_legit_no_training", 3, {{4, 3}, {3}, {3}}, {2, 1, 1}, {0}, f_bn_legit_no_training},
+    {"aten::_native_batch_norm_legit_functional", 3, {{4, 3, 2}, {3}, {3}}, {3, 1, 1}, {0, 1}, f_bn_legit_functional},
+    {"aten::native_group_norm", 3, {{2, 4, 3}, {4}, {4}}, {3, 1, 1}, {0, 1}, f_native_group_norm},
+    {"aten::native_group_norm", 1, {{3, 2, 4}}, {3}, {0}, f_native_group_norm_noaffine},
+    {"aten::native_dropout", 1, {{3, 4}}, {2}, {0}, f_native_dropout_eval},
+    {"aten::native_dropout", 1, {{2, 5}}, {2}, {0}, f_native_dropout_p0},
+    {"aten::native_dropout_backward", 1, {{6}}, {1}, {0}, f_native_dropout_backward},
+    {"aten::upsample_nearest2d", 1, {{1, 2, 2, 2}}, {4}, {0}, f_upsample_nearest2d},
+    {"aten::upsample_nearest2d_backward", 1, {{1, 2, 5, 3}}, {4}, {0}, f_upsample_nearest2d_backward},
+    {"aten::upsample_nearest1d", 1, {{1, 2, 3}}, {3}, {0}, f_upsample_nearest1d},
+    {"aten::upsample_nearest1d_backward", 1, {{1, 2, 5}}, {3}, {0}, f_upsample_nearest1d_backward},
+    {"aten::upsample_nearest3d", 1, {{1, 2, 2, 3}}, {4}, {0}, f_upsample_nearest3d},
+    {"aten::upsample_nearest3d_backward", 1, {{1, 3, 2, 4}}, {4}, {0}, f_upsample_nearest3d_backward},
+    {"aten::_pdist_forward", 1, {{4, 3}}, {2}, {0}, f_pdist},
+    {"aten::_pdist_forward", 1, {{3, 5}}, {2}, {0}, f_pdist_p3},
+    {"aten::_pdist_forward", 1, {{4, 2}}, {2}, {0}, f_pdist_p1},
+    {"aten::upsample_bilinear2d", 1, {{1, 2, 3, 2}}, {4}, {0}, f_upsample_bilinear2d},
+    {"aten::upsample_bilinear2d", 1, {{2, 1, 2, 3}}, {4}, {0}, f_upsample_bilinear2d_ac},
+    {"aten::upsample_bilinear2d_backward", 1, {{1, 1, 4, 5}}, {4}, {0}, f_upsample_bilinear2d_backward},
     {"aten::gelu", 1, {{3, 4}}, {2}, {0}, f_gelu},
     {"aten::gelu", 1, {{3, 4}}, {2}, {0}, f_gelu_tanh},
     {"aten::_softmax", 1, {{3, 5}}, {2}, {0}, f_softmax},

@@ -1467,6 +1467,80 @@ static void scatter_cases(void) {
     ct_tensor_release(src64);
 }
 
+/* the normalization and dropout family from C (messages as PyTorch 2.6's, tests/golden/torch-2.6/norm_ops.json) */
+static void norm_cases(void) {
+    ct_tensor *t = NULL, *o = NULL, *m = NULL, *r = NULL, *v = NULL;
+    const bool mask[3] = {true, false, false};
+    CASE("native_batch_norm of NULL")
+        EXPECT(ct_native_batch_norm(NULL, NULL, NULL, NULL, NULL, true, 0.1, 1e-5, &o, &m, &r) == -1, CT_ERR_TYPE,
+               "native_batch_norm(): argument 'input' (position 1) must be Tensor, not NoneType");
+    CASE("native_batch_norm of an int32 tensor") {
+        t = mat(4, 3, CT_INT32);
+        EXPECT(ct_native_batch_norm(t, NULL, NULL, NULL, NULL, true, 0.1, 1e-5, &o, &m, &r) == -1, CT_ERR_RUNTIME,
+               "\"batch_norm\" not implemented for 'Int'");
+        ct_tensor_release(t);
+    }
+    CASE("batch_norm in eval mode without running statistics") {
+        t = mat(4, 3, CT_FLOAT32);
+        EXPECT(ct_batch_norm(t, NULL, NULL, NULL, NULL, false, 0.1, 1e-5, false) == NULL, CT_ERR_RUNTIME,
+               "running_mean must be defined in evaluation mode");
+        ct_tensor_release(t);
+    }
+    CASE("batch_norm with a running mean of another size") {
+        t = mat(4, 3, CT_FLOAT32);
+        v = vec(4, CT_FLOAT32);
+        EXPECT(ct_batch_norm(t, NULL, NULL, v, NULL, true, 0.1, 1e-5, false) == NULL, CT_ERR_RUNTIME,
+               "running_mean should contain 3 elements not 4");
+        ct_tensor_release(v);
+        ct_tensor_release(t);
+    }
+    CASE("batch_norm with a float64 weight of a float32 input") {
+        t = mat(4, 3, CT_FLOAT32);
+        v = vec(3, CT_FLOAT64);
+        EXPECT(ct_batch_norm(t, v, NULL, NULL, NULL, true, 0.1, 1e-5, false) == NULL, CT_ERR_RUNTIME,
+               "mixed dtype (CPU): expect parameter to have scalar type of Float");
+        ct_tensor_release(v);
+        ct_tensor_release(t);
+    }
+    CASE("native_batch_norm_backward of NULL")
+        EXPECT(ct_native_batch_norm_backward(NULL, NULL, NULL, NULL, NULL, NULL, NULL, true, 1e-5, mask, 3, &o, &m, &r) == -1,
+               CT_ERR_TYPE, "native_batch_norm_backward(): argument 'grad_out' (position 1) must be Tensor, not NoneType");
+    CASE("native_group_norm with 0 groups") {
+        t = mat(2, 6, CT_FLOAT32);
+        EXPECT(ct_native_group_norm(t, NULL, NULL, 2, 6, 1, 0, 1e-5, &o, &m, &r) == -1, CT_ERR_RUNTIME,
+               "Expected num groups to be greater than 0, got 0");
+        ct_tensor_release(t);
+    }
+    CASE("group_norm with channels not divisible by the groups") {
+        t = mat(2, 6, CT_FLOAT32);
+        EXPECT(ct_group_norm(t, 4, NULL, NULL, 1e-5, true) == NULL, CT_ERR_RUNTIME,
+               "Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 6] and num_groups=4");
+        ct_tensor_release(t);
+    }
+    CASE("native_group_norm with N * C * HxW not the input's size") {
+        t = mat(2, 6, CT_FLOAT32);
+        EXPECT(ct_native_group_norm(t, NULL, NULL, 2, 6, 4, 3, 1e-5, &o, &m, &r) == -1, CT_ERR_RUNTIME,
+               "Expected X.numel() == N * C * HxW to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)");
+        ct_tensor_release(t);
+    }
+    CASE("group_norm of an int64 tensor") {
+        t = mat(2, 4, CT_INT64);
+        EXPECT(ct_group_norm(t, 2, NULL, NULL, 1e-5, true) == NULL, CT_ERR_RUNTIME, "\"GroupNormKernelImpl\" not implemented for 'Long'");
+        ct_tensor_release(t);
+    }
+    CASE("native_dropout of an int64 tensor") {
+        t = vec(3, CT_INT64);
+        EXPECT(ct_native_dropout(t, 0.5, 1, &o, &m) == -1, CT_ERR_RUNTIME, "result type Float can't be cast to the desired output type Long");
+        ct_tensor_release(t);
+    }
+    CASE("native_dropout with a negative p") {
+        t = vec(3, CT_FLOAT32);
+        EXPECT(ct_native_dropout(t, -0.5, 1, &o, &m) == -1, CT_ERR_RUNTIME, "bernoulli_ expects p to be in [0, 1], but got p=1.5");
+        ct_tensor_release(t);
+    }
+    CHECK(o == NULL && m == NULL && r == NULL);
+}
+
 int main(void) {
     CHECK_INT_EQ(ct_init(), 0); /* the library starts first (ctorch/init.h) */
     char *text = ct_test_read_file(ct_test_source("tests/golden/torch-2.6/messages.json"), NULL);
@@ -1487,6 +1561,7 @@ int main(void) {
     trace_cases();
     boxed_cases();
     nn_cases();
+    norm_cases();
     subclass_cases();
     api_cases();
     scatter_cases();

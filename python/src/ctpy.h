@@ -60,7 +60,7 @@
 #include "ctorch/testing.h"
 
 #define CTPY_MAX_ARGS 16
-#define CTPY_MAX_RETS 4
+#define CTPY_MAX_RETS 6
 
 /* ---- errors.c ---- */
 /* Raises the pending ctorch error as PyTorch's exception (or re-raises a stashed Python

@@ -289,5 +289,21 @@ int ct_d_norm_ScalarOpt_dim(ct_node *n, ct_tensor *const *grads, ct_tensor **out
 int ct_d_glu(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_soft_margin_loss(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 int ct_d_binary_cross_entropy_with_logits(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+/* formulas_norm.c */
+int ct_d_native_batch_norm(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_native_batch_norm_no_stats(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_native_batch_norm_no_training(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_native_group_norm(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_native_dropout(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_native_dropout_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_upsample_nearest2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_upsample_nearest2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_upsample_bilinear2d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_upsample_nearest1d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_pdist_forward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_upsample_nearest1d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_upsample_nearest3d(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_upsample_nearest3d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
+int ct_d_upsample_bilinear2d_backward(ct_node *n, ct_tensor *const *grads, ct_tensor **out);
 
 #endif

@@ -24,25 +24,46 @@ int ct_d_roll(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     return 0;
 }
 
-/* repeat: repeat_backward(grad, repeats, self sizes): the result viewed as (repeat, size)
- * pairs per dim and summed over the repeats */
+/* repeat: repeat_backward(grad, repeats, self sizes): zeros when a repeat is 0; the leading
+ * dimensions repeat added summed away one at a time (sum(0)); then one reshape to (repeat, size)
+ * for each dimension repeated more than once (size alone otherwise) and one sum over the
+ * repeats, both skipped when no dimension is repeated */
 int ct_d_repeat(ct_node *n, ct_tensor *const *grads, ct_tensor **out) {
     const ct_tensor_meta *m = ct_f_meta(n, 0);
     const ct_value *rep = &n->args[1];
     int64_t nr = rep->u.list.len, lead = nr - m->ndim;
-    if (2 * nr > CT_MAX_DIMS) /* the (repeat, size) pairs' view */
+    for (int64_t i = 0; i < nr; i++)
+        if (rep->u.list.data[i] == 0) {
+            CT_F_NEED(out[0] = ct_zeros(m->sizes, m->ndim, grads[0]->dtype));
+            return 0;
+        }
+    if (2 * m->ndim > CT_MAX_DIMS) /* the (repeat, size) pairs' view */
         return ct_error_set(CT_ERR_RUNTIME, "ctorch supports tensors of at most %d dimensions", CT_MAX_DIMS);
-    int64_t pairs[CT_MAX_DIMS], sum_dims[CT_MAX_DIMS / 2];
-    for (int64_t i = 0; i < nr; i++) {
-        pairs[2 * i] = rep->u.list.data[i];
-        pairs[2 * i + 1] = i < lead ? 1 : m->sizes[i - lead];
-        sum_dims[i] = 2 * i;
+    ct_tensor *g = ct_tensor_retain(grads[0]);
+    for (int64_t i = 0; i < lead && g; i++) {
+        int64_t d0 = 0;
+        ct_tensor *s = ct_sum_dim(g, &d0, 1, false, CT_DTYPE_UNDEFINED);
+        ct_tensor_release(g);
+        g = s;
     }
-    ct_tensor *r = ct_reshape(grads[0], pairs, 2 * nr);
-    ct_tensor *s = r ? ct_sum_dim(r, sum_dims, nr, false, CT_DTYPE_UNDEFINED) : NULL;
-    ct_tensor_release(r);
-    out[0] = s ? ct_reshape(s, m->sizes, m->ndim) : NULL;
-    ct_tensor_release(s);
+    int64_t size[CT_MAX_DIMS], sum_dims[CT_MAX_DIMS];
+    int ns = 0, nd = 0;
+    for (int64_t d = 0; d < m->ndim; d++) {
+        const int64_t r = rep->u.list.data[d + lead];
+        if (r != 1) {
+            size[ns++] = r;
+            sum_dims[nd++] = ns - 1;
+        }
+        size[ns++] = m->sizes[d];
+    }
+    if (g && nd > 0) {
+        ct_tensor *r = ct_reshape(g, size, ns);
+        ct_tensor *s = r ? ct_sum_dim(r, sum_dims, nd, false, CT_DTYPE_UNDEFINED) : NULL;
+        ct_tensor_release(r);
+        ct_tensor_release(g);
+        g = s;
+    }
+    out[0] = g;
     CT_F_NEED(out[0]);
     return 0;
 }

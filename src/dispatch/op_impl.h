@@ -10,7 +10,7 @@
 #include "ctorch/dispatch.h"
 
 #define CT_MAX_OP_ARGS 16
-#define CT_MAX_OP_RETS 4
+#define CT_MAX_OP_RETS 6
 
 /* Declared argument types of a schema. */
 typedef enum ct_argtype {

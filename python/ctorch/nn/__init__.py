@@ -1,10 +1,11 @@
-"""torch.nn: Module, Linear, ReLU, GELU, Embedding, LayerNorm, Sequential, ModuleList, Identity, Dropout,
-CrossEntropyLoss, Conv1d, Conv2d, Conv3d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d; functional; init; utils
-(clip_grad_norm_)."""
+"""torch.nn: Module, Linear, ReLU, GELU, Embedding, LayerNorm, BatchNorm1d, BatchNorm2d, GroupNorm, Sequential,
+ModuleList, Identity, Dropout, CrossEntropyLoss, Conv1d, Conv2d, Conv3d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d;
+functional; init; utils (clip_grad_norm_)."""
 from .. import _C
 from .parameter import Parameter  # noqa: F401
-from .modules import (GELU, AdaptiveAvgPool2d, AvgPool2d, Conv1d, Conv2d, Conv3d, CrossEntropyLoss,  # noqa: F401
-                      Dropout, Embedding, Identity, LayerNorm, Linear, MaxPool2d, Module, ModuleList, ReLU, Sequential)
+from .modules import (GELU, AdaptiveAvgPool2d, AvgPool2d, BatchNorm1d, BatchNorm2d, Conv1d, Conv2d, Conv3d,  # noqa: F401
+                      CrossEntropyLoss, Dropout, Embedding, GroupNorm, Identity, LayerNorm, Linear, MaxPool2d, Module,
+                      ModuleList, ReLU, Sequential)
 from . import functional, init, utils  # noqa: F401
 
 

@@ -1,4 +1,4 @@
-"""torch.nn.functional: linear, relu, gelu, softmax, log_softmax, layer_norm, embedding, dropout,
+"""torch.nn.functional: linear, relu, gelu, softmax, log_softmax, layer_norm, batch_norm, instance_norm, group_norm, interpolate (nearest 1-3d, bilinear), embedding, dropout,
 scaled_dot_product_attention, cross_entropy, nll_loss, the activations (softplus, silu, mish,
 hardtanh, relu6, leaky_relu, elu, selu, celu, hardsigmoid, hardswish, logsigmoid, threshold,
 softshrink, hardshrink, tanhshrink), the convolutions (conv1d/2d/3d, conv_transpose1d/2d/3d), the poolings
@@ -34,6 +34,8 @@ avg_pool1d = _VF.avg_pool1d
 avg_pool2d = _C._nn.avg_pool2d
 avg_pool3d = _C._nn.avg_pool3d
 adaptive_avg_pool1d = _VF.adaptive_avg_pool1d
+# torch.nn.functional.pdist is torch.pdist
+pdist = _VF.pdist
 
 
 def _get_enum(reduction):
@@ -582,6 +584,175 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
 def _no_grad():
     from ..autograd.grad_mode import no_grad
     return no_grad()
+
+
+def _verify_batch_size(size):
+    size_prods = size[0]
+    for i in range(len(size) - 2):
+        size_prods *= size[i + 2]
+    if size_prods == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+
+
+def _verify_spatial_size(size):
+    size_prods = 1
+    for i in range(2, len(size)):
+        size_prods *= size[i]
+    if size_prods == 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size {size}")
+
+
+def _cudnn_enabled():
+    from .. import backends
+    return bool(getattr(getattr(backends, "cudnn", None), "enabled", True))
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    """torch.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn)."""
+    if has_torch_function_variadic(input, running_mean, running_var, weight, bias):
+        return handle_torch_function(batch_norm, (input, running_mean, running_var, weight, bias), input, running_mean,
+                                     running_var, weight=weight, bias=bias, training=training, momentum=momentum,
+                                     eps=eps)
+    if training:
+        _verify_batch_size(input.size())
+    return _VF.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, _cudnn_enabled())
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """torch.instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn)."""
+    if has_torch_function_variadic(input, running_mean, running_var, weight, bias):
+        return handle_torch_function(instance_norm, (input, running_mean, running_var, weight, bias), input,
+                                     running_mean=running_mean, running_var=running_var, weight=weight, bias=bias,
+                                     use_input_stats=use_input_stats, momentum=momentum, eps=eps)
+    if use_input_stats:
+        _verify_spatial_size(input.size())
+    return _VF.instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps,
+                             _cudnn_enabled())
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """torch.group_norm(input, num_groups, weight, bias, eps, cudnn), after F.group_norm's checks."""
+    if has_torch_function_variadic(input, weight, bias):
+        return handle_torch_function(group_norm, (input, weight, bias), input, num_groups, weight=weight, bias=bias,
+                                     eps=eps)
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    _verify_batch_size([input.size(0) * input.size(1) // num_groups, num_groups] + list(input.size()[2:]))
+    return _VF.group_norm(input, num_groups, weight, bias, eps, _cudnn_enabled())
+
+
+def _is_integer(x):
+    from .._tensor import Tensor
+    if isinstance(x, Tensor):
+        return not x.is_floating_point() and not x.is_complex() and x.dim() == 0
+    return isinstance(x, int)
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
+                antialias=False):
+    """F.interpolate as PyTorch 2.6 writes it, for the modes ctorch has: nearest of a 3-, 4- or 5-D input
+    and bilinear of a 4-D one (torch._C._nn.upsample_nearest1d/2d/3d / upsample_bilinear2d with the
+    scale factors as their scales: what the .vec overloads PyTorch's calls decompose into)."""
+    if has_torch_function_unary(input):
+        return handle_torch_function(interpolate, (input,), input, size=size, scale_factor=scale_factor, mode=mode,
+                                     align_corners=align_corners, recompute_scale_factor=recompute_scale_factor,
+                                     antialias=antialias)
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the "
+                             "interpolating modes: linear | bilinear | bicubic | trilinear")
+    else:
+        if align_corners is None:
+            align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    elif size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {list(input.shape[2:])} and output size of {size}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                    "output size in (o1, o2, ...,oK) format.")
+            if not all(_is_integer(x) for x in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or "
+                                f"Tuple[int, int, int], but got size with types {[type(x) for x in size]}")
+            output_size = size
+        else:
+            output_size = [size for _ in range(dim)]
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, but "
+                    f"got input with spatial dimensions of {list(input.shape[2:])} and "
+                    f"scale_factor of shape {scale_factor}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                    "scale_factor in (s1, s2, ...,sK) format.")
+            scale_factors = scale_factor
+        else:
+            scale_factors = [scale_factor for _ in range(dim)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor is not None and recompute_scale_factor:
+        output_size = [int(input.size(i + 2) * scale_factors[i]) for i in range(dim)]
+        scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic") and input.ndim == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input")
+    if (mode == "nearest" and input.dim() in (3, 4, 5)) or (mode == "bilinear" and input.dim() == 4 and not antialias):
+        # upsample_*.vec: compute_output_size, then the op with the scale factors as its scales
+        if output_size is not None:
+            osize, scales = [int(v) for v in output_size], [None] * dim
+        else:
+            osize = [int(float(input.size(i + 2)) * float(scale_factors[i])) for i in range(dim)]
+            scales = [float(v) for v in scale_factors]
+        if mode == "bilinear":
+            return _C._nn.upsample_bilinear2d(input, osize, align_corners, *scales)
+        return (_C._nn.upsample_nearest1d, _C._nn.upsample_nearest2d, _C._nn.upsample_nearest3d)[dim - 1](input, osize, *scales)
+    if input.dim() == 3 and mode == "bilinear":
+        raise NotImplementedError("Got 3D input, but bilinear mode needs 4D input")
+    if input.dim() == 3 and mode == "trilinear":
+        raise NotImplementedError("Got 3D input, but trilinear mode needs 5D input")
+    if input.dim() == 4 and mode == "linear":
+        raise NotImplementedError("Got 4D input, but linear mode needs 3D input")
+    if input.dim() == 4 and mode == "trilinear":
+        raise NotImplementedError("Got 4D input, but trilinear mode needs 5D input")
+    if input.dim() == 5 and mode == "linear":
+        raise NotImplementedError("Got 5D input, but linear mode needs 3D input")
+    if input.dim() == 5 and mode == "bilinear":
+        raise NotImplementedError("Got 5D input, but bilinear mode needs 4D input")
+    if input.dim() in (3, 4, 5) and mode in ("nearest", "nearest-exact", "area", "linear", "bilinear", "bicubic",
+                                             "trilinear"):
+        raise _missing(f"F.interpolate(mode={mode!r}) of a {input.dim()}-D input is not implemented in ctorch")
+    raise NotImplementedError(
+        "Input Error: Only 3D, 4D and 5D input Tensors supported"
+        f" (got {input.dim()}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact"
+        f" (got {mode})")
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
 from .._missing import module_getattr as _module_getattr  # noqa: E402

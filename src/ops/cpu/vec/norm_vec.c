@@ -226,3 +226,8 @@ void CT_VEC(ct_vec_layer_norm_bw_row_f32)(const float *dy, const float *x, float
         else dx[j] = MADD(bb, x[j], a * dy[j]) + cc;
     }
 }
+
+/* RowwiseMoments of one row of N: its mean and biased variance (group norm's groups) */
+void CT_VEC(ct_vec_row_moments_f32)(const float *x, int64_t N, float *mean, float *var) {
+    rowwise_moments(x, N, 1, mean, var);
+}

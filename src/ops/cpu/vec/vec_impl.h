@@ -94,4 +94,38 @@ void CT_VEC(ct_vec_log_softmax_bw_lastdim_f32)(const float *g, const float *y, i
 bool CT_VEC(ct_vec_sgemm_small)(bool transa, bool transb, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
                                 int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
 
+/* bnorm_vec.c */
+void CT_VEC(ct_vec_bn_apply_f32)(const float *x, int64_t n, float alpha, float beta, float *y);
+void CT_VEC(ct_vec_bn_apply_cl_f32)(const float *x, const float *alpha, const float *beta, int64_t C, float *y);
+void CT_VEC(ct_vec_bn_terms_f32)(int64_t C, const float *mean, const float *invstd, const float *w, const float *b,
+                                 float *alpha, float *beta);
+void CT_VEC(ct_vec_bn_bw_plane_f32)(const float *x, const float *dy, float mean, int64_t n, float *sum, float *dotp);
+void CT_VEC(ct_vec_bn_bw_dx_f32)(const float *x, const float *dy, int64_t n, float mean, float k, float grad_mean,
+                                 float invstd, float w, float *dx);
+void CT_VEC(ct_vec_bn_cl_accum_f32)(const float *x, const float *mean, int64_t C, float *buf);
+void CT_VEC(ct_vec_bn_cl_bw_accum_f32)(const float *x, const float *dy, const float *mean, int64_t C, float *sum,
+                                       float *dotp);
+void CT_VEC(ct_vec_bn_cl_bw_dx_f32)(const float *x, const float *dy, const float *mean, const float *invstd,
+                                    const float *sum, const float *dotp, const float *w, float nf, int64_t C, float *dx);
+
+/* gnorm_vec.c (and norm_vec.c's moments) */
+void CT_VEC(ct_vec_row_moments_f32)(const float *x, int64_t N, float *mean, float *var);
+void CT_VEC(ct_vec_gn_group_f32)(const float *x, const float *gamma, const float *beta, int64_t D, int64_t HxW, double eps,
+                                 float *y, float *mean, float *rstd);
+void CT_VEC(ct_vec_gn_plane_grads_f32)(const float *dy, const float *x, int64_t n, float *ds, float *db);
+void CT_VEC(ct_vec_gn_input_bw_f32)(const float *dy, const float *x, const float *ds, const float *db, const float *gamma,
+                                    int64_t D, int64_t HxW, float mean, float rstd, float *dx);
+void CT_VEC(ct_vec_gn_params_bw_f32)(const float *ds, const float *db, const float *mean, const float *rstd, int64_t N,
+                                     int64_t C, int64_t G, float *dgamma, float *dbeta);
+
+/* resample_vec.c */
+void CT_VEC(ct_vec_linear_weights_f32)(int64_t in, int64_t out, bool align_corners, float scale, int64_t *i0, int64_t *i1,
+                                       float *l0, float *l1);
+void CT_VEC(ct_vec_bilinear_plane_f32)(const float *x, int64_t W, int64_t OH, int64_t OW, const int64_t *h0, const int64_t *h1,
+                                       const float *hl0, const float *hl1, const int64_t *w0, const int64_t *w1, const float *wl0,
+                                       const float *wl1, bool combined, float *y);
+void CT_VEC(ct_vec_bilinear_plane_bw_f32)(const float *g, int64_t W, int64_t OH, int64_t OW, const int64_t *h0, const int64_t *h1,
+                                          const float *hl0, const float *hl1, const int64_t *w0, const int64_t *w1,
+                                          const float *wl0, const float *wl1, float *gi);
+
 #endif

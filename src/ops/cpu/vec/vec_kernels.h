@@ -143,6 +143,39 @@ typedef struct ct_vec_kernels {
     /* the binary family's float32 loop over n contiguous elements: out[i] = op(a[i], b[i * b_step])
      * (b_step 0: a scalar other), out bool for the comparisons, float otherwise */
     void (*binary_f32)(ct_vec_bin_op op, const float *a, const float *b, int64_t b_step, int64_t n, void *out);
+    /* float32 batch norm (Note [Batch norm order] in bnorm_vec.c): y = x * alpha + beta of a plane
+     * or of a row of C channels; the per-channel alpha and beta; the backward's per-plane sums of dy
+     * and (x - mean) * dy and its dx; the channels-last kernels' per-row accumulations and dx */
+    void (*bn_apply_f32)(const float *x, int64_t n, float alpha, float beta, float *y);
+    void (*bn_apply_cl_f32)(const float *x, const float *alpha, const float *beta, int64_t C, float *y);
+    void (*bn_terms_f32)(int64_t C, const float *mean, const float *invstd, const float *w, const float *b, float *alpha,
+                         float *beta);
+    void (*bn_bw_plane_f32)(const float *x, const float *dy, float mean, int64_t n, float *sum, float *dotp);
+    void (*bn_bw_dx_f32)(const float *x, const float *dy, int64_t n, float mean, float k, float grad_mean, float invstd,
+                         float w, float *dx);
+    void (*bn_cl_accum_f32)(const float *x, const float *mean, int64_t C, float *buf);
+    void (*bn_cl_bw_accum_f32)(const float *x, const float *dy, const float *mean, int64_t C, float *sum, float *dotp);
+    void (*bn_cl_bw_dx_f32)(const float *x, const float *dy, const float *mean, const float *invstd, const float *sum,
+                            const float *dotp, const float *w, float nf, int64_t C, float *dx);
+    /* float32 group norm (Note [Group norm order] in gnorm_vec.c): one group's y, mean and rstd;
+     * a plane's ds and db; one group's dx; dgamma and dbeta */
+    void (*gn_group_f32)(const float *x, const float *gamma, const float *beta, int64_t D, int64_t HxW, double eps, float *y,
+                         float *mean, float *rstd);
+    void (*gn_plane_grads_f32)(const float *dy, const float *x, int64_t n, float *ds, float *db);
+    void (*gn_input_bw_f32)(const float *dy, const float *x, const float *ds, const float *db, const float *gamma, int64_t D,
+                            int64_t HxW, float mean, float rstd, float *dx);
+    void (*gn_params_bw_f32)(const float *ds, const float *db, const float *mean, const float *rstd, int64_t N, int64_t C,
+                             int64_t G, float *dgamma, float *dbeta);
+    /* float32 bilinear upsampling (Note [Bilinear order] in resample_vec.c): one dimension's
+     * indices and weights, one plane forward and backward */
+    void (*linear_weights_f32)(int64_t in, int64_t out, bool align_corners, float scale, int64_t *i0, int64_t *i1, float *l0,
+                               float *l1);
+    void (*bilinear_plane_f32)(const float *x, int64_t W, int64_t OH, int64_t OW, const int64_t *h0, const int64_t *h1,
+                               const float *hl0, const float *hl1, const int64_t *w0, const int64_t *w1, const float *wl0,
+                               const float *wl1, bool combined, float *y);
+    void (*bilinear_plane_bw_f32)(const float *g, int64_t W, int64_t OH, int64_t OW, const int64_t *h0, const int64_t *h1,
+                                  const float *hl0, const float *hl1, const int64_t *w0, const int64_t *w1, const float *wl0,
+                                  const float *wl1, float *gi);
 } ct_vec_kernels;
 
 #define CT_VEC_CAT_(a, b) a##_##b
