@@ -130,12 +130,25 @@ static int check_out_overload(const ct_op *op, const ct_value *args) {
                         base ? base + 2 : op->base_name);
 }
 
+/* gen_variable_type.py's DONT_REQUIRE_DERIVATIVE, for the in-place ops ctorch has: their generated
+ * kernels neither check the tensor they write (no check_inplace) nor record anything */
+static bool dont_require_derivative(const ct_op *op) {
+    static const char *const names[] = {"aten::logical_and_", "aten::logical_or_", "aten::logical_xor_",
+                                        "aten::logical_not_", "aten::__iand__",   "aten::__ior__",
+                                        "aten::__ixor__",     "aten::__ilshift__", "aten::__irshift__", NULL};
+    for (int i = 0; names[i]; i++)
+        if (strcmp(op->base_name, names[i]) == 0) return true;
+    return false;
+}
+
 int ct_k_autograd(const ct_op *op, ct_keyset ks, ct_value *args, ct_value *rets) {
     const ct_deriv *d = ct_deriv_for(op);
     if (!d && op->mutates && !op->inplace && check_out_overload(op, args) != 0) return -1;
     uint32_t diff = d ? d->diff_args : tensor_args(op);
     bool any = ct_any_requires_grad(args, diff, op->nargs);
-    if (op->inplace && args[0].tag == CT_TAG_TENSOR && check_inplace(op, args[0].u.t, any) != 0) return -1;
+    if (op->inplace && args[0].tag == CT_TAG_TENSOR && !(any && !d && dont_require_derivative(op)) &&
+        check_inplace(op, args[0].u.t, any) != 0)
+        return -1;
     if (op->nargs > 0 && op->args[0].alias_write && args[0].tag == CT_TAG_TENSORLIST) /* _foreach_*_ */
         for (int64_t k = 0; k < args[0].u.tlist.len; k++)
             if (check_inplace(op, args[0].u.tlist.items[k], any) != 0) return -1;

@@ -263,6 +263,12 @@ for e in ["torch.where(C, T([1.5, -2.0]), 0.0)", "torch.where(C, 2, T([1.5, -2.0
 # any/all of a uint8 tensor are uint8
 for e in ["U.all()", "U.any()", "U.all(0)", "U.any(1)", "torch.all(U, dim=1, keepdim=True)", "torch.any(U, (0, 1))", "U.bool().all()"]:
     case(f"anyall/{e}", e.replace("U", "T([[0, 3], [1, 2]], dtype=torch.uint8)"))
+# the logical ops are DONT_REQUIRE_DERIVATIVE: in place on a leaf that requires grad they neither check nor record
+for e in ["(lambda r: (r, r.requires_grad, r.grad_fn is None))(T([1.5, 0.0], requires_grad=True).logical_xor_(T([1.0, 1.0])))",
+          "(lambda r: (r, r.requires_grad, r.grad_fn is None))(T([1.5, 0.0], requires_grad=True).logical_not_())",
+          "(lambda r: (r, r.requires_grad, r.grad_fn is None))(T([1.5, 0.0], requires_grad=True).logical_or_(T([0.0, 0.0])))",
+          "T([1.5, 0.0], requires_grad=True).lt_(1.0)"]:
+    case(f"dont_require_derivative/{e}", e)
 case("out_resize/inplace", "T([1.0, 2.0]).add_(T([[1.0], [2.0]]))")
 case("div.out", "(lambda o: (torch.ops.aten.div.out(T([5, -5]), T([2, 4]), out=o) is o, o))(torch.empty(2))")
 case("div.out/int", "torch.ops.aten.div.out(T([5, -5]), T([2, 4]), out=torch.empty(2, dtype=torch.int64))")
