@@ -216,8 +216,11 @@ static int plan_build(const ct_tensor *self, ct_tensor *const *items, int64_t n,
             int64_t v = idx[d]->dtype == CT_INT32 ? *(const int32_t *)(const void *)ptr : *(const int64_t *)(const void *)ptr;
             int64_t size = self->sizes[d];
             if (v < -size || v >= size) {
-                ct_error_set(CT_ERR_INDEX, "index %lld is out of bounds for dimension %d with size %lld", (long long)v, nth,
-                             (long long)size);
+                /* an empty dimension has its own message (index_kernel's size check) */
+                if (size == 0) ct_error_set(CT_ERR_INDEX, "index is out of bounds for dimension with size 0");
+                else
+                    ct_error_set(CT_ERR_INDEX, "index %lld is out of bounds for dimension %d with size %lld", (long long)v, nth,
+                                 (long long)size);
                 goto done;
             }
             if (v < 0) v += size;

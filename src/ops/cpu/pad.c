@@ -120,7 +120,10 @@ typedef struct pad_geom {
 static int pad_geometry(const ct_tensor *input, const ct_value *padding, int k, bool reflect, pad_geom *g) {
     int64_t np = padding->u.list.len;
     const int64_t *p = padding->u.list.data;
-    if (np != 2 * k) return ct_error_set(CT_ERR_RUNTIME, "padding size is expected to be %d, but got: %lld", 2 * k, (long long)np);
+    /* reflection_pad's check names what it got, replication_pad's does not (PyTorch 2.6's two meta functions) */
+    if (np != 2 * k && reflect)
+        return ct_error_set(CT_ERR_RUNTIME, "padding size is expected to be %d, but got: %lld", 2 * k, (long long)np);
+    if (np != 2 * k) return ct_error_set(CT_ERR_RUNTIME, "padding size is expected to be %d", 2 * k);
     int nd = input->ndim;
     bool batch = nd == k + 2;
     bool ok_batch = batch, ok_plain = !batch;

@@ -104,6 +104,14 @@ for cid, code in [("number_slice", "x[0:2] = 1.5"), ("vector_column", "x[:, 1] =
     S = "x = torch.arange(12.).reshape(3, 4)\n"
     case("setitem_" + cid, S + code + "\nout = x")
     case("log_setitem_" + cid, S + code + "\nout = x", log=True)
+# an index into an empty dimension has its own message; the pads' length checks word it two ways
+for cid, code in [("oob_empty_dim", "out = torch.zeros(2, 0)[:, T([0])]"), ("oob_empty_1d", "out = torch.zeros(0)[T([1])]"),
+                  ("oob_empty_after_int", "out = torch.zeros(3, 0, 2)[1, T([0])]"),
+                  ("replication_pad1d_len", "out = torch.ops.aten.replication_pad1d(torch.zeros(1, 2, 3), [1])"),
+                  ("replication_pad2d_len", "out = torch.ops.aten.replication_pad2d(torch.zeros(1, 2, 3), [1, 1])"),
+                  ("replication_pad3d_len", "out = torch.ops.aten.replication_pad3d(torch.zeros(1, 2, 3), [1])"),
+                  ("reflection_pad1d_len", "out = torch.ops.aten.reflection_pad1d(torch.zeros(1, 2, 3), [1])")]:
+    case("err_" + cid, code)
 for cid, code in [("oob_after_none", "out = x[None, 5]"), ("oob_after_ellipsis", "out = x[..., 7]"),
                   ("oob_slice_none", "out = x[:, None, 9]"), ("oob_two_nones", "out = x[0, None, None, 7]"),
                   ("oob_none_ellipsis", "out = x[None, ..., 5]"), ("oob_ellipsis_int", "out = x[..., 1, 9]")]:
