@@ -369,20 +369,28 @@ def record():
 LEVELS = ["avx2", "default"]  # besides the CPU's own level (AVX512 where it has it)
 
 if sys.argv[1] == "--level":  # one level's cases, as JSON on stdout (run by the main run below)
+    if len(sys.argv) > 3:
+        torch.set_num_threads(int(sys.argv[3]))
     json.dump(record(), sys.stdout)
     sys.exit(0)
 cases = record()
 native = torch.backends.cpu.get_cpu_capability()
-for level in LEVELS:
-    if level.upper() == native:
-        continue
-    run = subprocess.run([sys.executable, __file__, "--level", level], env=dict(os.environ, ATEN_CPU_CAPABILITY=level),
-                         capture_output=True, text=True, check=True)
-    other = {c["id"]: c for c in json.loads(run.stdout)}
-    for c in cases:
-        o = other.get(c["id"])
-        if o is not None and o.get("result") != c.get("result"):
-            c["result_" + level.upper()] = o.get("result")
+# each level again, and each level on one thread: batch norm's training backward splits its sums by
+# thread, so its float results depend on the count (stored as result[_LEVEL]_t1 where they differ)
+for level in [native.lower()] + LEVELS:
+    for threads in ([None, 1] if level != native.lower() else [1]):
+        if level.upper() == native and threads is None:
+            continue
+        argv = [sys.executable, __file__, "--level", level] + ([str(threads)] if threads else [])
+        run = subprocess.run(argv, env=dict(os.environ, ATEN_CPU_CAPABILITY=level), capture_output=True, text=True, check=True)
+        other = {c["id"]: c for c in json.loads(run.stdout)}
+        key = "result" + ("" if level.upper() == native else "_" + level.upper()) + ("_t1" if threads else "")
+        base = "result" + ("" if level.upper() == native else "_" + level.upper())
+        for c in cases:
+            o = other.get(c["id"])
+            if o is not None and o.get("result") != c.get(base, c.get("result")):
+                c[key] = o.get("result")
 with open(sys.argv[1], "w") as f:
     json.dump(dict(torch=torch.__version__, capability=native, cases=cases), f, indent=0)
-print(len(cases), "cases;", {lv: sum(1 for c in cases if "result_" + lv.upper() in c) for lv in LEVELS}, "differ by level")
+print(len(cases), "cases;", {k: sum(1 for c in cases if k in c) for k in sorted({k for c in cases for k in c if k.startswith("result_")})},
+      "differ by level or thread count")
