@@ -218,7 +218,7 @@ static int bn_forward(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_t
     const int64_t C = input->sizes[1];
     for (int i = 0; i < 4; i++)
         if (params[i] && params[i]->numel != C) {
-            static const char *names[4] = {"weight", "bias", "running_mean", "running_var"};
+            static const char *const names[4] = {"weight", "bias", "running_mean", "running_var"};
             return ct_error_set(CT_ERR_RUNTIME, "%s should contain %lld elements not %lld", names[i], (long long)C,
                                 (long long)params[i]->numel);
         }
