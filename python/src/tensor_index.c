@@ -251,11 +251,12 @@ static ct_tensor *value_to_tensor(PyObject *value, ct_tensor *t) {
     return NULL;
 }
 
-/* slicePrefix1sSize: src viewed without its leading dims of size 1 (itself when it has none). */
-static ct_tensor *strip_leading_ones(ct_tensor *src) {
+/* slicePrefix1sSize: src viewed without its leading dims of size 1; with always false, src itself
+ * when it has none (set_item's index_put_ path), else a view even then (copy_to's). */
+static ct_tensor *strip_leading_ones(ct_tensor *src, bool always) {
     int nd = ct_tensor_ndim(src), lead = 0;
     while (lead < nd && ct_tensor_sizes(src)[lead] == 1) lead++;
-    return lead > 0 ? ct_view(src, ct_tensor_sizes(src) + lead, nd - lead) : ct_tensor_retain(src);
+    return lead > 0 || always ? ct_view(src, ct_tensor_sizes(src) + lead, nd - lead) : ct_tensor_retain(src);
 }
 
 /* copy_to (TensorIndexing.h): copy_ of a value of dst's shape, fill_ of a 0-dim one, else the
@@ -266,10 +267,7 @@ static int copy_to(ct_tensor *dst, ct_tensor *src) {
                 (nd == 0 || memcmp(ct_tensor_sizes(dst), ct_tensor_sizes(src), (size_t)nd * sizeof(int64_t)) == 0);
     if (same) return ct_copy_(dst, src, false);
     if (ct_tensor_ndim(src) == 0) return ct_fill__tensor(dst, src);
-    /* src.view(slicePrefix1sSize(src.sizes())): a view even when there is nothing to strip */
-    int sn = ct_tensor_ndim(src), lead = 0;
-    while (lead < sn && ct_tensor_sizes(src)[lead] == 1) lead++;
-    ct_tensor *v = ct_view(src, ct_tensor_sizes(src) + lead, sn - lead);
+    ct_tensor *v = strip_leading_ones(src, true);
     if (!v) return -1;
     int vn = ct_tensor_ndim(v);
     bool fits = vn == nd && (nd == 0 || memcmp(ct_tensor_sizes(dst), ct_tensor_sizes(v), (size_t)nd * sizeof(int64_t)) == 0);
@@ -282,7 +280,7 @@ static int copy_to(ct_tensor *dst, ct_tensor *src) {
 
 /* index_put_ of the value without its leading 1s, as set_item hands it on */
 static int index_put_value(ct_tensor *dst, adv_index *adv, ct_tensor *value) {
-    ct_tensor *v = strip_leading_ones(value);
+    ct_tensor *v = strip_leading_ones(value, false);
     int rc = v ? ct_index_put_(dst, adv->items, adv->len, v, false) : -1;
     ct_tensor_release(v);
     return rc == 0 ? 0 : ctpy_raise_int();

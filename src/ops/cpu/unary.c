@@ -352,16 +352,6 @@ static int check_dtype(const u_def *u, ct_dtype d) {
     return 0;
 }
 
-/* resize_output: out takes self's shape (laid out as the functional's result) unless it has it */
-static int resize_out(ct_tensor *out, ct_tensor *self) {
-    if (out->ndim == self->ndim && memcmp(out->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim) == 0) return 0;
-    const ct_tensor *ins[1] = {self};
-    ct_tensor *fresh = ct_iter_alloc_output(self->sizes, self->ndim, out->dtype, ins, 1);
-    if (!fresh) return -1;
-    int rc = ct_tensor_shallow_copy_from(out, fresh);
-    ct_tensor_release(fresh);
-    return rc;
-}
 
 /* assert_no_partial_overlap(out, self): two dense tensors of one storage whose element ranges
  * meet without being the same (out = self is an in-place call, allowed). Layouts that are not
@@ -397,7 +387,10 @@ static int unary(const u_def *u, const u_par *par, ct_tensor *self, ct_tensor *t
                                     ct_dtype_name(target->dtype), ct_dtype_name(in_dt));
             return ct_error_set(CT_ERR_RUNTIME, "Found dtype %s but expected %s", ct_dtype_name(target->dtype), ct_dtype_name(in_dt));
         }
-        if (!inplace && resize_out(target, self) != 0) return -1;
+        /* resize_output: out takes self's shape, laid out as the functional's result, unless it has it */
+        if (!inplace && (target->ndim != self->ndim || memcmp(target->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim) != 0) &&
+            ct_out_resize(target, self->sizes, self->ndim, (const ct_tensor *const *)&self, 1) != 0)
+            return -1;
     }
     if (check_dtype(u, common) != 0) return -1;
     u_ctx c;
@@ -602,13 +595,9 @@ static int nan_to_num_integral(ct_tensor *self, ct_tensor *out, ct_value *rets) 
         if (out->dtype != self->dtype)
             return ct_error_set(CT_ERR_RUNTIME, "nan_to_num: dtype of out: %s should be same as input: %s", ct_dtype_name(out->dtype),
                                 ct_dtype_name(self->dtype));
-        if (out->ndim != self->ndim || memcmp(out->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim) != 0) {
-            ct_tensor *fresh = ct_tensor_alloc(self->sizes, self->ndim, out->dtype, false);
-            if (!fresh) return -1;
-            int rc = ct_tensor_shallow_copy_from(out, fresh);
-            ct_tensor_release(fresh);
-            if (rc != 0) return -1;
-        }
+        if ((out->ndim != self->ndim || memcmp(out->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim) != 0) &&
+            ct_out_resize(out, self->sizes, self->ndim, NULL, 0) != 0)
+            return -1;
         if (ct_copy_(out, self, false) != 0) return -1;
         return ct_ret_self(rets, out);
     }
