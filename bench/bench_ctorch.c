@@ -649,6 +649,126 @@ static bool large_case(const char *id, large_op *op, int64_t *cols) {
     return false;
 }
 
+/* ---- the operator families at 1e2, 1e4 and 1e6 elements ------------------------------------ */
+
+/* Each case exists at three sizes, as ID_n1e2, ID_n1e4 and ID_n1e6: a [10, 10], [100, 100] or
+ * [1000, 1000] float32 tensor of randn values (max_pool2d sees it as [1, 1, R, C], batch_norm as
+ * N=R rows of C channels, training, with running statistics); conv2d has one size of its own (N=8,
+ * 3->16 channels, 32x32, 3x3, padding 1). The same cases, built the same way, are in
+ * bench/peer/libtorch_bench.cpp and bench/peer/torch_bench.py. */
+typedef enum fam_op {
+    F_EXP, F_BCAST_MUL, F_GT, F_SUM_LAST, F_SUM_DIM0, F_VAR, F_CUMSUM, F_SORT, F_TOPK, F_INDEX, F_GATHER,
+    F_SCATTER_ADD, F_MAX_POOL2D, F_BATCH_NORM, F_CONV2D
+} fam_op;
+
+static const struct {
+    const char *name;
+    fam_op op;
+} FAMILY[] = {
+    {"exp", F_EXP},         {"bcast_mul", F_BCAST_MUL},     {"gt", F_GT},           {"sum_last", F_SUM_LAST},
+    {"sum_dim0", F_SUM_DIM0}, {"var", F_VAR},               {"cumsum", F_CUMSUM},   {"sort", F_SORT},
+    {"topk", F_TOPK},       {"index", F_INDEX},             {"gather", F_GATHER},   {"scatter_add", F_SCATTER_ADD},
+    {"max_pool2d", F_MAX_POOL2D}, {"batch_norm", F_BATCH_NORM},
+};
+
+typedef struct fam_st {
+    fam_op op;
+    int64_t n; /* rows = columns */
+    ct_tensor *a, *b, *row, *rows_idx, *idx, *img, *rm, *rv, *w, *bias, *cw, *cb;
+} fam_st;
+
+static fam_op fam_next_op;
+static int64_t fam_next_n;
+
+static void fam_teardown(void *p) {
+    fam_st *s = p;
+    ct_tensor *all[] = {s->a, s->b, s->row, s->rows_idx, s->idx, s->img, s->rm, s->rv, s->w, s->bias, s->cw, s->cb};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) ct_tensor_release(all[i]);
+    free(s);
+}
+
+static void *fam_setup(void) {
+    fam_st *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->op = fam_next_op;
+    s->n = fam_next_n;
+    bool ok;
+    if (s->op == F_CONV2D) {
+        int64_t xs[4] = {8, 3, 32, 32}, ws[4] = {16, 3, 3, 3}, bs[1] = {16};
+        s->a = ct_randn(xs, 4, CT_FLOAT32);
+        s->cw = ct_randn(ws, 4, CT_FLOAT32);
+        s->cb = ct_randn(bs, 1, CT_FLOAT32);
+        ok = s->a && s->cw && s->cb;
+    } else {
+        int64_t n = s->n, shape[2] = {n, n}, img[4] = {1, 1, n, n};
+        s->a = randn2(n, n);
+        s->b = randn2(n, n);
+        s->row = randn2(n, 0);
+        s->rows_idx = ct_randperm(n, CT_INT64);                /* a[idx]: the rows in a random order */
+        s->idx = ct_randint(0, n, shape, 2, CT_INT64);          /* gather / scatter_add along dim 1 */
+        s->img = s->a ? ct_view(s->a, img, 4) : NULL;
+        s->rm = ct_zeros(&n, 1, CT_FLOAT32);
+        s->rv = ct_ones(&n, 1, CT_FLOAT32);
+        s->w = randn2(n, 0);
+        s->bias = randn2(n, 0);
+        ok = s->a && s->b && s->row && s->rows_idx && s->idx && s->img && s->rm && s->rv && s->w && s->bias;
+    }
+    if (!ok) {
+        fam_teardown(s);
+        return NULL;
+    }
+    return s;
+}
+
+static int fam_run(void *p) {
+    fam_st *s = p;
+    ct_tensor *r = NULL, *r2 = NULL;
+    int64_t zero = 0, last = -1, k2[2] = {2, 2}, none[1] = {0}, one2[2] = {1, 1}, pad1[2] = {1, 1};
+    ct_scalar corr = ct_int(1);
+    switch (s->op) {
+    case F_EXP: r = ct_exp(s->a); break;
+    case F_BCAST_MUL: r = ct_mul(s->a, s->row); break;
+    case F_GT: r = ct_gt_tensor(s->a, s->b); break;
+    case F_SUM_LAST: r = ct_sum_dim(s->a, &last, 1, false, CT_DTYPE_UNDEFINED); break;
+    case F_SUM_DIM0: r = ct_sum_dim(s->a, &zero, 1, false, CT_DTYPE_UNDEFINED); break;
+    case F_VAR: r = ct_var_correction(s->a, &last, 1, &corr, false); break;
+    case F_CUMSUM: r = ct_cumsum(s->a, -1, CT_DTYPE_UNDEFINED); break;
+    case F_SORT:
+        if (ct_sort(s->a, -1, false, &r, &r2) != 0) return -1;
+        break;
+    case F_TOPK:
+        if (ct_topk(s->a, 5, -1, true, true, &r, &r2) != 0) return -1;
+        break;
+    case F_INDEX: r = ct_index_tensor(s->a, &s->rows_idx, 1); break;
+    case F_GATHER: r = ct_gather(s->a, 1, s->idx, false); break;
+    case F_SCATTER_ADD: r = ct_scatter_add(s->a, 1, s->idx, s->b); break;
+    case F_MAX_POOL2D: r = ct_max_pool2d(s->img, k2, 2, NULL, 0, none, 1, one2, 2, false); break;
+    case F_BATCH_NORM: r = ct_batch_norm(s->a, s->w, s->bias, s->rm, s->rv, true, 0.1, 1e-5, false); break;
+    case F_CONV2D: r = ct_conv2d(s->a, s->cw, s->cb, one2, 2, pad1, 2, one2, 2, 1); break;
+    }
+    ct_tensor_release(r2);
+    ct_tensor_release(r);
+    return r ? 0 : -1;
+}
+
+/* "exp_n1e4" -> F_EXP with 100 rows, "conv2d" -> F_CONV2D; false when id is no such case */
+static bool fam_case(const char *id, fam_op *op, int64_t *n) {
+    if (strcmp(id, "conv2d") == 0) {
+        *op = F_CONV2D;
+        *n = 0;
+        return true;
+    }
+    const char *u = strrchr(id, '_');
+    if (!u || (strcmp(u, "_n1e2") != 0 && strcmp(u, "_n1e4") != 0 && strcmp(u, "_n1e6") != 0)) return false;
+    for (size_t i = 0; i < sizeof FAMILY / sizeof FAMILY[0]; i++)
+        if (strlen(FAMILY[i].name) == (size_t)(u - id) && strncmp(FAMILY[i].name, id, (size_t)(u - id)) == 0) {
+            *op = FAMILY[i].op;
+            *n = u[4] == '2' ? 10 : u[4] == '4' ? 100 : 1000;
+            return true;
+        }
+    return false;
+}
+
 /* ---- the case table ------------------------------------------------------------------------ */
 
 static const timed_case TIMED[] = {
@@ -683,6 +803,13 @@ static void run_case(const char *id, const bench_opts *o) {
     if (large_case(id, &op, &large_next_cols)) {
         large_next_op = op;
         const timed_case c = {id, large_setup, large_run, NULL, NULL, large_teardown};
+        measure(&c, o);
+        return;
+    }
+    fam_op fop;
+    if (fam_case(id, &fop, &fam_next_n)) {
+        fam_next_op = fop;
+        const timed_case c = {id, fam_setup, fam_run, NULL, NULL, fam_teardown};
         measure(&c, o);
         return;
     }
@@ -736,7 +863,10 @@ static void usage(void) {
     for (size_t i = 0; i < sizeof TIMED / sizeof TIMED[0]; i++) fprintf(stderr, " %s", TIMED[i].id);
     fprintf(stderr, " rss_loop rss_loop_trace\n      ");
     for (size_t i = 0; i < sizeof LARGE / sizeof LARGE[0]; i++) fprintf(stderr, " %s_1e6 %s_1e7", LARGE[i].name, LARGE[i].name);
-    fprintf(stderr, "\n");
+    fprintf(stderr, "\n      ");
+    for (size_t i = 0; i < sizeof FAMILY / sizeof FAMILY[0]; i++)
+        fprintf(stderr, " %s_n1e2 %s_n1e4 %s_n1e6", FAMILY[i].name, FAMILY[i].name, FAMILY[i].name);
+    fprintf(stderr, " conv2d\n");
 }
 
 int main(int argc, char **argv) {

@@ -78,6 +78,19 @@ LARGE_OPS = [
 ]
 for _size, _cols in (("1e6", 1000), ("1e7", 10000)):
     CASES += [Case("%s_%s" % (_op, _size), "%s, 1000x%d" % (_label, _cols), group="large") for _op, _label in LARGE_OPS]
+# The operator families at 1e2, 1e4 and 1e6 float32 elements ([10, 10], [100, 100], [1000, 1000] of
+# randn values; reductions, scans, sort and topk along the last dim unless named; batch_norm in
+# training mode with running statistics; index: a[randperm(R)]; gather / scatter_add along dim 1),
+# and one conv2d. Group "ops": like "large", the PyTorch columns run it at 1 and 2 threads.
+FAMILY_OPS = [
+    ("exp", "exp"), ("bcast_mul", "mul, [R, C] * [C]"), ("gt", "gt (a > b)"), ("sum_last", "sum over the last dim"),
+    ("sum_dim0", "sum over dim 0"), ("var", "var over the last dim"), ("cumsum", "cumsum"), ("sort", "sort"),
+    ("topk", "topk, k=5"), ("index", "index, a[idx] (rows)"), ("gather", "gather"), ("scatter_add", "scatter_add"),
+    ("max_pool2d", "max_pool2d 2x2, [1, 1, R, C]"), ("batch_norm", "batch_norm (training), N=R, C"),
+]
+for _size, _n in (("n1e2", 10), ("n1e4", 100), ("n1e6", 1000)):
+    CASES += [Case("%s_%s" % (_op, _size), "%s, %dx%d" % (_label, _n, _n), group="ops") for _op, _label in FAMILY_OPS]
+CASES.append(Case("conv2d", "conv2d N=8, 3->16, 32x32, 3x3, padding 1", group="ops"))
 GROUP_LABELS = {"small": "max RSS, small cases (MB)", "gemm": "max RSS, 2048 GEMM cases (MB)"}
 # batches per round where --batches would take too long: a 2048 GEMM call takes 0.1-0.3 s
 GROUP_BATCHES = {"gemm": 3}
@@ -108,7 +121,7 @@ def thread_env(t):
 
 def programs(a):
     b = os.path.join(a.build, "bench")
-    small = ["small", "gpt", "gemm", "large"]
+    small = ["small", "gpt", "gemm", "large", "ops"]
     out = []
 
     def exe(name):
@@ -123,11 +136,11 @@ def programs(a):
         out.append(Program("libtorch", t, [os.path.join(b, "libtorch_bench")], small, thread_env(t),
                            exe("libtorch_bench")))
     script = os.path.relpath(os.path.join(HERE, "peer", "torch_bench.py"), ROOT)
-    # the large cases at 1 and 2 threads in every PyTorch column; the others at --python-threads
+    # the large and operator-family cases at 1 and 2 threads in every PyTorch column; the others at --python-threads
     py_threads = sorted(set(a.python_threads) | {1, 2})
 
     def py_groups(t):
-        return small if t in a.python_threads else ["large"]
+        return small if t in a.python_threads else ["large", "ops"]
     for t in py_threads:
         miss = None if os.access(a.python, os.X_OK) else "%s not found" % a.python
         out.append(Program("PyTorch 1.13", t, [a.python, script], py_groups(t), thread_env(t), miss))

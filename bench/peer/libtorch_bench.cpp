@@ -246,6 +246,23 @@ bool large_case(const std::string& id, std::string& name, int64_t& cols) {
     return false;
 }
 
+// "exp_n1e4" -> ("exp", 100 rows); false when id is no operator-family case (bench/bench_ctorch.c's list)
+bool family_case(const std::string& id, std::string& name, int64_t& n) {
+    static const char* names[] = {"exp", "bcast_mul", "gt", "sum_last", "sum_dim0", "var", "cumsum",
+                                  "sort", "topk", "index", "gather", "scatter_add", "max_pool2d", "batch_norm"};
+    size_t u = id.rfind('_');
+    if (u == std::string::npos) return false;
+    std::string size = id.substr(u + 1);
+    if (size != "n1e2" && size != "n1e4" && size != "n1e6") return false;
+    for (const char* nm : names)
+        if (id.compare(0, u, nm) == 0 && std::strlen(nm) == u) {
+            name = nm;
+            n = size == "n1e2" ? 10 : size == "n1e4" ? 100 : 1000;
+            return true;
+        }
+    return false;
+}
+
 void run_case(const std::string& id, const Opts& o) {
     static const std::map<std::string, std::string> skipped = {
         {"add1_mode", "no dispatch modes in the C++ API"},
@@ -265,8 +282,9 @@ void run_case(const std::string& id, const Opts& o) {
     std::shared_ptr<GptStep> gpt;
     std::shared_ptr<torch::optim::AdamW> adamw;
     at::Tensor row;
-    std::string large_name;
-    int64_t cols = 0;
+    std::string large_name, fam_name;
+    int64_t cols = 0, fam_n = 0;
+    at::Tensor fb, frows, fidx, fimg, frm, frv, fw, fbias;
     auto square = [&](int64_t n) {
         x = at::randn({n, n});
         w = at::randn({n, n});
@@ -309,6 +327,39 @@ void run_case(const std::string& id, const Opts& o) {
     } else if (id == "mm2048") {
         square(2048);
         c.run = [&] { auto r = at::mm(x, w); };
+    } else if (id == "conv2d") {
+        x = at::randn({8, 3, 32, 32});
+        w = at::randn({16, 3, 3, 3});
+        bias = at::randn({16});
+        c.run = [&] { auto r = at::conv2d(x, w, bias, {1, 1}, {1, 1}); };
+    } else if (family_case(id, fam_name, fam_n)) {
+        // ID_n1e2 / _n1e4 / _n1e6: a [10, 10], [100, 100] or [1000, 1000] float32 tensor of randn values
+        int64_t n = fam_n;
+        x = at::randn({n, n});
+        fb = at::randn({n, n});
+        row = at::randn({n});
+        frows = at::randperm(n);
+        fidx = at::randint(0, n, {n, n});
+        fimg = x.view({1, 1, n, n});
+        frm = at::zeros({n});
+        frv = at::ones({n});
+        fw = at::randn({n});
+        fbias = at::randn({n});
+        const std::string& nm = fam_name;
+        if (nm == "exp") c.run = [&] { auto r = at::exp(x); };
+        else if (nm == "bcast_mul") c.run = [&] { auto r = at::mul(x, row); };
+        else if (nm == "gt") c.run = [&] { auto r = at::gt(x, fb); };
+        else if (nm == "sum_last") c.run = [&] { auto r = at::sum(x, std::vector<int64_t>{-1}); };
+        else if (nm == "sum_dim0") c.run = [&] { auto r = at::sum(x, std::vector<int64_t>{0}); };
+        else if (nm == "var") c.run = [&] { auto r = at::var(x, std::vector<int64_t>{-1}); };
+        else if (nm == "cumsum") c.run = [&] { auto r = at::cumsum(x, -1); };
+        else if (nm == "sort") c.run = [&] { auto r = at::sort(x, -1); };
+        else if (nm == "topk") c.run = [&] { auto r = at::topk(x, 5, -1); };
+        else if (nm == "index") c.run = [&] { auto r = x.index({frows}); };
+        else if (nm == "gather") c.run = [&] { auto r = at::gather(x, 1, fidx); };
+        else if (nm == "scatter_add") c.run = [&] { auto r = at::scatter_add(x, 1, fidx, fb); };
+        else if (nm == "max_pool2d") c.run = [&] { auto r = at::max_pool2d(fimg, {2, 2}); };
+        else c.run = [&] { auto r = at::batch_norm(x, fw, fbias, frm, frv, true, 0.1, 1e-5, false); };
     } else if (large_case(id, large_name, cols)) {
         // ID_1e6 / ID_1e7: a [1000, 1000] or [1000, 10000] float32 tensor of randn values
         x = at::randn({1000, cols});

@@ -241,10 +241,50 @@ def build_large(case_id):
     return Case(opt.step)
 
 
+FAMILY = ("exp", "bcast_mul", "gt", "sum_last", "sum_dim0", "var", "cumsum", "sort", "topk", "index", "gather",
+          "scatter_add", "max_pool2d", "batch_norm")
+
+
+def build_family(case_id):
+    """ID_n1e2 / ID_n1e4 / ID_n1e6: a [10, 10], [100, 100] or [1000, 1000] float32 tensor of randn
+    values, and conv2d (as bench/bench_ctorch.c builds them); None when case_id is no such case."""
+    if case_id == "conv2d":
+        x, w, b = torch.randn(8, 3, 32, 32), torch.randn(16, 3, 3, 3), torch.randn(16)
+        return Case(lambda: F.conv2d(x, w, b, 1, 1))
+    name, _, size = case_id.rpartition("_")
+    if name not in FAMILY or size not in ("n1e2", "n1e4", "n1e6"):
+        return None
+    n = {"n1e2": 10, "n1e4": 100, "n1e6": 1000}[size]
+    a, b, row = torch.randn(n, n), torch.randn(n, n), torch.randn(n)
+    rows_idx, idx = torch.randperm(n), torch.randint(0, n, (n, n))
+    img = a.view(1, 1, n, n)
+    rm, rv, w, bias = torch.zeros(n), torch.ones(n), torch.randn(n), torch.randn(n)
+    run = {
+        "exp": lambda: torch.exp(a),
+        "bcast_mul": lambda: torch.mul(a, row),
+        "gt": lambda: torch.gt(a, b),
+        "sum_last": lambda: torch.sum(a, -1),
+        "sum_dim0": lambda: torch.sum(a, 0),
+        "var": lambda: torch.var(a, -1),
+        "cumsum": lambda: torch.cumsum(a, -1),
+        "sort": lambda: torch.sort(a, -1),
+        "topk": lambda: torch.topk(a, 5, -1),
+        "index": lambda: a[rows_idx],
+        "gather": lambda: torch.gather(a, 1, idx),
+        "scatter_add": lambda: torch.scatter_add(a, 1, idx, b),
+        "max_pool2d": lambda: F.max_pool2d(img, 2),
+        "batch_norm": lambda: F.batch_norm(a, rm, rv, w, bias, True, 0.1, 1e-5),
+    }[name]
+    return Case(run)
+
+
 def build(case_id):
     large = build_large(case_id)
     if large is not None:
         return large
+    fam = build_family(case_id)
+    if fam is not None:
+        return fam
     a, b = torch.ones(1), torch.ones(1)
     if case_id == "add1":
         return Case(lambda: torch.add(a, b))
