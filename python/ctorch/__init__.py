@@ -34,7 +34,7 @@ from ._iinfo import iinfo  # noqa: E402,F401
 
 from ._functions import *  # noqa: E402,F401,F403  (torch.add, torch.randn, ...)
 from ._functions import tensor, allclose  # noqa: E402,F401
-from .functional import einsum, meshgrid, tensordot, norm, cartesian_prod  # noqa: E402,F401
+from .functional import einsum, meshgrid, tensordot, norm, cartesian_prod, split  # noqa: E402,F401
 from .autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
 from . import _ops, accelerator, functional, linalg, signal, amp, autograd, backends, cuda, nn, optim, overrides, profiler, return_types, utils, version  # noqa: E402,F401
 from .amp import autocast  # noqa: E402,F401

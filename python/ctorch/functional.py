@@ -7,7 +7,7 @@ from .overrides import handle_torch_function, has_torch_function, has_torch_func
 
 _VF = _C._VariableFunctions
 
-__all__ = ["einsum", "meshgrid", "tensordot", "norm", "cartesian_prod"]
+__all__ = ["einsum", "meshgrid", "tensordot", "norm", "cartesian_prod", "split"]
 
 
 def _is_tensor(x):
@@ -101,6 +101,13 @@ def tensordot(a, b, dims=2, out=None):
     if out is None:
         return _VF.tensordot(a, b, dims_a, dims_b)
     return _VF.tensordot(a, b, dims_a, dims_b, out=out)
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    """torch.split: Tensor.split, which picks split or split_with_sizes by the argument's type."""
+    if has_torch_function_unary(tensor):
+        return handle_torch_function(split, (tensor,), tensor, split_size_or_sections, dim=dim)
+    return tensor.split(split_size_or_sections, dim)
 
 
 def cartesian_prod(*tensors):
